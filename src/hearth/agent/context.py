@@ -1,0 +1,45 @@
+"""Derive the messages sent to the model from the session's events.
+
+The system prompt comes first and never changes within a session, so the
+server's prefix cache holds. Calls the model wrote as text go back as text,
+with their results in one user message, as the model wrote them; structured
+calls go back structured, each answered by exactly one tool message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hearth.core.events import Event, ModelReply, Notice, ToolResult, UserMessage
+from hearth.core.types import CallFormat, Message
+from hearth.prompts import render
+
+INTERRUPTED_RESULT = "Not run: the session was interrupted before this call finished."
+
+
+def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]:
+    messages = [Message(role="system", content=system_prompt)]
+    results = {e.call_id: e for e in events if isinstance(e, ToolResult)}
+    for event in events:
+        if isinstance(event, UserMessage):
+            messages.append(Message(role="user", content=event.text))
+        elif isinstance(event, Notice):
+            messages.append(Message(role="user", content=f"[hearth] {event.text}"))
+        elif isinstance(event, ModelReply):
+            messages.extend(_reply_messages(event, results))
+    return messages
+
+
+def _reply_messages(reply: ModelReply, results: dict[str, ToolResult]) -> list[Message]:
+    if not reply.tool_calls:
+        return [Message(role="assistant", content=reply.text)] if reply.text.strip() else []
+    outputs = [
+        (call.id, call.name, results[call.id].output if call.id in results else INTERRUPTED_RESULT)
+        for call in reply.tool_calls
+    ]
+    if reply.call_format is CallFormat.NATIVE:
+        out = [Message(role="assistant", content=reply.text, tool_calls=reply.tool_calls)]
+        out.extend(Message(role="tool", content=o, tool_call_id=i, name=n) for i, n, o in outputs)
+        return out
+    joined = "\n\n".join(render("tool_result_text", name=n, output=o) for _, n, o in outputs)
+    return [Message(role="assistant", content=reply.text), Message(role="user", content=joined)]

@@ -1,0 +1,92 @@
+"""The one door every tool call goes through: validate, permit, execute, record.
+
+Whatever the model sends (an unknown tool, arguments that do not validate, a
+call that could not be parsed), the answer is a result it can act on, with
+the call's id kept. A tool that crashes is reported, never raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from hearth.agent.policy import Approver, Decision, PermissionPolicy
+from hearth.core.errors import ToolError
+from hearth.core.events import ToolResult
+from hearth.core.types import ToolCall
+from hearth.prompts import render
+from hearth.sandbox.output import cap_text
+from hearth.tools.base import RunContext, Tool, signature
+from hearth.tools.toolset import Toolset
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Dispatcher:
+    toolset: Toolset
+    policy: PermissionPolicy
+    context: RunContext
+    approver: Approver | None = None
+    output_limit: int = 16_000
+
+    async def dispatch(self, call: ToolCall) -> ToolResult:
+        started = time.perf_counter()
+        ok, output = await self._run(call)
+        return ToolResult(
+            call_id=call.id,
+            name=call.name,
+            output=cap_text(output, self.output_limit),
+            ok=ok,
+            duration_ms=round((time.perf_counter() - started) * 1000, 1),
+        )
+
+    async def _run(self, call: ToolCall) -> tuple[bool, str]:
+        tool = self.toolset.get(call.name)
+        if tool is None:
+            return False, render("error_unknown_tool", name=call.name, names=", ".join(self.toolset.names()))
+        if call.error:
+            return False, render("error_call_unparsed", name=call.name, error=call.error)
+        try:
+            args = tool.input_model.model_validate(call.arguments)
+        except ValidationError as exc:
+            return False, render(
+                "error_invalid_arguments", name=tool.name, errors=_errors(exc), signature=signature(tool)
+            )
+        refusal = await self._permit(tool, call)
+        if refusal:
+            return False, refusal
+        try:
+            return True, await tool.run(args, self.context)
+        except ToolError as exc:
+            return False, f"Error: {exc}"
+        except Exception as exc:  # a bug in a tool must not end the session
+            log.exception("tool %s crashed", tool.name)
+            return False, f"Error: {tool.name} failed unexpectedly ({type(exc).__name__}: {exc})."
+
+    async def _permit(self, tool: Tool, call: ToolCall) -> str | None:
+        verdict = self.policy.decide(tool, call.arguments)
+        if verdict.decision is Decision.ALLOW:
+            return None
+        if verdict.decision is Decision.DENY:
+            return f"Denied: {verdict.reason}."
+        if self.approver is None:
+            return (
+                f"Denied: {tool.name} needs a person's approval ({verdict.reason}), and this run has "
+                "no one to ask. Do the task another way, or say BLOCKED: with what you need."
+            )
+        if await self.approver(tool, call.arguments):
+            return None
+        return f"Denied: the user did not allow this {tool.name} call."
+
+
+def _errors(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"]) or "(arguments)"
+        msg = "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]
+        parts.append(f"{loc}: {msg}")
+    return "; ".join(parts)

@@ -1,0 +1,218 @@
+"""The agent loop: query, parse, permit and execute, record. Stopping is an exception.
+
+The agent holds configuration only; the session's state is its event list,
+persisted through the store as each event happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hearth.agent.context import build_messages
+from hearth.agent.dispatch import Dispatcher
+from hearth.agent.finish import BadWait, final_answer, marker_stop
+from hearth.agent.guard import LoopGuard
+from hearth.core.errors import LimitReached, ModelError, StopRun, Waiting
+from hearth.core.events import (
+    ErrorRaised,
+    Event,
+    Finished,
+    ModelReply,
+    Notice,
+    Status,
+    ToolResult,
+    UserMessage,
+)
+from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
+from hearth.core.types import CallFormat, ToolCall
+from hearth.llm.profiles import ModelProfile, ToolMode
+from hearth.llm.textcalls import load_arguments, parse_text_calls
+from hearth.llm.thinking import ThinkSplitter, split_thinking
+from hearth.prompts import render
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_iterations: int = 50
+    max_seconds: float = 3600.0
+
+
+@dataclass
+class Agent:
+    model: Model
+    profile: ModelProfile
+    dispatcher: Dispatcher
+    store: EventStore
+    session_id: str
+    system_prompt: str
+    limits: Limits = Limits()
+    temperature: float | None = None
+    on_event: Callable[[str, Event], None] | None = None
+    on_delta: DeltaSink | None = None
+    history: list[Event] = field(default_factory=list)
+
+    def record(self, event: Event) -> None:
+        self.store.append(self.session_id, event)
+        self.history.append(event)
+        if self.on_event:
+            self.on_event(self.session_id, event)
+
+    async def run(self, user_text: str) -> Finished:
+        """Work on one user message until the model finishes, stops, or a limit hits."""
+        self.record(UserMessage(text=user_text))
+        guard = LoopGuard()
+        deadline = time.monotonic() + self.limits.max_seconds
+        try:
+            for _ in range(self.limits.max_iterations):
+                if time.monotonic() > deadline:
+                    raise LimitReached(f"the time limit of {self.limits.max_seconds:.0f}s was reached")
+                await self.step(guard)
+            raise LimitReached(f"the limit of {self.limits.max_iterations} iterations was reached")
+        except StopRun as stop:
+            finished = Finished(
+                status=stop.status,
+                reason=stop.reason,
+                final_text=stop.final_text,
+                wake_at=stop.wake_at if isinstance(stop, Waiting) else None,
+            )
+        except ModelError as exc:
+            self.record(ErrorRaised(message=exc.message, hint=exc.hint))
+            finished = Finished(status=Status.ERROR, reason=exc.message)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            self.record(Finished(status=Status.INTERRUPTED, reason="interrupted by the user"))
+            raise
+        except Exception as exc:  # a bug in Hearth: keep the session, say so, stop cleanly
+            log.exception("agent loop failed")
+            self.record(
+                ErrorRaised(
+                    message=f"Internal error: {type(exc).__name__}: {exc}",
+                    hint="The session is saved; resume it with --resume. Please report this.",
+                )
+            )
+            finished = Finished(status=Status.ERROR, reason=f"internal error: {exc}")
+        self.record(finished)
+        return finished
+
+    async def step(self, guard: LoopGuard) -> None:
+        request = ModelRequest(
+            messages=build_messages(self.system_prompt, self.history),
+            tools=self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else (),
+            temperature=self.temperature,
+        )
+        response = await self.model.complete(request, _thinking_aware(self.on_delta))
+        reply, unparsed = self._reply(response)
+        self.record(reply)
+        if unparsed:
+            self.record(Notice(reason="unparsed_call", text=render("notice_unparsed_call", error=unparsed)))
+            return
+        if not reply.tool_calls:
+            if not reply.text.strip():
+                guard.empty_reply()
+                self.record(Notice(reason="empty_reply", text=render("notice_empty_reply")))
+                return
+            try:
+                raise final_answer(reply.text)
+            except BadWait as exc:
+                self.record(Notice(reason="bad_wait", text=render("notice_bad_wait", error=str(exc))))
+                return
+        guard.reply_with_content()
+        for call in reply.tool_calls:
+            result = await self.dispatcher.dispatch(call)
+            self.record(result)
+            repeated = guard.call_result(call, result.ok, result.output)
+            if repeated:
+                text = render("notice_repeated_failure", count=guard.failure_repeats, call=repeated)
+                self.record(Notice(reason="repeated_failure", text=text))
+        try:
+            stop = marker_stop(reply.text)
+        except BadWait:
+            stop = None
+        if stop is not None:
+            raise stop
+
+    def _reply(self, response: ModelResponse) -> tuple[ModelReply, str | None]:
+        """The reply event, and an error if the model tried to call a tool but it could not be read."""
+        text, thinking = split_thinking(response.content)
+        if response.reasoning:
+            thinking = (response.reasoning + "\n" + thinking).strip()
+        calls: list[ToolCall] = []
+        fmt = CallFormat.NONE
+        unparsed: str | None = None
+        seen: set[str] = {e.call_id for e in self.history if isinstance(e, ToolResult)}
+        if response.tool_calls:
+            fmt = CallFormat.NATIVE
+            for raw in response.tool_calls:
+                call_id = raw.id if raw.id and raw.id not in seen else _new_id()
+                seen.add(call_id)
+                try:
+                    args, repaired = load_arguments(raw.arguments)
+                    calls.append(
+                        ToolCall(
+                            id=call_id,
+                            name=raw.name,
+                            arguments=args,
+                            raw_arguments=raw.arguments,
+                            repaired=repaired,
+                        )
+                    )
+                except ValueError as exc:
+                    calls.append(
+                        ToolCall(id=call_id, name=raw.name, raw_arguments=raw.arguments, error=str(exc))
+                    )
+        elif self.profile.tool_mode is not ToolMode.NATIVE:
+            table = self.dispatcher.toolset.parameter_table()
+            for tc in parse_text_calls(text, table):
+                if not tc.name:
+                    unparsed = tc.error or "no tool name"
+                    continue
+                calls.append(
+                    ToolCall(
+                        id=_new_id(),
+                        name=tc.name,
+                        arguments=tc.arguments,
+                        raw_arguments=tc.raw,
+                        repaired=tc.repaired,
+                        error=tc.error,
+                    )
+                )
+            if calls:
+                fmt = CallFormat.TEXT
+                unparsed = None
+        reply = ModelReply(
+            text=text,
+            thinking=thinking,
+            tool_calls=tuple(calls),
+            call_format=fmt,
+            finish_reason=response.finish_reason,
+            model=response.model,
+            usage=response.usage,
+            timings=response.timings,
+        )
+        return reply, unparsed
+
+
+def _thinking_aware(sink: DeltaSink | None) -> DeltaSink | None:
+    """Route `<think>` text in streamed content to the thinking channel, live."""
+    if sink is None:
+        return None
+    splitter = ThinkSplitter()
+
+    def forward(delta: Delta) -> None:
+        if delta.kind != "text":
+            sink(delta)
+            return
+        for kind, piece in splitter.feed(delta.text):
+            sink(Delta("thinking" if kind == "thinking" else "text", piece))
+
+    return forward
+
+
+def _new_id() -> str:
+    return "call_" + secrets.token_hex(6)

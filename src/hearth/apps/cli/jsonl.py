@@ -1,0 +1,84 @@
+"""`--json`: each event as one or more JSON Lines, for scripts and other programs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hearth.core.events import (
+    ErrorRaised,
+    Event,
+    Finished,
+    ModelReply,
+    Notice,
+    SessionStarted,
+    ToolResult,
+    UserMessage,
+)
+
+
+def event_lines(session_id: str, event: Event) -> list[dict[str, Any]]:
+    base = {"session_id": session_id, "ts": event.ts.isoformat()}
+    out: list[dict[str, Any]] = []
+    if isinstance(event, SessionStarted):
+        out.append(
+            {
+                "type": "session_started",
+                "workspace": event.workspace,
+                "model": event.model,
+                "server": event.server,
+                "context_window": event.context_window,
+                "permission_mode": event.permission_mode,
+                "tool_mode": event.tool_mode,
+            }
+        )
+    elif isinstance(event, UserMessage):
+        out.append({"type": "user_message", "text": event.text})
+    elif isinstance(event, ModelReply):
+        if event.thinking:
+            out.append({"type": "thinking", "text": event.thinking})
+        if event.text:
+            out.append({"type": "text", "text": event.text})
+        out.extend(
+            {
+                "type": "tool_call",
+                "id": c.id,
+                "name": c.name,
+                "arguments": c.arguments,
+                "format": event.call_format.value,
+                **({"error": c.error} if c.error else {}),
+            }
+            for c in event.tool_calls
+        )
+        out.append({"type": "usage", **event.usage.model_dump(), **event.timings.model_dump()})
+    elif isinstance(event, ToolResult):
+        out.append(
+            {
+                "type": "tool_result",
+                "id": event.call_id,
+                "name": event.name,
+                "ok": event.ok,
+                "output": event.output,
+                "duration_ms": event.duration_ms,
+            }
+        )
+    elif isinstance(event, Notice):
+        out.append({"type": "notice", "reason": event.reason, "text": event.text})
+    elif isinstance(event, ErrorRaised):
+        out.append({"type": "error", "message": event.message, "hint": event.hint})
+    elif isinstance(event, Finished):
+        out.append(
+            {
+                "type": "finished",
+                "status": event.status.value,
+                "reason": event.reason,
+                "exit_code": event.exit_code,
+                "final_text": event.final_text,
+                "wake_at": event.wake_at.isoformat() if event.wake_at else None,
+            }
+        )
+    return [{**line, **base} for line in out]
+
+
+def dumps(line: dict[str, Any]) -> str:
+    return json.dumps(line, ensure_ascii=False, default=str)

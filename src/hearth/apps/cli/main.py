@@ -1,0 +1,248 @@
+"""`hearth`: the command line."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from hearth.core.events import Finished
+    from hearth.runtime.config import LoadedSettings
+
+app = typer.Typer(
+    name="hearth",
+    help="Hearth: a local-first autonomous agent for OpenAI-compatible model servers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+sessions_app = typer.Typer(help="List and inspect past sessions.", invoke_without_command=True)
+app.add_typer(sessions_app, name="sessions")
+
+WorkspaceOpt = Annotated[Path | None, typer.Option("--workspace", "-w", help="Folder the agent works in")]
+
+
+def _fail(exc: Exception) -> None:
+    from rich.console import Console
+
+    Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+    raise typer.Exit(1)
+
+
+def _settings(**flags: Any) -> LoadedSettings:
+    from hearth.runtime.config import load_settings
+
+    return load_settings(flags)
+
+
+@app.command()
+def run(
+    task: Annotated[str, typer.Argument(help="What to do, in plain language")],
+    workspace: WorkspaceOpt = None,
+    permission: Annotated[
+        str | None, typer.Option("--permission", "-p", help="auto | normal | manual | plan")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON Lines events only")] = False,
+    resume: Annotated[
+        str | None, typer.Option("--resume", "-r", help="Continue the session with this id")
+    ] = None,
+    cont: Annotated[bool, typer.Option("--continue", "-c", help="Continue the latest session")] = False,
+    max_iterations: Annotated[
+        int | None, typer.Option("--max-iterations", help="Model calls before stopping")
+    ] = None,
+    max_seconds: Annotated[float | None, typer.Option("--max-seconds", help="Wall-clock limit")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="Model name on the server")] = None,
+    llm_url: Annotated[str | None, typer.Option("--llm-url", help="OpenAI-compatible server URL")] = None,
+    tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
+) -> None:
+    """Do one task and exit: 0 done, 1 error, 2 limit, 3 blocked, 4 waiting, 130 interrupted."""
+    from hearth.core.errors import HearthError
+
+    try:
+        loaded = _settings(
+            workspace=workspace,
+            permission_mode=permission,
+            max_iterations=max_iterations,
+            max_seconds=max_seconds,
+            model=model,
+            llm_url=llm_url,
+            tool_mode=tool_mode,
+        )
+        finished = asyncio.run(_run(loaded, task, json_out, resume, cont))
+    except HearthError as exc:
+        _fail(exc)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    raise typer.Exit(finished.exit_code)
+
+
+async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | None, cont: bool) -> Finished:
+    from rich.console import Console
+
+    from hearth.apps.cli.jsonl import dumps, event_lines
+    from hearth.apps.cli.render import TerminalView
+    from hearth.core.errors import HearthError
+    from hearth.core.events import Event
+    from hearth.runtime.session import check_workspace, open_runtime, open_store, start_agent
+
+    settings = loaded.settings
+    check_workspace(settings.workspace)
+    if cont and not resume:
+        store = open_store(settings.workspace)
+        resume = store.latest()
+        store.close()
+        if resume is None:
+            raise HearthError(
+                "There is no session to continue in this workspace.", "Start one with `hearth run`."
+            )
+    console = Console(highlight=False, soft_wrap=True)
+    view = TerminalView(console)
+    if not json_out and settings.llm_url == "":
+        console.print("[dim]No HEARTH_LLM_URL set: starting the embedded model (Qwen2.5-Coder 0.5B)…[/]")
+    rt = await open_runtime(settings)
+    try:
+
+        def on_event(session_id: str, event: Event) -> None:
+            if json_out:
+                for line in event_lines(session_id, event):
+                    sys.stdout.write(dumps(line) + "\n")
+                sys.stdout.flush()
+            else:
+                view.on_event(event)
+
+        agent = start_agent(
+            rt, resume=resume, on_event=on_event, on_delta=None if json_out else view.on_delta
+        )
+        if resume and json_out:
+            on_event(agent.session_id, next(e for e in agent.history if e.kind == "session_started"))
+        if not json_out:
+            console.print(
+                f"[dim]session {agent.session_id} · {rt.model.name} @ {rt.server_url} · "
+                f"context {rt.profile.context_window} · {settings.permission_mode.value} mode[/]"
+            )
+        finished = await agent.run(task)
+        if not json_out:
+            u = rt.store.usage(session_id=agent.session_id)
+            estimated = any(getattr(e, "usage", None) and e.usage.estimated for e in agent.history)  # type: ignore[union-attr]
+            view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)
+        return finished
+    finally:
+        rt.close()
+
+
+@sessions_app.callback()
+def sessions(
+    ctx: typer.Context,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """List the sessions of the workspace (newest first)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    from hearth.core.errors import HearthError
+    from hearth.runtime.session import check_workspace, open_store
+
+    try:
+        settings = _settings(workspace=workspace).settings
+        check_workspace(settings.workspace)
+        store = open_store(settings.workspace)
+    except HearthError as exc:
+        _fail(exc)
+    infos = store.list_sessions()
+    store.close()
+    console = Console(highlight=False)
+    if not infos:
+        console.print('No sessions yet in this workspace. Start one with `hearth run "task"`.')
+        return
+    table = Table(box=None)
+    for col in ("id", "title", "status", "updated", "tokens in/cached/out"):
+        table.add_column(col, no_wrap=col != "title", overflow="fold")
+    for s in infos:
+        status = s.status + (f" until {s.wake_at[:16]}" if s.wake_at else "")
+        table.add_row(
+            s.id,
+            s.title,
+            status,
+            s.updated[:19].replace("T", " "),
+            f"{s.prompt_tokens}/{s.cached_tokens}/{s.completion_tokens}",
+        )
+    console.print(table)
+
+
+@sessions_app.command("show")
+def sessions_show(
+    session_id: Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")],
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Print a session's events as JSON Lines."""
+    from hearth.apps.cli.jsonl import dumps, event_lines
+    from hearth.core.errors import HearthError
+    from hearth.runtime.session import check_workspace, open_store
+
+    try:
+        settings = _settings(workspace=workspace).settings
+        check_workspace(settings.workspace)
+        store = open_store(settings.workspace)
+        sid = store.resolve(session_id)
+    except HearthError as exc:
+        _fail(exc)
+    for event in store.events(sid):
+        for line in event_lines(sid, event):
+            sys.stdout.write(dumps(line) + "\n")
+    store.close()
+
+
+@app.command()
+def config(workspace: WorkspaceOpt = None) -> None:
+    """Print the effective settings (secrets masked), where each came from, and the context window."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from hearth.core.errors import HearthError
+    from hearth.llm.server_info import probe_server
+    from hearth.llm.urls import normalize_base_url
+    from hearth.runtime.config import user_config_path
+
+    try:
+        loaded = _settings(workspace=workspace)
+    except HearthError as exc:
+        _fail(exc)
+    s = loaded.settings
+    table = Table("setting", "value", "from", box=None)
+    for name, shown, source in loaded.describe():
+        table.add_row(name, shown, source)
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"\nuser config file: {user_config_path()}")
+    if s.context_window:
+        console.print(f"context window: {s.context_window} (configured)")
+    elif s.llm_url:
+        try:
+            base = normalize_base_url(s.llm_url)
+            info = asyncio.run(probe_server(base, s.api_key.get_secret_value(), s.model))
+        except HearthError as exc:
+            _fail(exc)
+        if info.context_window:
+            console.print(f"context window: {info.context_window} (from {info.source})")
+        else:
+            console.print("context window: unknown (the server did not say; set HEARTH_CONTEXT_WINDOW)")
+        if info.models:
+            console.print(f"models on the server: {', '.join(info.models)}")
+    else:
+        console.print(f"context window: {s.embedded_context} (embedded model server)")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--list-sessions":  # the seeds' flag
+        sys.argv[1:2] = ["sessions"]
+    app()
+
+
+if __name__ == "__main__":
+    main()

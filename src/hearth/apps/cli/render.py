@@ -1,0 +1,90 @@
+"""The terminal view of a run: streamed text, dimmed thinking, tool calls as they go."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from hearth.core.events import ErrorRaised, Event, Finished, ModelReply, Notice, Status, ToolResult
+from hearth.core.protocols import Delta
+from hearth.sandbox.output import strip_control
+
+_STATUS_STYLE = {
+    Status.DONE: ("✔ done", "green"),
+    Status.BLOCKED: ("■ blocked", "yellow"),
+    Status.WAITING: ("◷ waiting", "cyan"),
+    Status.LIMIT: ("■ limit reached", "yellow"),
+    Status.ERROR: ("✘ error", "red"),
+    Status.INTERRUPTED: ("■ interrupted", "yellow"),
+}
+
+
+class TerminalView:
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._streaming: str | None = None  # "text" | "thinking" while a reply streams
+        self._streamed_text = False
+
+    def on_delta(self, delta: Delta) -> None:
+        if delta.kind == "retry":
+            self._end_stream()
+            self.console.print(Text(f"  ↻ {delta.text}", style="yellow"))
+            return
+        if self._streaming != delta.kind:
+            self._end_stream()
+            self._streaming = delta.kind
+        style = "dim italic" if delta.kind == "thinking" else None
+        self.console.print(Text(strip_control(delta.text), style=style or ""), end="")
+        if delta.kind == "text":
+            self._streamed_text = True
+
+    def _end_stream(self) -> None:
+        if self._streaming is not None:
+            self.console.print()
+            self._streaming = None
+
+    def on_event(self, event: Event) -> None:
+        if isinstance(event, ModelReply):
+            self._end_stream()
+            if event.text and not self._streamed_text:
+                self.console.print(Text(strip_control(event.text)))
+            self._streamed_text = False
+            for call in event.tool_calls:
+                self.console.print(Text(f"→ {call.name}({_short_args(call.arguments)})", style="bold cyan"))
+        elif isinstance(event, ToolResult):
+            mark, style = ("✓", "green") if event.ok else ("✗", "red")
+            first = strip_control(event.output).strip().splitlines()
+            summary = first[0][:160] if first else ""
+            more = f" (+{len(first) - 1} lines)" if len(first) > 1 else ""
+            self.console.print(Text(f"  {mark} {event.duration_ms:.0f}ms {summary}{more}", style=style))
+        elif isinstance(event, Notice):
+            self.console.print(Text(f"  ! {event.text.splitlines()[0]}", style="yellow"))
+        elif isinstance(event, ErrorRaised):
+            self._end_stream()
+            self.console.print(Text(f"✘ {event.message}", style="bold red"))
+            if event.hint:
+                self.console.print(Text(f"  → {event.hint}", style="red"))
+        elif isinstance(event, Finished):
+            self._end_stream()
+            label, style = _STATUS_STYLE[event.status]
+            reason = f": {event.reason}" if event.reason and event.status is not Status.DONE else ""
+            when = f" until {event.wake_at.isoformat()}" if event.wake_at else ""
+            self.console.print(Text(f"{label}{when}{reason}", style=f"bold {style}"))
+
+    def usage_line(self, prompt: int, cached: int, completion: int, estimated: bool) -> None:
+        approx = "~" if estimated else ""
+        self.console.print(
+            Text(f"tokens: {approx}{prompt} in ({cached} cached), {approx}{completion} out", style="dim")
+        )
+
+
+def _short_args(args: dict[str, Any], limit: int = 100) -> str:
+    parts = []
+    for k, v in args.items():
+        s = json.dumps(v, ensure_ascii=False)
+        parts.append(f"{k}={s if len(s) <= 40 else s[:37] + '…'}")
+    text = ", ".join(parts)
+    return strip_control(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -1,0 +1,131 @@
+"""The typed, frozen facts a session is made of.
+
+A session is an append-only list of these. Everything else (the messages
+sent to the model, the terminal view, `--json`, resume) is derived from them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from hearth.core.types import CallFormat, Frozen, Timings, ToolCall, Usage
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Status(StrEnum):
+    """How a run ended; each has its one-shot exit code (SPEC C2)."""
+
+    DONE = "done"
+    ERROR = "error"
+    LIMIT = "limit"
+    BLOCKED = "blocked"
+    WAITING = "waiting"
+    INTERRUPTED = "interrupted"
+
+    @property
+    def exit_code(self) -> int:
+        return _EXIT_CODES[self]
+
+
+_EXIT_CODES = {
+    Status.DONE: 0,
+    Status.ERROR: 1,
+    Status.LIMIT: 2,
+    Status.BLOCKED: 3,
+    Status.WAITING: 4,
+    Status.INTERRUPTED: 130,
+}
+
+
+class EventBase(Frozen):
+    ts: datetime = Field(default_factory=_now)
+
+
+class SessionStarted(EventBase):
+    kind: Literal["session_started"] = "session_started"
+    workspace: str
+    model: str
+    server: str
+    context_window: int
+    permission_mode: str
+    tool_mode: str = "auto"
+    system_prompt: str = ""
+
+
+class UserMessage(EventBase):
+    kind: Literal["user_message"] = "user_message"
+    text: str
+
+
+class ModelReply(EventBase):
+    """One completed model response.
+
+    `text` is the reply as it goes back into the context (think blocks
+    removed); `thinking` is shown to the user and never sent back.
+    """
+
+    kind: Literal["model_reply"] = "model_reply"
+    text: str = ""
+    thinking: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    call_format: CallFormat = CallFormat.NONE
+    finish_reason: str | None = None
+    model: str = ""
+    usage: Usage = Usage()
+    timings: Timings = Timings()
+
+
+class ToolResult(EventBase):
+    kind: Literal["tool_result"] = "tool_result"
+    call_id: str
+    name: str
+    output: str
+    ok: bool = True
+    duration_ms: float = 0.0
+
+
+class Notice(EventBase):
+    """A message from Hearth itself to the model: a nudge, a correction, a warning."""
+
+    kind: Literal["notice"] = "notice"
+    reason: str
+    text: str
+
+
+class ErrorRaised(EventBase):
+    """A failure the user must see (server unreachable, ...); the session survives it."""
+
+    kind: Literal["error"] = "error"
+    message: str
+    hint: str = ""
+
+
+class Finished(EventBase):
+    kind: Literal["finished"] = "finished"
+    status: Status
+    reason: str = ""
+    final_text: str = ""
+    wake_at: datetime | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return self.status.exit_code
+
+
+Event = Annotated[
+    SessionStarted | UserMessage | ModelReply | ToolResult | Notice | ErrorRaised | Finished,
+    Field(discriminator="kind"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(data: str | bytes) -> Event:
+    return EVENT_ADAPTER.validate_json(data)

@@ -1,0 +1,85 @@
+"""The seams. Everything else plugs into these few protocols."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from hearth.core.events import Event
+from hearth.core.types import Message, Timings, ToolSpec, Usage
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec] = ()
+    temperature: float | None = None
+    max_tokens: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RawToolCall:
+    """A structured call exactly as the server sent it (arguments still a string)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class ModelResponse:
+    """A completed reply. `content` still holds any think tags; the agent splits them."""
+
+    content: str
+    reasoning: str
+    tool_calls: tuple[RawToolCall, ...]
+    finish_reason: str | None
+    usage: Usage
+    timings: Timings
+    model: str
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A streamed piece of a reply, for live display."""
+
+    kind: Literal["text", "thinking", "retry"]
+    text: str
+
+
+DeltaSink = Callable[[Delta], None]
+
+
+class Model(Protocol):
+    """Anything that answers a chat request: an HTTP server, a scripted double."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def complete(self, request: ModelRequest, on_delta: DeltaSink | None = None) -> ModelResponse: ...
+
+
+class EventStore(Protocol):
+    def append(self, session_id: str, event: Event) -> int: ...
+
+    def events(self, session_id: str) -> list[Event]: ...
+
+
+class WorkspacePaths(Protocol):
+    """Safe path resolution inside one workspace (implemented in sandbox/)."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def resolve(self, path: str, *, write: bool = False) -> Path:
+        """The real path inside the workspace, or raise ToolError saying why not."""
+        ...
+
+    def contains(self, path: Path) -> bool: ...
+
+    def is_secret(self, path: Path) -> bool: ...
+
+    def display(self, path: Path) -> str: ...

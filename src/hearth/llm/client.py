@@ -1,0 +1,314 @@
+"""OpenAI-compatible chat completions over HTTP, streamed.
+
+Local inference is slow, so there is no total timeout: a long prefill is
+allowed up to `first_token_timeout`, then the stream may not stall for more
+than `idle_timeout` between chunks. Connection errors, 5xx, 429 and dropped
+streams are retried with backoff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from hearth.core.errors import ContextOverflow, ModelError
+from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
+from hearth.core.types import Timings, Usage
+
+_OVERFLOW_HINTS = (
+    "context length",
+    "context window",
+    "exceeds",
+    "too long",
+    "n_ctx",
+    "maximum context",
+    "context_length",
+)
+
+
+@dataclass(frozen=True)
+class ClientSettings:
+    base_url: str
+    api_key: str = ""
+    model: str = ""
+    connect_timeout: float = 10.0
+    first_token_timeout: float = 600.0
+    idle_timeout: float = 120.0
+    retries: int = 3
+    backoff: float = 1.0
+
+
+class OpenAICompatModel:
+    """A `Model` backed by any OpenAI-compatible server."""
+
+    def __init__(self, settings: ClientSettings, transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.settings = settings
+        self._transport = transport
+
+    @property
+    def name(self) -> str:
+        return self.settings.model or "(server default)"
+
+    def _client(self) -> httpx.AsyncClient:
+        headers = {"Accept": "text/event-stream"}
+        if self.settings.api_key:
+            headers["Authorization"] = f"Bearer {self.settings.api_key}"
+        timeout = httpx.Timeout(connect=self.settings.connect_timeout, read=None, write=60.0, pool=10.0)
+        return httpx.AsyncClient(headers=headers, timeout=timeout, transport=self._transport)
+
+    def request_body(self, request: ModelRequest) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "messages": [m.to_wire() for m in request.messages],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if self.settings.model:
+            body["model"] = self.settings.model
+        if request.tools:
+            body["tools"] = [t.to_wire() for t in request.tools]
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            body["max_tokens"] = request.max_tokens
+        body.update(request.extra)
+        return body
+
+    async def complete(self, request: ModelRequest, on_delta: DeltaSink | None = None) -> ModelResponse:
+        body = self.request_body(request)
+        url = self.settings.base_url + "/chat/completions"
+        last: ModelError | None = None
+        async with self._client() as client:
+            for attempt in range(self.settings.retries + 1):
+                if attempt:
+                    await asyncio.sleep(self.settings.backoff * 2 ** (attempt - 1))
+                    if on_delta:
+                        on_delta(
+                            Delta(
+                                "retry",
+                                f"retrying ({attempt}/{self.settings.retries}): {last.message if last else ''}",
+                            )
+                        )
+                try:
+                    return await self._stream_once(client, url, body, on_delta)
+                except ModelError as exc:
+                    if not exc.retryable:
+                        raise
+                    last = exc
+        assert last is not None
+        raise last
+
+    async def _stream_once(
+        self, client: httpx.AsyncClient, url: str, body: dict[str, Any], on_delta: DeltaSink | None
+    ) -> ModelResponse:
+        started = time.perf_counter()
+        acc = _Accumulator()
+        try:
+            async with client.stream("POST", url, json=body) as resp:
+                if resp.status_code >= 400:
+                    await resp.aread()
+                    raise _http_error(url, resp)
+                lines = resp.aiter_lines()
+                first = True
+                while True:
+                    limit = self.settings.first_token_timeout if first else self.settings.idle_timeout
+                    try:
+                        async with asyncio.timeout(limit):
+                            line = await anext(lines)
+                    except StopAsyncIteration:
+                        break
+                    except TimeoutError:
+                        what = "first token" if first else "next chunk"
+                        raise ModelError(
+                            f"The model server sent nothing for {limit:.0f}s while waiting for the {what}.",
+                            "The server may be overloaded or stuck; raise HEARTH_IDLE_TIMEOUT or "
+                            "HEARTH_FIRST_TOKEN_TIMEOUT if your hardware is slow.",
+                            retryable=True,
+                        ) from None
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    if first:
+                        acc.ttft = time.perf_counter() - started
+                        first = False
+                    acc.add(_parse_chunk(data), on_delta)
+        except httpx.ConnectError as exc:
+            raise ModelError(
+                f"Cannot reach the model server at {url} ({_reason(exc)}).",
+                "Start LM Studio, Ollama or llama.cpp's server there, or point HEARTH_LLM_URL at a "
+                "running one (e.g. http://127.0.0.1:1234/v1); `hearth config` shows what is in use.",
+                retryable=True,
+            ) from exc
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
+            raise ModelError(
+                f"The model server at {url} dropped the connection mid-reply ({_reason(exc)}).",
+                "Check the server's log; it may have crashed or run out of memory.",
+                retryable=True,
+            ) from exc
+        except httpx.TimeoutException as exc:
+            raise ModelError(f"Timed out talking to {url} ({_reason(exc)}).", retryable=True) from exc
+        if acc.empty and not acc.finish_reason:
+            raise ModelError(
+                f"The model server at {url} closed the stream without sending a reply.",
+                "Check the server's log.",
+                retryable=True,
+            )
+        return acc.response(body, time.perf_counter() - started)
+
+
+class _Accumulator:
+    def __init__(self) -> None:
+        self.content: list[str] = []
+        self.reasoning: list[str] = []
+        self.calls: dict[int, dict[str, str]] = {}
+        self.finish_reason: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.timings: dict[str, Any] | None = None
+        self.model = ""
+        self.ttft: float | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.content or self.reasoning or self.calls)
+
+    def add(self, chunk: dict[str, Any], on_delta: DeltaSink | None) -> None:
+        if isinstance(chunk.get("error"), dict | str):
+            err = chunk["error"]
+            message = err.get("message", str(err)) if isinstance(err, dict) else err
+            raise _classify_error(str(message), stream=True)
+        self.model = chunk.get("model") or self.model
+        if chunk.get("usage"):
+            self.usage = chunk["usage"]
+        if chunk.get("timings"):
+            self.timings = chunk["timings"]
+        for choice in chunk.get("choices") or []:
+            delta = choice.get("delta") or choice.get("message") or {}
+            if choice.get("finish_reason"):
+                self.finish_reason = choice["finish_reason"]
+            reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+            if reasoning:
+                self.reasoning.append(reasoning)
+                if on_delta:
+                    on_delta(Delta("thinking", reasoning))
+            if delta.get("content"):
+                self.content.append(delta["content"])
+                if on_delta:
+                    on_delta(Delta("text", delta["content"]))
+            for tc in delta.get("tool_calls") or []:
+                slot = self.calls.setdefault(
+                    tc.get("index", len(self.calls)), {"id": "", "name": "", "arguments": ""}
+                )
+                if tc.get("id"):
+                    slot["id"] = tc["id"]
+                fn = tc.get("function") or {}
+                if fn.get("name"):
+                    slot["name"] += fn["name"]
+                if fn.get("arguments"):
+                    args = fn["arguments"]
+                    slot["arguments"] += args if isinstance(args, str) else json.dumps(args)
+
+    def response(self, body: dict[str, Any], elapsed: float) -> ModelResponse:
+        content = "".join(self.content)
+        calls = tuple(
+            RawToolCall(id=slot["id"], name=slot["name"], arguments=slot["arguments"])
+            for _, slot in sorted(self.calls.items())
+        )
+        return ModelResponse(
+            content=content,
+            reasoning="".join(self.reasoning),
+            tool_calls=calls,
+            finish_reason=self.finish_reason,
+            usage=self._usage(body, content, calls),
+            timings=Timings(
+                ttft_ms=None if self.ttft is None else round(self.ttft * 1000, 1),
+                total_ms=round(elapsed * 1000, 1),
+            ),
+            model=self.model,
+        )
+
+    def _usage(self, body: dict[str, Any], content: str, calls: tuple[RawToolCall, ...]) -> Usage:
+        u = self.usage or {}
+        t = self.timings or {}
+        cached = (u.get("prompt_tokens_details") or {}).get("cached_tokens")
+        if cached is None and "cache_n" in t:
+            cached = t["cache_n"]
+        if u:
+            return Usage(
+                prompt_tokens=int(u.get("prompt_tokens") or 0),
+                cached_tokens=int(cached or 0),
+                completion_tokens=int(u.get("completion_tokens") or 0),
+            )
+        if "prompt_n" in t:  # llama.cpp's own timings: prompt_n is what it evaluated
+            return Usage(
+                prompt_tokens=int(t["prompt_n"]) + int(cached or 0),
+                cached_tokens=int(cached or 0),
+                completion_tokens=int(t.get("predicted_n") or 0),
+            )
+        # The server gave no counts (llama-cpp-python ignores include_usage): estimate.
+        prompt_chars = len(json.dumps(body.get("messages", []))) + len(json.dumps(body.get("tools", [])))
+        out_chars = len(content) + sum(len(c.arguments) + len(c.name) for c in calls)
+        return Usage(
+            prompt_tokens=prompt_chars // 4,
+            completion_tokens=max(1, out_chars // 4),
+            estimated=True,
+        )
+
+
+def _parse_chunk(data: str) -> dict[str, Any]:
+    try:
+        value = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise ModelError(
+            f"The model server sent a chunk that is not JSON: {data[:200]!r}",
+            "Is HEARTH_LLM_URL really an OpenAI-compatible endpoint?",
+            retryable=True,
+        ) from exc
+    if not isinstance(value, dict):
+        raise ModelError(f"Unexpected chunk from the model server: {data[:200]!r}", retryable=True)
+    return value
+
+
+def _http_error(url: str, resp: httpx.Response) -> ModelError:
+    text = resp.text[:500]
+    try:
+        payload = resp.json()
+        err = payload.get("error", payload) if isinstance(payload, dict) else payload
+        message = err.get("message", text) if isinstance(err, dict) else str(err)
+    except (json.JSONDecodeError, ValueError):
+        message = text
+    status = resp.status_code
+    if status in (401, 403):
+        return ModelError(
+            f"The model server at {url} refused the request ({status}): {message}",
+            "Check HEARTH_API_KEY.",
+        )
+    if status == 404:
+        return ModelError(
+            f"{url} was not found (404): {message}",
+            "Check HEARTH_LLM_URL (it should end in /v1) and HEARTH_MODEL (blank uses the server's default).",
+        )
+    err = _classify_error(f"HTTP {status}: {message}", stream=False)
+    if isinstance(err, ContextOverflow):
+        return err
+    return ModelError(
+        f"The model server at {url} answered HTTP {status}: {message}",
+        "Check the server's log.",
+        retryable=status >= 500 or status == 429,
+    )
+
+
+def _classify_error(message: str, *, stream: bool) -> ModelError:
+    low = message.lower()
+    if "context" in low and any(h in low for h in _OVERFLOW_HINTS):
+        return ContextOverflow(f"The prompt does not fit the model's context window: {message}")
+    return ModelError(f"The model server reported an error: {message}", retryable=stream)
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc) or type(exc).__name__

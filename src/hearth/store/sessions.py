@@ -1,0 +1,247 @@
+"""Sessions as append-only event logs in SQLite (WAL).
+
+Each event is committed as it happens, so a process killed mid-step loses at
+most the step in flight. Several processes (REPL, web, one-shot) may share
+one database: appends take an immediate write lock to number events.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hearth.core.errors import HearthError
+from hearth.core.events import Event, Finished, Status, UserMessage, parse_event
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'new',
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    workspace TEXT NOT NULL DEFAULT '',
+    model TEXT NOT NULL DEFAULT '',
+    wake_at TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    ts TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+);
+CREATE INDEX IF NOT EXISTS events_kind_ts ON events(kind, ts);
+"""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: str
+    title: str
+    status: str
+    created: str
+    updated: str
+    workspace: str
+    model: str
+    wake_at: str | None
+    prompt_tokens: int
+    cached_tokens: int
+    completion_tokens: int
+
+
+@dataclass(frozen=True)
+class UsageTotals:
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+    requests: int = 0
+
+
+def new_session_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+class SessionStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise HearthError(
+                    f"The session database {path} was written by a newer Hearth (schema {version}).",
+                    "Upgrade Hearth, or move that file away to start fresh.",
+                )
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise HearthError(
+                f"Cannot open the session database {path}: {exc}",
+                "If the file is damaged, move it away; Hearth will create a new one.",
+            ) from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create(self, workspace: str, model: str, session_id: str | None = None) -> str:
+        sid = session_id or new_session_id()
+        now = _iso()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO sessions(id, created, updated, workspace, model) VALUES (?,?,?,?,?)",
+                (sid, now, now, workspace, model),
+            )
+        return sid
+
+    def append(self, session_id: str, event: Event) -> int:
+        data = event.model_dump_json()
+        ts = event.ts.isoformat()
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                row = cur.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id=?", (session_id,)
+                ).fetchone()
+                seq = int(row[0])
+                cur.execute(
+                    "INSERT INTO events(session_id, seq, kind, ts, data) VALUES (?,?,?,?,?)",
+                    (session_id, seq, event.kind, ts, data),
+                )
+                self._touch(cur, session_id, event, ts)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return seq
+
+    def _touch(self, cur: sqlite3.Cursor, session_id: str, event: Event, ts: str) -> None:
+        if isinstance(event, UserMessage):
+            cur.execute(
+                "UPDATE sessions SET updated=?, status='running', wake_at=NULL, "
+                "title=CASE WHEN title='' THEN ? ELSE title END WHERE id=?",
+                (ts, _title(event.text), session_id),
+            )
+        elif isinstance(event, Finished):
+            wake = event.wake_at.isoformat() if event.wake_at and event.status is Status.WAITING else None
+            cur.execute(
+                "UPDATE sessions SET updated=?, status=?, wake_at=? WHERE id=?",
+                (ts, event.status.value, wake, session_id),
+            )
+        else:
+            cur.execute("UPDATE sessions SET updated=? WHERE id=?", (ts, session_id))
+
+    def events(self, session_id: str) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT data FROM events WHERE session_id=? ORDER BY seq", (session_id,)
+            ).fetchall()
+        return [parse_event(r[0]) for r in rows]
+
+    def resolve(self, prefix: str) -> str:
+        """The full id of the session that `prefix` names uniquely."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (_like_prefix(prefix),)
+            ).fetchall()
+        if not rows:
+            raise HearthError(f"No session {prefix!r} in {self.path}.", "List them with `hearth sessions`.")
+        exact = [r[0] for r in rows if r[0] == prefix]
+        if exact:
+            return exact[0]
+        if len(rows) > 1:
+            raise HearthError(
+                f"{prefix!r} matches {len(rows)} sessions.", "Give more of the id (see `hearth sessions`)."
+            )
+        return str(rows[0][0])
+
+    def latest(self) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT id FROM sessions ORDER BY updated DESC LIMIT 1").fetchone()
+        return str(row[0]) if row else None
+
+    def get(self, session_id: str) -> SessionInfo:
+        infos = self._infos("WHERE s.id=?", (session_id,))
+        if not infos:
+            raise HearthError(f"No session {session_id!r}.", "List them with `hearth sessions`.")
+        return infos[0]
+
+    def list_sessions(self, limit: int = 50) -> list[SessionInfo]:
+        return self._infos("", (), limit)
+
+    def delete(self, session_id: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM events WHERE session_id=?", (session_id,))
+            self._db.execute("DELETE FROM sessions WHERE id=?", (session_id,))
+
+    def usage(self, since: datetime | None = None, session_id: str | None = None) -> UsageTotals:
+        where, params = ["kind='model_reply'"], []
+        if since is not None:
+            where.append("ts >= ?")
+            params.append(since.isoformat())
+        if session_id is not None:
+            where.append("session_id = ?")
+            params.append(session_id)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COALESCE(SUM(json_extract(data,'$.usage.prompt_tokens')),0),"
+                " COALESCE(SUM(json_extract(data,'$.usage.cached_tokens')),0),"
+                " COALESCE(SUM(json_extract(data,'$.usage.completion_tokens')),0), COUNT(*)"
+                f" FROM events WHERE {' AND '.join(where)}",
+                params,
+            ).fetchone()
+        return UsageTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+
+    def _infos(self, where: str, params: tuple[object, ...], limit: int = 1000) -> list[SessionInfo]:
+        sql = (
+            "SELECT s.id, s.title, s.status, s.created, s.updated, s.workspace, s.model, s.wake_at,"
+            " COALESCE(SUM(json_extract(e.data,'$.usage.prompt_tokens')),0),"
+            " COALESCE(SUM(json_extract(e.data,'$.usage.cached_tokens')),0),"
+            " COALESCE(SUM(json_extract(e.data,'$.usage.completion_tokens')),0)"
+            " FROM sessions s LEFT JOIN events e ON e.session_id=s.id AND e.kind='model_reply'"
+            f" {where} GROUP BY s.id ORDER BY s.updated DESC LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, (*params, limit)).fetchall()
+        return [
+            SessionInfo(
+                id=r[0],
+                title=r[1],
+                status=r[2],
+                created=r[3],
+                updated=r[4],
+                workspace=r[5],
+                model=r[6],
+                wake_at=r[7],
+                prompt_tokens=int(r[8]),
+                cached_tokens=int(r[9]),
+                completion_tokens=int(r[10]),
+            )
+            for r in rows
+        ]
+
+
+def _iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _title(text: str) -> str:
+    line = " ".join(text.split())
+    return line[:80] + ("…" if len(line) > 80 else "")
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

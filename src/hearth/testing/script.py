@@ -1,0 +1,100 @@
+"""What a scripted model says, and the protocol rules every request must keep."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ScriptedCall(BaseModel):
+    name: str
+    arguments: dict[str, Any] | str = Field(default_factory=dict)  # a str is sent verbatim (may be broken)
+    id: str | None = None
+
+
+class ScriptedReply(BaseModel):
+    """One model turn. With `status` >= 400 the server answers that HTTP error instead."""
+
+    text: str = ""
+    reasoning: str = ""  # sent as `reasoning_content`
+    tool_calls: list[ScriptedCall] = Field(default_factory=list)
+    status: int = 200
+    error: str = "scripted server error"
+    drop_after: int | None = None  # cut the connection after this many characters of text
+    chunk_size: int = 8
+    delay: float = 0.0  # seconds between chunks
+    usage: dict[str, int] | None = None  # override the computed usage
+    include_usage: bool = True
+    finish_reason: str | None = None
+
+
+Responder = Callable[[dict[str, Any]], ScriptedReply]
+ScriptItem = ScriptedReply | Responder
+
+
+def load_script(data: str | Sequence[dict[str, Any]]) -> list[ScriptedReply]:
+    items = json.loads(data) if isinstance(data, str) else data
+    return [ScriptedReply.model_validate(item) for item in items]
+
+
+def check_request(body: dict[str, Any]) -> list[str]:
+    """Protocol violations in one chat-completions request body (empty when it is fine)."""
+    problems: list[str] = []
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return ["`messages` must be a non-empty list"]
+    pending: list[str] = []
+    seen_ids: set[str] = set()
+    for i, msg in enumerate(messages):
+        role = msg.get("role")
+        if role not in ("system", "user", "assistant", "tool"):
+            problems.append(f"message {i}: unknown role {role!r}")
+            continue
+        if role == "system" and i != 0:
+            problems.append(f"message {i}: system message after the start")
+        if role == "tool":
+            cid = msg.get("tool_call_id")
+            if cid not in pending:
+                problems.append(f"message {i}: tool result {cid!r} answers no pending tool call")
+            else:
+                pending.remove(cid)
+            continue
+        if pending:
+            problems.append(
+                f"message {i}: tool call(s) {pending} were never answered before a {role} message"
+            )
+            pending = []
+        content = msg.get("content")
+        if role == "assistant":
+            if content is None:
+                problems.append(f"message {i}: assistant content is null (llama.cpp servers reject this)")
+            if isinstance(content, str) and ("<think>" in content or "</think>" in content):
+                problems.append(f"message {i}: thinking was sent back to the model")
+            for call in msg.get("tool_calls") or []:
+                cid = call.get("id")
+                if not cid or cid in seen_ids:
+                    problems.append(f"message {i}: tool call id {cid!r} is missing or not unique")
+                seen_ids.add(cid)
+                pending.append(cid)
+                args = (call.get("function") or {}).get("arguments")
+                try:
+                    json.loads(args if isinstance(args, str) else "")
+                except json.JSONDecodeError:
+                    problems.append(f"message {i}: tool call {cid!r} arguments are not a JSON string")
+        elif not isinstance(content, str):
+            problems.append(f"message {i}: {role} content must be a string")
+    if pending:
+        problems.append(f"tool call(s) {pending} were never answered")
+    return problems
+
+
+def prompt_text(body: dict[str, Any]) -> str:
+    """The request's prompt as the server would see it, for prefix comparisons."""
+    return json.dumps(body.get("tools") or [], sort_keys=True) + json.dumps(body.get("messages") or [])
+
+
+def estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4)

@@ -1,0 +1,294 @@
+"""A scripted OpenAI-compatible server on 127.0.0.1, over real HTTP with SSE.
+
+It answers `/v1/chat/completions` from a script, records every request, and
+checks protocol invariants on each one (a violating request gets HTTP 400
+and is listed in `violations`). It simulates a prefix cache: `cached_tokens`
+is the part of the prompt that repeats the previous request byte for byte.
+
+    with ScriptedServer([ScriptedReply(text="hi")]) as server:
+        ...  # point the client at server.url
+
+or from a shell: `python -m hearth.testing.server script.json --port 8089`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from hearth.testing.script import (
+    ScriptedReply,
+    ScriptItem,
+    check_request,
+    estimate_tokens,
+    load_script,
+    prompt_text,
+)
+
+
+class ScriptedServer:
+    def __init__(
+        self,
+        script: Sequence[ScriptItem] = (),
+        *,
+        model: str = "scripted-model",
+        context_window: int | None = 8192,
+        port: int = 0,
+    ) -> None:
+        self.script: list[ScriptItem] = list(script)
+        self.model = model
+        self.context_window = context_window
+        self.requests: list[dict[str, Any]] = []
+        self.violations: list[str] = []
+        self.cached_tokens: list[int] = []
+        self._lock = threading.Lock()
+        self._previous_prompt = ""
+        handler = type("Handler", (_Handler,), {"owner": self})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> ScriptedServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> ScriptedServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def add(self, *items: ScriptItem) -> None:
+        with self._lock:
+            self.script.extend(items)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.script)
+
+    def _next_reply(self, body: dict[str, Any]) -> tuple[ScriptedReply | None, list[str], int]:
+        problems = check_request(body)
+        with self._lock:
+            self.requests.append(body)
+            prompt = prompt_text(body)
+            cached = (
+                estimate_tokens(_common_prefix(prompt, self._previous_prompt)) if self._previous_prompt else 0
+            )
+            self._previous_prompt = prompt
+            self.cached_tokens.append(cached)
+            if problems:
+                self.violations.extend(problems)
+                return None, problems, cached
+            if not self.script:
+                problem = "the script has no more replies"
+                self.violations.append(problem)
+                return None, [problem], cached
+            item = self.script.pop(0)
+        reply = item if isinstance(item, ScriptedReply) else item(body)
+        return reply, [], cached
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return a[:i]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: ScriptedServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0].rstrip("/")
+        if path in ("/v1/models", "/models"):
+            self._json(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model"}]})
+        elif path == "/props" and self.owner.context_window:
+            self._json(200, {"default_generation_settings": {"n_ctx": self.owner.context_window}})
+        else:
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            self._json(400, {"error": {"message": "body is not JSON"}})
+            return
+        reply, problems, cached = self.owner._next_reply(body)
+        if reply is None:
+            self._json(400, {"error": {"message": "; ".join(problems)}})
+            return
+        if reply.status >= 400:
+            self._json(reply.status, {"error": {"message": reply.error}})
+            return
+        usage = reply.usage or {
+            "prompt_tokens": estimate_tokens(prompt_text(body)),
+            "completion_tokens": estimate_tokens(
+                reply.text + json.dumps([c.model_dump() for c in reply.tool_calls])
+            ),
+            "prompt_tokens_details": {"cached_tokens": cached},  # type: ignore[dict-item]
+        }
+        if body.get("stream"):
+            self._stream(reply, usage, bool((body.get("stream_options") or {}).get("include_usage")))
+        else:
+            self._json(200, _completion(reply, self.owner.model, usage))
+
+    def _json(self, status: int, payload: Any) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stream(self, reply: ScriptedReply, usage: dict[str, Any], include_usage: bool) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for event in _sse_events(reply, self.owner.model, usage, include_usage):
+                if event is None:  # scripted drop: close without finishing the chunked body
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                data = f"data: {event}\n\n".encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+                if reply.delay:
+                    time.sleep(reply.delay)
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+
+def _chunk(model: str, delta: dict[str, Any] | None = None, finish: str | None = None, **extra: Any) -> str:
+    choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
+    return json.dumps(
+        {
+            "id": "chatcmpl-scripted",
+            "object": "chat.completion.chunk",
+            "model": model,
+            "choices": choices,
+            **extra,
+        }
+    )
+
+
+def _sse_events(
+    reply: ScriptedReply, model: str, usage: dict[str, Any], include_usage: bool
+) -> Iterator[str | None]:
+    size = max(1, reply.chunk_size)
+    yield _chunk(model, {"role": "assistant", "content": ""})
+    for i in range(0, len(reply.reasoning), size):
+        yield _chunk(model, {"reasoning_content": reply.reasoning[i : i + size]})
+    sent = 0
+    for i in range(0, len(reply.text), size):
+        piece = reply.text[i : i + size]
+        if reply.drop_after is not None and sent + len(piece) > reply.drop_after:
+            yield _chunk(model, {"content": piece[: reply.drop_after - sent]})
+            yield None
+            return
+        sent += len(piece)
+        yield _chunk(model, {"content": piece})
+    if reply.drop_after is not None:
+        yield None
+        return
+    for index, call in enumerate(reply.tool_calls):
+        args = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments)
+        head = {
+            "index": index,
+            "id": call.id or f"call_s{index}_{int(time.time() * 1e6) % 10**9}",
+            "type": "function",
+            "function": {"name": call.name, "arguments": ""},
+        }
+        yield _chunk(model, {"tool_calls": [head]})
+        for i in range(0, len(args), size * 4):
+            yield _chunk(
+                model, {"tool_calls": [{"index": index, "function": {"arguments": args[i : i + size * 4]}}]}
+            )
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+    yield _chunk(model, {}, finish)
+    if include_usage and reply.include_usage:
+        yield _chunk(model, None, usage=usage)
+    yield "[DONE]"
+
+
+def _completion(reply: ScriptedReply, model: str, usage: dict[str, Any]) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text}
+    if reply.reasoning:
+        message["reasoning_content"] = reply.reasoning
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": c.id or f"call_s{i}",
+                "type": "function",
+                "function": {
+                    "name": c.name,
+                    "arguments": c.arguments if isinstance(c.arguments, str) else json.dumps(c.arguments),
+                },
+            }
+            for i, c in enumerate(reply.tool_calls)
+        ]
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+    return {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": usage,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve a scripted OpenAI-compatible model on 127.0.0.1.")
+    parser.add_argument(
+        "script", help="JSON file: a list of replies (see hearth.testing.script.ScriptedReply)"
+    )
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args(argv)
+    with open(args.script, encoding="utf-8") as fh:
+        replies = load_script(fh.read())
+    server = ScriptedServer(replies, port=args.port).start()
+    print(server.url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

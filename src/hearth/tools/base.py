@@ -1,0 +1,97 @@
+"""A tool: a typed input model, annotations, and an executor.
+
+The description the model sees is the input model's docstring; parameter
+descriptions come from its fields. Annotations drive permissions: read-only
+tools are allowed in plan mode, destructive ones ask in normal mode.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from hearth.core.protocols import WorkspacePaths
+from hearth.core.types import ToolSpec
+
+
+class ToolInput(BaseModel):
+    """Base for tool inputs: unknown arguments are an error the model sees."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass
+class RunContext:
+    """What an executor may touch: handed in, never reached for."""
+
+    paths: WorkspacePaths
+    session_id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def workspace(self) -> Path:
+        return self.paths.root
+
+
+Executor = Callable[[Any, RunContext], Awaitable[str] | str]
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    input_model: type[ToolInput]
+    execute: Executor
+    read_only: bool = False
+    destructive: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def description(self) -> str:
+        return inspect.cleandoc(self.input_model.__doc__ or self.name)
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(
+            name=self.name, description=self.description, parameters=input_schema(self.input_model)
+        )
+
+    def parameter_names(self) -> tuple[str, ...]:
+        return tuple(self.input_model.model_fields)
+
+    async def run(self, args: ToolInput, ctx: RunContext) -> str:
+        result = self.execute(args, ctx)
+        if inspect.isawaitable(result):
+            return await result
+        return result
+
+
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """JSON schema for the model, without titles (tokens matter on small windows)."""
+    schema = model.model_json_schema()
+    schema.pop("description", None)
+    return _strip_titles(schema)
+
+
+def _strip_titles(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip_titles(v) for k, v in node.items() if k != "title"}
+    if isinstance(node, list):
+        return [_strip_titles(v) for v in node]
+    return node
+
+
+def signature(tool: Tool) -> str:
+    """`write(path: string, content: string)`; optional parameters end in `?`."""
+    schema = input_schema(tool.input_model)
+    required = set(schema.get("required", []))
+    parts = []
+    for pname, prop in (schema.get("properties") or {}).items():
+        typ = prop.get("type") or "|".join(
+            str(p.get("type")) for p in prop.get("anyOf", []) if p.get("type") != "null"
+        )
+        parts.append(f"{pname}{'' if pname in required else '?'}: {typ or 'any'}")
+    return f"{tool.name}({', '.join(parts)})"

@@ -1,0 +1,309 @@
+"""File tools: read, write, edit, glob, grep, ls, mkdir.
+
+Every path goes through the run context's safe resolver. Outputs are short and say
+what happened, so a small model can take the next step.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+
+from pydantic import Field
+
+from hearth.core.errors import ToolError
+from hearth.tools.base import RunContext, Tool, ToolInput
+from hearth.tools.builtin.edit_match import Ambiguous, NoMatch, find_matches
+
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hearth",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+    }
+)
+DEFAULT_READ_LINES = 400
+MAX_LINE_CHARS = 2000
+MAX_LISTED = 200
+MAX_GREP_FILE_BYTES = 5_000_000
+
+
+def _is_binary(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return b"\x00" in fh.read(8192)
+
+
+def _rel(ctx: RunContext, path: Path) -> str:
+    return ctx.paths.display(path)
+
+
+class ReadInput(ToolInput):
+    """Read a text file in the workspace. Shows numbered lines; use offset/limit for long files."""
+
+    path: str = Field(description="File path relative to the workspace")
+    offset: int = Field(1, ge=1, description="First line to show (1-based)")
+    limit: int = Field(DEFAULT_READ_LINES, ge=1, le=5000, description="How many lines to show")
+
+
+def read(args: ReadInput, ctx: RunContext) -> str:
+    path = ctx.paths.resolve(args.path)
+    if path.is_dir():
+        raise ToolError(f"{args.path!r} is a directory; use ls to list it.")
+    if not path.exists():
+        raise ToolError(f"{args.path!r} does not exist. Use glob or ls to find the right path.")
+    size = path.stat().st_size
+    if _is_binary(path):
+        return f"<binary file {_rel(ctx, path)}: {size} bytes, not shown>"
+    out: list[str] = []
+    total = 0
+    with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
+        for total, line in enumerate(fh, start=1):
+            if args.offset <= total < args.offset + args.limit:
+                text = line.rstrip("\r\n")
+                if len(text) > MAX_LINE_CHARS:
+                    text = text[:MAX_LINE_CHARS] + f" …[line cut, {len(text)} chars]"
+                out.append(f"{total}\t{text}")
+    if total == 0:
+        return f"{_rel(ctx, path)} is empty."
+    if args.offset > total:
+        raise ToolError(f"{args.path!r} has only {total} lines; offset {args.offset} is past the end.")
+    shown_end = args.offset + len(out) - 1
+    body = "\n".join(out)
+    if args.offset > 1 or shown_end < total:
+        body += f"\n[lines {args.offset}-{shown_end} of {total}; use offset={shown_end + 1} to read on]"
+    return body
+
+
+class WriteInput(ToolInput):
+    """Create or overwrite a file in the workspace with the given content."""
+
+    path: str = Field(description="File path relative to the workspace")
+    content: str = Field(description="The complete new content of the file")
+
+
+def write(args: WriteInput, ctx: RunContext) -> str:
+    path = ctx.paths.resolve(args.path, write=True)
+    if path.is_dir():
+        raise ToolError(f"{args.path!r} is a directory; give a file path.")
+    existed = path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = args.content.encode("utf-8")
+    path.write_bytes(data)
+    lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
+    verb = "Overwrote" if existed else "Created"
+    return f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes)."
+
+
+class EditInput(ToolInput):
+    """Replace text in a file. `old` must match the file's text (small whitespace and
+    indentation differences are tolerated); include enough lines to make it unique."""
+
+    path: str = Field(description="File path relative to the workspace")
+    old: str = Field(description="The existing text to replace")
+    new: str = Field(description="The replacement text")
+    replace_all: bool = Field(False, description="Replace every occurrence instead of exactly one")
+
+
+def edit(args: EditInput, ctx: RunContext) -> str:
+    path = ctx.paths.resolve(args.path, write=True)
+    if not path.exists():
+        if args.old == "":
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(args.new, encoding="utf-8")
+            return f"Created {_rel(ctx, path)}."
+        raise ToolError(f"{args.path!r} does not exist. Use write to create it.")
+    if path.is_dir() or _is_binary(path):
+        raise ToolError(f"{args.path!r} is not a text file.")
+    if args.old == "":
+        raise ToolError(
+            "`old` is empty. To replace the whole file use write; to edit, copy the text to change."
+        )
+    if args.old == args.new:
+        raise ToolError("`old` and `new` are the same; nothing would change.")
+    with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
+        text = fh.read()
+    try:
+        matches = find_matches(text, args.old, args.new, replace_all=args.replace_all)
+    except Ambiguous as exc:
+        where = ", ".join(str(n) for n in exc.lines[:10])
+        raise ToolError(
+            f"`old` occurs {len(exc.lines)} times in {args.path} (at lines {where}). "
+            "Include more surrounding lines to pick one, or set replace_all=true."
+        ) from None
+    except NoMatch as exc:
+        raise ToolError(f"{args.path}: {exc.hint}") from None
+    for m in reversed(matches):
+        text = text[: m.start] + m.replacement + text[m.end :]
+    path.write_text(text, encoding="utf-8", newline="")
+    lines = ", ".join(str(m.first_line) for m in matches[:10])
+    how = "" if matches[0].how == "exact" else f" (matched {matches[0].how})"
+    count = "1 occurrence" if len(matches) == 1 else f"{len(matches)} occurrences"
+    return f"Edited {_rel(ctx, path)}: replaced {count} at line {lines}{how}."
+
+
+def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:
+    """Files under root, not following symlinks out, skipping tool and VCS folders."""
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            p = Path(dirpath) / name
+            if ctx.paths.contains(p):
+                yield p
+
+
+class GlobInput(ToolInput):
+    """Find files by name pattern, e.g. '*.py' (searched in all folders) or 'src/**/*.ts'."""
+
+    pattern: str = Field(description="Glob pattern; without '/' it matches file names in every folder")
+    path: str = Field(".", description="Folder to search in, relative to the workspace")
+
+
+def glob(args: GlobInput, ctx: RunContext) -> str:
+    root = ctx.paths.resolve(args.path)
+    if not root.is_dir():
+        raise ToolError(f"{args.path!r} is not a folder.")
+    pattern = args.pattern.removeprefix("./")
+    by_name = "/" not in pattern
+    hits: list[str] = []
+    for p in _walk(root, ctx):
+        rel = p.relative_to(root).as_posix()
+        ok = fnmatch.fnmatch(p.name, pattern) if by_name else _glob_match(rel, pattern)
+        if ok:
+            hits.append(_rel(ctx, p))
+    if not hits:
+        return f"No files match {args.pattern!r} under {args.path!r}."
+    more = (
+        f"\n[{len(hits) - MAX_LISTED} more not shown; narrow the pattern]" if len(hits) > MAX_LISTED else ""
+    )
+    return "\n".join(hits[:MAX_LISTED]) + more
+
+
+def _glob_match(rel: str, pattern: str) -> bool:
+    regex = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            regex += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            regex += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            regex += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            regex += "[^/]"
+            i += 1
+        else:
+            regex += re.escape(pattern[i])
+            i += 1
+    return re.fullmatch(regex, rel) is not None
+
+
+class GrepInput(ToolInput):
+    """Search file contents with a regular expression. Shows path:line: text for each match."""
+
+    pattern: str = Field(description="Regular expression (Python syntax)")
+    path: str = Field(".", description="File or folder to search, relative to the workspace")
+    glob: str | None = Field(None, description="Only search files whose name matches, e.g. '*.py'")
+    ignore_case: bool = Field(False, description="Match case-insensitively")
+
+
+def grep(args: GrepInput, ctx: RunContext) -> str:
+    try:
+        rx = re.compile(args.pattern, re.IGNORECASE if args.ignore_case else 0)
+    except re.error as exc:
+        raise ToolError(
+            f"Invalid regular expression {args.pattern!r}: {exc}. Escape special characters."
+        ) from None
+    root = ctx.paths.resolve(args.path)
+    files = [root] if root.is_file() else list(_walk(root, ctx))
+    hits: list[str] = []
+    total = 0
+    for f in files:
+        if args.glob and not fnmatch.fnmatch(f.name, args.glob):
+            continue
+        if ctx.paths.is_secret(f):
+            continue
+        try:
+            if f.stat().st_size > MAX_GREP_FILE_BYTES or _is_binary(f):
+                continue
+            with f.open("r", encoding="utf-8", errors="replace") as fh:
+                for n, line in enumerate(fh, start=1):
+                    if rx.search(line):
+                        total += 1
+                        if len(hits) < MAX_LISTED:
+                            hits.append(f"{_rel(ctx, f)}:{n}: {line.rstrip()[:300]}")
+        except OSError:
+            continue
+    if not hits:
+        return f"No matches for {args.pattern!r}."
+    more = f"\n[{total - len(hits)} more matches not shown; narrow the search]" if total > len(hits) else ""
+    return "\n".join(hits) + more
+
+
+class LsInput(ToolInput):
+    """List a folder in the workspace: folders end with '/', files show their size."""
+
+    path: str = Field(".", description="Folder relative to the workspace")
+
+
+def ls(args: LsInput, ctx: RunContext) -> str:
+    root = ctx.paths.resolve(args.path)
+    if not root.exists():
+        raise ToolError(f"{args.path!r} does not exist.")
+    if not root.is_dir():
+        return f"{_rel(ctx, root)} ({root.stat().st_size} bytes)"
+    entries = sorted(root.iterdir(), key=lambda p: (not p.is_dir(), p.name))
+    lines = []
+    for p in islice(entries, MAX_LISTED):
+        if p.is_dir():
+            lines.append(f"{p.name}/")
+        else:
+            try:
+                lines.append(f"{p.name}  ({p.stat().st_size} bytes)")
+            except OSError:
+                lines.append(p.name)
+    if not lines:
+        return f"{_rel(ctx, root)} is empty."
+    more = f"\n[{len(entries) - MAX_LISTED} more entries not shown]" if len(entries) > MAX_LISTED else ""
+    return "\n".join(lines) + more
+
+
+class MkdirInput(ToolInput):
+    """Create a folder (and its parents) in the workspace."""
+
+    path: str = Field(description="Folder path relative to the workspace")
+
+
+def mkdir(args: MkdirInput, ctx: RunContext) -> str:
+    path = ctx.paths.resolve(args.path, write=True)
+    if path.exists():
+        if path.is_dir():
+            return f"{_rel(ctx, path)}/ already exists."
+        raise ToolError(f"{args.path!r} exists and is a file.")
+    path.mkdir(parents=True)
+    return f"Created folder {_rel(ctx, path)}/."
+
+
+def file_tools() -> list[Tool]:
+    return [
+        Tool("read", ReadInput, read, read_only=True, aliases=("read_file", "view", "cat")),
+        Tool("write", WriteInput, write, aliases=("write_file", "create_file")),
+        Tool("edit", EditInput, edit, aliases=("edit_file", "str_replace", "replace")),
+        Tool("glob", GlobInput, glob, read_only=True, aliases=("find_files",)),
+        Tool("grep", GrepInput, grep, read_only=True, aliases=("search", "search_files")),
+        Tool("ls", LsInput, ls, read_only=True, aliases=("list_dir", "list_files", "list_directory")),
+        Tool("mkdir", MkdirInput, mkdir, aliases=("make_dir", "create_directory")),
+    ]
