@@ -41,5 +41,6 @@ def _reply_messages(reply: ModelReply, results: dict[str, ToolResult]) -> list[M
         out = [Message(role="assistant", content=reply.text, tool_calls=reply.tool_calls)]
         out.extend(Message(role="tool", content=o, tool_call_id=i, name=n) for i, n, o in outputs)
         return out
-    joined = "\n\n".join(render("tool_result_text", name=n, output=o) for _, n, o in outputs)
-    return [Message(role="assistant", content=reply.text), Message(role="user", content=joined)]
+    parts = [render("tool_result_text", name=n, output=o) for _, n, o in outputs]
+    parts.append(render("tool_results_text_footer"))
+    return [Message(role="assistant", content=reply.text), Message(role="user", content="\n\n".join(parts))]

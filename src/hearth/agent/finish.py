@@ -8,7 +8,7 @@ from datetime import datetime
 from hearth.core.errors import Blocked, StopRun, TaskDone, Waiting
 
 _BLOCKED = re.compile(r"^\s*\**BLOCKED\**\s*:\s*(.+)$", re.MULTILINE)
-_WAIT = re.compile(r"^\s*\**WAIT\**\s*:\s*(\S+?)\s*:\s*(.+)$", re.MULTILINE)
+_WAIT = re.compile(r"^\s*\**WAIT\**\s*:\s*(\S+):\s+(.+)$", re.MULTILINE)
 _COMPLETE = re.compile(r"\bTASK_COMPLETE\b")
 
 

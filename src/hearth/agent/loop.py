@@ -123,15 +123,19 @@ class Agent:
                 self.record(Notice(reason="bad_wait", text=render("notice_bad_wait", error=str(exc))))
                 return
         guard.reply_with_content()
+        all_ok = True
         for call in reply.tool_calls:
             result = await self.dispatcher.dispatch(call)
             self.record(result)
+            all_ok = all_ok and result.ok
             repeated = guard.call_result(call, result.ok, result.output)
             if repeated:
                 text = render("notice_repeated_failure", count=guard.failure_repeats, call=repeated)
                 self.record(Notice(reason="repeated_failure", text=text))
+        # A marker written next to calls counts only if they all worked: the model
+        # has not seen their results yet.
         try:
-            stop = marker_stop(reply.text)
+            stop = marker_stop(reply.text) if all_ok else None
         except BadWait:
             stop = None
         if stop is not None:

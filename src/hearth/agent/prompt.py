@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.tools.base import signature
 from hearth.tools.toolset import Toolset
 
 
-def system_prompt(workspace: Path, toolset: Toolset, tool_mode: ToolMode) -> str:
+def system_prompt(toolset: Toolset, tool_mode: ToolMode) -> str:
     if tool_mode is ToolMode.TEXT:
         tool_list = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in toolset)
         protocol = render("tool_protocol_text", tool_list=tool_list)
@@ -18,4 +16,4 @@ def system_prompt(workspace: Path, toolset: Toolset, tool_mode: ToolMode) -> str
         protocol = render("tool_protocol_hint")
     else:
         protocol = ""
-    return render("system", workspace=workspace, tool_protocol=protocol)
+    return render("system", tool_protocol=protocol)

@@ -114,6 +114,7 @@ class OpenAICompatModel:
                     raise _http_error(url, resp)
                 lines = resp.aiter_lines()
                 first = True
+                done = False
                 while True:
                     limit = self.settings.first_token_timeout if first else self.settings.idle_timeout
                     try:
@@ -133,6 +134,7 @@ class OpenAICompatModel:
                         continue
                     data = line[5:].strip()
                     if data == "[DONE]":
+                        done = True
                         break
                     if first:
                         acc.ttft = time.perf_counter() - started
@@ -153,10 +155,10 @@ class OpenAICompatModel:
             ) from exc
         except httpx.TimeoutException as exc:
             raise ModelError(f"Timed out talking to {url} ({_reason(exc)}).", retryable=True) from exc
-        if acc.empty and not acc.finish_reason:
+        if not done and not acc.finish_reason:
             raise ModelError(
-                f"The model server at {url} closed the stream without sending a reply.",
-                "Check the server's log.",
+                f"The model server at {url} closed the stream before the reply was complete.",
+                "Check the server's log; it may have crashed or run out of memory.",
                 retryable=True,
             )
         return acc.response(body, time.perf_counter() - started)

@@ -169,4 +169,4 @@ def start_agent(
 
 
 def _prompt(rt: Runtime) -> str:
-    return system_prompt(rt.workspace, rt.toolset, rt.profile.tool_mode)
+    return system_prompt(rt.toolset, rt.profile.tool_mode)

@@ -63,7 +63,12 @@ class ScriptedServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     def start(self) -> ScriptedServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="scripted-server",
+            daemon=True,
+        )
         self._thread.start()
         return self
 

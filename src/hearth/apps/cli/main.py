@@ -27,9 +27,7 @@ WorkspaceOpt = Annotated[Path | None, typer.Option("--workspace", "-w", help="Fo
 
 
 def _fail(exc: Exception) -> None:
-    from rich.console import Console
-
-    Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+    sys.stderr.write(f"error: {exc}\n")
     raise typer.Exit(1)
 
 
@@ -142,9 +140,6 @@ def sessions(
     """List the sessions of the workspace (newest first)."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.console import Console
-    from rich.table import Table
-
     from hearth.core.errors import HearthError
     from hearth.runtime.session import check_workspace, open_store
 
@@ -156,23 +151,15 @@ def sessions(
         _fail(exc)
     infos = store.list_sessions()
     store.close()
-    console = Console(highlight=False)
     if not infos:
-        console.print('No sessions yet in this workspace. Start one with `hearth run "task"`.')
+        print('No sessions yet in this workspace. Start one with `hearth run "task"`.')
         return
-    table = Table(box=None)
-    for col in ("id", "title", "status", "updated", "tokens in/cached/out"):
-        table.add_column(col, no_wrap=col != "title", overflow="fold")
+    print(f"{'id':<22}  {'status':<10}  {'updated':<16}  {'tokens in/cached/out':>22}  title")
     for s in infos:
         status = s.status + (f" until {s.wake_at[:16]}" if s.wake_at else "")
-        table.add_row(
-            s.id,
-            s.title,
-            status,
-            s.updated[:19].replace("T", " "),
-            f"{s.prompt_tokens}/{s.cached_tokens}/{s.completion_tokens}",
-        )
-    console.print(table)
+        tokens = f"{s.prompt_tokens}/{s.cached_tokens}/{s.completion_tokens}"
+        updated = s.updated[:16].replace("T", " ")
+        print(f"{s.id:<22}  {status:<10}  {updated:<16}  {tokens:>22}  {s.title}")
 
 
 @sessions_app.command("show")
@@ -201,9 +188,6 @@ def sessions_show(
 @app.command()
 def config(workspace: WorkspaceOpt = None) -> None:
     """Print the effective settings (secrets masked), where each came from, and the context window."""
-    from rich.console import Console
-    from rich.table import Table
-
     from hearth.core.errors import HearthError
     from hearth.llm.server_info import probe_server
     from hearth.llm.urls import normalize_base_url
@@ -214,14 +198,12 @@ def config(workspace: WorkspaceOpt = None) -> None:
     except HearthError as exc:
         _fail(exc)
     s = loaded.settings
-    table = Table("setting", "value", "from", box=None)
+    width = max(len(name) for name, _, _ in loaded.describe())
     for name, shown, source in loaded.describe():
-        table.add_row(name, shown, source)
-    console = Console(highlight=False)
-    console.print(table)
-    console.print(f"\nuser config file: {user_config_path()}")
+        print(f"{name:<{width}} = {shown}    # {source}")
+    print(f"\nuser config file: {user_config_path()}")
     if s.context_window:
-        console.print(f"context window: {s.context_window} (configured)")
+        print(f"context window: {s.context_window} (configured)")
     elif s.llm_url:
         try:
             base = normalize_base_url(s.llm_url)
@@ -229,13 +211,13 @@ def config(workspace: WorkspaceOpt = None) -> None:
         except HearthError as exc:
             _fail(exc)
         if info.context_window:
-            console.print(f"context window: {info.context_window} (from {info.source})")
+            print(f"context window: {info.context_window} (from {info.source})")
         else:
-            console.print("context window: unknown (the server did not say; set HEARTH_CONTEXT_WINDOW)")
+            print("context window: unknown (the server did not say; set HEARTH_CONTEXT_WINDOW)")
         if info.models:
-            console.print(f"models on the server: {', '.join(info.models)}")
+            print(f"models on the server: {', '.join(info.models)}")
     else:
-        console.print(f"context window: {s.embedded_context} (embedded model server)")
+        print(f"context window: {s.embedded_context} (embedded model server)")
 
 
 def main() -> None:

@@ -52,12 +52,13 @@ class ReadInput(ToolInput):
     """Read a text file in the workspace. Shows numbered lines; use offset/limit for long files."""
 
     path: str = Field(description="File path relative to the workspace")
-    offset: int = Field(1, ge=1, description="First line to show (1-based)")
+    offset: int = Field(1, ge=0, description="First line to show (1-based; 0 is taken as 1)")
     limit: int = Field(DEFAULT_READ_LINES, ge=1, le=5000, description="How many lines to show")
 
 
 def read(args: ReadInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path)
+    offset = max(1, args.offset)
     if path.is_dir():
         raise ToolError(f"{args.path!r} is a directory; use ls to list it.")
     if not path.exists():
@@ -69,19 +70,19 @@ def read(args: ReadInput, ctx: RunContext) -> str:
     total = 0
     with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
         for total, line in enumerate(fh, start=1):
-            if args.offset <= total < args.offset + args.limit:
+            if offset <= total < offset + args.limit:
                 text = line.rstrip("\r\n")
                 if len(text) > MAX_LINE_CHARS:
                     text = text[:MAX_LINE_CHARS] + f" …[line cut, {len(text)} chars]"
                 out.append(f"{total}\t{text}")
     if total == 0:
         return f"{_rel(ctx, path)} is empty."
-    if args.offset > total:
-        raise ToolError(f"{args.path!r} has only {total} lines; offset {args.offset} is past the end.")
-    shown_end = args.offset + len(out) - 1
+    if offset > total:
+        raise ToolError(f"{args.path!r} has only {total} lines; offset {offset} is past the end.")
+    shown_end = offset + len(out) - 1
     body = "\n".join(out)
-    if args.offset > 1 or shown_end < total:
-        body += f"\n[lines {args.offset}-{shown_end} of {total}; use offset={shown_end + 1} to read on]"
+    if offset > 1 or shown_end < total:
+        body += f"\n[lines {offset}-{shown_end} of {total}; use offset={shown_end + 1} to read on]"
     return body
 
 
@@ -106,8 +107,9 @@ def write(args: WriteInput, ctx: RunContext) -> str:
 
 
 class EditInput(ToolInput):
-    """Replace text in a file. `old` must match the file's text (small whitespace and
-    indentation differences are tolerated); include enough lines to make it unique."""
+    """Replace the text `old` with `new` in a file; include enough lines in `old` to make it unique.
+
+    Small differences in whitespace and indentation are tolerated."""
 
     path: str = Field(description="File path relative to the workspace")
     old: str = Field(description="The existing text to replace")

@@ -1,0 +1,162 @@
+"""The OpenAI-compatible client against the scripted server over real HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import pytest
+
+from hearth.core.errors import ContextOverflow, ModelError
+from hearth.core.protocols import Delta, ModelRequest
+from hearth.core.types import Message
+from hearth.llm.client import ClientSettings, OpenAICompatModel
+from hearth.llm.server_info import probe_server
+from hearth.llm.urls import normalize_base_url
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+REQ = ModelRequest(messages=[Message(role="system", content="s"), Message(role="user", content="hi")])
+
+
+def client(url: str, **kw: float) -> OpenAICompatModel:
+    return OpenAICompatModel(ClientSettings(base_url=url, backoff=0.01, **kw))  # type: ignore[arg-type]
+
+
+def test_streams_text_and_reports_server_usage(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(text="Hello there, friend.", chunk_size=3))
+    deltas: list[Delta] = []
+    resp = asyncio.run(client(server.url).complete(REQ, deltas.append))
+    assert resp.content == "Hello there, friend."
+    assert "".join(d.text for d in deltas if d.kind == "text") == resp.content
+    assert len([d for d in deltas if d.kind == "text"]) > 3  # it really streamed
+    assert resp.usage.prompt_tokens > 0 and not resp.usage.estimated
+    assert resp.timings.ttft_ms is not None and resp.timings.total_ms >= resp.timings.ttft_ms
+    assert server.violations == []
+
+
+def test_cached_prompt_tokens_come_from_the_server(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(text="a"), ScriptedReply(text="b"))
+    model = client(server.url)
+    first = asyncio.run(model.complete(REQ))
+    second = asyncio.run(model.complete(REQ))
+    assert first.usage.cached_tokens == 0
+    assert second.usage.cached_tokens == server.cached_tokens[1] > 0
+
+
+def test_native_tool_calls_are_assembled_from_chunks(server: ScriptedServer) -> None:
+    server.add(
+        ScriptedReply(
+            tool_calls=[
+                ScriptedCall(name="write", arguments={"path": "a.txt", "content": "x" * 100}),
+                ScriptedCall(name="ls", arguments={}),
+            ],
+            chunk_size=2,
+        )
+    )
+    resp = asyncio.run(client(server.url).complete(REQ))
+    assert [c.name for c in resp.tool_calls] == ["write", "ls"]
+    assert '"content": "' + "x" * 100 in resp.tool_calls[0].arguments
+    assert resp.finish_reason == "tool_calls"
+
+
+def test_reasoning_content_is_kept_apart(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(reasoning="let me think", text="ok"))
+    resp = asyncio.run(client(server.url).complete(REQ))
+    assert (resp.reasoning, resp.content) == ("let me think", "ok")
+
+
+def test_retries_a_500_then_succeeds(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(status=500, error="boom"), ScriptedReply(text="recovered"))
+    retries: list[Delta] = []
+    resp = asyncio.run(client(server.url).complete(REQ, retries.append))
+    assert resp.content == "recovered"
+    assert any(d.kind == "retry" for d in retries)
+
+
+def test_gives_up_after_retries_with_the_servers_message(server: ScriptedServer) -> None:
+    server.add(*[ScriptedReply(status=503, error="overloaded")] * 3)
+    with pytest.raises(ModelError) as info:
+        asyncio.run(client(server.url, retries=2).complete(REQ))
+    assert "503" in info.value.message and "overloaded" in info.value.message
+    assert len(server.requests) == 3
+
+
+def test_a_400_is_not_retried(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(status=400, error="bad request shape"), ScriptedReply(text="never"))
+    with pytest.raises(ModelError, match="bad request shape"):
+        asyncio.run(client(server.url).complete(REQ))
+    assert len(server.requests) == 1
+
+
+def test_context_overflow_is_recognised(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(status=400, error="the request exceeds the available context size (n_ctx 4096)"))
+    with pytest.raises(ContextOverflow):
+        asyncio.run(client(server.url).complete(REQ))
+
+
+def test_dropped_stream_is_retried(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(text="this reply will be cut off", drop_after=6), ScriptedReply(text="complete"))
+    resp = asyncio.run(client(server.url).complete(REQ))
+    assert resp.content == "complete"
+
+
+def test_idle_timeout_between_chunks(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(text="slow reply", chunk_size=2, delay=0.5))
+    with pytest.raises(ModelError, match="sent nothing for"):
+        asyncio.run(client(server.url, idle_timeout=0.2, retries=0).complete(REQ))
+
+
+def test_slow_but_steady_stream_is_not_cut_by_a_total_timeout(server: ScriptedServer) -> None:
+    # 10 chunks 0.1 s apart = 1 s in total, far longer than the 0.3 s idle timeout.
+    server.add(ScriptedReply(text="x" * 20, chunk_size=2, delay=0.1))
+    resp = asyncio.run(client(server.url, idle_timeout=0.3, retries=0).complete(REQ))
+    assert resp.content == "x" * 20
+
+
+def test_unreachable_server_says_which_url_and_what_to_do() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    with pytest.raises(ModelError) as info:
+        asyncio.run(client(f"http://127.0.0.1:{port}/v1", retries=1).complete(REQ))
+    text = str(info.value)
+    assert f"127.0.0.1:{port}" in text and "HEARTH_LLM_URL" in text
+
+
+def test_null_content_never_goes_out_next_to_tool_calls(server: ScriptedServer) -> None:
+    from hearth.core.types import ToolCall
+
+    server.add(ScriptedReply(text="ok"))
+    call = ToolCall(id="c1", name="ls", arguments={})
+    req = ModelRequest(
+        messages=[
+            Message(role="user", content="x"),
+            Message(role="assistant", content="", tool_calls=(call,)),
+            Message(role="tool", content="a\nb", tool_call_id="c1"),
+        ]
+    )
+    asyncio.run(client(server.url).complete(req))
+    assert server.requests[0]["messages"][1]["content"] == ""
+    assert server.violations == []
+
+
+@pytest.mark.parametrize(
+    ("given", "base"),
+    [
+        ("http://127.0.0.1:1234/v1", "http://127.0.0.1:1234/v1"),
+        ("http://127.0.0.1:1234/v1/", "http://127.0.0.1:1234/v1"),
+        ("http://localhost:1234/v1/chat/completions", "http://localhost:1234/v1"),
+        ("http://127.0.0.1:11434", "http://127.0.0.1:11434/v1"),
+        ("127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1"),
+        ("https://openrouter.ai/api/v1", "https://openrouter.ai/api/v1"),
+    ],
+)
+def test_base_and_full_urls_are_accepted(given: str, base: str) -> None:
+    assert normalize_base_url(given) == base
+
+
+def test_context_window_is_read_from_llamacpp_props() -> None:
+    with ScriptedServer(context_window=6144) as srv:
+        info = asyncio.run(probe_server(srv.url))
+    assert info.context_window == 6144 and info.source == "llama.cpp /props"
+    assert info.models == ("scripted-model",)
