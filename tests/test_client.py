@@ -155,8 +155,29 @@ def test_base_and_full_urls_are_accepted(given: str, base: str) -> None:
     assert normalize_base_url(given) == base
 
 
-def test_context_window_is_read_from_llamacpp_props() -> None:
-    with ScriptedServer(context_window=6144) as srv:
+@pytest.mark.parametrize(
+    ("flavor", "source"),
+    [
+        ("llamacpp", "llama.cpp /props"),
+        ("ollama", "Ollama /api/show"),
+        ("lmstudio", "LM Studio /api/v0/models"),
+        ("vllm", "/v1/models max_model_len"),
+    ],
+)
+def test_context_window_actually_loaded_is_read_from_each_server_family(flavor: str, source: str) -> None:
+    with ScriptedServer(context_window=6144, flavor=flavor) as srv:
         info = asyncio.run(probe_server(srv.url))
-    assert info.context_window == 6144 and info.source == "llama.cpp /props"
+    assert (info.context_window, info.source) == (6144, source)
     assert info.models == ("scripted-model",)
+
+
+def test_a_server_that_does_not_say_gives_no_window() -> None:
+    with ScriptedServer(context_window=None) as srv:
+        assert asyncio.run(probe_server(srv.url)).context_window is None
+
+
+def test_a_chunk_that_is_not_json_is_an_error_not_a_crash(server: ScriptedServer) -> None:
+    server.add(*[ScriptedReply(raw_sse=['{"choices": [', "[DONE]"])] * 2)
+    with pytest.raises(ModelError, match="not JSON"):
+        asyncio.run(client(server.url, retries=1).complete(REQ))
+    assert len(server.requests) == 2  # retried once

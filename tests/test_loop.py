@@ -225,6 +225,37 @@ def test_max_iterations_ends_with_exit_2(workspace: Path) -> None:
     assert "3 iterations" in fin.reason
 
 
+def test_wall_clock_limit_ends_with_exit_2(workspace: Path) -> None:
+    import time
+
+    def slow(body: dict[str, object]) -> ScriptedReply:
+        time.sleep(0.3)
+        return ScriptedReply(text=fenced("ls"))
+
+    agent, _, _ = make_agent(workspace, [slow] * 10)
+    agent.limits = Limits(max_iterations=50, max_seconds=0.5)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "time limit" in fin.reason
+
+
+def test_consecutive_user_messages_are_merged_for_strict_templates(workspace: Path) -> None:
+    agent, model, _ = make_agent(
+        workspace,
+        [
+            ScriptedReply(text=fenced("read", path="nope.txt")),
+            ScriptedReply(
+                text=fenced("read", path="nope.txt")
+            ),  # repeated failure: a notice follows the results
+            ScriptedReply(text="giving up"),
+        ],
+    )
+    run(agent)
+    roles = [m["role"] for m in model.requests[-1]["messages"]]
+    assert roles == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert "[hearth] You made the same failing call" in model.requests[-1]["messages"][-1]["content"]
+    assert model.violations == []
+
+
 def test_model_mistakes_go_back_as_errors_it_can_fix(workspace: Path) -> None:
     agent, model, _ = make_agent(
         workspace,

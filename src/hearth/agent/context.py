@@ -18,6 +18,8 @@ INTERRUPTED_RESULT = "Not run: the session was interrupted before this call fini
 
 
 def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]:
+    """The conversation so far; consecutive user messages are merged, since strict chat
+    templates (Gemma's, Mistral's) reject two in a row. Merging appends, so the prefix holds."""
     messages = [Message(role="system", content=system_prompt)]
     results = {e.call_id: e for e in events if isinstance(e, ToolResult)}
     for event in events:
@@ -27,7 +29,17 @@ def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]
             messages.append(Message(role="user", content=f"[hearth] {event.text}"))
         elif isinstance(event, ModelReply):
             messages.extend(_reply_messages(event, results))
-    return messages
+    return _merge_user_runs(messages)
+
+
+def _merge_user_runs(messages: list[Message]) -> list[Message]:
+    out: list[Message] = []
+    for msg in messages:
+        if out and msg.role == "user" and out[-1].role == "user":
+            out[-1] = Message(role="user", content=out[-1].content + "\n\n" + msg.content)
+        else:
+            out.append(msg)
+    return out
 
 
 def _reply_messages(reply: ModelReply, results: dict[str, ToolResult]) -> list[Message]:

@@ -29,6 +29,7 @@ class ScriptedReply(BaseModel):
     usage: dict[str, int] | None = None  # override the computed usage
     include_usage: bool = True
     finish_reason: str | None = None
+    raw_sse: list[str] | None = None  # send these `data:` payloads verbatim instead (garbage tests)
 
 
 Responder = Callable[[dict[str, Any]], ScriptedReply]
@@ -48,11 +49,17 @@ def check_request(body: dict[str, Any]) -> list[str]:
         return ["`messages` must be a non-empty list"]
     pending: list[str] = []
     seen_ids: set[str] = set()
+    previous: str | None = None
     for i, msg in enumerate(messages):
         role = msg.get("role")
         if role not in ("system", "user", "assistant", "tool"):
             problems.append(f"message {i}: unknown role {role!r}")
             continue
+        if role in ("user", "assistant") and role == previous:
+            problems.append(f"message {i}: two {role} messages in a row (strict chat templates reject this)")
+        if role == "assistant" and previous == "system":
+            problems.append(f"message {i}: the conversation starts with an assistant message")
+        previous = role
         if role == "system" and i != 0:
             problems.append(f"message {i}: system message after the start")
         if role == "tool":

@@ -39,11 +39,15 @@ class ScriptedServer:
         *,
         model: str = "scripted-model",
         context_window: int | None = 8192,
+        flavor: str = "llamacpp",
         port: int = 0,
     ) -> None:
+        """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
+        (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models)."""
         self.script: list[ScriptItem] = list(script)
         self.model = model
         self.context_window = context_window
+        self.flavor = flavor
         self.requests: list[dict[str, Any]] = []
         self.violations: list[str] = []
         self.cached_tokens: list[int] = []
@@ -131,16 +135,44 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?")[0].rstrip("/")
+        owner, window = self.owner, self.owner.context_window
         if path in ("/v1/models", "/models"):
-            self._json(200, {"object": "list", "data": [{"id": self.owner.model, "object": "model"}]})
-        elif path == "/props" and self.owner.context_window:
-            self._json(200, {"default_generation_settings": {"n_ctx": self.owner.context_window}})
+            entry: dict[str, Any] = {"id": owner.model, "object": "model"}
+            if owner.flavor == "vllm" and window:
+                entry["max_model_len"] = window
+            self._json(200, {"object": "list", "data": [entry]})
+        elif path == "/props" and owner.flavor == "llamacpp" and window:
+            self._json(200, {"default_generation_settings": {"n_ctx": window}})
+        elif path == "/api/v0/models" and owner.flavor == "lmstudio" and window:
+            self._json(
+                200,
+                {
+                    "data": [
+                        {
+                            "id": owner.model,
+                            "state": "loaded",
+                            "loaded_context_length": window,
+                            "max_context_length": window * 4,
+                        }
+                    ]
+                },
+            )
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
+        if self.path.rstrip("/") == "/api/show" and self.owner.flavor == "ollama":
+            window = self.owner.context_window
+            self._json(
+                200,
+                {
+                    "parameters": f"num_ctx {window}\nstop <|im_end|>" if window else "",
+                    "model_info": {"qwen2.context_length": 32768},
+                },
+            )
+            return
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -215,6 +247,9 @@ def _chunk(model: str, delta: dict[str, Any] | None = None, finish: str | None =
 def _sse_events(
     reply: ScriptedReply, model: str, usage: dict[str, Any], include_usage: bool
 ) -> Iterator[str | None]:
+    if reply.raw_sse is not None:
+        yield from reply.raw_sse
+        return
     size = max(1, reply.chunk_size)
     yield _chunk(model, {"role": "assistant", "content": ""})
     for i in range(0, len(reply.reasoning), size):
