@@ -347,7 +347,7 @@ def test_server_error_ends_with_exit_1_and_keeps_the_events(workspace: Path) -> 
     fin = run(agent)
     assert (fin.status, fin.exit_code) == (Status.ERROR, 1)
     kinds = [e.kind for e in store.events(agent.session_id)]
-    assert kinds == ["user_message", "model_reply", "tool_result", "error", "finished"]
+    assert kinds == ["user_message", "model_reply", "permission", "tool_result", "error", "finished"]
 
 
 def test_plan_mode_allows_reading_only(workspace: Path) -> None:
@@ -387,7 +387,7 @@ def test_headless_normal_mode_refuses_what_needs_a_person(workspace: Path) -> No
 def test_approver_is_asked_and_its_answer_holds(workspace: Path) -> None:
     asked: list[str] = []
 
-    async def approve(tool: Tool, args: dict[str, object]) -> bool:
+    async def approve(tool: Tool, args: dict[str, object], reason: str) -> bool:
         asked.append(tool.name)
         return len(asked) == 1
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import ValidationError
 
 from hearth.agent.policy import Approver, Decision, PermissionPolicy
+from hearth.agent.rules import subject_of
 from hearth.core.errors import ToolError
-from hearth.core.events import ToolResult
+from hearth.core.events import Event, PermissionDecided, ToolResult
 from hearth.core.types import ToolCall
 from hearth.prompts import render
 from hearth.sandbox.output import cap_text
@@ -33,18 +35,21 @@ class Dispatcher:
     approver: Approver | None = None
     output_limit: int = 16_000
 
-    async def dispatch(self, call: ToolCall) -> ToolResult:
+    async def dispatch(self, call: ToolCall) -> list[Event]:
+        """The events of one call: its permission decision (when one was made) and its result."""
         started = time.perf_counter()
-        ok, output = await self._run(call)
-        return ToolResult(
+        audit: list[Event] = []
+        ok, output = await self._run(call, audit)
+        result = ToolResult(
             call_id=call.id,
             name=call.name,
             output=cap_text(output, self.output_limit),
             ok=ok,
             duration_ms=round((time.perf_counter() - started) * 1000, 1),
         )
+        return [*audit, result]
 
-    async def _run(self, call: ToolCall) -> tuple[bool, str]:
+    async def _run(self, call: ToolCall, audit: list[Event]) -> tuple[bool, str]:
         tool = self.toolset.get(call.name)
         if tool is None:
             return False, render("error_unknown_tool", name=call.name, names=", ".join(self.toolset.names()))
@@ -56,7 +61,7 @@ class Dispatcher:
             return False, render(
                 "error_invalid_arguments", name=tool.name, errors=_errors(exc), signature=signature(tool)
             )
-        refusal = await self._permit(tool, call)
+        refusal = await self._permit(tool, call, audit)
         if refusal:
             return False, refusal
         try:
@@ -67,19 +72,33 @@ class Dispatcher:
             log.exception("tool %s crashed", tool.name)
             return False, f"Error: {tool.name} failed unexpectedly ({type(exc).__name__}: {exc})."
 
-    async def _permit(self, tool: Tool, call: ToolCall) -> str | None:
+    async def _permit(self, tool: Tool, call: ToolCall, audit: list[Event]) -> str | None:
         verdict = self.policy.decide(tool, call.arguments)
+        subject = (subject_of(call.arguments) or "")[:500]
+
+        def note(allowed: bool, by: Literal["policy", "user", "headless"], reason: str) -> None:
+            audit.append(
+                PermissionDecided(
+                    call_id=call.id, tool=tool.name, subject=subject, allowed=allowed, by=by, reason=reason
+                )
+            )
+
         if verdict.decision is Decision.ALLOW:
+            note(True, "policy", verdict.reason)
             return None
         if verdict.decision is Decision.DENY:
+            note(False, "policy", verdict.reason)
             return f"Denied: {verdict.reason}."
         if self.approver is None:
+            note(False, "headless", verdict.reason)
             return (
                 f"Denied: {tool.name} needs a person's approval ({verdict.reason}), and this run has "
                 "no one to ask. Do the task another way, or say BLOCKED: with what you need."
             )
-        if await self.approver(tool, call.arguments):
+        if await self.approver(tool, call.arguments, verdict.reason):
+            note(True, "user", verdict.reason)
             return None
+        note(False, "user", verdict.reason)
         return f"Denied: the user did not allow this {tool.name} call."
 
 

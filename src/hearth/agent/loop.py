@@ -125,8 +125,11 @@ class Agent:
         guard.reply_with_content()
         all_ok = True
         for call in reply.tool_calls:
-            result = await self.dispatcher.dispatch(call)
+            *audit, result = await self.dispatcher.dispatch(call)
+            for event in audit:
+                self.record(event)
             self.record(result)
+            assert isinstance(result, ToolResult)
             all_ok = all_ok and result.ok
             repeated = guard.call_result(call, result.ok, result.output)
             if repeated:

@@ -1,18 +1,36 @@
-"""Permission decisions: modes and tool annotations (SPEC C4).
+"""Permission decisions (SPEC C4): modes, rules, tool annotations, control files.
 
-`auto` allows everything, `normal` asks before destructive tools, `manual`
-asks before every tool, `plan` allows only read-only tools. What needs asking
-is refused when no person can be asked (a headless run).
+Order: plan mode allows only read-only tools; then deny rules, ask rules
+(and writes to the agent's own control files, which always ask), allow
+rules; then the mode's default: `auto` allows, `normal` asks before
+destructive tools, `manual` asks before every tool. Without an isolating
+sandbox, `auto` does not auto-approve shell commands. The model has no way
+to change any of this: rules come from the user's settings only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from hearth.agent.rules import Rule, subject_of
+from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import Tool
+
+DEFAULT_ALLOW = (
+    "shell(ls*)",
+    "shell(pwd)",
+    "shell(git status*)",
+    "shell(git diff*)",
+    "shell(git log*)",
+    "shell(cat *)",
+    "shell(head *)",
+    "shell(tail *)",
+    "shell(wc *)",
+)
+WRITE_TOOLS = ("write", "edit", "mkdir")
 
 
 class PermissionMode(StrEnum):
@@ -34,20 +52,62 @@ class Verdict:
     reason: str
 
 
-Approver = Callable[[Tool, dict[str, Any]], Awaitable[bool]]
-"""Asks a person; True means allowed. Absent in headless runs."""
+Approver = Callable[[Tool, dict[str, Any], str], Awaitable[bool]]
+"""Asks a person (tool, arguments, reason); True means allowed. Absent in headless runs."""
 
 
 @dataclass(frozen=True)
 class PermissionPolicy:
     mode: PermissionMode = PermissionMode.NORMAL
+    allow: tuple[Rule, ...] = ()
+    ask: tuple[Rule, ...] = ()
+    deny: tuple[Rule, ...] = ()
+    sandboxed: bool = True
+
+    @classmethod
+    def from_settings(
+        cls,
+        mode: PermissionMode,
+        allow: Sequence[str] = (),
+        ask: Sequence[str] = (),
+        deny: Sequence[str] = (),
+        *,
+        sandboxed: bool = True,
+        defaults: bool = True,
+    ) -> PermissionPolicy:
+        # The read-only defaults are safe only when a sandbox hides secrets from `cat`.
+        allow_all = (*DEFAULT_ALLOW, *allow) if defaults and sandboxed else tuple(allow)
+        return cls(
+            mode,
+            tuple(map(Rule.parse, allow_all)),
+            tuple(map(Rule.parse, ask)),
+            tuple(map(Rule.parse, deny)),
+            sandboxed,
+        )
+
+    def with_allowed(self, rule: Rule) -> PermissionPolicy:
+        return PermissionPolicy(self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed)
 
     def decide(self, tool: Tool, arguments: dict[str, Any]) -> Verdict:
-        if self.mode is PermissionMode.PLAN:
-            if tool.read_only:
-                return Verdict(Decision.ALLOW, "read-only tool in plan mode")
+        subject = subject_of(arguments)
+        if self.mode is PermissionMode.PLAN and not tool.read_only:
             return Verdict(Decision.DENY, "plan mode allows only read-only tools; finish the plan first")
+        for rule in self.deny:
+            if rule.matches(tool.name, subject, for_allow=False):
+                return Verdict(Decision.DENY, f"denied by the rule {rule}")
+        for rule in self.ask:
+            if rule.matches(tool.name, subject, for_allow=False):
+                return Verdict(Decision.ASK, f"the rule {rule} asks first")
+        if tool.name in WRITE_TOOLS and subject and is_control_path(subject.removeprefix("./")):
+            return Verdict(Decision.ASK, f"{subject} is a control file (config, hooks, MCP, tasks)")
+        for rule in self.allow:
+            if rule.matches(tool.name, subject, for_allow=True):
+                return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
+        if tool.read_only and self.mode is not PermissionMode.MANUAL:
+            return Verdict(Decision.ALLOW, "read-only tool")
         if self.mode is PermissionMode.AUTO:
+            if tool.name == "shell" and not self.sandboxed:
+                return Verdict(Decision.ASK, "no sandbox isolates commands here, so auto mode still asks")
             return Verdict(Decision.ALLOW, "auto mode")
         if self.mode is PermissionMode.MANUAL:
             return Verdict(Decision.ASK, "manual mode asks before every tool")

@@ -91,6 +91,18 @@ class ToolResult(EventBase):
     duration_ms: float = 0.0
 
 
+class PermissionDecided(EventBase):
+    """The audit trail: who allowed or refused each tool call, and why."""
+
+    kind: Literal["permission"] = "permission"
+    call_id: str
+    tool: str
+    subject: str = ""
+    allowed: bool
+    by: Literal["policy", "user", "headless"]
+    reason: str
+
+
 class Notice(EventBase):
     """A message from Hearth itself to the model: a nudge, a correction, a warning."""
 
@@ -120,7 +132,14 @@ class Finished(EventBase):
 
 
 Event = Annotated[
-    SessionStarted | UserMessage | ModelReply | ToolResult | Notice | ErrorRaised | Finished,
+    SessionStarted
+    | UserMessage
+    | ModelReply
+    | ToolResult
+    | PermissionDecided
+    | Notice
+    | ErrorRaised
+    | Finished,
     Field(discriminator="kind"),
 ]
 

@@ -83,3 +83,50 @@ class WorkspacePaths(Protocol):
     def is_secret(self, path: Path) -> bool: ...
 
     def display(self, path: Path) -> str: ...
+
+
+@dataclass(frozen=True)
+class ExecSpec:
+    """One shell command to run in the sandbox, as a fresh process."""
+
+    command: str
+    cwd: Path
+    timeout: float = 120.0
+    network: bool = False
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    exit_code: int | None  # None when the process was killed
+    output: str  # stdout and stderr, capped head and tail, control characters stripped
+    total_bytes: int
+    duration_ms: float
+    killed: str | None = None  # "timeout" | "output limit" | None
+
+
+@dataclass(frozen=True)
+class JobInfo:
+    id: str
+    command: str
+    running: bool
+    exit_code: int | None
+
+
+class Sandbox(Protocol):
+    """Runs commands isolated from the host (or says plainly that it does not)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def isolated(self) -> bool: ...
+
+    async def run(self, spec: ExecSpec) -> ExecResult: ...
+
+    async def start(self, spec: ExecSpec) -> JobInfo: ...
+
+    def jobs(self) -> list[JobInfo]: ...
+
+    def read(self, job_id: str) -> str: ...
+
+    async def stop(self, job_id: str) -> JobInfo: ...

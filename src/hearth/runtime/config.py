@@ -8,6 +8,7 @@ workspace), the environment (`HEARTH_*`, then the seeds' names such as
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from collections.abc import Mapping
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from hearth.agent.policy import PermissionMode
 from hearth.core.errors import ConfigError
@@ -50,10 +51,50 @@ class Settings(BaseModel):
     model_path: Path | None = Field(None, description="A GGUF file for the embedded server")
     embedded_context: int = Field(8192, ge=512, description="Context size of the embedded server")
     embedded_threads: int = Field(max(1, os.cpu_count() or 1), ge=1)
+    sandbox: str = Field("auto", description="auto | bwrap | landlock | podman | docker | seatbelt | process")
+    sandbox_image: str = Field("", description="Image for the podman/docker backends")
+    network: bool = Field(False, description="Let sandboxed commands use the network")
+    allow: list[str] = Field(
+        default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"
+    )
+    ask: list[str] = Field(default_factory=list, description="Rules that always ask, e.g. write(src/**)")
+    deny: list[str] = Field(default_factory=list, description="Rules never run, e.g. shell(rm *)")
+
+    @field_validator("allow", "ask", "deny", mode="before")
+    @classmethod
+    def _rule_list(cls, value: Any) -> Any:
+        """From the environment: a JSON list, or rules separated by commas outside parentheses."""
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                return json.loads(text)
+            return [r.strip() for r in _split_rules(text) if r.strip()]
+        return value
+
+    @field_validator("allow", "ask", "deny")
+    @classmethod
+    def _rules_parse(cls, value: list[str]) -> list[str]:
+        from hearth.agent.rules import Rule
+
+        for rule in value:
+            Rule.parse(rule)
+        return value
 
     @property
     def secret_fields(self) -> tuple[str, ...]:
         return ("api_key",)
+
+
+def _split_rules(text: str) -> list[str]:
+    out, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*out, current]
 
 
 # The seeds' variable names, read after HEARTH_* so their users can move over.
@@ -81,8 +122,10 @@ class LoadedSettings:
             value = getattr(self.settings, name)
             if isinstance(value, SecretStr):
                 shown = mask(value.get_secret_value())
-            elif value is None or value == "":
+            elif value is None or value == "" or value == []:
                 shown = "(blank)"
+            elif isinstance(value, list):
+                shown = ", ".join(value)
             else:
                 shown = str(value.value if hasattr(value, "value") else value)
             rows.append((name, shown, self.sources.get(name, "default")))

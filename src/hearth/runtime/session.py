@@ -23,13 +23,20 @@ from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
+from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import file_tools
+from hearth.tools.builtin.git import git_tools
+from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.toolset import Toolset
 
 DEFAULT_CONTEXT_WINDOW = 4096
+
+
+def default_toolset() -> Toolset:
+    return Toolset([*file_tools(), *shell_tools(), *git_tools()])
 
 
 @dataclass
@@ -40,14 +47,16 @@ class Runtime:
     server_url: str
     profile: ModelProfile
     context_source: str
+    sandbox: SandboxChoice
     embedded: EmbeddedServer | None = None
-    toolset: Toolset = field(default_factory=lambda: Toolset(file_tools()))
+    toolset: Toolset = field(default_factory=default_toolset)
 
     @property
     def workspace(self) -> Path:
         return self.settings.workspace
 
-    def close(self) -> None:
+    async def aclose(self) -> None:
+        await self.sandbox.runner.close()
         if self.embedded:
             self.embedded.stop()
         self.store.close()
@@ -70,6 +79,7 @@ def open_store(workspace: Path) -> SessionStore:
 async def open_runtime(settings: Settings, *, model: Model | None = None) -> Runtime:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
+    sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None
     tool_mode = settings.tool_mode
@@ -113,9 +123,10 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
         if embedded:
             embedded.stop()
         store.close()
+        await sandbox.runner.close()
         raise
     profile = ModelProfile(tool_mode=tool_mode, context_window=window)
-    return Runtime(settings, store, model, base, profile, source, embedded)
+    return Runtime(settings, store, model, base, profile, source, sandbox, embedded)
 
 
 def start_agent(
@@ -138,8 +149,16 @@ def start_agent(
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name)
         prompt = _prompt(rt)
-    context = RunContext(paths=SafePaths(rt.workspace), session_id=session_id)
-    dispatcher = Dispatcher(rt.toolset, PermissionPolicy(mode), context, approver, rt.settings.output_limit)
+    context = RunContext(
+        paths=SafePaths(rt.workspace),
+        session_id=session_id,
+        sandbox=rt.sandbox.runner,
+        network=rt.settings.network,
+    )
+    policy = PermissionPolicy.from_settings(
+        mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
+    )
+    dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(
         model=rt.model,
         profile=rt.profile,

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from hearth.core.protocols import WorkspacePaths
+from hearth.core.protocols import Sandbox, WorkspacePaths
 from hearth.core.types import ToolSpec
 
 
@@ -31,6 +31,8 @@ class RunContext:
 
     paths: WorkspacePaths
     session_id: str = ""
+    sandbox: Sandbox | None = None
+    network: bool = False  # may sandboxed commands use the network
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -81,10 +81,11 @@ def run(
 async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | None, cont: bool) -> Finished:
     from rich.console import Console
 
+    from hearth.apps.cli.approve import ask_in_terminal
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
     from hearth.core.errors import HearthError
-    from hearth.core.events import Event
+    from hearth.core.events import Event, ModelReply
     from hearth.runtime.session import check_workspace, open_runtime, open_store, start_agent
 
     settings = loaded.settings
@@ -102,6 +103,8 @@ async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | 
     if not json_out and settings.llm_url == "":
         console.print("[dim]No HEARTH_LLM_URL set: starting the embedded model (Qwen2.5-Coder 0.5B)…[/]")
     rt = await open_runtime(settings)
+    if rt.sandbox.warning:
+        sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
     try:
 
         def on_event(session_id: str, event: Event) -> None:
@@ -112,24 +115,30 @@ async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | 
             else:
                 view.on_event(event)
 
+        approver = None if json_out or not sys.stdin.isatty() else ask_in_terminal(console)
         agent = start_agent(
-            rt, resume=resume, on_event=on_event, on_delta=None if json_out else view.on_delta
+            rt,
+            resume=resume,
+            on_event=on_event,
+            on_delta=None if json_out else view.on_delta,
+            approver=approver,
         )
         if resume and json_out:
             on_event(agent.session_id, next(e for e in agent.history if e.kind == "session_started"))
         if not json_out:
             console.print(
                 f"[dim]session {agent.session_id} · {rt.model.name} @ {rt.server_url} · "
-                f"context {rt.profile.context_window} · {settings.permission_mode.value} mode[/]"
+                f"context {rt.profile.context_window} · {settings.permission_mode.value} mode · "
+                f"sandbox {rt.sandbox.runner.name}[/]"
             )
         finished = await agent.run(task)
         if not json_out:
             u = rt.store.usage(session_id=agent.session_id)
-            estimated = any(getattr(e, "usage", None) and e.usage.estimated for e in agent.history)  # type: ignore[union-attr]
+            estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in agent.history)
             view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)
         return finished
     finally:
-        rt.close()
+        await rt.aclose()
 
 
 @sessions_app.callback()

@@ -1,0 +1,107 @@
+"""Permission rules: `tool` or `tool(pattern)`, e.g. `shell(git status*)`, `write(src/**)`, `read(.env)`.
+
+A rule's pattern is matched against the call's subject: the command for
+`shell`, the path for file tools. Paths use glob syntax (`*` within a folder,
+`**` across folders). A command that cannot be read simply (substitution,
+`eval`, redirection, more than a few chained parts) is never allowed by a
+pattern; deny patterns are checked against each of its parts.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+_RULE = re.compile(r"^\s*([\w*.-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+_UNSAFE = re.compile(r"[`$<>\n\r]|\beval\b|\bexec\b|\bsource\b|(?:^|\s)\.\s")
+_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\||&)\s*")
+MAX_PARTS = 3
+
+
+@dataclass(frozen=True)
+class Rule:
+    tool: str
+    pattern: str | None
+
+    @classmethod
+    def parse(cls, text: str) -> Rule:
+        m = _RULE.match(text)
+        if not m:
+            raise ValueError(f"not a permission rule: {text!r} (write tool or tool(pattern))")
+        return cls(m.group(1), m.group(2).strip() if m.group(2) is not None else None)
+
+    def __str__(self) -> str:
+        return self.tool if self.pattern is None else f"{self.tool}({self.pattern})"
+
+    def matches(self, tool: str, subject: str | None, *, for_allow: bool) -> bool:
+        if self.tool not in ("*", tool):
+            return False
+        if self.pattern is None:
+            return True
+        if subject is None:
+            return False
+        if tool == "shell":
+            return _command_matches(self.pattern, subject, for_allow=for_allow)
+        return glob_match(self.pattern, subject.removeprefix("./"))
+
+
+def subject_of(arguments: dict[str, Any]) -> str | None:
+    for key in ("command", "path"):
+        if isinstance(arguments.get(key), str):
+            return str(arguments[key])
+    paths = arguments.get("paths")
+    if isinstance(paths, list) and paths:
+        return " ".join(str(p) for p in paths)
+    return None
+
+
+def is_simple_command(command: str) -> bool:
+    """One to three plain commands: no substitution, eval, redirection or quoting tricks."""
+    if _UNSAFE.search(command) or "\\" in command:
+        return False
+    parts = [p for p in _SPLIT.split(command.strip()) if p]
+    if not parts or len(parts) > MAX_PARTS:
+        return False
+    try:
+        return all(shlex.split(p) for p in parts)
+    except ValueError:
+        return False
+
+
+def _parts(command: str) -> list[str]:
+    return [p for p in _SPLIT.split(command.strip()) if p] or [command]
+
+
+def _command_matches(pattern: str, command: str, *, for_allow: bool) -> bool:
+    if for_allow:
+        # Every part must be allowed by this pattern, and the whole must be simple.
+        return is_simple_command(command) and all(fnmatch.fnmatchcase(p, pattern) for p in _parts(command))
+    normalized = " ".join(command.split())
+    return fnmatch.fnmatchcase(normalized, pattern) or any(
+        fnmatch.fnmatchcase(p, pattern) for p in _parts(command)
+    )
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    regex = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            regex += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            regex += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            regex += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            regex += "[^/]"
+            i += 1
+        else:
+            regex += re.escape(pattern[i])
+            i += 1
+    return re.fullmatch(regex, path) is not None

@@ -1,0 +1,70 @@
+"""What every sandbox backend provides: a command line that confines one command."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+
+from hearth.core.protocols import ExecSpec
+from hearth.sandbox.limits import ResourceLimits
+
+SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+NOT_ISOLATED = (
+    "NOT ISOLATED: commands can read everything your user can (e.g. ~/.ssh), write anywhere, "
+    "use the network, and persist via shell rc files or git hooks."
+)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    files: bool
+    network: bool
+    processes: bool
+    notes: str = ""
+
+    def describe(self) -> str:
+        if not (self.files or self.network):
+            return NOT_ISOLATED
+        parts = [
+            "files: only the workspace is writable" if self.files else "files: NOT isolated",
+            "network: off unless allowed" if self.network else "network: NOT isolated",
+            "processes: all killed when a command ends"
+            if self.processes
+            else "processes: process group only",
+        ]
+        return "; ".join(parts) + (f" ({self.notes})" if self.notes else "")
+
+
+class Backend(ABC):
+    name: str
+    isolation: Isolation
+
+    def __init__(self, workspace: Path, limits: ResourceLimits) -> None:
+        self.workspace = workspace
+        self.limits = limits
+
+    @abstractmethod
+    def argv(self, spec: ExecSpec) -> list[str]:
+        """The full command line that runs `spec.command` confined."""
+
+    def env(self, spec: ExecSpec) -> dict[str, str]:
+        """The environment the launcher itself starts with (never the agent's secrets)."""
+        return {}
+
+    def available(self) -> str | None:
+        """None when usable here; otherwise why not."""
+        return None
+
+
+def sandbox_env(home: str, tmp: str) -> dict[str, str]:
+    return {
+        "PATH": SANDBOX_PATH,
+        "HOME": home,
+        "TMPDIR": tmp,
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "PAGER": "cat",
+        "GIT_PAGER": "cat",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }

@@ -1,0 +1,91 @@
+"""bubblewrap: new user, PID, network, IPC and mount namespaces; all capabilities dropped.
+
+Launched with an empty environment (`--clearenv` alone leaks the parent's
+through /proc), as uid 65534 inside its own user namespace, with the system
+read-only, `/tmp`, `/run` and home folders replaced by empty ones, the
+workspace read-write, and the agent's control files read-only or hidden.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from hearth.core.protocols import ExecSpec
+from hearth.sandbox.backend import Backend, Isolation, sandbox_env
+
+HIDDEN_DIRS = ("/root", "/home", "/tmp", "/var/tmp", "/run", "/var/run", "/mnt", "/media", "/srv")
+ENV_FILE_DEPTH = 3
+SKIP = {"node_modules", ".git", ".venv", "venv", "__pycache__", ".hearth"}
+
+
+class BwrapBackend(Backend):
+    name = "bwrap"
+    isolation = Isolation(files=True, network=True, processes=True, notes="bubblewrap, PID namespace")
+
+    def available(self) -> str | None:
+        if not shutil.which("bwrap"):
+            return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+        return None
+
+    def argv(self, spec: ExecSpec) -> list[str]:
+        ws = str(self.workspace)
+        args = [
+            shutil.which("bwrap") or "bwrap",
+            "--unshare-all",
+            "--unshare-user",
+            "--uid",
+            "65534",
+            "--gid",
+            "65534",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+            "--hostname",
+            "sandbox",
+        ]
+        if spec.network:
+            args.append("--share-net")
+        args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        home = os.environ.get("HOME", "")
+        for hidden in (*HIDDEN_DIRS, home):
+            if hidden and hidden != "/" and os.path.isdir(hidden) and not os.path.islink(hidden):
+                args += ["--tmpfs", hidden]
+        args += ["--bind", ws, ws]
+        args += self._protections()
+        env = sandbox_env(home="/tmp", tmp="/tmp")
+        args += ["--chdir", str(spec.cwd), "--clearenv"]
+        for key, value in env.items():
+            args += ["--setenv", key, value]
+        return [*args, "--", "/bin/sh", "-c", spec.command]
+
+    def _protections(self) -> list[str]:
+        ws = self.workspace
+        out: list[str] = []
+        for rel in (".git/hooks", ".git/config"):
+            for path in [ws / rel, *ws.glob("*/" + rel)]:
+                if path.exists() and not path.is_symlink():
+                    out += ["--ro-bind", str(path), str(path)]
+        if (ws / ".hearth").is_dir():
+            out += ["--tmpfs", str(ws / ".hearth")]
+        for path in _env_files(ws):
+            out += ["--ro-bind", "/dev/null", str(path)]
+        return out
+
+
+def _env_files(root: Path) -> list[Path]:
+    """`.env*` files near the top of the workspace: bound over by /dev/null."""
+    found = []
+    base_depth = len(root.parts)
+    for dirpath, dirnames, filenames in os.walk(root):
+        depth = len(Path(dirpath).parts) - base_depth
+        dirnames[:] = [d for d in dirnames if d not in SKIP] if depth < ENV_FILE_DEPTH else []
+        for name in filenames:
+            if name == ".env" or (name.startswith(".env.") and name not in (".env.example", ".env.sample")):
+                path = Path(dirpath) / name
+                if not path.is_symlink():
+                    found.append(path)
+    return found

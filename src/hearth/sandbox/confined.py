@@ -1,0 +1,91 @@
+"""Backends that run the command under helper.py: Landlock + seccomp, or plain limits.
+
+Landlock is for hosts where user namespaces are blocked (so bwrap cannot run):
+the command may write only the workspace and a private temp folder, read
+only system folders and the workspace, open no TCP or IP sockets, reach no
+abstract Unix socket or process outside. The process backend is the honest
+last resort: limits and clean-up, but no isolation, and it says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from hearth.core.protocols import ExecSpec
+from hearth.sandbox.backend import Backend, Isolation, sandbox_env
+
+HELPER = Path(__file__).with_name("helper.py")
+SYSTEM_READ = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+    "/dev",
+    "/proc",
+    "/sys",
+)
+
+
+def _helper_argv(config: Mapping[str, object], command: str) -> list[str]:
+    return [sys.executable, "-I", "-S", str(HELPER), json.dumps(config), "--", "/bin/sh", "-c", command]
+
+
+class ProcessBackend(Backend):
+    name = "process"
+    isolation = Isolation(files=False, network=False, processes=True, notes="resource limits only")
+
+    def argv(self, spec: ExecSpec) -> list[str]:
+        env = sandbox_env(home=os.environ.get("HOME", "/tmp"), tmp=tempfile.gettempdir())
+        config = {"cwd": str(spec.cwd), "env": env}
+        return _helper_argv(config, spec.command)
+
+
+class LandlockBackend(Backend):
+    name = "landlock"
+    isolation = Isolation(files=True, network=True, processes=True, notes="Landlock and seccomp")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._tmp = tempfile.mkdtemp(prefix="hearth-sandbox-")
+
+    def available(self) -> str | None:
+        if sys.platform != "linux":
+            return "Landlock is Linux only"
+        probe = [sys.executable, "-I", "-S", str(HELPER), "--abi"]
+        import subprocess
+
+        try:
+            abi = int(subprocess.run(probe, capture_output=True, text=True, timeout=10).stdout.strip() or -1)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            abi = -1
+        if abi < 4:
+            return f"Landlock ABI {abi} is too old or missing (need 4+ to block TCP; Linux 6.7+)"
+        return None
+
+    def argv(self, spec: ExecSpec) -> list[str]:
+        readable = [p for p in SYSTEM_READ if os.path.exists(p)]
+        readable += sorted({sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent.parent)})
+        config = {
+            "cwd": str(spec.cwd),
+            "env": sandbox_env(home=self._tmp, tmp=self._tmp),
+            "landlock": True,
+            "seccomp": True,
+            "block_net": not spec.network,
+            "writable": [str(self.workspace), self._tmp, "/dev/null", "/dev/zero", "/dev/tty"],
+            "readable": readable,
+        }
+        return _helper_argv(config, spec.command)
+
+    def close(self) -> None:
+        shutil.rmtree(self._tmp, ignore_errors=True)

@@ -1,0 +1,200 @@
+"""Runs one command confined, then makes sure nothing it started survives.
+
+Started as `python -I -S helper.py CONFIG_JSON -- argv...` by the Landlock and
+process backends. Standard library only, so it starts fast and imports nothing
+from the workspace. It:
+
+1. becomes a child subreaper, so orphans (a `setsid` grandchild too) come back to it;
+2. forks the command (resource limits come from the runner, inherited) with optionally Landlock (files, TCP,
+   abstract sockets, signals) and a seccomp filter (no AF_INET/AF_INET6 sockets,
+   so no DNS either; no user namespaces, ptrace or io_uring);
+3. when the command ends, or on SIGTERM, kills every process left under it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import json
+import os
+import platform
+import signal
+import struct
+import sys
+
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+_libc.syscall.restype = ctypes.c_long
+_libc.prctl.restype = ctypes.c_int
+
+# Landlock (uapi/linux/landlock.h). Syscall numbers are the same on x86_64 and aarch64.
+SYS_CREATE, SYS_ADD_RULE, SYS_RESTRICT = 444, 445, 446
+FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+FS_ALL_V1 = (1 << 13) - 1
+FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
+SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1
+READ_ONLY = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
+
+ARCH = {
+    "x86_64": (0xC000003E, {"socket": 41, "ptrace": 101, "unshare": 272, "setns": 308}),
+    "aarch64": (0xC00000B7, {"socket": 198, "ptrace": 117, "unshare": 97, "setns": 268}),
+}
+IO_URING = (425, 426, 427)
+
+
+def _check(ret: int, what: str) -> int:
+    if ret < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+    return ret
+
+
+def landlock_abi() -> int:
+    try:
+        return int(_libc.syscall(SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1)))
+    except OSError:
+        return -1
+
+
+def apply_landlock(writable: list[str], readable: list[str], block_net: bool) -> None:
+    abi = landlock_abi()
+    if abi < 1:
+        raise OSError("Landlock is not available in this kernel")
+    fs = FS_ALL_V1 | (FS_REFER if abi >= 2 else 0) | (FS_TRUNCATE if abi >= 3 else 0)
+    fs |= FS_IOCTL_DEV if abi >= 5 else 0
+    net = (NET_BIND_TCP | NET_CONNECT_TCP) if block_net and abi >= 4 else 0
+    scoped = (SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL) if abi >= 6 else 0
+    if abi >= 6:
+        attr = struct.pack("QQQ", fs, net, scoped)
+    elif abi >= 4:
+        attr = struct.pack("QQ", fs, net)
+    else:
+        attr = struct.pack("Q", fs)
+    buf = ctypes.create_string_buffer(attr, len(attr))
+    ruleset = _check(
+        _libc.syscall(SYS_CREATE, buf, ctypes.c_size_t(len(attr)), ctypes.c_uint32(0)), "ruleset"
+    )
+    for paths, access in ((readable, READ_ONLY), (writable, fs)):
+        for path in paths:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            allowed = (
+                access
+                if os.path.isdir(path)
+                else access & (FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE)
+            )
+            rule = ctypes.create_string_buffer(struct.pack("=Qi", allowed, fd), 12)
+            _check(_libc.syscall(SYS_ADD_RULE, ruleset, 1, rule, 0), f"rule for {path}")
+            os.close(fd)
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc.syscall(SYS_RESTRICT, ruleset, 0), "restrict_self")
+    os.close(ruleset)
+
+
+def apply_seccomp(block_inet: bool) -> None:
+    machine = platform.machine()
+    if machine not in ARCH:
+        raise OSError(f"no seccomp filter for {machine}")
+    audit_arch, nr = ARCH[machine]
+    ld_w_abs, jeq_k, ret_k = 0x20, 0x15, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    prog: list[tuple[int, int, int, int]] = [
+        (ld_w_abs, 0, 0, 4),  # arch
+        (jeq_k, 1, 0, audit_arch),
+        (ret_k, 0, 0, allow),
+        (ld_w_abs, 0, 0, 0),  # syscall number
+    ]
+    for name in ("ptrace", "unshare", "setns"):
+        prog += [(jeq_k, 0, 1, nr[name]), (ret_k, 0, 0, eperm)]
+    for number in IO_URING:
+        prog += [(jeq_k, 0, 1, number), (ret_k, 0, 0, enosys)]
+    if block_inet:
+        prog += [
+            (jeq_k, 0, 4, nr["socket"]),
+            (ld_w_abs, 0, 0, 16),  # args[0], the address family (low 32 bits, little-endian)
+            (jeq_k, 1, 0, 2),  # AF_INET
+            (jeq_k, 0, 1, 10),  # AF_INET6
+            (ret_k, 0, 0, eperm),
+        ]
+    prog.append((ret_k, 0, 0, allow))
+    raw = b"".join(struct.pack("HBBI", *ins) for ins in prog)
+    filters = ctypes.create_string_buffer(raw, len(raw))
+    fprog = struct.pack("HxxxxxxP", len(prog), ctypes.addressof(filters))
+    fbuf = ctypes.create_string_buffer(fprog, len(fprog))
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fbuf, 0, 0), "seccomp")
+
+
+def children(of: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if int(fields[1]) == of:
+            found.append(int(entry))
+    return found
+
+
+def kill_all_descendants() -> None:
+    me = os.getpid()
+    while True:
+        kids = children(me)
+        for pid in kids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            while os.waitpid(-1, 0 if kids else os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--abi"]:
+        print(landlock_abi())
+        return 0
+    config = json.loads(sys.argv[1])
+    argv = sys.argv[3:]
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            if config.get("landlock"):
+                apply_landlock(config["writable"], config["readable"], config.get("block_net", True))
+            if config.get("seccomp"):
+                apply_seccomp(config.get("block_net", True))
+            os.chdir(config.get("cwd", "."))
+            os.execvpe(argv[0], argv, config.get("env", {}))
+        except BaseException as exc:  # report why the command could not start
+            os.write(2, f"hearth sandbox: cannot start the command: {exc}\n".encode())
+            os._exit(126)
+
+    def on_term(signum: int, frame: object) -> None:
+        kill_all_descendants()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
+    _, status = os.waitpid(pid, 0)
+    kill_all_descendants()
+    return os.waitstatus_to_exitcode(status) if status else 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.exit(code if code >= 0 else 128 - code)

@@ -1,0 +1,171 @@
+"""Git tools. Git runs in the sandbox with hooks, fsmonitor and submodule recursion off.
+
+A repository's own config can name programs for git to run (hooks,
+`core.fsmonitor`, `core.sshCommand`, pagers, diff drivers); every call here
+overrides those, and runs confined even so.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from functools import cache
+
+from pydantic import Field
+
+from hearth.core.errors import ToolError
+from hearth.core.protocols import ExecSpec
+from hearth.tools.base import RunContext, Tool, ToolInput
+
+SAFE_CONFIG = (
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "core.untrackedCache=false",
+    "submodule.recurse=false",
+    "core.pager=cat",
+    "core.sshCommand=false",
+    "diff.external=",
+    "core.editor=true",
+    "protocol.ext.allow=never",
+    "protocol.file.allow=never",
+    "credential.helper=",
+    "safe.directory=*",
+    "color.ui=false",
+)
+_BAD_REF = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|/\.|\.lock$|\.lock/|^[-./]|[/.]$")
+
+
+def validate_ref(name: str) -> str:
+    """Git's ref-name rules (check-ref-format), plus no leading '-' so it is never an option."""
+    if not name or name == "@" or _BAD_REF.search(name):
+        raise ToolError(
+            f"{name!r} is not a valid branch name (no spaces, '..', '~^:?*[\\', leading '-' or '.')."
+        )
+    return name
+
+
+@cache
+def _identity() -> tuple[str, str]:
+    """The user's own git identity, read from their global config; a neutral one otherwise."""
+
+    def get(key: str) -> str:
+        try:
+            return subprocess.run(
+                ["git", "config", "--global", "--get", key],
+                capture_output=True,
+                text=True,
+                timeout=5,
+                cwd="/",
+            ).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+
+    return get("user.name") or "Hearth Agent", get("user.email") or "hearth@localhost"
+
+
+async def _git(ctx: RunContext, *args: str) -> str:
+    if ctx.sandbox is None:
+        raise ToolError("No sandbox is configured for this session, so git cannot run.")
+    name, email = _identity()
+    config = [*SAFE_CONFIG, f"user.name={name}", f"user.email={email}"]
+    argv = ["git", "--no-pager", *[part for c in config for part in ("-c", c)], *args]
+    command = "GIT_CONFIG_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0 " + shlex.join(argv)
+    result = await ctx.sandbox.run(ExecSpec(command=command, cwd=ctx.workspace, timeout=60))
+    out = result.output.rstrip()
+    if result.exit_code != 0:
+        if "not a git repository" in out:
+            raise ToolError(
+                "The workspace is not a git repository (run `git init` with the shell tool first)."
+            )
+        raise ToolError(f"git {args[0]} failed: {out or result.killed}")
+    return out
+
+
+class GitStatusInput(ToolInput):
+    """Show the working tree status (branch, staged, changed and untracked files)."""
+
+
+async def git_status(args: GitStatusInput, ctx: RunContext) -> str:
+    return await _git(ctx, "status", "--short", "--branch") or "Nothing to report."
+
+
+class GitDiffInput(ToolInput):
+    """Show changes: unstaged by default, staged with staged=true; optionally for one path."""
+
+    path: str | None = Field(None, description="Limit the diff to this file or folder")
+    staged: bool = Field(False, description="Show staged changes instead of unstaged ones")
+
+
+async def git_diff(args: GitDiffInput, ctx: RunContext) -> str:
+    cmd = ["diff", "--no-ext-diff", "--no-textconv"] + (["--staged"] if args.staged else [])
+    if args.path:
+        cmd += ["--", str(ctx.paths.resolve(args.path))]
+    return await _git(ctx, *cmd) or "No changes."
+
+
+class GitAddInput(ToolInput):
+    """Stage files for the next commit."""
+
+    paths: list[str] = Field(min_length=1, description="Files or folders to stage, e.g. ['src/app.py']")
+
+
+async def git_add(args: GitAddInput, ctx: RunContext) -> str:
+    resolved = [str(ctx.paths.resolve(p)) for p in args.paths]
+    await _git(ctx, "add", "--", *resolved)
+    return "Staged: " + ", ".join(args.paths)
+
+
+class GitCommitInput(ToolInput):
+    """Commit the staged changes with a message."""
+
+    message: str = Field(min_length=1, description="The commit message")
+
+
+async def git_commit(args: GitCommitInput, ctx: RunContext) -> str:
+    return await _git(ctx, "commit", "--no-verify", "-m", args.message)
+
+
+class GitBranchInput(ToolInput):
+    """List branches, or create and/or switch to one."""
+
+    name: str | None = Field(None, description="Branch name; omit to list branches")
+    create: bool = Field(False, description="Create the branch")
+    switch: bool = Field(False, description="Switch to the branch")
+
+
+async def git_branch(args: GitBranchInput, ctx: RunContext) -> str:
+    if args.name is None:
+        return await _git(ctx, "branch", "--list")
+    name = validate_ref(args.name)
+    if args.create and args.switch:
+        await _git(ctx, "switch", "--no-guess", "-c", name)
+        return f"Created and switched to {name}."
+    if args.create:
+        await _git(ctx, "branch", "--", name)
+        return f"Created branch {name}."
+    if args.switch:
+        await _git(ctx, "switch", "--no-guess", name)
+        return f"Switched to {name}."
+    raise ToolError("Say what to do with the branch: create=true, switch=true, or both.")
+
+
+class GitLogInput(ToolInput):
+    """Show recent commits, newest first."""
+
+    n: int = Field(10, ge=1, le=200, description="How many commits")
+
+
+async def git_log(args: GitLogInput, ctx: RunContext) -> str:
+    return await _git(ctx, "log", f"-n{args.n}", "--format=%h %ad %an: %s", "--date=short")
+
+
+def git_tools() -> list[Tool]:
+    return [
+        Tool("git_status", GitStatusInput, git_status, read_only=True),
+        Tool("git_diff", GitDiffInput, git_diff, read_only=True),
+        Tool("git_add", GitAddInput, git_add),
+        Tool("git_commit", GitCommitInput, git_commit),
+        Tool("git_branch", GitBranchInput, git_branch),
+        Tool("git_log", GitLogInput, git_log, read_only=True),
+    ]

@@ -1,0 +1,79 @@
+"""`shell`: one command, a fresh sandboxed process, output capped; and its background jobs."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from hearth.core.errors import ToolError
+from hearth.core.protocols import ExecSpec, Sandbox
+from hearth.tools.base import RunContext, Tool, ToolInput
+
+
+def _sandbox(ctx: RunContext) -> Sandbox:
+    if ctx.sandbox is None:
+        raise ToolError("No sandbox is configured for this session, so shell commands cannot run.")
+    return ctx.sandbox
+
+
+class ShellInput(ToolInput):
+    """Run a shell command in the workspace, in a sandbox; each call is a fresh process.
+
+    Output is capped (head and tail kept). Use background=true for servers and watchers."""
+
+    command: str = Field(description="The command line, run with /bin/sh -c")
+    timeout: float = Field(120, gt=0, le=3600, description="Seconds before the command is killed")
+    background: bool = Field(False, description="Start it and return at once; see shell_jobs")
+
+
+async def shell(args: ShellInput, ctx: RunContext) -> str:
+    sandbox = _sandbox(ctx)
+    if not args.command.strip():
+        raise ToolError("The command is empty.")
+    spec = ExecSpec(command=args.command, cwd=ctx.workspace, timeout=args.timeout, network=ctx.network)
+    if args.background:
+        job = await sandbox.start(spec)
+        return f"Started {job.id} in the background. Read its output with shell_jobs(action='read', id='{job.id}')."
+    result = await sandbox.run(spec)
+    body = result.output.rstrip() or "(no output)"
+    if result.killed == "timeout":
+        raise ToolError(
+            f"{body}\n[killed: no exit after {args.timeout:g}s; use a longer timeout or background=true]"
+        )
+    if result.killed:
+        raise ToolError(f"{body}\n[killed: {result.killed} ({result.total_bytes} bytes)]")
+    if result.exit_code != 0:
+        raise ToolError(f"{body}\n[exit code {result.exit_code}]")
+    return body
+
+
+class ShellJobsInput(ToolInput):
+    """List, read or stop background shell commands."""
+
+    action: Literal["list", "read", "stop"] = Field(description="list | read | stop")
+    id: str | None = Field(None, description="The job id, for read and stop")
+
+
+async def shell_jobs(args: ShellJobsInput, ctx: RunContext) -> str:
+    sandbox = _sandbox(ctx)
+    if args.action == "list":
+        jobs = sandbox.jobs()
+        if not jobs:
+            return "No background jobs."
+        return "\n".join(
+            f"{j.id}  {'running' if j.running else f'exit {j.exit_code}'}  {j.command[:80]}" for j in jobs
+        )
+    if not args.id:
+        raise ToolError(f"Give the job id to {args.action}; shell_jobs(action='list') shows them.")
+    if args.action == "read":
+        return sandbox.read(args.id)
+    info = await sandbox.stop(args.id)
+    return f"Stopped {info.id}."
+
+
+def shell_tools() -> list[Tool]:
+    return [
+        Tool("shell", ShellInput, shell, destructive=True, aliases=("bash", "run", "run_command", "execute")),
+        Tool("shell_jobs", ShellJobsInput, shell_jobs),
+    ]
