@@ -84,6 +84,10 @@ class WorkspacePaths(Protocol):
 
     def display(self, path: Path) -> str: ...
 
+    def open(self, path: Path, flags: int, mode: int = 0o644) -> int:
+        """A file descriptor for a resolved path, opened without any way out of the workspace."""
+        ...
+
 
 @dataclass(frozen=True)
 class ExecSpec:

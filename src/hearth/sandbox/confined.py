@@ -81,6 +81,7 @@ class LandlockBackend(Backend):
             "env": sandbox_env(home=self._tmp, tmp=self._tmp),
             "landlock": True,
             "seccomp": True,
+            "drop_caps": True,
             "block_net": not spec.network,
             "writable": [str(self.workspace), self._tmp, "/dev/null", "/dev/zero", "/dev/tty"],
             "readable": readable,

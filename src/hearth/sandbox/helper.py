@@ -6,8 +6,8 @@ from the workspace. It:
 
 1. becomes a child subreaper, so orphans (a `setsid` grandchild too) come back to it;
 2. forks the command (resource limits come from the runner, inherited) with optionally Landlock (files, TCP,
-   abstract sockets, signals) and a seccomp filter (no AF_INET/AF_INET6 sockets,
-   so no DNS either; no user namespaces, ptrace or io_uring);
+   abstract sockets, signals) and a seccomp filter (no AF_INET/AF_INET6/AF_UNIX
+   sockets, so no DNS either; no user namespaces, ptrace or io_uring);
 3. when the command ends, or on SIGTERM, kills every process left under it.
 """
 
@@ -117,9 +117,12 @@ def apply_seccomp(block_inet: bool) -> None:
     for number in IO_URING:
         prog += [(jeq_k, 0, 1, number), (ret_k, 0, 0, enosys)]
     if block_inet:
+        # No AF_INET/AF_INET6 (so no DNS either) and no AF_UNIX socket(): Landlock does not
+        # govern connect() to a host's Unix sockets. socketpair() stays allowed for local IPC.
         prog += [
-            (jeq_k, 0, 4, nr["socket"]),
+            (jeq_k, 0, 5, nr["socket"]),
             (ld_w_abs, 0, 0, 16),  # args[0], the address family (low 32 bits, little-endian)
+            (jeq_k, 2, 0, 1),  # AF_UNIX
             (jeq_k, 1, 0, 2),  # AF_INET
             (jeq_k, 0, 1, 10),  # AF_INET6
             (ret_k, 0, 0, eperm),
@@ -150,17 +153,32 @@ def children(of: int) -> list[int]:
 
 
 def kill_all_descendants() -> None:
+    """Kill every child; orphans of the killed come back to us (subreaper) and go next."""
     me = os.getpid()
     while True:
         kids = children(me)
+        if not kids:
+            return
         for pid in kids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        try:
-            while os.waitpid(-1, 0 if kids else os.WNOHANG)[0]:
-                pass
-        except ChildProcessError:
-            return
+        for pid in kids:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def drop_capabilities() -> None:
+    """Root without capabilities: no bypassing file modes, no reading other processes' memory."""
+    pr_capbset_drop, pr_set_securebits = 24, 28
+    noroot = 0x1 | 0x2 | 0x4 | 0x8  # NOROOT, NOROOT_LOCKED, NO_SETUID_FIXUP, NO_SETUID_FIXUP_LOCKED
+    _libc.prctl(pr_set_securebits, noroot, 0, 0, 0)
+    for cap in range(64):
+        _libc.prctl(pr_capbset_drop, cap, 0, 0, 0)
+    header = ctypes.create_string_buffer(struct.pack("Ii", 0x20080522, 0), 8)
+    data = ctypes.create_string_buffer(b"\0" * 24, 24)
+    sys_capset = {"x86_64": 126, "aarch64": 91}.get(platform.machine())
+    if sys_capset is not None:
+        _check(_libc.syscall(sys_capset, header, data), "capset")
 
 
 def main() -> int:
@@ -170,12 +188,17 @@ def main() -> int:
     config = json.loads(sys.argv[1])
     argv = sys.argv[3:]
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # Signals are taken synchronously: a handler would wait until a blocking waitpid returned.
+    watched = {signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
+    old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, watched)
     pid = os.fork()
     if pid == 0:
         try:
-            os.setpgid(0, 0)
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
             if config.get("landlock"):
                 apply_landlock(config["writable"], config["readable"], config.get("block_net", True))
+            if config.get("drop_caps"):
+                drop_capabilities()
             if config.get("seccomp"):
                 apply_seccomp(config.get("block_net", True))
             os.chdir(config.get("cwd", "."))
@@ -183,16 +206,15 @@ def main() -> int:
         except BaseException as exc:  # report why the command could not start
             os.write(2, f"hearth sandbox: cannot start the command: {exc}\n".encode())
             os._exit(126)
-
-    def on_term(signum: int, frame: object) -> None:
-        kill_all_descendants()
-        os._exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, on_term)
-    signal.signal(signal.SIGINT, on_term)
-    _, status = os.waitpid(pid, 0)
-    kill_all_descendants()
-    return os.waitstatus_to_exitcode(status) if status else 0
+    while True:
+        info = signal.sigwaitinfo(watched)
+        if info.si_signo != signal.SIGCHLD:
+            kill_all_descendants()
+            return 128 + info.si_signo
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            kill_all_descendants()
+            return os.waitstatus_to_exitcode(status)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,12 @@ git's control files.
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import fnmatch
 import os
+import struct
+import sys
 from pathlib import Path, PurePosixPath
 
 from hearth.core.errors import ToolError
@@ -93,6 +97,62 @@ def display_path(workspace: Path, path: Path) -> str:
     return str(rel) if str(rel) != "." else "."
 
 
+_SYS_OPENAT2 = 437
+_RESOLVE_NO_MAGICLINKS, _RESOLVE_BENEATH = 0x02, 0x08
+_libc = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
+_openat2_works: bool | None = None
+
+
+def open_beneath(root_fd: int, rel: str, flags: int, mode: int = 0o644) -> int:
+    """Open `rel` under the directory `root_fd`, never leaving it, whatever is swapped in meanwhile.
+
+    Linux: openat2 with RESOLVE_BENEATH (no `..`, absolute or symlinked way out, checked by the
+    kernel during the open). Elsewhere, or on kernels without openat2: a walk that opens each
+    folder with O_NOFOLLOW, so no symlink is followed at all.
+    """
+    global _openat2_works
+    flags |= os.O_CLOEXEC
+    if _libc is not None and _openat2_works is not False:
+        how = ctypes.create_string_buffer(
+            struct.pack(
+                "QQQ", flags, mode if flags & os.O_CREAT else 0, _RESOLVE_BENEATH | _RESOLVE_NO_MAGICLINKS
+            ),
+            24,
+        )
+        fd = _libc.syscall(_SYS_OPENAT2, root_fd, rel.encode(), how, ctypes.c_size_t(24))
+        if fd >= 0:
+            _openat2_works = True
+            return int(fd)
+        err = ctypes.get_errno()
+        if err != errno.ENOSYS:
+            if err == errno.EXDEV:
+                raise PathDenied(f"{rel!r} leads outside the workspace (through a symlink); not opened.")
+            raise OSError(err, os.strerror(err), rel)
+        _openat2_works = False
+    return _open_walk(root_fd, rel, flags, mode)
+
+
+def _open_walk(root_fd: int, rel: str, flags: int, mode: int) -> int:
+    parts = [p for p in PurePosixPath(rel).parts if p not in ("", ".")]
+    if any(p == ".." for p in parts) or rel.startswith("/"):
+        raise PathDenied(f"{rel!r} leads outside the workspace; not opened.")
+    fd = os.dup(root_fd)
+    try:
+        for part in parts[:-1]:
+            nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+        if not parts:
+            return os.dup(fd)
+        return os.open(parts[-1], flags | os.O_NOFOLLOW, mode, dir_fd=fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise PathDenied(f"{rel!r} goes through a symlink; not opened.") from None
+        raise
+    finally:
+        os.close(fd)
+
+
 class SafePaths:
     """`WorkspacePaths` for one workspace folder."""
 
@@ -116,3 +176,14 @@ class SafePaths:
 
     def display(self, path: Path) -> str:
         return display_path(self._root, path)
+
+    def open(self, path: Path, flags: int, mode: int = 0o644) -> int:
+        """A file descriptor for `path` (from `resolve`), opened race-free beneath the workspace."""
+        rel = os.path.relpath(path, self._root)
+        if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
+            raise PathDenied(f"{path} is outside the workspace.")
+        root_fd = os.open(self._root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            return open_beneath(root_fd, rel, flags, mode)
+        finally:
+            os.close(root_fd)

@@ -88,6 +88,8 @@ class SandboxRunner:
             if killed or proc.returncode is None:
                 await _terminate(proc)
             group.remove()
+            for _ in range(3):  # let the transport's close callbacks run before the caller's loop may end
+                await asyncio.sleep(0)
         output = capture.text()
         undone = guard.restore(self.backend.workspace, before)
         if undone:
@@ -133,7 +135,7 @@ class SandboxRunner:
     async def stop(self, job_id: str) -> JobInfo:
         job = self._get(job_id)
         if job.process.returncode is None:
-            await _terminate(job.process)
+            await _terminate(job.process, drain=False)  # the job's own reader reads to the end
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(job.reader, timeout=5)
         return self._info(job)
@@ -170,7 +172,7 @@ async def _pump(proc: asyncio.subprocess.Process, capture: OutputCapture, limit:
             return
 
 
-async def _terminate(proc: asyncio.subprocess.Process) -> None:
+async def _terminate(proc: asyncio.subprocess.Process, *, drain: bool = True) -> None:
     """SIGTERM first (the helper then kills what is under it), then SIGKILL the group."""
     with contextlib.suppress(ProcessLookupError):
         os.kill(proc.pid, signal.SIGTERM)
@@ -180,3 +182,6 @@ async def _terminate(proc: asyncio.subprocess.Process) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(proc.wait(), timeout=5)
+    if drain and proc.stdout is not None:  # read to EOF so the pipe closes with this event loop
+        with contextlib.suppress(TimeoutError, OSError):
+            await asyncio.wait_for(proc.stdout.read(), timeout=2)

@@ -229,6 +229,23 @@ def config(workspace: WorkspaceOpt = None) -> None:
         print(f"context window: {s.embedded_context} (embedded model server)")
 
 
+@app.command()
+def doctor(workspace: WorkspaceOpt = None) -> None:
+    """Check the setup: sandbox backend and what it isolates, model server, workspace, database, git."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.doctor import run_checks
+
+    try:
+        checks = asyncio.run(run_checks(_settings(workspace=workspace).settings))
+    except HearthError as exc:
+        _fail(exc)
+    marks = {"ok": "✓", "warn": "!", "fail": "✗"}
+    for check in checks:
+        print(f"{marks[check.status]} {check.group:<10} {check.message}")
+    if any(c.status == "fail" for c in checks):
+        raise typer.Exit(1)
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--list-sessions":  # the seeds' flag
         sys.argv[1:2] = ["sessions"]

@@ -7,11 +7,13 @@ what happened, so a small model can take the next step.
 from __future__ import annotations
 
 import fnmatch
+import io
 import os
 import re
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO
 
 from pydantic import Field
 
@@ -39,9 +41,23 @@ MAX_LISTED = 200
 MAX_GREP_FILE_BYTES = 5_000_000
 
 
-def _is_binary(path: Path) -> bool:
-    with path.open("rb") as fh:
-        return b"\x00" in fh.read(8192)
+def _is_binary(fh: BinaryIO) -> bool:
+    head = fh.read(8192)
+    fh.seek(0)
+    return b"\x00" in head
+
+
+def _open_read(ctx: RunContext, path: Path) -> BinaryIO:
+    return os.fdopen(ctx.paths.open(path, os.O_RDONLY), "rb")
+
+
+def _write_file(ctx: RunContext, path: Path, data: bytes) -> None:
+    with os.fdopen(ctx.paths.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as fh:
+        fh.write(data)
+
+
+def _text(fh: BinaryIO) -> io.TextIOWrapper:
+    return io.TextIOWrapper(fh, encoding="utf-8", errors="replace", newline="")
 
 
 def _rel(ctx: RunContext, path: Path) -> str:
@@ -63,13 +79,13 @@ def read(args: ReadInput, ctx: RunContext) -> str:
         raise ToolError(f"{args.path!r} is a directory; use ls to list it.")
     if not path.exists():
         raise ToolError(f"{args.path!r} does not exist. Use glob or ls to find the right path.")
-    size = path.stat().st_size
-    if _is_binary(path):
-        return f"<binary file {_rel(ctx, path)}: {size} bytes, not shown>"
     out: list[str] = []
     total = 0
-    with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
-        for total, line in enumerate(fh, start=1):
+    with _open_read(ctx, path) as raw:
+        if _is_binary(raw):
+            size = os.fstat(raw.fileno()).st_size
+            return f"<binary file {_rel(ctx, path)}: {size} bytes, not shown>"
+        for total, line in enumerate(_text(raw), start=1):
             if offset <= total < offset + args.limit:
                 text = line.rstrip("\r\n")
                 if len(text) > MAX_LINE_CHARS:
@@ -100,7 +116,7 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     existed = path.exists()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = args.content.encode("utf-8")
-    path.write_bytes(data)
+    _write_file(ctx, path, data)
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
     verb = "Overwrote" if existed else "Created"
     return f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes)."
@@ -122,19 +138,21 @@ def edit(args: EditInput, ctx: RunContext) -> str:
     if not path.exists():
         if args.old == "":
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(args.new, encoding="utf-8")
+            _write_file(ctx, path, args.new.encode("utf-8"))
             return f"Created {_rel(ctx, path)}."
         raise ToolError(f"{args.path!r} does not exist. Use write to create it.")
-    if path.is_dir() or _is_binary(path):
-        raise ToolError(f"{args.path!r} is not a text file.")
+    if path.is_dir():
+        raise ToolError(f"{args.path!r} is a folder, not a text file.")
     if args.old == "":
         raise ToolError(
             "`old` is empty. To replace the whole file use write; to edit, copy the text to change."
         )
     if args.old == args.new:
         raise ToolError("`old` and `new` are the same; nothing would change.")
-    with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
-        text = fh.read()
+    with _open_read(ctx, path) as raw:
+        if _is_binary(raw):
+            raise ToolError(f"{args.path!r} is not a text file.")
+        text = _text(raw).read()
     try:
         matches = find_matches(text, args.old, args.new, replace_all=args.replace_all)
     except Ambiguous as exc:
@@ -147,7 +165,7 @@ def edit(args: EditInput, ctx: RunContext) -> str:
         raise ToolError(f"{args.path}: {exc.hint}") from None
     for m in reversed(matches):
         text = text[: m.start] + m.replacement + text[m.end :]
-    path.write_text(text, encoding="utf-8", newline="")
+    _write_file(ctx, path, text.encode("utf-8"))
     lines = ", ".join(str(m.first_line) for m in matches[:10])
     how = "" if matches[0].how == "exact" else f" (matched {matches[0].how})"
     count = "1 occurrence" if len(matches) == 1 else f"{len(matches)} occurrences"
@@ -239,15 +257,17 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
         if ctx.paths.is_secret(f):
             continue
         try:
-            if f.stat().st_size > MAX_GREP_FILE_BYTES or _is_binary(f):
+            if f.stat().st_size > MAX_GREP_FILE_BYTES:
                 continue
-            with f.open("r", encoding="utf-8", errors="replace") as fh:
-                for n, line in enumerate(fh, start=1):
+            with _open_read(ctx, f) as raw:
+                if _is_binary(raw):
+                    continue
+                for n, line in enumerate(_text(raw), start=1):
                     if rx.search(line):
                         total += 1
                         if len(hits) < MAX_LISTED:
                             hits.append(f"{_rel(ctx, f)}:{n}: {line.rstrip()[:300]}")
-        except OSError:
+        except (OSError, ToolError):  # unreadable, or swapped for a symlink out: skip it
             continue
     if not hits:
         return f"No matches for {args.pattern!r}."

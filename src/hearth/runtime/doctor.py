@@ -1,0 +1,128 @@
+"""`hearth doctor`: grouped diagnostics, each with what to do when it is not fine."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from hearth import __version__
+from hearth.core.errors import HearthError
+from hearth.llm.server_info import probe_server
+from hearth.llm.urls import normalize_base_url
+from hearth.runtime.config import Settings, project_dir
+from hearth.runtime.embedded import PART_PACKAGES, embedded_available
+from hearth.sandbox.choice import choose_sandbox
+from hearth.sandbox.limits import ProcessGroup, ResourceLimits
+
+
+@dataclass(frozen=True)
+class Check:
+    group: str
+    status: str  # "ok" | "warn" | "fail"
+    message: str
+
+
+async def run_checks(settings: Settings) -> list[Check]:
+    checks = [
+        Check("hearth", "ok", f"Hearth {__version__} on Python {sys.version.split()[0]} ({sys.platform})")
+    ]
+    checks += _workspace(settings.workspace)
+    checks += await _sandbox(settings)
+    checks += await _model(settings)
+    git = shutil.which("git")
+    if git:
+        version = subprocess.run([git, "--version"], capture_output=True, text=True).stdout.strip()
+        checks.append(Check("git", "ok", version))
+    else:
+        checks.append(Check("git", "warn", "git is not installed; the git tools will fail"))
+    return checks
+
+
+def _workspace(ws: Path) -> list[Check]:
+    if not ws.is_dir():
+        return [Check("workspace", "fail", f"{ws} does not exist; create it or pass --workspace")]
+    out = [Check("workspace", "ok", str(ws))]
+    free = shutil.disk_usage(ws).free
+    out.append(Check("disk", "ok" if free > 1 << 30 else "warn", f"{free / (1 << 30):.1f} GiB free"))
+    db = project_dir(ws) / "sessions.db"
+    if db.exists():
+        try:
+            from hearth.store.sessions import SessionStore
+
+            store = SessionStore(db)
+            count = len(store.list_sessions(limit=100000))
+            store.close()
+            out.append(Check("database", "ok", f"{db} ({count} sessions)"))
+        except HearthError as exc:
+            out.append(Check("database", "fail", str(exc)))
+    else:
+        out.append(Check("database", "ok", f"{db} (created on first run)"))
+    return out
+
+
+async def _sandbox(settings: Settings) -> list[Check]:
+    try:
+        choice = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    except HearthError as exc:
+        return [Check("sandbox", "fail", str(exc))]
+    out = [Check("sandbox", "warn" if choice.warning else "ok", choice.describe())]
+    out += [Check("sandbox", "ok", f"not used: {name}: {why}") for name, why in choice.tried]
+    if choice.warning and choice.warning not in out[0].message:
+        out.append(Check("sandbox", "warn", choice.warning))
+    group = ProcessGroup.create(ResourceLimits())
+    out.append(
+        Check(
+            "limits",
+            "ok",
+            "cgroup: process and memory limits per command"
+            if group.active
+            else "rlimits only (no cgroup could be created here)",
+        )
+    )
+    group.remove()
+    await choice.runner.close()
+    return out
+
+
+async def _model(settings: Settings) -> list[Check]:
+    if not settings.llm_url:
+        if not embedded_available():
+            return [
+                Check(
+                    "model",
+                    "fail",
+                    "no HEARTH_LLM_URL, and the embedded model server is not installed "
+                    "(./scripts/quickstart installs it)",
+                )
+            ]
+        import importlib.util
+
+        missing = [p for p in PART_PACKAGES if importlib.util.find_spec(p) is None]
+        if missing and settings.model_path is None:
+            return [Check("model", "fail", f"embedded model packages missing: {', '.join(missing)}")]
+        return [Check("model", "ok", f"embedded server, context {settings.embedded_context}")]
+    try:
+        base = normalize_base_url(settings.llm_url)
+    except HearthError as exc:
+        return [Check("model", "fail", str(exc))]
+    info = await probe_server(base, settings.api_key.get_secret_value(), settings.model)
+    if not info.models:
+        return [Check("model", "fail", f"{base} did not answer /models; is the server running?")]
+    out = [Check("model", "ok", f"{base}: models {', '.join(info.models[:8])}")]
+    if settings.model and settings.model not in info.models:
+        out.append(Check("model", "warn", f"HEARTH_MODEL={settings.model} is not among the server's models"))
+    window = settings.context_window or info.context_window
+    source = "configured" if settings.context_window else info.source
+    out.append(
+        Check(
+            "context",
+            "ok" if window else "warn",
+            f"context window {window} ({source})"
+            if window
+            else "context window unknown; set HEARTH_CONTEXT_WINDOW",
+        )
+    )
+    return out

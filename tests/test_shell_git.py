@@ -1,0 +1,131 @@
+"""The shell and git tools through a real sandbox (bwrap here and in CI; the process runner too)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hearth.core.errors import ToolError
+from hearth.sandbox.choice import choose_sandbox
+from hearth.sandbox.paths import SafePaths
+from hearth.tools.base import RunContext, Tool
+from hearth.tools.builtin.git import git_tools, validate_ref
+from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.toolset import Toolset
+
+TOOLS = Toolset([*shell_tools(), *git_tools()])
+
+
+class Env:
+    def __init__(self, ws: Path, backend: str) -> None:
+        self.ws = ws
+        self.loop = asyncio.Runner()
+        self.choice = self.loop.run(choose_sandbox(backend, ws))
+        self.ctx = RunContext(paths=SafePaths(ws), sandbox=self.choice.runner)
+
+    def call(self, tool_name: str, /, **args: object) -> str:
+        tool = TOOLS.get(tool_name)
+        assert isinstance(tool, Tool)
+        return self.loop.run(tool.run(tool.input_model.model_validate(args), self.ctx))
+
+    def close(self) -> None:
+        self.loop.run(self.choice.runner.close())
+        self.loop.close()
+
+
+@pytest.fixture(params=["bwrap", "process"])
+def env(request: pytest.FixtureRequest, workspace: Path) -> Iterator[Env]:
+    if request.param == "bwrap" and subprocess.run(["which", "bwrap"], capture_output=True).returncode:
+        pytest.skip("bwrap is not installed")
+    e = Env(workspace, request.param)
+    yield e
+    e.close()
+
+
+def test_shell_runs_in_the_workspace_and_reports_failures(env: Env) -> None:
+    assert env.call("shell", command="echo hi > f.txt && cat f.txt && pwd") == f"hi\n{env.ws}"
+    with pytest.raises(ToolError, match=r"nope\n\[exit code 3\]"):
+        env.call("shell", command="echo nope; exit 3")
+    with pytest.raises(ToolError, match="no exit after 0.5s"):
+        env.call("shell", command="sleep 5", timeout=0.5)
+    assert env.call("shell", command="true") == "(no output)"
+
+
+def test_shell_background_jobs_through_the_tools(env: Env) -> None:
+    out = env.call("shell", command="echo started; sleep 30", background=True)
+    job = out.split()[1]
+    assert job in env.call("shell_jobs", action="list")
+    for _ in range(50):
+        if "started" in env.call("shell_jobs", action="read", id=job):
+            break
+        env.loop.run(asyncio.sleep(0.05))
+    assert "started" in env.call("shell_jobs", action="read", id=job)
+    assert env.call("shell_jobs", action="stop", id=job) == f"Stopped {job}."
+    with pytest.raises(ToolError, match="No background job"):
+        env.call("shell_jobs", action="read", id="job_nope")
+
+
+def test_network_is_off_by_default_and_on_when_allowed(workspace: Path) -> None:
+    if subprocess.run(["which", "bwrap"], capture_output=True).returncode:
+        pytest.skip("bwrap is not installed")
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(2)
+    port = srv.getsockname()[1]
+    probe = f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2); print('connected')\""
+    e = Env(workspace, "bwrap")
+    try:
+        with pytest.raises(ToolError):
+            e.call("shell", command=probe)
+        e.ctx.network = True
+        assert e.call("shell", command=probe) == "connected"
+    finally:
+        e.close()
+        srv.close()
+
+
+def _repo(ws: Path) -> None:
+    subprocess.run(["git", "init", "-q", "-b", "main", str(ws)], check=True)
+    hook = ws / ".git/hooks/pre-commit"
+    hook.write_text(f"#!/bin/sh\ntouch {ws}/HOOK_RAN\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "config", "core.fsmonitor", f"touch {ws}/FSMONITOR_RAN"], cwd=ws, check=True)
+
+
+def test_git_tools_work_and_never_run_repository_code(env: Env) -> None:
+    _repo(env.ws)
+    (env.ws / "app.py").write_text("print(1)\n")
+    assert "?? app.py" in env.call("git_status")
+    assert env.call("git_add", paths=["app.py"]) == "Staged: app.py"
+    assert "+print(1)" in env.call("git_diff", staged=True)
+    assert "add app" in env.call("git_commit", message="add app")
+    (env.ws / "app.py").write_text("print(2)\n")
+    assert "+print(2)" in env.call("git_diff", path="app.py")
+    assert (
+        env.call("git_branch", name="feature/x", create=True, switch=True)
+        == "Created and switched to feature/x."
+    )
+    assert "* feature/x" in env.call("git_branch")
+    assert "add app" in env.call("git_log", n=5)
+    assert not (env.ws / "HOOK_RAN").exists()
+    assert not (env.ws / "FSMONITOR_RAN").exists()
+
+
+def test_git_refuses_bad_refs_and_paths(env: Env) -> None:
+    _repo(env.ws)
+    for bad in ("-delete", "a..b", "x~1", "has space", "end.lock", ".hidden", "a//b", "@", "x@{1}"):
+        with pytest.raises(ToolError, match="not a valid branch name"):
+            env.call("git_branch", name=bad, create=True)
+    with pytest.raises(ToolError, match="outside the workspace"):
+        env.call("git_add", paths=["../elsewhere"])
+    assert validate_ref("feature/ok-1.2") == "feature/ok-1.2"
+
+
+def test_git_outside_a_repository_says_so(env: Env) -> None:
+    with pytest.raises(ToolError, match="not a git repository"):
+        env.call("git_status")
