@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import clean_env
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import clean_env
 
 
 def fenced(name: str, **args: object) -> str:

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from box import SECRET, Box
 
-from conftest import SECRET, Box
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.paths import SafePaths

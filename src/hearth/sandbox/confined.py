@@ -9,7 +9,6 @@ last resort: limits and clean-up, but no isolation, and it says so.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -37,8 +36,9 @@ SYSTEM_READ = (
 )
 
 
-def _helper_argv(config: Mapping[str, object], command: str) -> list[str]:
-    return [sys.executable, "-I", "-S", str(HELPER), json.dumps(config), "--", "/bin/sh", "-c", command]
+def _helper_argv(options: list[str], env: Mapping[str, str], command: str) -> list[str]:
+    env_opts = [part for k, v in env.items() for part in ("--env", f"{k}={v}")]
+    return [sys.executable, "-I", "-S", str(HELPER), *options, *env_opts, "--", "/bin/sh", "-c", command]
 
 
 class ProcessBackend(Backend):
@@ -47,8 +47,7 @@ class ProcessBackend(Backend):
 
     def argv(self, spec: ExecSpec) -> list[str]:
         env = sandbox_env(home=os.environ.get("HOME", "/tmp"), tmp=tempfile.gettempdir())
-        config = {"cwd": str(spec.cwd), "env": env}
-        return _helper_argv(config, spec.command)
+        return _helper_argv(["--cwd", str(spec.cwd)], env, spec.command)
 
 
 class LandlockBackend(Backend):
@@ -76,17 +75,13 @@ class LandlockBackend(Backend):
     def argv(self, spec: ExecSpec) -> list[str]:
         readable = [p for p in SYSTEM_READ if os.path.exists(p)]
         readable += sorted({sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent.parent)})
-        config = {
-            "cwd": str(spec.cwd),
-            "env": sandbox_env(home=self._tmp, tmp=self._tmp),
-            "landlock": True,
-            "seccomp": True,
-            "drop_caps": True,
-            "block_net": not spec.network,
-            "writable": [str(self.workspace), self._tmp, "/dev/null", "/dev/zero", "/dev/tty"],
-            "readable": readable,
-        }
-        return _helper_argv(config, spec.command)
+        options = ["--cwd", str(spec.cwd), "--landlock", "--seccomp", "--drop-caps"]
+        options += [] if not spec.network else ["--allow-net"]
+        for path in (str(self.workspace), self._tmp, "/dev/null", "/dev/zero", "/dev/tty"):
+            options += ["--writable", path]
+        for path in readable:
+            options += ["--readable", path]
+        return _helper_argv(options, sandbox_env(home=self._tmp, tmp=self._tmp), spec.command)
 
     def close(self) -> None:
         shutil.rmtree(self._tmp, ignore_errors=True)

@@ -1,8 +1,10 @@
 """Runs one command confined, then makes sure nothing it started survives.
 
-Started as `python -I -S helper.py CONFIG_JSON -- argv...` by the Landlock and
-process backends. Standard library only, so it starts fast and imports nothing
-from the workspace. It:
+Started as `python -I -S helper.py [options] -- argv...` by the Landlock and
+process backends. Standard library only, and only the cheap parts of it (no
+json, re or platform), so it starts fast and imports nothing from the
+workspace. Options: --cwd DIR, --env K=V, --landlock, --writable P, --readable P,
+--seccomp, --drop-caps, --allow-net. It:
 
 1. becomes a child subreaper, so orphans (a `setsid` grandchild too) come back to it;
 2. forks the command (resource limits come from the runner, inherited) with optionally Landlock (files, TCP,
@@ -13,12 +15,8 @@ from the workspace. It:
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
-import ctypes.util
-import json
 import os
-import platform
 import signal
 import struct
 import sys
@@ -28,7 +26,7 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+_libc = ctypes.CDLL(None, use_errno=True)  # the C library Python itself uses (find_library is slow)
 _libc.syscall.restype = ctypes.c_long
 _libc.prctl.restype = ctypes.c_int
 
@@ -100,7 +98,7 @@ def apply_landlock(writable: list[str], readable: list[str], block_net: bool) ->
 
 
 def apply_seccomp(block_inet: bool) -> None:
-    machine = platform.machine()
+    machine = os.uname().machine
     if machine not in ARCH:
         raise OSError(f"no seccomp filter for {machine}")
     audit_arch, nr = ARCH[machine]
@@ -160,11 +158,15 @@ def kill_all_descendants() -> None:
         if not kids:
             return
         for pid in kids:
-            with contextlib.suppress(ProcessLookupError):
+            try:
                 os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         for pid in kids:
-            with contextlib.suppress(ChildProcessError):
+            try:
                 os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
 
 
 def drop_capabilities() -> None:
@@ -176,17 +178,48 @@ def drop_capabilities() -> None:
         _libc.prctl(pr_capbset_drop, cap, 0, 0, 0)
     header = ctypes.create_string_buffer(struct.pack("Ii", 0x20080522, 0), 8)
     data = ctypes.create_string_buffer(b"\0" * 24, 24)
-    sys_capset = {"x86_64": 126, "aarch64": 91}.get(platform.machine())
+    sys_capset = {"x86_64": 126, "aarch64": 91}.get(os.uname().machine)
     if sys_capset is not None:
         _check(_libc.syscall(sys_capset, header, data), "capset")
+
+
+class Options:
+    def __init__(self, args: list[str]) -> None:
+        self.cwd = "."
+        self.env: dict[str, str] = {}
+        self.writable: list[str] = []
+        self.readable: list[str] = []
+        self.landlock = self.seccomp = self.drop_caps = False
+        self.block_net = True
+        values = iter(args)
+        for opt in values:
+            if opt == "--landlock":
+                self.landlock = True
+            elif opt == "--seccomp":
+                self.seccomp = True
+            elif opt == "--drop-caps":
+                self.drop_caps = True
+            elif opt == "--allow-net":
+                self.block_net = False
+            elif opt == "--cwd":
+                self.cwd = next(values)
+            elif opt == "--env":
+                key, _, val = next(values).partition("=")
+                self.env[key] = val
+            elif opt == "--writable":
+                self.writable.append(next(values))
+            elif opt == "--readable":
+                self.readable.append(next(values))
+            else:
+                raise SystemExit(f"hearth sandbox helper: unknown option {opt}")
 
 
 def main() -> int:
     if sys.argv[1:] == ["--abi"]:
         print(landlock_abi())
         return 0
-    config = json.loads(sys.argv[1])
-    argv = sys.argv[3:]
+    opts = Options(sys.argv[1 : sys.argv.index("--")])
+    argv = sys.argv[sys.argv.index("--") + 1 :]
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     # Signals are taken synchronously: a handler would wait until a blocking waitpid returned.
     watched = {signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
@@ -195,14 +228,14 @@ def main() -> int:
     if pid == 0:
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-            if config.get("landlock"):
-                apply_landlock(config["writable"], config["readable"], config.get("block_net", True))
-            if config.get("drop_caps"):
+            if opts.landlock:
+                apply_landlock(opts.writable, opts.readable, opts.block_net)
+            if opts.drop_caps:
                 drop_capabilities()
-            if config.get("seccomp"):
-                apply_seccomp(config.get("block_net", True))
-            os.chdir(config.get("cwd", "."))
-            os.execvpe(argv[0], argv, config.get("env", {}))
+            if opts.seccomp:
+                apply_seccomp(opts.block_net)
+            os.chdir(opts.cwd)
+            os.execvpe(argv[0], argv, opts.env)
         except BaseException as exc:  # report why the command could not start
             os.write(2, f"hearth sandbox: cannot start the command: {exc}\n".encode())
             os._exit(126)

@@ -8,10 +8,13 @@ git's control files.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fnmatch
 import os
+import re
+import stat
 import struct
 import sys
 from pathlib import Path, PurePosixPath
@@ -47,54 +50,20 @@ def resolve_in_workspace(
     workspace: Path, path: str, *, write: bool = False, allow_secrets: bool = False
 ) -> Path:
     """The real path of `path` (relative to the workspace, or absolute inside it)."""
-    if "\x00" in path:
-        raise PathDenied("Path contains a NUL byte.")
-    raw = path.strip() or "."
-    if raw.startswith("~"):
-        raise PathDenied(f"{raw!r}: paths are relative to the workspace; `~` (home) is outside it.")
-    root = Path(os.path.realpath(workspace))
-    candidate = Path(raw) if os.path.isabs(raw) else root / raw
-    resolved = Path(os.path.realpath(candidate))
-    if not is_within(root, resolved):
-        raise PathDenied(
-            f"{raw!r} is outside the workspace ({root}). Use a path inside it, e.g. 'notes/todo.md'."
-        )
-    rel = resolved.relative_to(root)
-    if not allow_secrets and is_secret(rel):
-        raise PathDenied(
-            f"{raw!r} looks like a secret (credentials or keys); Hearth does not read or write it."
-        )
-    if write and rel.parts and rel.parts[0] in PROTECTED_WRITE_DIRS:
-        raise PathDenied(f"{raw!r} is inside {rel.parts[0]}/, which the agent may not change.")
-    return resolved
+    return SafePaths(workspace, allow_secrets=allow_secrets).resolve(path, write=write)
 
 
-def is_within(root: Path, target: Path) -> bool:
-    try:
-        return os.path.commonpath([str(root), str(target)]) == str(root)
-    except ValueError:  # different drives on Windows
+_SECRET_NAME = re.compile("|".join(fnmatch.translate(p) for p in SECRET_NAMES))
+
+
+def is_secret(rel: Path | PurePosixPath | str) -> bool:
+    parts = rel.split(os.sep) if isinstance(rel, str) else rel.parts
+    if not parts or parts == [""]:
         return False
-
-
-def is_secret(rel: Path | PurePosixPath) -> bool:
-    parts = rel.parts
-    if any(p in SECRET_DIRS for p in parts[:-1]) or (parts and parts[-1] in SECRET_DIRS):
+    if any(p in SECRET_DIRS for p in parts):
         return True
-    if not parts:
-        return False
     name = parts[-1]
-    if name in SHAREABLE:
-        return False
-    return any(fnmatch.fnmatchcase(name, pat) for pat in SECRET_NAMES)
-
-
-def display_path(workspace: Path, path: Path) -> str:
-    root = Path(os.path.realpath(workspace))
-    try:
-        rel = path.relative_to(root)
-    except ValueError:
-        return str(path)
-    return str(rel) if str(rel) != "." else "."
+    return name not in SHAREABLE and _SECRET_NAME.match(name) is not None
 
 
 _SYS_OPENAT2 = 437
@@ -154,36 +123,86 @@ def _open_walk(root_fd: int, rel: str, flags: int, mode: int) -> int:
 
 
 class SafePaths:
-    """`WorkspacePaths` for one workspace folder."""
+    """`WorkspacePaths` for one workspace folder. Works on strings: it is on every file call."""
 
     def __init__(self, root: Path, *, allow_secrets: bool = False) -> None:
-        self._root = Path(os.path.realpath(root))
+        self._root_str = os.path.realpath(root)
+        self._root = Path(self._root_str)
+        self._prefix = self._root_str.rstrip(os.sep) + os.sep
         self._allow_secrets = allow_secrets
+        self._root_fd: int | None = None
 
     @property
     def root(self) -> Path:
         return self._root
 
+    def _rel(self, real: str) -> str | None:
+        """`real` relative to the root ("" for the root itself); None when outside."""
+        if real == self._root_str:
+            return ""
+        return real[len(self._prefix) :] if real.startswith(self._prefix) else None
+
     def resolve(self, path: str, *, write: bool = False) -> Path:
-        return resolve_in_workspace(self._root, path, write=write, allow_secrets=self._allow_secrets)
+        if "\x00" in path:
+            raise PathDenied("Path contains a NUL byte.")
+        raw = path.strip() or "."
+        if raw.startswith("~"):
+            raise PathDenied(f"{raw!r}: paths are relative to the workspace; `~` (home) is outside it.")
+        real = self._real(raw if os.path.isabs(raw) else os.path.join(self._root_str, raw))
+        rel = self._rel(real)
+        if rel is None:
+            raise PathDenied(
+                f"{raw!r} is outside the workspace ({self._root_str}). Use a path inside it, e.g. 'notes/todo.md'."
+            )
+        if not self._allow_secrets and is_secret(rel):
+            raise PathDenied(
+                f"{raw!r} looks like a secret (credentials or keys); Hearth does not read or write it."
+            )
+        if write and rel:
+            top = rel.split(os.sep, 1)[0]
+            if top in PROTECTED_WRITE_DIRS:
+                raise PathDenied(f"{raw!r} is inside {top}/, which the agent may not change.")
+        return Path(real)
+
+    def _real(self, joined: str) -> str:
+        """realpath, but with lstat only below the (already real) root when nothing is a symlink."""
+        if ".." in joined.split(os.sep):
+            return os.path.realpath(joined)
+        norm = os.path.normpath(joined)
+        rel = self._rel(norm)
+        if rel is None:
+            return os.path.realpath(joined)
+        current = self._root_str
+        for part in rel.split(os.sep) if rel else ():
+            current = current + os.sep + part
+            try:
+                if stat.S_ISLNK(os.lstat(current).st_mode):
+                    return os.path.realpath(joined)
+            except FileNotFoundError:
+                return norm  # nothing below a missing folder can be a symlink
+        return norm
 
     def contains(self, path: Path) -> bool:
-        return is_within(self._root, Path(os.path.realpath(path)))
+        return self._rel(os.path.realpath(path)) is not None
 
     def is_secret(self, path: Path) -> bool:
-        real = Path(os.path.realpath(path))
-        return is_within(self._root, real) and is_secret(real.relative_to(self._root))
+        rel = self._rel(os.path.realpath(path))
+        return rel is not None and is_secret(rel)
 
     def display(self, path: Path) -> str:
-        return display_path(self._root, path)
+        rel = self._rel(str(path))
+        return str(path) if rel is None else (rel or ".")
 
     def open(self, path: Path, flags: int, mode: int = 0o644) -> int:
         """A file descriptor for `path` (from `resolve`), opened race-free beneath the workspace."""
-        rel = os.path.relpath(path, self._root)
-        if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
-            raise PathDenied(f"{path} is outside the workspace.")
-        root_fd = os.open(self._root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        try:
-            return open_beneath(root_fd, rel, flags, mode)
-        finally:
-            os.close(root_fd)
+        rel = self._rel(str(path))
+        if not rel:
+            raise PathDenied(f"{path} is not a file inside the workspace.")
+        if self._root_fd is None:
+            self._root_fd = os.open(self._root_str, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return open_beneath(self._root_fd, rel, flags, mode)
+
+    def __del__(self) -> None:
+        if self._root_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._root_fd)

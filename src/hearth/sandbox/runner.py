@@ -57,13 +57,12 @@ class SandboxRunner:
         group = ProcessGroup.create(self.limits)
         try:
             proc = await asyncio.create_subprocess_exec(
-                *self.backend.argv(spec),
+                *group.launcher(self.backend.argv(spec)),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 env=self.backend.env(spec),
                 start_new_session=True,
-                preexec_fn=group.joiner(),
             )
         except BaseException:
             group.remove()

@@ -11,6 +11,7 @@ from hearth.core.events import (
     Finished,
     ModelReply,
     Notice,
+    PermissionDecided,
     SessionStarted,
     ToolResult,
     UserMessage,
@@ -60,6 +61,18 @@ def event_lines(session_id: str, event: Event) -> list[dict[str, Any]]:
                 "ok": event.ok,
                 "output": event.output,
                 "duration_ms": event.duration_ms,
+            }
+        )
+    elif isinstance(event, PermissionDecided):
+        out.append(
+            {
+                "type": "permission",
+                "id": event.call_id,
+                "tool": event.tool,
+                "subject": event.subject,
+                "allowed": event.allowed,
+                "by": event.by,
+                "reason": event.reason,
             }
         )
     elif isinstance(event, Notice):

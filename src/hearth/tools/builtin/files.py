@@ -10,7 +10,8 @@ import fnmatch
 import io
 import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import BinaryIO
@@ -39,6 +40,21 @@ DEFAULT_READ_LINES = 400
 MAX_LINE_CHARS = 2000
 MAX_LISTED = 200
 MAX_GREP_FILE_BYTES = 5_000_000
+WHOLE_READ_BYTES = 1 << 20
+
+
+def _kind(path: Path) -> str | None:
+    """ "dir", "file" or None (missing), in one stat call."""
+    try:
+        return "dir" if stat.S_ISDIR(os.stat(path).st_mode) else "file"
+    except FileNotFoundError:
+        return None
+
+
+def _make_parents(path: Path) -> None:
+    parent = os.path.dirname(path)
+    if not os.path.isdir(parent):
+        os.makedirs(parent, exist_ok=True)
 
 
 def _is_binary(fh: BinaryIO) -> bool:
@@ -75,17 +91,24 @@ class ReadInput(ToolInput):
 def read(args: ReadInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path)
     offset = max(1, args.offset)
-    if path.is_dir():
+    kind = _kind(path)
+    if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; use ls to list it.")
-    if not path.exists():
+    if kind is None:
         raise ToolError(f"{args.path!r} does not exist. Use glob or ls to find the right path.")
     out: list[str] = []
     total = 0
     with _open_read(ctx, path) as raw:
-        if _is_binary(raw):
+        head = raw.read(WHOLE_READ_BYTES)
+        if b"\x00" in head[:8192]:
             size = os.fstat(raw.fileno()).st_size
             return f"<binary file {_rel(ctx, path)}: {size} bytes, not shown>"
-        for total, line in enumerate(_text(raw), start=1):
+        if len(head) < WHOLE_READ_BYTES:  # small file: one read, split in memory
+            lines: Iterable[str] = io.StringIO(head.decode("utf-8", errors="replace"), newline="")
+        else:  # large file: stream it line by line
+            raw.seek(0)
+            lines = _text(raw)
+        for total, line in enumerate(lines, start=1):
             if offset <= total < offset + args.limit:
                 text = line.rstrip("\r\n")
                 if len(text) > MAX_LINE_CHARS:
@@ -111,10 +134,12 @@ class WriteInput(ToolInput):
 
 def write(args: WriteInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path, write=True)
-    if path.is_dir():
+    kind = _kind(path)
+    if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; give a file path.")
-    existed = path.exists()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    existed = kind is not None
+    if not existed:
+        _make_parents(path)
     data = args.content.encode("utf-8")
     _write_file(ctx, path, data)
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
@@ -135,13 +160,14 @@ class EditInput(ToolInput):
 
 def edit(args: EditInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path, write=True)
-    if not path.exists():
+    kind = _kind(path)
+    if kind is None:
         if args.old == "":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _make_parents(path)
             _write_file(ctx, path, args.new.encode("utf-8"))
             return f"Created {_rel(ctx, path)}."
         raise ToolError(f"{args.path!r} does not exist. Use write to create it.")
-    if path.is_dir():
+    if kind == "dir":
         raise ToolError(f"{args.path!r} is a folder, not a text file.")
     if args.old == "":
         raise ToolError(

@@ -1,0 +1,128 @@
+"""The cost of isolation (issue 3).
+
+1. Median wall time of `shell("true")` through each sandbox backend available here, against a bare
+   `subprocess.run(["/bin/sh", "-c", "true"])`. Goal: bwrap within 3x of bare.
+2. A 1,000-file write + read loop through the file tools (safe resolution, openat2) against plain
+   Python file I/O. Goal: within 1.5x.
+
+    .venv/bin/python bench/sandbox_cost.py [--runs 50] [--files 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from hearth.core.protocols import ExecSpec
+from hearth.sandbox.choice import BACKENDS, self_test
+from hearth.sandbox.limits import ResourceLimits
+from hearth.sandbox.paths import SafePaths
+from hearth.sandbox.runner import SandboxRunner
+from hearth.tools.base import RunContext
+from hearth.tools.builtin.files import ReadInput, WriteInput, read, write
+
+MEMORY_DIR = "/dev/shm" if Path("/dev/shm").is_dir() else None  # the disk's noise hides the checks' cost
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def bench_shell(runs: int) -> list[tuple[str, float]]:
+    ws = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
+    rows: list[tuple[str, float]] = []
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(["/bin/sh", "-c", "true"], check=True)
+        samples.append(time.perf_counter() - t)
+    rows.append(("bare subprocess.run", median_ms(samples)))
+    bwrap = BACKENDS["bwrap"](ws, ResourceLimits())
+    if bwrap.available() is None:
+        argv = bwrap.argv(ExecSpec("true", ws))
+        samples = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            subprocess.run(argv, env={}, check=True)
+            samples.append(time.perf_counter() - t)
+        rows.append(("bwrap alone (same flags)", median_ms(samples)))
+
+    async def through(runner: SandboxRunner) -> float:
+        spec = ExecSpec("true", ws, timeout=30)
+        await runner.run(spec)  # warm up
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            await runner.run(spec)
+            times.append(time.perf_counter() - t)
+        await runner.close()
+        return median_ms(times)
+
+    for name in ("bwrap", "landlock", "process"):
+        backend = BACKENDS[name](ws, ResourceLimits())
+        why = backend.available() or (
+            asyncio.run(self_test(BACKENDS[name], ResourceLimits())) if name != "process" else None
+        )
+        if why:
+            rows.append((f"{name} (unavailable: {why[:50]})", float("nan")))
+            continue
+        rows.append((f"shell via {name}", asyncio.run(through(SandboxRunner(backend)))))
+    shutil.rmtree(ws, ignore_errors=True)
+    return rows
+
+
+def bench_files(count: int, rounds: int = 3) -> tuple[float, float]:
+    """Plain and tool I/O interleaved file by file, so both meet the same disk conditions
+    (file creation cost on this VM's disk drifts by 4x between runs)."""
+    body = "line of text\n" * 20
+    plain_times, tool_times = [], []
+    for _ in range(rounds):
+        ws = Path(tempfile.mkdtemp(prefix="hearth-bench-", dir=MEMORY_DIR))
+        ctx = RunContext(paths=SafePaths(ws))
+        plain = tools = 0.0
+        for i in range(count):
+            p = ws / f"plain_{i}.txt"
+            t = time.perf_counter()
+            p.write_text(body)
+            assert p.read_text() == body
+            plain += time.perf_counter() - t
+            w, r = WriteInput(path=f"tool_{i}.txt", content=body), ReadInput(path=f"tool_{i}.txt")
+            t = time.perf_counter()
+            write(w, ctx)
+            read(r, ctx)
+            tools += time.perf_counter() - t
+        plain_times.append(plain)
+        tool_times.append(tools)
+        shutil.rmtree(ws, ignore_errors=True)
+    return statistics.median(plain_times), statistics.median(tool_times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--files", type=int, default=1000)
+    args = parser.parse_args()
+    rows = bench_shell(args.runs)
+    base = rows[0][1]
+    print(f'shell("true"), median of {args.runs} runs')
+    print(f"{'':32} {'ms':>8} {'x bare':>8}")
+    for name, ms in rows:
+        print(f"{name:32} {ms:8.2f} {ms / base:8.2f}")
+    plain, tools = bench_files(args.files)
+    print(
+        f"\n{args.files} files written and read back, interleaved, median of 3 rounds, in {MEMORY_DIR or 'tmp'}"
+    )
+    print(f"{'plain Python open/write/read':32} {plain * 1000:8.1f} ms")
+    print(f"{'file tools (safe paths, openat2)':32} {tools * 1000:8.1f} ms {tools / plain:8.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Shell, permissions and the audit trail, end to end through `hearth run`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hearth.runtime.config import load_settings
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+
+def call(name: str, **args: object) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
+
+
+def test_auto_mode_runs_shell_in_the_sandbox_and_audits_it(
+    hearth, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(call("shell", command="echo hi > made.txt && cat made.txt"), ScriptedReply(text="Made it."))
+    res = hearth(
+        "run",
+        "make a file",
+        "-w",
+        str(workspace),
+        "--json",
+        "--permission",
+        "auto",
+        env={"HEARTH_LLM_URL": server.url},
+    )
+    assert res.code == 0, res.stderr
+    lines = res.json_lines()
+    [perm] = [line for line in lines if line["type"] == "permission"]
+    assert (perm["allowed"], perm["by"], perm["reason"]) == (True, "policy", "auto mode")
+    [result] = [line for line in lines if line["type"] == "tool_result"]
+    assert result["ok"] and result["output"] == "hi"
+    assert (workspace / "made.txt").read_text() == "hi\n"
+
+
+def test_headless_refuses_what_needs_a_person_and_the_model_cannot_escalate(
+    hearth,
+    server: ScriptedServer,
+    workspace: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    server.add(
+        call("shell", command="rm -rf build"),
+        call("write", path=".hearth/config.toml", content='sandbox = "process"\npermission_mode = "auto"\n'),
+        call("shell", command="HEARTH_SANDBOX=process HEARTH_PERMISSION_MODE=auto hearth run 'rm -rf build'"),
+        call("write", path=".mcp.json", content='{"mcpServers": {"x": {"command": "sh"}}}'),
+        call("disable_sandbox"),
+        ScriptedReply(text="BLOCKED: I need permission to run shell commands."),
+    )
+    res = hearth("run", "clean the build", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    assert res.code == 3
+    lines = res.json_lines()
+    results = [line for line in lines if line["type"] == "tool_result"]
+    assert [r["ok"] for r in results] == [False] * 5
+    assert "no one to ask" in results[0]["output"]
+    assert "control file" in results[1]["output"]
+    assert "control file" in results[3]["output"]
+    assert "Unknown tool 'disable_sandbox'" in results[4]["output"]
+    perms = [line for line in lines if line["type"] == "permission"]
+    assert [p["by"] for p in perms] == ["headless"] * 4
+    assert not (workspace / ".mcp.json").exists()
+    assert not (workspace / ".hearth" / "config.toml").exists()
+    settings = load_settings({"workspace": workspace}, environ={}).settings
+    assert settings.sandbox == "auto" and settings.permission_mode.value == "normal"
+    assert lines[-1]["status"] == "blocked"
+
+
+def test_rules_from_config_allow_a_command_pattern(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    (workspace / ".hearth").mkdir()
+    (workspace / ".hearth" / "config.toml").write_text(
+        'allow = ["shell(echo *)"]\ndeny = ["shell(echo secret*)"]\n'
+    )
+    server.add(
+        call("shell", command="echo allowed"),
+        call("shell", command="echo secret stuff"),
+        ScriptedReply(text="ok"),
+    )
+    res = hearth("run", "echo", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    results = [json.loads(x) for x in res.stdout.splitlines() if '"tool_result"' in x]
+    assert results[0]["ok"] and results[0]["output"] == "allowed"
+    assert not results[1]["ok"] and "denied by the rule shell(echo secret*)" in results[1]["output"]
