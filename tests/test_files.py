@@ -186,6 +186,20 @@ def test_secrets_are_denied_but_templates_are_not(workspace: Path) -> None:
     assert "sk-123" not in call(workspace, "grep", pattern="API_KEY")
 
 
+def test_an_allow_rule_lets_a_named_secret_through(workspace: Path) -> None:
+    from hearth.agent.policy import PermissionMode, PermissionPolicy
+
+    (workspace / ".env").write_text("DEBUG=1\n")
+    (workspace / "id_rsa").write_text("key\n")
+    policy = PermissionPolicy.from_settings(PermissionMode.NORMAL, allow=["read(.env)"])
+    ctx = RunContext(paths=SafePaths(workspace, secret_exceptions=policy.secret_exceptions()))
+    tool = TOOLS.get("read")
+    assert tool is not None
+    assert asyncio.run(tool.run(tool.input_model.model_validate({"path": ".env"}), ctx)) == "1\tDEBUG=1"
+    with pytest.raises(ToolError, match="secret"):
+        asyncio.run(tool.run(tool.input_model.model_validate({"path": "id_rsa"}), ctx))
+
+
 def test_hearth_state_and_git_internals_are_not_writable(workspace: Path) -> None:
     for path in (".hearth/config.toml", ".git/hooks/pre-commit"):
         with pytest.raises(ToolError, match="may not change"):

@@ -149,14 +149,12 @@ def start_agent(
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name)
         prompt = _prompt(rt)
-    context = RunContext(
-        paths=SafePaths(rt.workspace),
-        session_id=session_id,
-        sandbox=rt.sandbox.runner,
-        network=rt.settings.network,
-    )
     policy = PermissionPolicy.from_settings(
         mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
+    )
+    paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
+    context = RunContext(
+        paths=paths, session_id=session_id, sandbox=rt.sandbox.runner, network=rt.settings.network
     )
     dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(

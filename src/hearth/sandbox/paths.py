@@ -125,11 +125,15 @@ def _open_walk(root_fd: int, rel: str, flags: int, mode: int) -> int:
 class SafePaths:
     """`WorkspacePaths` for one workspace folder. Works on strings: it is on every file call."""
 
-    def __init__(self, root: Path, *, allow_secrets: bool = False) -> None:
+    def __init__(
+        self, root: Path, *, allow_secrets: bool = False, secret_exceptions: tuple[str, ...] = ()
+    ) -> None:
+        """`secret_exceptions`: glob patterns of secrets the user's allow rules let through."""
         self._root_str = os.path.realpath(root)
         self._root = Path(self._root_str)
         self._prefix = self._root_str.rstrip(os.sep) + os.sep
         self._allow_secrets = allow_secrets
+        self._exceptions = tuple(re.compile(fnmatch.translate(p)) for p in secret_exceptions)
         self._root_fd: int | None = None
 
     @property
@@ -154,7 +158,7 @@ class SafePaths:
             raise PathDenied(
                 f"{raw!r} is outside the workspace ({self._root_str}). Use a path inside it, e.g. 'notes/todo.md'."
             )
-        if not self._allow_secrets and is_secret(rel):
+        if not self._allow_secrets and is_secret(rel) and not any(x.match(rel) for x in self._exceptions):
             raise PathDenied(
                 f"{raw!r} looks like a secret (credentials or keys); Hearth does not read or write it."
             )
