@@ -88,9 +88,7 @@ class PermissionPolicy:
     def secret_exceptions(self) -> tuple[str, ...]:
         """Paths the user explicitly allowed for file tools (e.g. `read(.env)`): secrets let through."""
         file_tools = ("read", "write", "edit", "grep", "*")
-        return tuple(
-            r.pattern for r in self.allow if r.tool in file_tools and r.pattern and r.pattern != "*"
-        )
+        return tuple(r.pattern for r in self.allow if r.tool in file_tools and r.pattern and r.pattern != "*")
 
     def with_allowed(self, rule: Rule) -> PermissionPolicy:
         return PermissionPolicy(self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed)
