@@ -303,6 +303,17 @@ def test_25_no_privilege_from_inside(box: Box) -> None:
         assert bad not in out.output
 
 
+def test_25b_seccomp_blocks_io_uring_and_ptrace(box: Box) -> None:
+    code = (
+        "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); "
+        "print('io_uring', libc.syscall(425, 1, None), ctypes.get_errno()); "
+        "print('ptrace', libc.syscall(101, 0, 0, 0, 0), ctypes.get_errno())"
+    )
+    out = box.run(f'python3 -c "{code}"').output
+    assert "io_uring -1 38" in out  # ENOSYS
+    assert "ptrace -1 1" in out  # EPERM
+
+
 def test_background_jobs_are_listed_read_and_stopped(box: Box) -> None:
     async def scenario() -> None:
         runner = box.choice.runner

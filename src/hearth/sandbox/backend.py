@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +38,19 @@ class Isolation:
         return "; ".join(parts) + (f" ({self.notes})" if self.notes else "")
 
 
+@dataclass
+class Launch:
+    """What the runner starts: the command line, file descriptors it inherits, and clean-up."""
+
+    argv: list[str]
+    pass_fds: tuple[int, ...] = ()
+
+    def close(self) -> None:
+        for fd in self.pass_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
 class Backend(ABC):
     name: str
     isolation: Isolation
@@ -47,6 +62,9 @@ class Backend(ABC):
     @abstractmethod
     def argv(self, spec: ExecSpec) -> list[str]:
         """The full command line that runs `spec.command` confined."""
+
+    def launch(self, spec: ExecSpec) -> Launch:
+        return Launch(self.argv(spec))
 
     def env(self, spec: ExecSpec) -> dict[str, str]:
         """The environment the launcher itself starts with (never the agent's secrets)."""

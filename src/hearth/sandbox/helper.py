@@ -97,7 +97,8 @@ def apply_landlock(writable: list[str], readable: list[str], block_net: bool) ->
     os.close(ruleset)
 
 
-def apply_seccomp(block_inet: bool) -> None:
+def seccomp_program(block_inet: bool) -> bytes:
+    """A classic-BPF seccomp filter (struct sock_filter[]), as bwrap's --seccomp takes it."""
     machine = os.uname().machine
     if machine not in ARCH:
         raise OSError(f"no seccomp filter for {machine}")
@@ -126,9 +127,13 @@ def apply_seccomp(block_inet: bool) -> None:
             (ret_k, 0, 0, eperm),
         ]
     prog.append((ret_k, 0, 0, allow))
-    raw = b"".join(struct.pack("HBBI", *ins) for ins in prog)
+    return b"".join(struct.pack("HBBI", *ins) for ins in prog)
+
+
+def apply_seccomp(block_inet: bool) -> None:
+    raw = seccomp_program(block_inet)
     filters = ctypes.create_string_buffer(raw, len(raw))
-    fprog = struct.pack("HxxxxxxP", len(prog), ctypes.addressof(filters))
+    fprog = struct.pack("HxxxxxxP", len(raw) // 8, ctypes.addressof(filters))
     fbuf = ctypes.create_string_buffer(fprog, len(fprog))
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
     _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fbuf, 0, 0), "seccomp")

@@ -55,18 +55,22 @@ class SandboxRunner:
 
     async def _spawn(self, spec: ExecSpec) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
         group = ProcessGroup.create(self.limits)
+        launch = self.backend.launch(spec)
         try:
             proc = await asyncio.create_subprocess_exec(
-                *group.launcher(self.backend.argv(spec)),
+                *group.launcher(launch.argv),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 env=self.backend.env(spec),
                 start_new_session=True,
+                pass_fds=launch.pass_fds,
             )
         except BaseException:
             group.remove()
             raise
+        finally:
+            launch.close()
         return proc, group
 
     async def run(self, spec: ExecSpec) -> ExecResult:
