@@ -81,3 +81,22 @@ def test_rules_from_config_allow_a_command_pattern(hearth, server: ScriptedServe
     results = [json.loads(x) for x in res.stdout.splitlines() if '"tool_result"' in x]
     assert results[0]["ok"] and results[0]["output"] == "allowed"
     assert not results[1]["ok"] and "denied by the rule shell(echo secret*)" in results[1]["output"]
+
+
+def test_network_allow_list_puts_the_checking_proxy_in_front(
+    hearth, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    fetch = "python3 -c \"import urllib.request; urllib.request.urlopen('http://blocked.test/', timeout=5)\" 2>&1 | tail -1"
+    server.add(call("shell", command=fetch), ScriptedReply(text="done"))
+    res = hearth(
+        "run",
+        "fetch",
+        "-w",
+        str(workspace),
+        "--json",
+        "--permission",
+        "auto",
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_NETWORK_ALLOW": "example.org,*.example.org"},
+    )
+    [result] = [line for line in res.json_lines() if line["type"] == "tool_result"]
+    assert "403" in result["output"]

@@ -53,14 +53,17 @@ class Settings(BaseModel):
     embedded_threads: int = Field(max(1, os.cpu_count() or 1), ge=1)
     sandbox: str = Field("auto", description="auto | bwrap | landlock | podman | docker | seatbelt | process")
     sandbox_image: str = Field("", description="Image for the podman/docker backends")
-    network: bool = Field(False, description="Let sandboxed commands use the network")
+    network: bool = Field(False, description="Let sandboxed commands use the whole network")
+    network_allow: list[str] = Field(
+        default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
+    )
     allow: list[str] = Field(
         default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"
     )
     ask: list[str] = Field(default_factory=list, description="Rules that always ask, e.g. write(src/**)")
     deny: list[str] = Field(default_factory=list, description="Rules never run, e.g. shell(rm *)")
 
-    @field_validator("allow", "ask", "deny", mode="before")
+    @field_validator("allow", "ask", "deny", "network_allow", mode="before")
     @classmethod
     def _rule_list(cls, value: Any) -> Any:
         """From the environment: a JSON list, or rules separated by commas outside parentheses."""

@@ -6,6 +6,7 @@ UIs call this and read the event stream; they never build agents themselves.
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,8 +24,10 @@ from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
+from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
+from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import file_tools
@@ -49,6 +52,7 @@ class Runtime:
     context_source: str
     sandbox: SandboxChoice
     embedded: EmbeddedServer | None = None
+    proxy: AllowlistProxy | None = None
     toolset: Toolset = field(default_factory=default_toolset)
 
     @property
@@ -57,6 +61,8 @@ class Runtime:
 
     async def aclose(self) -> None:
         await self.sandbox.runner.close()
+        if self.proxy:
+            await self.proxy.close()
         if self.embedded:
             self.embedded.stop()
         self.store.close()
@@ -80,6 +86,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None
     tool_mode = settings.tool_mode
@@ -124,9 +131,25 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             embedded.stop()
         store.close()
         await sandbox.runner.close()
+        if proxy:
+            await proxy.close()
         raise
     profile = ModelProfile(tool_mode=tool_mode, context_window=window)
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded)
+    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+
+
+async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
+    backend = sandbox.runner.backend
+    if not isinstance(backend, BwrapBackend):
+        await sandbox.runner.close()
+        raise HearthError(
+            f"A network allow-list needs the bwrap sandbox; this machine uses {backend.name}.",
+            "Remove network_allow (no network), or set network = true (the whole network).",
+        )
+    folder = Path(tempfile.mkdtemp(prefix="hearth-proxy-"))
+    proxy = await AllowlistProxy(ProxyPolicy(settings.network_allow), folder / "proxy.sock").start()
+    backend.proxy_socket = proxy.socket_path
+    return proxy
 
 
 def start_agent(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
@@ -21,9 +22,16 @@ ENV_FILE_DEPTH = 3
 SKIP = {"node_modules", ".git", ".venv", "venv", "__pycache__", ".hearth"}
 
 
+RELAY = Path(__file__).with_name("relay.py")
+PROXY_PORT = 3128
+SANDBOX_PROXY_SOCKET = "/run/hearth-proxy.sock"
+SANDBOX_RELAY = "/run/hearth-relay.py"
+
+
 class BwrapBackend(Backend):
     name = "bwrap"
     isolation = Isolation(files=True, network=True, processes=True, notes="bubblewrap, PID namespace")
+    proxy_socket: Path | None = None  # set for network by allow-list (see proxy.py)
 
     def available(self) -> str | None:
         if not shutil.which("bwrap"):
@@ -71,10 +79,36 @@ class BwrapBackend(Backend):
         args += ["--bind", ws, ws]
         args += self._protections()
         env = sandbox_env(home="/tmp", tmp="/tmp")
+        command = ["/bin/sh", "-c", spec.command]
+        if self.proxy_socket is not None and not spec.network:
+            python = os.path.realpath(sys.executable)
+            args += [
+                "--ro-bind",
+                sys.base_prefix,
+                sys.base_prefix,
+                "--ro-bind",
+                str(RELAY),
+                SANDBOX_RELAY,
+                "--bind",
+                str(self.proxy_socket),
+                SANDBOX_PROXY_SOCKET,
+            ]
+            proxy = f"http://127.0.0.1:{PROXY_PORT}"
+            env.update(HTTP_PROXY=proxy, HTTPS_PROXY=proxy, http_proxy=proxy, https_proxy=proxy)
+            command = [
+                python,
+                "-I",
+                "-S",
+                SANDBOX_RELAY,
+                SANDBOX_PROXY_SOCKET,
+                str(PROXY_PORT),
+                "--",
+                *command,
+            ]
         args += ["--chdir", str(spec.cwd), "--clearenv"]
         for key, value in env.items():
             args += ["--setenv", key, value]
-        return [*args, "--", "/bin/sh", "-c", spec.command]
+        return [*args, "--", *command]
 
     def _protections(self) -> list[str]:
         ws = self.workspace

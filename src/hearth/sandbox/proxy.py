@@ -1,0 +1,174 @@
+"""Network by allow-list: a host proxy that sandboxed commands reach through a Unix socket.
+
+The sandbox has no network of its own (bwrap's empty network namespace). A
+relay inside it listens on 127.0.0.1:3128 and forwards to this proxy's Unix
+socket, bound into the sandbox. The proxy accepts `CONNECT host:port` and
+plain `GET http://host/...` requests only for allowed domains (`example.com`
+exactly, `*.example.com` for its subdomains), rejects IP literals, NUL bytes,
+punycode and odd names, resolves the name itself, refuses loopback, private,
+link-local and other non-public addresses, and connects to the address it
+checked (no second lookup, so DNS rebinding cannot swap it).
+
+Domain fronting (TLS SNI naming another site behind an allowed one) and
+broad allow-list entries stay open: this limits where a command connects,
+not what it says there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import re
+import socket
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+
+class Refused(Exception):
+    pass
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
+
+
+@dataclass
+class ProxyPolicy:
+    allow: Sequence[str]
+    resolver: Resolver = system_resolver
+    allow_private: bool = False  # tests only: lets the proxy reach a server on loopback
+    log: list[str] = field(default_factory=list)
+
+    def host_allowed(self, host: str) -> bool:
+        for entry in self.allow:
+            entry = entry.lower().rstrip(".")
+            if entry.startswith("*."):
+                if host.endswith(entry[1:]) and host != entry[2:]:
+                    return True
+            elif host == entry:
+                return True
+        return False
+
+    async def check(self, host: str, port: int) -> str:
+        """The address to connect to, or Refused with the reason."""
+        if not 0 < port < 65536:
+            raise Refused(f"bad port {port}")
+        name = host.rstrip(".").lower()
+        with contextlib.suppress(ValueError):
+            ipaddress.ip_address(name.strip("[]"))
+            raise Refused(f"{host!r} is an IP address; only allowed domain names are reachable")
+        labels = name.split(".")
+        if len(name) > 253 or len(labels) < 2 or not all(_LABEL.match(label) for label in labels):
+            raise Refused(f"{host!r} is not a plain domain name")
+        if any(label.startswith("xn--") for label in labels) and not self.host_allowed(name):
+            raise Refused(f"{host!r} is an internationalised (punycode) name that is not allowed")
+        if not self.host_allowed(name):
+            raise Refused(f"{name} is not in the network allow-list")
+        try:
+            addresses = await self.resolver(name, port)
+        except OSError as exc:
+            raise Refused(f"{name} does not resolve: {exc}") from None
+        for address in addresses:
+            ip = ipaddress.ip_address(address)
+            if not ip.is_global and not self.allow_private:
+                raise Refused(f"{name} resolves to {address}, which is not a public address")
+        if not addresses:
+            raise Refused(f"{name} has no address")
+        return addresses[0]
+
+
+class AllowlistProxy:
+    def __init__(self, policy: ProxyPolicy, socket_path: Path) -> None:
+        self.policy = policy
+        self.socket_path = socket_path
+        self._server: asyncio.AbstractServer | None = None
+
+    async def start(self) -> AllowlistProxy:
+        self._server = await asyncio.start_unix_server(self._handle, path=str(self.socket_path))
+        self.socket_path.chmod(0o666)
+        return self
+
+    async def close(self) -> None:
+        if self._server:
+            self._server.close()
+            await self._server.wait_closed()
+        self.socket_path.unlink(missing_ok=True)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
+            await self._serve(head, reader, writer)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ConnectionError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _serve(self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            text = head.decode("ascii")
+        except UnicodeDecodeError:
+            return await _reply(writer, 400, "request is not ASCII")
+        lines = text.split("\r\n")
+        parts = lines[0].split(" ")
+        if len(parts) != 3:
+            return await _reply(writer, 400, "bad request line")
+        method, target, _version = parts
+        headers = {k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:] if ln)}
+        try:
+            if method == "CONNECT":
+                host, _, port_text = target.rpartition(":")
+                address = await self.policy.check(host, int(port_text or 0))
+                port = int(port_text)
+            else:
+                url = urlsplit(target)
+                if url.scheme != "http" or not url.hostname:
+                    raise Refused("only absolute http:// URLs and CONNECT are proxied")
+                host_header = headers.get("host", "").split(":")[0].lower()
+                if host_header and host_header != url.hostname.lower():
+                    raise Refused(f"Host header {host_header!r} does not match {url.hostname!r}")
+                port = url.port or 80
+                address = await self.policy.check(url.hostname, port)
+        except (Refused, ValueError) as exc:
+            self.policy.log.append(f"refused {target}: {exc}")
+            return await _reply(writer, 403, str(exc))
+        try:
+            up_reader, up_writer = await asyncio.wait_for(asyncio.open_connection(address, port), timeout=15)
+        except (OSError, TimeoutError) as exc:
+            return await _reply(writer, 502, f"cannot connect: {exc}")
+        self.policy.log.append(f"allowed {target} -> {address}")
+        if method == "CONNECT":
+            writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            await writer.drain()
+        else:
+            up_writer.write(head)
+        await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+
+
+async def _pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+    try:
+        while data := await src.read(65536):
+            dst.write(data)
+            await dst.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            dst.close()
+
+
+async def _reply(writer: asyncio.StreamWriter, status: int, reason: str) -> None:
+    body = f"hearth network allow-list: {reason}\n".encode()
+    writer.write(
+        f"HTTP/1.1 {status} Refused\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+        + body
+    )
+    with contextlib.suppress(ConnectionError):
+        await writer.drain()
