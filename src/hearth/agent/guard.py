@@ -20,6 +20,7 @@ class LoopGuard:
     _last_failure: str | None = None
     _failure_repeats: int = 0
     _empty_replies: int = 0
+    _refused_finishes: int = 0
 
     def empty_reply(self) -> bool:
         """Count an empty reply; True means nudge, raises when it is time to stop."""
@@ -27,6 +28,14 @@ class LoopGuard:
         if self._empty_replies >= STOP_AT:
             raise LimitReached(f"the model gave {self._empty_replies} empty replies in a row")
         return True
+
+    def refused_finish(self, open_items: int) -> None:
+        """Count a finish refused because work remains; stop when the model insists."""
+        self._refused_finishes += 1
+        if self._refused_finishes >= STOP_AT:
+            raise LimitReached(
+                f"the model tried to finish {self._refused_finishes} times with {open_items} item(s) still open"
+            )
 
     def reply_with_content(self) -> None:
         self._empty_replies = 0

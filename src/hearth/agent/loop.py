@@ -17,7 +17,7 @@ from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.finish import BadWait, final_answer, marker_stop
 from hearth.agent.guard import LoopGuard
-from hearth.core.errors import LimitReached, ModelError, StopRun, Waiting
+from hearth.core.errors import LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     ErrorRaised,
     Event,
@@ -27,9 +27,11 @@ from hearth.core.events import (
     Status,
     ToolResult,
     UserMessage,
+    WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
 from hearth.core.types import CallFormat, ToolCall
+from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.textcalls import load_arguments, parse_text_calls
 from hearth.llm.thinking import ThinkSplitter, split_thinking
@@ -101,6 +103,12 @@ class Agent:
         return finished
 
     async def step(self, guard: LoopGuard) -> None:
+        try:
+            await self._step(guard)
+        except _Continue:
+            return
+
+    async def _step(self, guard: LoopGuard) -> None:
         request = ModelRequest(
             messages=build_messages(self.system_prompt, self.history),
             tools=self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else (),
@@ -118,18 +126,23 @@ class Agent:
                 self.record(Notice(reason="empty_reply", text=render("notice_empty_reply")))
                 return
             try:
-                raise final_answer(reply.text)
+                stop = final_answer(reply.text)
             except BadWait as exc:
                 self.record(Notice(reason="bad_wait", text=render("notice_bad_wait", error=str(exc))))
                 return
+            self._check_finish(stop, guard)
+            raise stop
         guard.reply_with_content()
         all_ok = True
         for call in reply.tool_calls:
+            work_before = self.work.model_dump()
             *audit, result = await self.dispatcher.dispatch(call)
             for event in audit:
                 self.record(event)
             self.record(result)
             assert isinstance(result, ToolResult)
+            if self.work.model_dump() != work_before:
+                self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
             all_ok = all_ok and result.ok
             repeated = guard.call_result(call, result.ok, result.output)
             if repeated:
@@ -142,7 +155,23 @@ class Agent:
         except BadWait:
             stop = None
         if stop is not None:
+            self._check_finish(stop, guard)
             raise stop
+
+    @property
+    def work(self) -> WorkState:
+        return self.dispatcher.context.work
+
+    def _check_finish(self, stop: StopRun, guard: LoopGuard) -> None:
+        """A finish is refused (the model is told what is open) while tracked work remains."""
+        if not isinstance(stop, TaskDone):
+            return
+        open_items = self.work.unfinished()
+        if open_items:
+            guard.refused_finish(len(open_items))
+            items = "\n".join(f"- {item}" for item in open_items[:20])
+            self.record(Notice(reason="finish_refused", text=render("notice_finish_refused", items=items)))
+            raise _Continue
 
     def _reply(self, response: ModelResponse) -> tuple[ModelReply, str | None]:
         """The reply event, and an error if the model tried to call a tool but it could not be read."""
@@ -203,6 +232,10 @@ class Agent:
             timings=response.timings,
         )
         return reply, unparsed
+
+
+class _Continue(Exception):
+    """Raised inside a step to end it early and go on with the next one."""
 
 
 def _thinking_aware(sink: DeltaSink | None) -> DeltaSink | None:

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from hearth.core.types import CallFormat, Frozen, Timings, ToolCall, Usage
+from hearth.core.work import WorkState
 
 
 def _now() -> datetime:
@@ -103,6 +104,26 @@ class PermissionDecided(EventBase):
     reason: str
 
 
+class WorkUpdated(EventBase):
+    """A snapshot of todos, plan and task state after they changed."""
+
+    kind: Literal["work"] = "work"
+    state: WorkState
+
+
+class Compacted(EventBase):
+    """From here on, the context leaves out what this says: masked tool outputs, and events
+    before `summary_upto` replaced by `summary`. The events themselves stay in the store."""
+
+    kind: Literal["compacted"] = "compacted"
+    masked: tuple[str, ...] = ()  # call ids whose outputs are shown as a one-line stub
+    summary: str = ""
+    summary_upto: int = 0  # number of events (from the start) the summary replaces
+    reason: str = ""
+    tokens_before: int = 0
+    tokens_after: int = 0
+
+
 class Notice(EventBase):
     """A message from Hearth itself to the model: a nudge, a correction, a warning."""
 
@@ -137,6 +158,8 @@ Event = Annotated[
     | ModelReply
     | ToolResult
     | PermissionDecided
+    | WorkUpdated
+    | Compacted
     | Notice
     | ErrorRaised
     | Finished,

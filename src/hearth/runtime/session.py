@@ -16,8 +16,9 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, SessionStarted
+from hearth.core.events import Event, SessionStarted, WorkUpdated
 from hearth.core.protocols import DeltaSink, Model
+from hearth.core.work import WorkState
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
@@ -33,13 +34,14 @@ from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.builtin.work import work_tools
 from hearth.tools.toolset import Toolset
 
 DEFAULT_CONTEXT_WINDOW = 4096
 
 
 def default_toolset() -> Toolset:
-    return Toolset([*file_tools(), *shell_tools(), *git_tools()])
+    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
 
 
 @dataclass
@@ -176,8 +178,13 @@ def start_agent(
         mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
     )
     paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
+    snapshots = [e.state for e in history if isinstance(e, WorkUpdated)]
     context = RunContext(
-        paths=paths, session_id=session_id, sandbox=rt.sandbox.runner, network=rt.settings.network
+        paths=paths,
+        session_id=session_id,
+        sandbox=rt.sandbox.runner,
+        network=rt.settings.network,
+        work=snapshots[-1].model_copy(deep=True) if snapshots else WorkState(),
     )
     dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(

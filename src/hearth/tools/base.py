@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from hearth.core.protocols import Sandbox, WorkspacePaths
 from hearth.core.types import ToolSpec
+from hearth.core.work import WorkState
 
 
 class ToolInput(BaseModel):
@@ -33,6 +34,7 @@ class RunContext:
     session_id: str = ""
     sandbox: Sandbox | None = None
     network: bool = False  # may sandboxed commands use the network
+    work: WorkState = field(default_factory=WorkState)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -1,0 +1,154 @@
+"""Work tracking: todos, plan steps, task state. Read-only for permissions (no side effects)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from hearth.core.errors import ToolError
+from hearth.core.work import Todo, TodoStatus
+from hearth.tools.base import RunContext, Tool, ToolInput
+
+
+def _todo(ctx: RunContext, todo_id: int) -> Todo:
+    for t in ctx.work.todos:
+        if t.id == todo_id:
+            return t
+    ids = ", ".join(str(t.id) for t in ctx.work.todos) or "none yet"
+    raise ToolError(f"No todo {todo_id}. Todo ids: {ids}.")
+
+
+class TodoAddInput(ToolInput):
+    """Add a todo item; give parent to make it a sub-task."""
+
+    text: str = Field(min_length=1, description="What to do")
+    parent: int | None = Field(None, description="Id of the todo this belongs under")
+
+
+def todo_add(args: TodoAddInput, ctx: RunContext) -> str:
+    if args.parent is not None:
+        _todo(ctx, args.parent)
+    new_id = max((t.id for t in ctx.work.todos), default=0) + 1
+    ctx.work.todos.append(Todo(id=new_id, text=args.text, parent=args.parent))
+    return f"Added todo {new_id}.\n{ctx.work.render()}"
+
+
+class TodoUpdateInput(ToolInput):
+    """Change a todo's text or status (pending, in_progress, done)."""
+
+    id: int
+    text: str | None = None
+    status: TodoStatus | None = None
+
+
+def todo_update(args: TodoUpdateInput, ctx: RunContext) -> str:
+    todo = _todo(ctx, args.id)
+    if args.text:
+        todo.text = args.text
+    if args.status:
+        todo.status = args.status
+    return _after_change(ctx, f"Updated todo {todo.id}.")
+
+
+class TodoCompleteInput(ToolInput):
+    """Mark a todo as done."""
+
+    id: int
+
+
+def todo_complete(args: TodoCompleteInput, ctx: RunContext) -> str:
+    _todo(ctx, args.id).status = "done"
+    return _after_change(ctx, f"Completed todo {args.id}.")
+
+
+def _after_change(ctx: RunContext, said: str) -> str:
+    if ctx.work.todos and not ctx.work.open_todos():
+        return f"{said} All todos are done. If the task is complete, stop now: give a short summary and TASK_COMPLETE."
+    return f"{said}\n{ctx.work.render()}"
+
+
+class TodoListInput(ToolInput):
+    """Show the todos, plan and task state."""
+
+
+def todo_list(args: TodoListInput, ctx: RunContext) -> str:
+    return ctx.work.render()
+
+
+class PlanCompleteStepInput(ToolInput):
+    """Mark a step of the approved plan as done."""
+
+    step: int = Field(ge=1, description="Step number, from 1")
+    note: str = Field("", description="What was done, briefly")
+
+
+def plan_complete_step(args: PlanCompleteStepInput, ctx: RunContext) -> str:
+    if not ctx.work.plan:
+        raise ToolError("There is no plan to track.")
+    if args.step > len(ctx.work.plan):
+        raise ToolError(f"The plan has {len(ctx.work.plan)} steps.")
+    step = ctx.work.plan[args.step - 1]
+    step.done, step.note = True, args.note
+    left = ctx.work.open_steps()
+    if not left:
+        return "All plan steps are done. If the task is complete, give a short summary and TASK_COMPLETE."
+    return f"Step {args.step} done. Next: step {left[0][0]}: {left[0][1].text}"
+
+
+class TaskStateUpdateInput(ToolInput):
+    """Record the task's objective, what must be true to finish, progress counts and what remains."""
+
+    objective: str | None = None
+    completion_gate: str | None = Field(None, description="What must be true before finishing")
+    done_count: int | None = Field(None, ge=0)
+    total_count: int | None = Field(None, ge=0)
+    remaining: list[str] | None = Field(None, description="Items still to do (replaces the list)")
+
+
+def task_state_update(args: TaskStateUpdateInput, ctx: RunContext) -> str:
+    task = ctx.work.task
+    for field_name in ("objective", "completion_gate", "done_count", "total_count", "remaining"):
+        value = getattr(args, field_name)
+        if value is not None:
+            setattr(task, field_name, value)
+    return "Task state saved.\n" + task_state_text(ctx)
+
+
+class TaskStateGetInput(ToolInput):
+    """Show the task state: objective, completion gate, counts, remaining items."""
+
+
+def task_state_text(ctx: RunContext) -> str:
+    t = ctx.work.task
+    counts = f"{t.done_count}/{t.total_count}" if t.total_count is not None else str(t.done_count)
+    remaining = "\n".join(f"- {r}" for r in t.remaining) or "(none)"
+    return (
+        f"objective: {t.objective or '(not set)'}\ncompletion gate: {t.completion_gate or '(not set)'}\n"
+        f"done: {counts}\nremaining:\n{remaining}"
+    )
+
+
+def task_state_get(args: TaskStateGetInput, ctx: RunContext) -> str:
+    return task_state_text(ctx)
+
+
+WORK_TOOL_NAMES = (
+    "todo_add",
+    "todo_update",
+    "todo_complete",
+    "todo_list",
+    "plan_complete_step",
+    "task_state_update",
+    "task_state_get",
+)
+
+
+def work_tools() -> list[Tool]:
+    return [
+        Tool("todo_add", TodoAddInput, todo_add, read_only=True),
+        Tool("todo_update", TodoUpdateInput, todo_update, read_only=True),
+        Tool("todo_complete", TodoCompleteInput, todo_complete, read_only=True),
+        Tool("todo_list", TodoListInput, todo_list, read_only=True),
+        Tool("plan_complete_step", PlanCompleteStepInput, plan_complete_step, read_only=True),
+        Tool("task_state_update", TaskStateUpdateInput, task_state_update, read_only=True),
+        Tool("task_state_get", TaskStateGetInput, task_state_get, read_only=True),
+    ]
