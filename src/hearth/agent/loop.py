@@ -126,12 +126,12 @@ class Agent:
                 self.record(Notice(reason="empty_reply", text=render("notice_empty_reply")))
                 return
             try:
-                stop = final_answer(reply.text)
+                final = final_answer(reply.text)
             except BadWait as exc:
                 self.record(Notice(reason="bad_wait", text=render("notice_bad_wait", error=str(exc))))
                 return
-            self._check_finish(stop, guard)
-            raise stop
+            self._check_finish(final, guard)
+            raise final
         guard.reply_with_content()
         all_ok = True
         for call in reply.tool_calls:
