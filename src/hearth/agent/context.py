@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hearth.core.events import Event, ModelReply, Notice, ToolResult, UserMessage
+from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage, WorkUpdated
 from hearth.core.types import CallFormat, Message
 from hearth.prompts import render
 
@@ -21,8 +21,27 @@ def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]
     """The conversation so far; consecutive user messages are merged, since strict chat
     templates (Gemma's, Mistral's) reject two in a row. Merging appends, so the prefix holds."""
     messages = [Message(role="system", content=system_prompt)]
-    results = {e.call_id: e for e in events if isinstance(e, ToolResult)}
-    for event in events:
+    masked: set[str] = set()
+    start = 0
+    for i, event in enumerate(events):
+        if isinstance(event, Compacted):
+            masked.update(event.masked)
+            if event.summary:
+                start = event.summary_upto
+                summary_at = i
+    if start:
+        # The summary replaces events[:start]; the task and the tracked work are restated.
+        task = next(((j, e) for j, e in enumerate(events) if isinstance(e, UserMessage)), None)
+        if task is not None and task[0] < start:
+            messages.append(Message(role="user", content=task[1].text))
+        summary = events[summary_at]
+        assert isinstance(summary, Compacted)
+        messages.append(Message(role="user", content=render("context_summary", summary=summary.summary)))
+        work = next((e.state for e in reversed(events[:start]) if isinstance(e, WorkUpdated)), None)
+        if work is not None:
+            messages.append(Message(role="user", content=render("context_work_state", state=work.render())))
+    results = {e.call_id: _shown(e, masked) for e in events if isinstance(e, ToolResult)}
+    for event in events[start:]:
         if isinstance(event, UserMessage):
             messages.append(Message(role="user", content=event.text))
         elif isinstance(event, Notice):
@@ -30,6 +49,13 @@ def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]
         elif isinstance(event, ModelReply):
             messages.extend(_reply_messages(event, results))
     return _merge_user_runs(messages)
+
+
+def _shown(result: ToolResult, masked: set[str]) -> ToolResult:
+    if result.call_id not in masked:
+        return result
+    stub = render("masked_output", name=result.name, size=len(result.output))
+    return result.model_copy(update={"output": stub})
 
 
 def _merge_user_runs(messages: list[Message]) -> list[Message]:

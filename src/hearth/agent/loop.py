@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hearth.agent.compaction import Compactor
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.finish import BadWait, final_answer, marker_stop
 from hearth.agent.guard import LoopGuard
-from hearth.core.errors import LimitReached, ModelError, StopRun, TaskDone, Waiting
+from hearth.core.errors import ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     ErrorRaised,
     Event,
@@ -30,7 +31,7 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
-from hearth.core.types import CallFormat, ToolCall
+from hearth.core.types import CallFormat, ToolCall, ToolSpec
 from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.textcalls import load_arguments, parse_text_calls
@@ -59,6 +60,7 @@ class Agent:
     on_event: Callable[[str, Event], None] | None = None
     on_delta: DeltaSink | None = None
     history: list[Event] = field(default_factory=list)
+    compactor: Compactor | None = None
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -108,13 +110,42 @@ class Agent:
         except _Continue:
             return
 
-    async def _step(self, guard: LoopGuard) -> None:
-        request = ModelRequest(
-            messages=build_messages(self.system_prompt, self.history),
-            tools=self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else (),
-            temperature=self.temperature,
+    async def compact(self, *, force: bool = False, reason: str = "") -> bool:
+        """Compact now if the context nears the window (or always, when forced)."""
+        if self.compactor is None:
+            return False
+        return await self.compactor.compact(
+            self.model,
+            self.system_prompt,
+            self.history,
+            self._tools(),
+            self.record,
+            force=force,
+            reason=reason,
         )
-        response = await self.model.complete(request, _thinking_aware(self.on_delta))
+
+    def _tools(self) -> list[ToolSpec]:
+        return self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else []
+
+    async def _query(self) -> ModelResponse:
+        await self.compact()
+        for attempt in range(2):
+            request = ModelRequest(
+                messages=build_messages(self.system_prompt, self.history),
+                tools=self._tools(),
+                temperature=self.temperature,
+            )
+            try:
+                return await self.model.complete(request, _thinking_aware(self.on_delta))
+            except ContextOverflow:
+                if attempt or not await self.compact(
+                    force=True, reason="the server said the context overflowed"
+                ):
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _step(self, guard: LoopGuard) -> None:
+        response = await self._query()
         reply, unparsed = self._reply(response)
         self.record(reply)
         if unparsed:

@@ -183,7 +183,7 @@ class _Accumulator:
         if isinstance(chunk.get("error"), dict | str):
             err = chunk["error"]
             message = err.get("message", str(err)) if isinstance(err, dict) else err
-            raise _classify_error(str(message), stream=True)
+            raise classify_error(str(message), stream=True)
         self.model = chunk.get("model") or self.model
         if chunk.get("usage"):
             self.usage = chunk["usage"]
@@ -295,7 +295,7 @@ def _http_error(url: str, resp: httpx.Response) -> ModelError:
             f"{url} was not found (404): {message}",
             "Check HEARTH_LLM_URL (it should end in /v1) and HEARTH_MODEL (blank uses the server's default).",
         )
-    err = _classify_error(f"HTTP {status}: {message}", stream=False)
+    err = classify_error(f"HTTP {status}: {message}", stream=False)
     if isinstance(err, ContextOverflow):
         return err
     return ModelError(
@@ -305,7 +305,7 @@ def _http_error(url: str, resp: httpx.Response) -> ModelError:
     )
 
 
-def _classify_error(message: str, *, stream: bool) -> ModelError:
+def classify_error(message: str, *, stream: bool) -> ModelError:
     low = message.lower()
     if "context" in low and any(h in low for h in _OVERFLOW_HINTS):
         return ContextOverflow(f"The prompt does not fit the model's context window: {message}")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hearth.agent.compaction import Compactor
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
@@ -199,6 +200,7 @@ def start_agent(
         on_event=on_event,
         on_delta=on_delta,
         history=history,
+        compactor=Compactor(window=rt.profile.context_window),
     )
     if not resume:
         agent.record(

@@ -10,9 +10,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from hearth.core.errors import ModelError
+from hearth.core.errors import ContextOverflow, ModelError
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
+from hearth.llm.client import classify_error
 from hearth.testing.script import ScriptedReply, ScriptItem, check_request, estimate_tokens
 
 
@@ -42,6 +43,9 @@ class ScriptedModel:
         item = self.script.pop(0)
         reply = item if isinstance(item, ScriptedReply) else item(body)
         if reply.status >= 400:
+            err = classify_error(f"HTTP {reply.status}: {reply.error}", stream=False)
+            if isinstance(err, ContextOverflow):
+                raise err
             raise ModelError(f"HTTP {reply.status}: {reply.error}", retryable=False)
         if on_delta:
             if reply.reasoning:

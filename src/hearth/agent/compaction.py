@@ -1,0 +1,139 @@
+"""Keep the context inside the window actually loaded.
+
+First old tool outputs are masked (the events keep them; the context shows a
+one-line stub). If that is not enough, the older turns are summarised by the
+model. The task, the tracked work and the most recent call/result pairs
+survive. Each compaction is a `Compacted` event, so the context after it is
+again byte-stable until the next one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from hearth.agent.context import build_messages
+from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
+from hearth.core.protocols import Model, ModelRequest
+from hearth.core.types import Message, ToolSpec
+from hearth.prompts import render
+
+CHARS_PER_TOKEN = 3.5  # conservative for code and JSON; the server's own count is not known before sending
+
+
+def estimate_tokens(messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> int:
+    size = len(json.dumps([m.to_wire() for m in messages])) + len(json.dumps([t.to_wire() for t in tools]))
+    return int(size / CHARS_PER_TOKEN)
+
+
+@dataclass
+class Compactor:
+    window: int
+    reserve: int = 1024  # room for the reply
+    threshold: float = 0.8  # compact when the prompt would use more than this share of the room
+    keep_results: int = 4  # the most recent tool results stay visible
+    keep_events: int = 8  # events kept verbatim after a summary
+
+    @property
+    def budget(self) -> int:
+        return int(max(self.window - self.reserve, self.window // 2) * self.threshold)
+
+    def over(self, system_prompt: str, events: Sequence[Event], tools: Sequence[ToolSpec]) -> int:
+        """Estimated tokens beyond the budget (0 when it fits)."""
+        return max(0, estimate_tokens(build_messages(system_prompt, events), tools) - self.budget)
+
+    def mask(self, events: Sequence[Event]) -> tuple[str, ...]:
+        """Call ids of tool outputs to hide: all but the most recent few that are not hidden yet."""
+        hidden = {cid for e in events if isinstance(e, Compacted) for cid in e.masked}
+        results = [e for e in events if isinstance(e, ToolResult) and e.call_id not in hidden]
+        old = results[: -self.keep_results] if self.keep_results else results
+        return tuple(e.call_id for e in old if len(e.output) > 200)
+
+    def boundary(self, events: Sequence[Event]) -> int:
+        """Where the verbatim tail starts: never between a call and its results."""
+        cut = max(0, len(events) - self.keep_events)
+        while (
+            cut > 0
+            and isinstance(events[cut], ToolResult | Notice)
+            and not isinstance(events[cut], UserMessage)
+        ):
+            cut -= 1
+        return cut
+
+    async def summarise(self, model: Model, events: Sequence[Event], upto: int) -> str:
+        task = next((e.text for e in events if isinstance(e, UserMessage)), "")
+        transcript = "\n".join(_line(e) for e in events[:upto] if _line(e))
+        request = ModelRequest(
+            messages=[
+                Message(role="system", content=render("compact_summary_system")),
+                Message(
+                    role="user",
+                    content=render("compact_summary_request", task=task, transcript=transcript[-60000:]),
+                ),
+            ]
+        )
+        response = await model.complete(request)
+        from hearth.llm.thinking import split_thinking
+
+        return split_thinking(response.content)[0].strip() or "(the summary came back empty)"
+
+    async def compact(
+        self,
+        model: Model,
+        system_prompt: str,
+        history: list[Event],
+        tools: Sequence[ToolSpec],
+        record: Callable[[Event], None],
+        *,
+        force: bool = False,
+        reason: str = "",
+    ) -> bool:
+        """Mask, then summarise if still needed (or if forced). True when anything was compacted."""
+        before = estimate_tokens(build_messages(system_prompt, history), tools)
+        if not force and before <= self.budget:
+            return False
+        done = False
+        masked = self.mask(history)
+        if masked:
+            after = estimate_tokens(
+                build_messages(system_prompt, [*history, Compacted(masked=masked)]), tools
+            )
+            record(
+                Compacted(
+                    masked=masked,
+                    reason=reason or "near the context window",
+                    tokens_before=before,
+                    tokens_after=after,
+                )
+            )
+            done = True
+            if not force and after <= self.budget:
+                return True
+        first_task = next((i for i, e in enumerate(history) if isinstance(e, UserMessage)), 0)
+        upto = self.boundary(history)
+        if upto > first_task + 1:
+            summary = await self.summarise(model, history, upto)
+            event = Compacted(
+                summary=summary,
+                summary_upto=upto,
+                reason=reason or "near the context window",
+                tokens_before=before,
+            )
+            after = estimate_tokens(build_messages(system_prompt, [*history, event]), tools)
+            record(event.model_copy(update={"tokens_after": after}))
+            done = True
+        return done
+
+
+def _line(event: Event) -> str:
+    if isinstance(event, UserMessage):
+        return f"USER: {event.text}"
+    if isinstance(event, ModelReply):
+        calls = "; ".join(f"{c.name}({json.dumps(c.arguments)[:300]})" for c in event.tool_calls)
+        return f"AGENT: {event.text[:1000]}" + (f" CALLS: {calls}" if calls else "")
+    if isinstance(event, ToolResult):
+        return f"RESULT {event.name} ({'ok' if event.ok else 'failed'}): {event.output[:400]}"
+    if isinstance(event, Compacted) and event.summary:
+        return f"EARLIER SUMMARY: {event.summary}"
+    return ""

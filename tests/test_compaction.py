@@ -1,0 +1,153 @@
+"""Compaction against the window: masking first, then a summary; overflow triggers it; prefix stays stable."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from pathlib import Path
+
+from hearth.agent.compaction import Compactor, estimate_tokens
+from hearth.agent.context import build_messages
+from hearth.agent.dispatch import Dispatcher
+from hearth.agent.loop import Agent, Limits
+from hearth.agent.policy import PermissionMode, PermissionPolicy
+from hearth.agent.prompt import system_prompt
+from hearth.core.events import Compacted, Status
+from hearth.core.types import Message
+from hearth.llm.profiles import ModelProfile, ToolMode
+from hearth.sandbox.paths import SafePaths
+from hearth.store.sessions import SessionStore
+from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply
+from hearth.tools.base import RunContext
+from hearth.tools.builtin.files import file_tools
+from hearth.tools.builtin.work import work_tools
+from hearth.tools.toolset import Toolset
+
+
+def read_call(i: int) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(id=f"r{i}", name="read", arguments={"path": f"f{i}.txt"})])
+
+
+SUMMARY = ScriptedReply(text="Read the earlier files; each holds lorem ipsum. Only the final answer is left.")
+
+
+def summarising(replies: list[ScriptedReply]) -> list[object]:
+    """A script that answers the compaction's summary requests and plays `replies` for the rest."""
+    queue = list(replies)
+
+    def respond(body: dict[str, object]) -> ScriptedReply:
+        if "You summarise an agent's work" in body["messages"][0]["content"]:  # type: ignore[index]
+            return SUMMARY
+        return queue.pop(0) if queue else ScriptedReply(text="done")
+
+    return [respond] * 100
+
+
+def agent_requests(model: ScriptedModel) -> list[dict[str, object]]:
+    return [r for r in model.requests if "You summarise" not in r["messages"][0]["content"]]  # type: ignore[index]
+
+
+def make(ws: Path, replies: list[ScriptedReply], window: int) -> tuple[Agent, ScriptedModel]:
+    for i in range(20):
+        (ws / f"f{i}.txt").write_text(f"file {i}\n" + "lorem ipsum dolor sit amet " * 40 + "\n")
+    tools = Toolset([*file_tools(), *work_tools()])
+    store = SessionStore(ws / ".hearth" / "s.db")
+    sid = store.create(str(ws), "m")
+    model = ScriptedModel(summarising(replies))  # type: ignore[arg-type]
+    agent = Agent(
+        model,
+        ModelProfile(tool_mode=ToolMode.NATIVE, context_window=window),
+        Dispatcher(tools, PermissionPolicy(PermissionMode.AUTO), RunContext(paths=SafePaths(ws))),
+        store,
+        sid,
+        system_prompt(tools, ToolMode.NATIVE),
+        Limits(max_iterations=40),
+        compactor=Compactor(window=window, reserve=256, keep_results=2, keep_events=6),
+    )
+    return agent, model
+
+
+def prompt_tokens(body: dict[str, object]) -> int:
+    msgs = [Message.model_validate(m) if False else m for m in body["messages"]]  # type: ignore[attr-defined]
+    return int(len(json.dumps(msgs) + json.dumps(body.get("tools", []))) / 3.5)
+
+
+def test_old_tool_outputs_are_masked_first_and_stay_in_the_store(workspace: Path) -> None:
+    agent, model = make(
+        workspace, [read_call(i) for i in range(8)] + [ScriptedReply(text="read them all")], 6000
+    )
+    fin = asyncio.run(agent.run("read the files"))
+    assert fin.status is Status.DONE and model.violations == []
+    compactions = [e for e in agent.history if isinstance(e, Compacted)]
+    assert compactions and all(not c.summary for c in compactions)
+    assert all(c.tokens_after < c.tokens_before for c in compactions)
+    last = json.dumps(agent_requests(model)[-1]["messages"])
+    assert "hidden to save context" in last
+    budget = agent.compactor.budget  # type: ignore[union-attr]
+    assert all(prompt_tokens(r) <= budget * 1.1 for r in agent_requests(model))
+    # the store still has every full output
+    stored = agent.store.events(agent.session_id)
+    assert sum("lorem ipsum" in getattr(e, "output", "") for e in stored) == 8
+
+
+def test_older_turns_are_summarised_when_masking_is_not_enough(workspace: Path) -> None:
+    replies = [
+        ScriptedReply(text="thinking out loud " * 60, tool_calls=read_call(i).tool_calls) for i in range(10)
+    ]
+    agent, model = make(workspace, replies, 3000)
+    fin = asyncio.run(agent.run("read the files"))
+    assert fin.status is Status.DONE, fin.reason
+    summaries = [e for e in agent.history if isinstance(e, Compacted) and e.summary]
+    assert summaries and summaries[0].summary == SUMMARY.text
+    after = [r for r in agent_requests(model) if "Earlier work was compacted" in json.dumps(r["messages"])]
+    assert after
+    first_user = after[-1]["messages"][1]["content"]  # type: ignore[index]
+    assert first_user.startswith("read the files")  # the task survives, then the summary
+    assert model.violations == []  # every kept call still has its result
+
+
+def test_prefix_is_stable_between_compactions(workspace: Path) -> None:
+    agent, model = make(workspace, [read_call(i) for i in range(10)] + [ScriptedReply(text="ok")], 6000)
+    asyncio.run(agent.run("read"))
+    compaction_steps = set()
+    count = 0
+    for e in agent.history:
+        if e.kind == "model_reply":
+            count += 1
+        if isinstance(e, Compacted):
+            compaction_steps.add(count)
+    requests = agent_requests(model)
+    for n, (before, after) in enumerate(itertools.pairwise(requests), start=1):
+        if n in compaction_steps:
+            continue
+        assert json.dumps(after["messages"]).startswith(json.dumps(before["messages"])[:-1])
+
+
+def test_a_context_overflow_error_compacts_and_retries(workspace: Path) -> None:
+    overflow = ScriptedReply(
+        status=400, error="request (9000 tokens) exceeds the available context size (8192)"
+    )
+    agent, _ = make(
+        workspace,
+        [
+            read_call(0),
+            read_call(1),
+            read_call(2),
+            read_call(3),
+            overflow,
+            ScriptedReply(text="done after compaction"),
+        ],
+        100_000,
+    )
+    fin = asyncio.run(agent.run("read"))
+    assert fin.status is Status.DONE
+    compactions = [e for e in agent.history if isinstance(e, Compacted)]
+    assert compactions and all("overflowed" in c.reason for c in compactions)
+    assert compactions[0].masked
+
+
+def test_estimate_counts_tools_too() -> None:
+    msgs = [Message(role="user", content="x" * 350)]
+    assert estimate_tokens(msgs) >= 100
+    assert build_messages("s", [])[0].content == "s"
