@@ -18,6 +18,7 @@ from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.finish import BadWait, final_answer, marker_stop
 from hearth.agent.guard import LoopGuard
+from hearth.agent.instructions import NestedInstructions
 from hearth.core.errors import ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     ErrorRaised,
@@ -61,6 +62,7 @@ class Agent:
     on_delta: DeltaSink | None = None
     history: list[Event] = field(default_factory=list)
     compactor: Compactor | None = None
+    nested: NestedInstructions | None = None
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -175,6 +177,9 @@ class Agent:
             if self.work.model_dump() != work_before:
                 self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
             all_ok = all_ok and result.ok
+            if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
+                for text in self.nested.for_path(call.arguments["path"]):
+                    self.record(Notice(reason="instructions", text=text))
             repeated = guard.call_result(call, result.ok, result.output)
             if repeated:
                 text = render("notice_repeated_failure", count=guard.failure_repeats, call=repeated)

@@ -58,6 +58,7 @@ class SessionStarted(EventBase):
     permission_mode: str
     tool_mode: str = "auto"
     system_prompt: str = ""
+    instructions: tuple[str, ...] = ()  # the instruction files loaded into the system prompt
 
 
 class UserMessage(EventBase):

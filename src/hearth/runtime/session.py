@@ -13,18 +13,19 @@ from pathlib import Path
 
 from hearth.agent.compaction import Compactor
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.instructions import Instructions, NestedInstructions, load_instructions
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, SessionStarted, WorkUpdated
+from hearth.core.events import Event, Notice, SessionStarted, WorkUpdated
 from hearth.core.protocols import DeltaSink, Model
 from hearth.core.work import WorkState
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
-from hearth.runtime.config import Settings, project_dir, user_data_path
+from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -167,14 +168,17 @@ def start_agent(
     """A new session, or the one `resume` names, ready to `run`."""
     mode = permission_mode or rt.settings.permission_mode
     history: list[Event] = []
+    instructions = load_instructions(rt.workspace, user_config_path().parent)
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)
         started = next((e for e in history if isinstance(e, SessionStarted)), None)
-        prompt = started.system_prompt if started and started.system_prompt else _prompt(rt)
+        prompt = started.system_prompt if started and started.system_prompt else _prompt(rt, instructions)
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name)
-        prompt = _prompt(rt)
+        prompt = _prompt(rt, instructions)
+    nested = NestedInstructions(rt.workspace)
+    nested.seen.update(_seen_folders(history))
     policy = PermissionPolicy.from_settings(
         mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
     )
@@ -201,6 +205,7 @@ def start_agent(
         on_delta=on_delta,
         history=history,
         compactor=Compactor(window=rt.profile.context_window),
+        nested=nested,
     )
     if not resume:
         agent.record(
@@ -212,10 +217,20 @@ def start_agent(
                 permission_mode=mode.value,
                 tool_mode=rt.profile.tool_mode.value,
                 system_prompt=prompt,
+                instructions=tuple(instructions.sources()),
             )
         )
     return agent
 
 
-def _prompt(rt: Runtime) -> str:
-    return system_prompt(rt.toolset, rt.profile.tool_mode)
+def _prompt(rt: Runtime, instructions: Instructions) -> str:
+    return system_prompt(rt.toolset, rt.profile.tool_mode, instructions)
+
+
+def _seen_folders(history: list[Event]) -> set[str]:
+    """Folders whose nested instructions this session was already given."""
+    seen = set()
+    for event in history:
+        if isinstance(event, Notice) and event.reason == "instructions":
+            seen.add(event.text.removeprefix("Instructions for ").split("/ from ", 1)[0])
+    return seen

@@ -31,6 +31,7 @@ def event_lines(session_id: str, event: Event) -> list[dict[str, Any]]:
                 "context_window": event.context_window,
                 "permission_mode": event.permission_mode,
                 "tool_mode": event.tool_mode,
+                "instructions": list(event.instructions),
             }
         )
     elif isinstance(event, UserMessage):
