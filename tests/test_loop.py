@@ -252,7 +252,10 @@ def test_consecutive_user_messages_are_merged_for_strict_templates(workspace: Pa
     run(agent)
     roles = [m["role"] for m in model.requests[-1]["messages"]]
     assert roles == ["system", "user", "assistant", "user", "assistant", "user"]
-    assert "[hearth] You made the same failing call" in model.requests[-1]["messages"][-1]["content"]
+    assert (
+        "[hearth] You are going in circles: the same failing call 2 times"
+        in model.requests[-1]["messages"][-1]["content"]
+    )
     assert model.violations == []
 
 
@@ -321,7 +324,38 @@ def test_same_failing_call_three_times_stops_with_a_reason(workspace: Path) -> N
     fin = run(agent)
     assert fin.status is Status.LIMIT
     assert "repeated 3 times" in fin.reason and "missing.txt" in fin.reason
-    assert any(isinstance(e, Notice) and e.reason == "repeated_failure" for e in agent.history)
+    assert any(isinstance(e, Notice) and e.reason == "loop" for e in agent.history)
+
+
+def test_same_call_same_result_is_nudged_then_stopped(workspace: Path) -> None:
+    (workspace / "a.txt").write_text("a")
+    agent, model, _ = make_agent(workspace, [ScriptedReply(text=fenced("read", path="a.txt"))] * 6)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "same result 4 times" in fin.reason
+    loops = [e for e in agent.history if isinstance(e, Notice) and e.reason == "loop"]
+    assert len(loops) == 1 and "same call with the same result 3 times" in loops[0].text
+
+
+def test_alternating_calls_are_caught(workspace: Path) -> None:
+    (workspace / "a.txt").write_text("a")
+    script = [ScriptedReply(text=fenced("read", path="a.txt")), ScriptedReply(text=fenced("ls"))] * 6
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "alternated" in fin.reason
+    assert any(isinstance(e, Notice) and "alternating" in e.text for e in agent.history)
+
+
+def test_the_same_error_from_different_calls(workspace: Path) -> None:
+    script = [ScriptedReply(text=fenced("delete_file", path=f"x{i}")) for i in range(6)]
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "same error came back 4 times" in fin.reason
+
+
+def test_progress_is_not_a_loop(workspace: Path) -> None:
+    script = [ScriptedReply(text=fenced("write", path=f"f{i}.txt", content="x")) for i in range(10)]
+    agent, _, _ = make_agent(workspace, [*script, ScriptedReply(text="wrote ten")])
+    assert run(agent).status is Status.DONE
 
 
 def test_empty_replies_are_nudged_then_stopped(workspace: Path) -> None:

@@ -1,26 +1,30 @@
-"""A simple loop guard: the same failing call, or empty replies, over and over.
+"""The loop guard, after OpenHands' stuck detector.
 
-First a nudge naming the pattern, then a stop with the reason.
+Patterns: the same failing call (nudge at 2, stop at 3); the same call giving
+the same result (nudge at 3, stop at 4); the same error from different calls
+(nudge at 3, stop at 4); two calls alternating (A B A B A B: nudge, two more: stop);
+empty replies (nudge, stop at 3); finishing while work remains (stop at 3).
+A nudge names the pattern so the model can break out of it.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from hearth.core.errors import LimitReached
 from hearth.core.types import ToolCall
 
-NUDGE_AT = 2
 STOP_AT = 3
 
 
 @dataclass
 class LoopGuard:
-    _last_failure: str | None = None
-    _failure_repeats: int = 0
+    _steps: list[tuple[str, str, bool]] = field(default_factory=list)  # (call, result, ok)
     _empty_replies: int = 0
     _refused_finishes: int = 0
+    _nudged: set[str] = field(default_factory=set)
 
     def empty_reply(self) -> bool:
         """Count an empty reply; True means nudge, raises when it is time to stop."""
@@ -41,22 +45,68 @@ class LoopGuard:
         self._empty_replies = 0
 
     def call_result(self, call: ToolCall, ok: bool, output: str) -> str | None:
-        """Record one result; returns a description to nudge with, raises to stop."""
-        if ok:
-            self._last_failure, self._failure_repeats = None, 0
-            return None
-        key = f"{call.name} {json.dumps(call.arguments, sort_keys=True)} -> {output}"
-        if key == self._last_failure:
-            self._failure_repeats += 1
-        else:
-            self._last_failure, self._failure_repeats = key, 1
-        short = f"{call.name} {json.dumps(call.arguments, sort_keys=True)[:120]}"
-        if self._failure_repeats >= STOP_AT:
-            raise LimitReached(f"the same failing call was repeated {self._failure_repeats} times: {short}")
-        if self._failure_repeats >= NUDGE_AT:
-            return short
+        """Record one call and its result. Returns a nudge naming the pattern; raises to stop."""
+        key = f"{call.name} {json.dumps(call.arguments, sort_keys=True)}"
+        self._steps.append((key, output, ok))
+        short = key[:160]
+        failing = _tail_run(self._steps, lambda a, b: a == b and not a[2])
+        if failing >= STOP_AT:
+            raise LimitReached(f"the same failing call was repeated {failing} times: {short}")
+        if failing == STOP_AT - 1:
+            return self._nudge("failing", f"the same failing call {failing} times ({short})")
+        same = _tail_run(self._steps, lambda a, b: a == b)
+        if same >= STOP_AT + 1:
+            raise LimitReached(f"the same call gave the same result {same} times: {short}")
+        if same == STOP_AT:
+            return self._nudge("same", f"the same call with the same result {same} times ({short})")
+        errors = _tail_run(self._steps, lambda a, b: not a[2] and not b[2] and a[1] == b[1])
+        if errors >= STOP_AT + 1:
+            raise LimitReached(f"the same error came back {errors} times: {output[:160]}")
+        if errors == STOP_AT:
+            return self._nudge("error", f"calls that all fail with the same error ({output[:120]})")
+        alternating = _alternation(self._steps)
+        if alternating >= 8:
+            raise LimitReached(f"the model alternated between the same two calls {alternating} times")
+        if alternating == 6:
+            return self._nudge("alternate", "two calls alternating back and forth without progress")
         return None
+
+    def _nudge(self, kind: str, text: str) -> str | None:
+        if kind in self._nudged:
+            return None
+        self._nudged.add(kind)
+        return text
 
     @property
     def failure_repeats(self) -> int:
-        return self._failure_repeats
+        return _tail_run(self._steps, lambda a, b: a == b and not a[2])
+
+
+def _tail_run(
+    steps: list[tuple[str, str, bool]], same: Callable[[tuple[str, str, bool], tuple[str, str, bool]], bool]
+) -> int:
+    """How many of the last steps are 'the same' as the last one, counting back without a gap."""
+    if not steps:
+        return 0
+    last = steps[-1]
+    n = 0
+    for step in reversed(steps):
+        if not same(step, last):
+            break
+        n += 1
+    return n
+
+
+def _alternation(steps: list[tuple[str, str, bool]]) -> int:
+    """Length of the trailing A B A B ... run (A != B), counted in steps."""
+    if len(steps) < 4:
+        return 0
+    a, b = steps[-2][:2], steps[-1][:2]
+    if a == b:
+        return 0
+    n = 0
+    for i, step in enumerate(reversed(steps)):
+        if step[:2] != (b if i % 2 == 0 else a):
+            break
+        n += 1
+    return n

@@ -180,10 +180,9 @@ class Agent:
             if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
                 for text in self.nested.for_path(call.arguments["path"]):
                     self.record(Notice(reason="instructions", text=text))
-            repeated = guard.call_result(call, result.ok, result.output)
-            if repeated:
-                text = render("notice_repeated_failure", count=guard.failure_repeats, call=repeated)
-                self.record(Notice(reason="repeated_failure", text=text))
+            pattern = guard.call_result(call, result.ok, result.output)
+            if pattern:
+                self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
         # A marker written next to calls counts only if they all worked: the model
         # has not seen their results yet.
         try:
