@@ -329,7 +329,7 @@ def test_same_failing_call_three_times_stops_with_a_reason(workspace: Path) -> N
 
 def test_same_call_same_result_is_nudged_then_stopped(workspace: Path) -> None:
     (workspace / "a.txt").write_text("a")
-    agent, model, _ = make_agent(workspace, [ScriptedReply(text=fenced("read", path="a.txt"))] * 6)
+    agent, _model, _ = make_agent(workspace, [ScriptedReply(text=fenced("read", path="a.txt"))] * 6)
     fin = run(agent)
     assert fin.status is Status.LIMIT and "same result 4 times" in fin.reason
     loops = [e for e in agent.history if isinstance(e, Notice) and e.reason == "loop"]

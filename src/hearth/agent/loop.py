@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
@@ -63,6 +64,8 @@ class Agent:
     history: list[Event] = field(default_factory=list)
     compactor: Compactor | None = None
     nested: NestedInstructions | None = None
+    budget: TokenBudget | None = None
+    archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -150,6 +153,8 @@ class Agent:
         response = await self._query()
         reply, unparsed = self._reply(response)
         self.record(reply)
+        if self.budget:
+            await self._spend(self.budget, reply)
         if unparsed:
             self.record(Notice(reason="unparsed_call", text=render("notice_unparsed_call", error=unparsed)))
             return
@@ -192,6 +197,24 @@ class Agent:
         if stop is not None:
             self._check_finish(stop, guard)
             raise stop
+
+    async def _spend(self, budget: TokenBudget, reply: ModelReply) -> None:
+        action = budget.spend(reply.usage)
+        if action is BudgetAction.NONE:
+            return
+        if action is BudgetAction.STOP:
+            raise LimitReached(f"the token budget of {budget.limit} tokens is used up")
+        percent = round(100 * budget.used / budget.limit)
+        if action is BudgetAction.ARCHIVE:
+            where = self.archive(self.history) if self.archive else "nowhere (no archive configured)"
+            await self.compact(
+                force=True, reason=f"token budget {percent}% used; transcript archived to {where}"
+            )
+            advice = f"Earlier work was archived to {where} and compacted. Finish what matters most now."
+        else:
+            advice = "Wrap up: finish the most important open todos and skip the rest."
+        text = render("notice_budget", used=budget.used, budget=budget.limit, percent=percent, advice=advice)
+        self.record(Notice(reason="budget", text=text))
 
     @property
     def work(self) -> WorkState:

@@ -125,6 +125,14 @@ class Compacted(EventBase):
     tokens_after: int = 0
 
 
+class PlanReady(EventBase):
+    """Plan mode produced a plan, for the user to approve, edit or reject."""
+
+    kind: Literal["plan_ready"] = "plan_ready"
+    steps: tuple[str, ...]
+    text: str = ""
+
+
 class Notice(EventBase):
     """A message from Hearth itself to the model: a nudge, a correction, a warning."""
 
@@ -161,6 +169,7 @@ Event = Annotated[
     | PermissionDecided
     | WorkUpdated
     | Compacted
+    | PlanReady
     | Notice
     | ErrorRaised
     | Finished,

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.instructions import Instructions, NestedInstructions, load_instructions
@@ -27,6 +28,7 @@ from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
+from hearth.runtime.export import to_markdown
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
@@ -164,6 +166,7 @@ def start_agent(
     on_delta: DeltaSink | None = None,
     approver: Approver | None = None,
     permission_mode: PermissionMode | None = None,
+    budget: int | None = None,
 ) -> Agent:
     """A new session, or the one `resume` names, ready to `run`."""
     mode = permission_mode or rt.settings.permission_mode
@@ -206,6 +209,8 @@ def start_agent(
         history=history,
         compactor=Compactor(window=rt.profile.context_window),
         nested=nested,
+        budget=TokenBudget(budget) if budget else None,
+        archive=_archiver(rt, session_id),
     )
     if not resume:
         agent.record(
@@ -225,6 +230,17 @@ def start_agent(
 
 def _prompt(rt: Runtime, instructions: Instructions) -> str:
     return system_prompt(rt.toolset, rt.profile.tool_mode, instructions)
+
+
+def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:
+    def archive(events: list[Event]) -> str:
+        folder = project_dir(rt.workspace) / "archive"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{session_id}-{len(events)}.md"
+        path.write_text(to_markdown(events, f"Hearth session {session_id}"), encoding="utf-8")
+        return str(path.relative_to(rt.workspace))
+
+    return archive
 
 
 def _seen_folders(history: list[Event]) -> set[str]:

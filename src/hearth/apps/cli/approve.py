@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from hearth.agent.policy import Approver
+from hearth.runtime.plan_mode import Decision, PlanApprover
 from hearth.sandbox.output import strip_control
 from hearth.tools.base import Tool
 
@@ -23,3 +24,20 @@ def ask_in_terminal(console: Console) -> Approver:
         return answer.strip().lower() in ("y", "yes")
 
     return approve
+
+
+def ask_plan_in_terminal(console: Console) -> PlanApprover:
+    async def decide(steps: list[str]) -> Decision:
+        console.print(Text("\nProposed plan:", style="bold"))
+        for i, step in enumerate(steps, start=1):
+            console.print(Text(f"  {i}. {strip_control(step)}"))
+        answer = (await asyncio.to_thread(input, "  [a]pprove, [e]dit, [r]eject? ")).strip().lower()
+        if answer.startswith("e"):
+            console.print("  Enter the plan, one step per line; an empty line ends it.")
+            edited: list[str] = []
+            while line := (await asyncio.to_thread(input, "  > ")).strip():
+                edited.append(line)
+            return "approve", edited or steps
+        return ("approve", steps) if answer.startswith("a") else ("reject", steps)
+
+    return decide

@@ -6,15 +6,18 @@ import json
 from typing import Any
 
 from hearth.core.events import (
+    Compacted,
     ErrorRaised,
     Event,
     Finished,
     ModelReply,
     Notice,
     PermissionDecided,
+    PlanReady,
     SessionStarted,
     ToolResult,
     UserMessage,
+    WorkUpdated,
 )
 
 
@@ -62,6 +65,21 @@ def event_lines(session_id: str, event: Event) -> list[dict[str, Any]]:
                 "ok": event.ok,
                 "output": event.output,
                 "duration_ms": event.duration_ms,
+            }
+        )
+    elif isinstance(event, PlanReady):
+        out.append({"type": "plan_ready", "steps": list(event.steps), "text": event.text})
+    elif isinstance(event, WorkUpdated):
+        out.append({"type": "task_update", "state": event.state.model_dump()})
+    elif isinstance(event, Compacted):
+        out.append(
+            {
+                "type": "compacted",
+                "masked": len(event.masked),
+                "summarised": bool(event.summary),
+                "reason": event.reason,
+                "tokens_before": event.tokens_before,
+                "tokens_after": event.tokens_after,
             }
         )
     elif isinstance(event, PermissionDecided):

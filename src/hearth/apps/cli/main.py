@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -37,9 +38,20 @@ def _settings(**flags: Any) -> LoadedSettings:
     return load_settings(flags)
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    task: str | None
+    json_out: bool
+    resume: str | None
+    cont: bool
+    plan: bool
+    deep: bool
+    budget: int
+
+
 @app.command()
 def run(
-    task: Annotated[str, typer.Argument(help="What to do, in plain language")],
+    task: Annotated[str | None, typer.Argument(help="What to do, in plain language")] = None,
     workspace: WorkspaceOpt = None,
     permission: Annotated[
         str | None, typer.Option("--permission", "-p", help="auto | normal | manual | plan")
@@ -49,6 +61,9 @@ def run(
         str | None, typer.Option("--resume", "-r", help="Continue the session with this id")
     ] = None,
     cont: Annotated[bool, typer.Option("--continue", "-c", help="Continue the latest session")] = False,
+    plan: Annotated[bool, typer.Option("--plan", help="Plan first (read-only), then ask to execute")] = False,
+    deep: Annotated[bool, typer.Option("--deep", help="Deep-work mode: task tree and token budget")] = False,
+    budget: Annotated[int, typer.Option("--budget", help="Token budget for --deep")] = 200_000,
     max_iterations: Annotated[
         int | None, typer.Option("--max-iterations", help="Model calls before stopping")
     ] = None,
@@ -59,7 +74,11 @@ def run(
 ) -> None:
     """Do one task and exit: 0 done, 1 error, 2 limit, 3 blocked, 4 waiting, 130 interrupted."""
     from hearth.core.errors import HearthError
+    from hearth.runtime.continuation import StillWaiting
 
+    if task is None and not (resume or cont):
+        _fail(ValueError('Say what to do: hearth run "task" (or --resume ID to continue a session).'))
+    options = RunOptions(task, json_out, resume, cont, plan, deep, budget)
     try:
         loaded = _settings(
             workspace=workspace,
@@ -70,7 +89,10 @@ def run(
             llm_url=llm_url,
             tool_mode=tool_mode,
         )
-        finished = asyncio.run(_run(loaded, task, json_out, resume, cont))
+        finished = asyncio.run(_run(loaded, options))
+    except StillWaiting as exc:
+        sys.stderr.write(f"{exc}\n")
+        raise typer.Exit(4) from None
     except HearthError as exc:
         _fail(exc)
     except KeyboardInterrupt:
@@ -78,19 +100,23 @@ def run(
     raise typer.Exit(finished.exit_code)
 
 
-async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | None, cont: bool) -> Finished:
+async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from rich.console import Console
 
-    from hearth.apps.cli.approve import ask_in_terminal
+    from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
     from hearth.core.errors import HearthError
     from hearth.core.events import Event, ModelReply
+    from hearth.prompts import render
+    from hearth.runtime.continuation import continuation
+    from hearth.runtime.plan_mode import run_plan
     from hearth.runtime.session import check_workspace, open_runtime, open_store, start_agent
 
     settings = loaded.settings
     check_workspace(settings.workspace)
-    if cont and not resume:
+    resume = opts.resume
+    if opts.cont and not resume:
         store = open_store(settings.workspace)
         resume = store.latest()
         store.close()
@@ -98,9 +124,10 @@ async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | 
             raise HearthError(
                 "There is no session to continue in this workspace.", "Start one with `hearth run`."
             )
+    interactive = not opts.json_out and sys.stdin.isatty()
     console = Console(highlight=False, soft_wrap=True)
     view = TerminalView(console)
-    if not json_out and settings.llm_url == "":
+    if not opts.json_out and settings.llm_url == "":
         console.print("[dim]No HEARTH_LLM_URL set: starting the embedded model (Qwen2.5-Coder 0.5B)…[/]")
     rt = await open_runtime(settings)
     if rt.sandbox.warning:
@@ -108,31 +135,38 @@ async def _run(loaded: LoadedSettings, task: str, json_out: bool, resume: str | 
     try:
 
         def on_event(session_id: str, event: Event) -> None:
-            if json_out:
+            if opts.json_out:
                 for line in event_lines(session_id, event):
                     sys.stdout.write(dumps(line) + "\n")
                 sys.stdout.flush()
             else:
                 view.on_event(event)
 
-        approver = None if json_out or not sys.stdin.isatty() else ask_in_terminal(console)
         agent = start_agent(
             rt,
             resume=resume,
             on_event=on_event,
-            on_delta=None if json_out else view.on_delta,
-            approver=approver,
+            on_delta=None if opts.json_out else view.on_delta,
+            approver=ask_in_terminal(console) if interactive else None,
+            budget=opts.budget if opts.deep else None,
         )
-        if resume and json_out:
+        if resume and opts.json_out:
             on_event(agent.session_id, next(e for e in agent.history if e.kind == "session_started"))
-        if not json_out:
+        if not opts.json_out:
             console.print(
                 f"[dim]session {agent.session_id} · {rt.model.name} @ {rt.server_url} · "
                 f"context {rt.profile.context_window} · {settings.permission_mode.value} mode · "
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )
-        finished = await agent.run(task)
-        if not json_out:
+        message = opts.task if opts.task is not None else continuation(agent.history)
+        if opts.deep:
+            message = render("deep_work", budget=opts.budget, task=message)
+        if opts.plan:
+            approve = ask_plan_in_terminal(console) if interactive else None
+            finished = await run_plan(agent, message, approve, settings.permission_mode)
+        else:
+            finished = await agent.run(message)
+        if not opts.json_out:
             u = rt.store.usage(session_id=agent.session_id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in agent.history)
             view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from hearth.core.events import ErrorRaised, Event, Finished, ModelReply, Notice, Status, ToolResult
+from hearth.core.events import Compacted, ErrorRaised, Event, Finished, ModelReply, Notice, Status, ToolResult
 from hearth.core.protocols import Delta
 from hearth.sandbox.output import strip_control
 
@@ -67,6 +67,14 @@ class TerminalView:
             self.console.print(Text(f"✘ {event.message}", style="bold red"))
             if event.hint:
                 self.console.print(Text(f"  → {event.hint}", style="red"))
+        elif isinstance(event, Compacted):
+            what = "summarised older turns" if event.summary else f"hid {len(event.masked)} old tool outputs"
+            self.console.print(
+                Text(
+                    f"  ⇣ compacted: {what} ({event.tokens_before} → {event.tokens_after} tokens)",
+                    style="dim",
+                )
+            )
         elif isinstance(event, Finished):
             self._end_stream()
             label, style = _STATUS_STYLE[event.status]

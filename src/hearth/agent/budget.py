@@ -1,0 +1,39 @@
+"""Deep-work token budget: a warning, an archive-and-trim, then a stop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from hearth.core.types import Usage
+
+
+class BudgetAction(Enum):
+    NONE = "none"
+    WARN = "warn"
+    ARCHIVE = "archive"
+    STOP = "stop"
+
+
+@dataclass
+class TokenBudget:
+    limit: int
+    warn_at: float = 0.8
+    archive_at: float = 0.9
+    used: int = 0
+    _warned: bool = False
+    _archived: bool = False
+
+    def spend(self, usage: Usage) -> BudgetAction:
+        """Count one reply's tokens (new prompt tokens plus output) and say what to do now."""
+        self.used += max(0, usage.prompt_tokens - usage.cached_tokens) + usage.completion_tokens
+        share = self.used / self.limit
+        if share >= 1:
+            return BudgetAction.STOP
+        if share >= self.archive_at and not self._archived:
+            self._archived = True
+            return BudgetAction.ARCHIVE
+        if share >= self.warn_at and not self._warned:
+            self._warned = True
+            return BudgetAction.WARN
+        return BudgetAction.NONE
