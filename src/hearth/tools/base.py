@@ -74,10 +74,22 @@ class Tool:
 
 
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """JSON schema for the model, without titles (tokens matter on small windows)."""
-    schema = model.model_json_schema()
+    """JSON schema for the model, compacted: every token is prefilled on each cold start.
+
+    No titles, no `additionalProperties` (unknown arguments are refused anyway), and an
+    optional `X | None` shown as plain `X` without its null default (not required says it).
+    """
+    schema = _strip_titles(model.model_json_schema())
     schema.pop("description", None)
-    return _strip_titles(schema)
+    schema.pop("additionalProperties", None)
+    for prop in (schema.get("properties") or {}).values():
+        variants = prop.get("anyOf")
+        if isinstance(variants, list) and {"type": "null"} in variants and len(variants) == 2:
+            prop.pop("anyOf")
+            prop.update(next(v for v in variants if v != {"type": "null"}))
+            if prop.get("default", 0) is None:
+                prop.pop("default")
+    return schema
 
 
 def _strip_titles(node: Any) -> Any:

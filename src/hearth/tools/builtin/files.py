@@ -83,9 +83,9 @@ def _rel(ctx: RunContext, path: Path) -> str:
 class ReadInput(ToolInput):
     """Read a text file in the workspace. Shows numbered lines; use offset/limit for long files."""
 
-    path: str = Field(description="File path relative to the workspace")
+    path: str
     offset: int = Field(1, ge=0, description="First line to show (1-based; 0 is taken as 1)")
-    limit: int = Field(DEFAULT_READ_LINES, ge=1, le=5000, description="How many lines to show")
+    limit: int = Field(DEFAULT_READ_LINES, ge=1, le=5000)
 
 
 def read(args: ReadInput, ctx: RunContext) -> str:
@@ -128,8 +128,8 @@ def read(args: ReadInput, ctx: RunContext) -> str:
 class WriteInput(ToolInput):
     """Create or overwrite a file in the workspace with the given content."""
 
-    path: str = Field(description="File path relative to the workspace")
-    content: str = Field(description="The complete new content of the file")
+    path: str
+    content: str
 
 
 def write(args: WriteInput, ctx: RunContext) -> str:
@@ -152,9 +152,9 @@ class EditInput(ToolInput):
 
     Small differences in whitespace and indentation are tolerated."""
 
-    path: str = Field(description="File path relative to the workspace")
-    old: str = Field(description="The existing text to replace")
-    new: str = Field(description="The replacement text")
+    path: str
+    old: str
+    new: str
     replace_all: bool = Field(False, description="Replace every occurrence instead of exactly one")
 
 
@@ -212,7 +212,7 @@ class GlobInput(ToolInput):
     """Find files by name pattern, e.g. '*.py' (searched in all folders) or 'src/**/*.ts'."""
 
     pattern: str = Field(description="Glob pattern; without '/' it matches file names in every folder")
-    path: str = Field(".", description="Folder to search in, relative to the workspace")
+    path: str = Field(".", description="Folder to search in")
 
 
 def glob(args: GlobInput, ctx: RunContext) -> str:
@@ -260,10 +260,10 @@ def _glob_match(rel: str, pattern: str) -> bool:
 class GrepInput(ToolInput):
     """Search file contents with a regular expression. Shows path:line: text for each match."""
 
-    pattern: str = Field(description="Regular expression (Python syntax)")
-    path: str = Field(".", description="File or folder to search, relative to the workspace")
-    glob: str | None = Field(None, description="Only search files whose name matches, e.g. '*.py'")
-    ignore_case: bool = Field(False, description="Match case-insensitively")
+    pattern: str = Field(description="Python regular expression")
+    path: str = Field(".", description="File or folder to search")
+    glob: str | None = Field(None, description="Only files named like this, e.g. '*.py'")
+    ignore_case: bool = Field(False)
 
 
 def grep(args: GrepInput, ctx: RunContext) -> str:
@@ -304,7 +304,7 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
 class LsInput(ToolInput):
     """List a folder in the workspace: folders end with '/', files show their size."""
 
-    path: str = Field(".", description="Folder relative to the workspace")
+    path: str = Field(".")
 
 
 def ls(args: LsInput, ctx: RunContext) -> str:
@@ -332,7 +332,7 @@ def ls(args: LsInput, ctx: RunContext) -> str:
 class MkdirInput(ToolInput):
     """Create a folder (and its parents) in the workspace."""
 
-    path: str = Field(description="Folder path relative to the workspace")
+    path: str
 
 
 def mkdir(args: MkdirInput, ctx: RunContext) -> str:

@@ -119,7 +119,7 @@ async def git_add(args: GitAddInput, ctx: RunContext) -> str:
 class GitCommitInput(ToolInput):
     """Commit the staged changes with a message."""
 
-    message: str = Field(min_length=1, description="The commit message")
+    message: str = Field(min_length=1)
 
 
 async def git_commit(args: GitCommitInput, ctx: RunContext) -> str:
@@ -130,8 +130,8 @@ class GitBranchInput(ToolInput):
     """List branches, or create and/or switch to one."""
 
     name: str | None = Field(None, description="Branch name; omit to list branches")
-    create: bool = Field(False, description="Create the branch")
-    switch: bool = Field(False, description="Switch to the branch")
+    create: bool = Field(False)
+    switch: bool = Field(False)
 
 
 async def git_branch(args: GitBranchInput, ctx: RunContext) -> str:
@@ -153,7 +153,7 @@ async def git_branch(args: GitBranchInput, ctx: RunContext) -> str:
 class GitLogInput(ToolInput):
     """Show recent commits, newest first."""
 
-    n: int = Field(10, ge=1, le=200, description="How many commits")
+    n: int = Field(10, ge=1, le=200)
 
 
 async def git_log(args: GitLogInput, ctx: RunContext) -> str:

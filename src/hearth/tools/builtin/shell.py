@@ -18,13 +18,12 @@ def _sandbox(ctx: RunContext) -> Sandbox:
 
 
 class ShellInput(ToolInput):
-    """Run a shell command in the workspace, in a sandbox; each call is a fresh process.
+    """Run a shell command in the workspace (sandboxed, fresh process each call). Long output is cut.
+    Use background=true for servers."""
 
-    Output is capped (head and tail kept). Use background=true for servers and watchers."""
-
-    command: str = Field(description="The command line, run with /bin/sh -c")
-    timeout: float = Field(120, gt=0, le=3600, description="Seconds before the command is killed")
-    background: bool = Field(False, description="Start it and return at once; see shell_jobs")
+    command: str = Field(description="Run with /bin/sh -c")
+    timeout: float = Field(120, gt=0, le=3600, description="Seconds")
+    background: bool = Field(False, description="Return at once; see shell_jobs")
 
 
 async def shell(args: ShellInput, ctx: RunContext) -> str:
@@ -51,8 +50,8 @@ async def shell(args: ShellInput, ctx: RunContext) -> str:
 class ShellJobsInput(ToolInput):
     """List, read or stop background shell commands."""
 
-    action: Literal["list", "read", "stop"] = Field(description="list | read | stop")
-    id: str | None = Field(None, description="The job id, for read and stop")
+    action: Literal["list", "read", "stop"]
+    id: str | None = Field(None)
 
 
 async def shell_jobs(args: ShellJobsInput, ctx: RunContext) -> str:

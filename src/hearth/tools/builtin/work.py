@@ -20,7 +20,7 @@ def _todo(ctx: RunContext, todo_id: int) -> Todo:
 class TodoAddInput(ToolInput):
     """Add a todo item; give parent to make it a sub-task."""
 
-    text: str = Field(min_length=1, description="What to do")
+    text: str = Field(min_length=1)
     parent: int | None = Field(None, description="Id of the todo this belongs under")
 
 
@@ -77,7 +77,7 @@ def todo_list(args: TodoListInput, ctx: RunContext) -> str:
 class PlanCompleteStepInput(ToolInput):
     """Mark a step of the approved plan as done."""
 
-    step: int = Field(ge=1, description="Step number, from 1")
+    step: int = Field(ge=1)
     note: str = Field("", description="What was done, briefly")
 
 
@@ -95,13 +95,13 @@ def plan_complete_step(args: PlanCompleteStepInput, ctx: RunContext) -> str:
 
 
 class TaskStateUpdateInput(ToolInput):
-    """Record the task's objective, what must be true to finish, progress counts and what remains."""
+    """Record the objective, what must be true to finish, progress counts and what remains."""
 
     objective: str | None = None
-    completion_gate: str | None = Field(None, description="What must be true before finishing")
+    completion_gate: str | None = Field(None, description="What must be true to finish")
     done_count: int | None = Field(None, ge=0)
     total_count: int | None = Field(None, ge=0)
-    remaining: list[str] | None = Field(None, description="Items still to do (replaces the list)")
+    remaining: list[str] | None = Field(None, description="Items still to do")
 
 
 def task_state_update(args: TaskStateUpdateInput, ctx: RunContext) -> str:

@@ -1,0 +1,123 @@
+"""Prompt overhead and prefix reuse (issue 4).
+
+1. Tokens of the first request (system prompt + default tool schemas), for each tool mode, counted
+   by the scripted server's estimate and, when llama-cpp-python and the embedded model are installed,
+   by the model's own tokenizer (Qwen2.5's vocabulary read from the GGUF). Goal: under 2,000.
+2. Prefix reuse over a scripted 40-step session through the real CLI and HTTP: for each request,
+   (a) the share of the previous request's prompt that the new one repeats byte for byte (what a
+   prefix cache can reuse), and (b) the share of the new prompt that is such a repeat.
+   Goal: at least 99% (a) on every step but the one right after a compaction.
+
+    .venv/bin/python bench/prompt_overhead.py [--steps 40] [--record out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from hearth.agent.prompt import system_prompt
+from hearth.core.types import Message
+from hearth.llm.profiles import ToolMode
+from hearth.runtime.session import default_toolset
+from hearth.testing.script import ScriptedCall, ScriptedReply, estimate_tokens, prompt_text
+from hearth.testing.server import ScriptedServer
+
+
+def qwen_tokenizer():  # type: ignore[no-untyped-def]
+    """The embedded model's tokenizer, or None when it is not installed here."""
+    try:
+        from llama_cpp import Llama
+
+        from hearth.runtime.config import user_data_path
+        from hearth.runtime.embedded import ensure_model
+
+        llm = Llama(model_path=str(ensure_model(user_data_path())), vocab_only=True, verbose=False)
+        return lambda text: len(llm.tokenize(text.encode(), add_bos=False, special=True))
+    except Exception:  # noqa: BLE001 - any failure means "not available here"
+        return None
+
+
+def chatml(body: dict[str, object]) -> str:
+    """The prompt as Qwen's chat template renders it (tools go into the system turn)."""
+    out = []
+    tools = body.get("tools") or []
+    for m in body["messages"]:  # type: ignore[attr-defined]
+        content = m["content"]
+        if m["role"] == "system" and tools:
+            content += "\n\n# Tools\n\n<tools>\n" + "\n".join(json.dumps(t["function"]) for t in tools) + "\n</tools>"
+        out.append(f"<|im_start|>{m['role']}\n{content}<|im_end|>")
+    return "\n".join(out) + "\n<|im_start|>assistant\n"
+
+
+def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-untyped-def]
+    rows = []
+    tools = default_toolset()
+    for mode in (ToolMode.TEXT, ToolMode.AUTO):
+        prompt = system_prompt(tools, mode)
+        body = {"messages": [Message(role="system", content=prompt).to_wire()]}
+        if mode is not ToolMode.TEXT:
+            body["tools"] = [t.to_wire() for t in tools.specs()]
+        rows.append((f"{mode.value} mode, {len(tools)} tools", estimate_tokens(prompt_text(body)),
+                     count(chatml(body)) if count else None))
+    return rows
+
+
+def session_script(steps: int) -> list[ScriptedReply]:
+    replies = []
+    for i in range(steps - 1):
+        if i % 3 == 0:
+            replies.append(ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments={
+                "path": f"src/mod{i}.py", "content": f"def f{i}(x):\n    return x + {i}\n"})]))
+        elif i % 3 == 1:
+            replies.append(ScriptedReply(tool_calls=[ScriptedCall(name="read", arguments={"path": f"src/mod{i - 1}.py"})]))
+        else:
+            replies.append(ScriptedReply(tool_calls=[ScriptedCall(name="todo_add", arguments={"text": f"check {i}"})]))
+    replies.append(ScriptedReply(text="All done. TASK_COMPLETE"))
+    return replies
+
+
+def reuse(requests: list[dict[str, object]]) -> list[tuple[float, float]]:
+    out = []
+    for before, after in zip(requests, requests[1:], strict=False):
+        a, b = prompt_text(before), prompt_text(after)
+        n = len(os.path.commonprefix([a, b]))
+        out.append((n / len(a), n / len(b)))
+    return out
+
+
+def hearth_session(steps: int) -> list[dict[str, object]]:
+    ws = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
+    with ScriptedServer(session_script(steps), context_window=32768) as server:
+        env = {**os.environ, "HEARTH_LLM_URL": server.url, "HEARTH_MAX_ITERATIONS": str(steps + 5)}
+        subprocess.run([sys.executable, "-m", "hearth.apps.cli.main", "run", "build the modules", "-w", str(ws),
+                        "--json", "--permission", "auto"], env=env, capture_output=True, check=False)
+        return list(server.requests)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=40)
+    args = parser.parse_args()
+    count = qwen_tokenizer()
+    print("First request: system prompt + tool schemas")
+    print(f"{'':28} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
+    for name, est, real in overhead(count):
+        print(f"{name:28} {est:>20} {real if real is not None else 'not installed':>18}")
+    requests = hearth_session(args.steps)
+    shares = reuse(requests)
+    prev = [a for a, _ in shares]
+    new = [b for _, b in shares]
+    print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")
+    print(f"  (a) share of the previous prompt repeated:   min {min(prev):.2%}, median {sorted(prev)[len(prev) // 2]:.2%}")
+    print(f"  (b) share of the new prompt that is repeated: min {min(new):.2%}, median {sorted(new)[len(new) // 2]:.2%}, "
+          f"last {new[-1]:.2%}")
+
+
+if __name__ == "__main__":
+    main()
