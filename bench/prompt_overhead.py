@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -25,7 +26,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
 from hearth.runtime.session import default_toolset
-from hearth.testing.script import ScriptedCall, ScriptedReply, estimate_tokens, prompt_text
+from hearth.testing.script import ScriptedCall, ScriptedReply, common_prefix, estimate_tokens, prompt_text
 from hearth.testing.server import ScriptedServer
 
 
@@ -39,7 +40,7 @@ def qwen_tokenizer():  # type: ignore[no-untyped-def]
 
         llm = Llama(model_path=str(ensure_model(user_data_path())), vocab_only=True, verbose=False)
         return lambda text: len(llm.tokenize(text.encode(), add_bos=False, special=True))
-    except Exception:  # noqa: BLE001 - any failure means "not available here"
+    except Exception:
         return None
 
 
@@ -50,7 +51,11 @@ def chatml(body: dict[str, object]) -> str:
     for m in body["messages"]:  # type: ignore[attr-defined]
         content = m["content"]
         if m["role"] == "system" and tools:
-            content += "\n\n# Tools\n\n<tools>\n" + "\n".join(json.dumps(t["function"]) for t in tools) + "\n</tools>"
+            content += (
+                "\n\n# Tools\n\n<tools>\n"
+                + "\n".join(json.dumps(t["function"]) for t in tools)
+                + "\n</tools>"
+            )
         out.append(f"<|im_start|>{m['role']}\n{content}<|im_end|>")
     return "\n".join(out) + "\n<|im_start|>assistant\n"
 
@@ -63,8 +68,13 @@ def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-unt
         body = {"messages": [Message(role="system", content=prompt).to_wire()]}
         if mode is not ToolMode.TEXT:
             body["tools"] = [t.to_wire() for t in tools.specs()]
-        rows.append((f"{mode.value} mode, {len(tools)} tools", estimate_tokens(prompt_text(body)),
-                     count(chatml(body)) if count else None))
+        rows.append(
+            (
+                f"{mode.value} mode, {len(tools)} tools",
+                estimate_tokens(prompt_text(body)),
+                count(chatml(body)) if count else None,
+            )
+        )
     return rows
 
 
@@ -72,21 +82,38 @@ def session_script(steps: int) -> list[ScriptedReply]:
     replies = []
     for i in range(steps - 1):
         if i % 3 == 0:
-            replies.append(ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments={
-                "path": f"src/mod{i}.py", "content": f"def f{i}(x):\n    return x + {i}\n"})]))
+            replies.append(
+                ScriptedReply(
+                    tool_calls=[
+                        ScriptedCall(
+                            name="write",
+                            arguments={
+                                "path": f"src/mod{i}.py",
+                                "content": f"def f{i}(x):\n    return x + {i}\n",
+                            },
+                        )
+                    ]
+                )
+            )
         elif i % 3 == 1:
-            replies.append(ScriptedReply(tool_calls=[ScriptedCall(name="read", arguments={"path": f"src/mod{i - 1}.py"})]))
+            replies.append(
+                ScriptedReply(
+                    tool_calls=[ScriptedCall(name="read", arguments={"path": f"src/mod{i - 1}.py"})]
+                )
+            )
         else:
-            replies.append(ScriptedReply(tool_calls=[ScriptedCall(name="todo_add", arguments={"text": f"check {i}"})]))
+            replies.append(
+                ScriptedReply(tool_calls=[ScriptedCall(name="todo_add", arguments={"text": f"check {i}"})])
+            )
     replies.append(ScriptedReply(text="All done. TASK_COMPLETE"))
     return replies
 
 
 def reuse(requests: list[dict[str, object]]) -> list[tuple[float, float]]:
     out = []
-    for before, after in zip(requests, requests[1:], strict=False):
+    for before, after in itertools.pairwise(requests):
         a, b = prompt_text(before), prompt_text(after)
-        n = len(os.path.commonprefix([a, b]))
+        n = len(common_prefix(a, b))
         out.append((n / len(a), n / len(b)))
     return out
 
@@ -95,13 +122,30 @@ def hearth_session(steps: int) -> list[dict[str, object]]:
     ws = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
     with ScriptedServer(session_script(steps), context_window=32768) as server:
         env = {**os.environ, "HEARTH_LLM_URL": server.url, "HEARTH_MAX_ITERATIONS": str(steps + 5)}
-        subprocess.run([sys.executable, "-m", "hearth.apps.cli.main", "run", "build the modules", "-w", str(ws),
-                        "--json", "--permission", "auto"], env=env, capture_output=True, check=False)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "hearth.apps.cli.main",
+                "run",
+                "build the modules",
+                "-w",
+                str(ws),
+                "--json",
+                "--permission",
+                "auto",
+            ],
+            env=env,
+            capture_output=True,
+            check=False,
+        )
         return list(server.requests)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--steps", type=int, default=40)
     args = parser.parse_args()
     count = qwen_tokenizer()
@@ -114,9 +158,13 @@ def main() -> None:
     prev = [a for a, _ in shares]
     new = [b for _, b in shares]
     print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")
-    print(f"  (a) share of the previous prompt repeated:   min {min(prev):.2%}, median {sorted(prev)[len(prev) // 2]:.2%}")
-    print(f"  (b) share of the new prompt that is repeated: min {min(new):.2%}, median {sorted(new)[len(new) // 2]:.2%}, "
-          f"last {new[-1]:.2%}")
+    print(
+        f"  (a) share of the previous prompt repeated:   min {min(prev):.2%}, median {sorted(prev)[len(prev) // 2]:.2%}"
+    )
+    print(
+        f"  (b) share of the new prompt that is repeated: min {min(new):.2%}, median {sorted(new)[len(new) // 2]:.2%}, "
+        f"last {new[-1]:.2%}"
+    )
 
 
 if __name__ == "__main__":

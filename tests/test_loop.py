@@ -463,3 +463,22 @@ def test_the_prompt_prefix_is_byte_stable_across_steps(workspace: Path) -> None:
         prev = json.dumps(before["messages"])[:-1]
         assert json.dumps(after["messages"]).startswith(prev)
         assert before.get("tools") == after.get("tools")
+
+
+def test_first_request_stays_small_with_the_default_tools() -> None:
+    """The prefix every cold start prefills: system prompt plus all default tool schemas.
+
+    Measured with Qwen2.5's tokenizer at 1,979 tokens (bench/prompt_overhead.py); this guards the
+    size with the scripted server's estimate, which runs without the model installed.
+    """
+    from hearth.runtime.session import default_toolset
+    from hearth.testing.script import estimate_tokens, prompt_text
+
+    tools = default_toolset()
+    native = {
+        "messages": [{"role": "system", "content": system_prompt(tools, ToolMode.AUTO)}],
+        "tools": [t.to_wire() for t in tools.specs()],
+    }
+    text = {"messages": [{"role": "system", "content": system_prompt(tools, ToolMode.TEXT)}]}
+    assert estimate_tokens(prompt_text(native)) < 2100
+    assert estimate_tokens(prompt_text(text)) < 900

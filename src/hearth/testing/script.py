@@ -105,3 +105,12 @@ def prompt_text(body: dict[str, Any]) -> str:
 
 def estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4)
+
+
+def common_prefix(a: str, b: str) -> str:
+    """The longest start the two prompts share, byte for byte (what a prefix cache can reuse)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return a[:i]

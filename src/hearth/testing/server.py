@@ -26,6 +26,7 @@ from hearth.testing.script import (
     ScriptedReply,
     ScriptItem,
     check_request,
+    common_prefix,
     estimate_tokens,
     load_script,
     prompt_text,
@@ -102,7 +103,7 @@ class ScriptedServer:
             self.requests.append(body)
             prompt = prompt_text(body)
             cached = (
-                estimate_tokens(_common_prefix(prompt, self._previous_prompt)) if self._previous_prompt else 0
+                estimate_tokens(common_prefix(prompt, self._previous_prompt)) if self._previous_prompt else 0
             )
             self._previous_prompt = prompt
             self.cached_tokens.append(cached)
@@ -116,14 +117,6 @@ class ScriptedServer:
             item = self.script.pop(0)
         reply = item if isinstance(item, ScriptedReply) else item(body)
         return reply, [], cached
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return a[:i]
 
 
 class _Handler(BaseHTTPRequestHandler):

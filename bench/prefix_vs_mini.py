@@ -1,0 +1,108 @@
+"""The same two numbers for mini-swe-agent against the scripted server (issue 4).
+
+mini-swe-agent (from a throwaway venv: `python -m venv /tmp/minivenv && /tmp/minivenv/bin/pip install
+mini-swe-agent`) runs its text-based config against Hearth's scripted OpenAI-compatible server,
+which answers with one shell command per step for `--steps` steps. We report its first request's
+size and the prefix reuse between its requests, next to Hearth's (bench/prompt_overhead.py).
+
+    .venv/bin/python bench/prefix_vs_mini.py --mini /tmp/minivenv/bin/mini [--steps 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from hearth.testing.script import ScriptedReply, common_prefix, estimate_tokens, prompt_text
+from hearth.testing.server import ScriptedServer
+
+
+def script(steps: int) -> list[ScriptedReply]:
+    replies = [
+        ScriptedReply(
+            text=f"THOUGHT: step {i}: look at the next file.\n\n```mswea_bash_command\necho step {i} > f{i}.txt && ls\n```"
+        )
+        for i in range(steps - 1)
+    ]
+    replies.append(
+        ScriptedReply(
+            text="THOUGHT: done.\n\n```mswea_bash_command\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"
+        )
+    )
+    return replies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--mini", required=True, help="the `mini` executable of a throwaway venv")
+    parser.add_argument("--steps", type=int, default=40)
+    args = parser.parse_args()
+    venv = Path(args.mini).resolve().parent.parent
+    config = next(venv.glob("lib/python*/site-packages/minisweagent/config/mini_textbased.yaml"))
+    work = Path(tempfile.mkdtemp(prefix="mini-bench-"))
+    with ScriptedServer(script(args.steps)) as server:
+        env = {
+            **os.environ,
+            "MSWEA_CONFIGURED": "true",
+            "MSWEA_COST_TRACKING": "ignore_errors",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        }
+        subprocess.run(
+            [
+                args.mini,
+                "-y",
+                "--exit-immediately",
+                "-m",
+                "openai/local",
+                "--model-class",
+                "litellm_textbased",
+                "-c",
+                str(config),
+                "-c",
+                f"agent.step_limit={args.steps + 2}",
+                "-c",
+                f"model.model_kwargs.api_base={server.url}",
+                "-c",
+                "model.model_kwargs.api_key=x",
+                "-t",
+                "Write one file per step.",
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        requests = list(server.requests)
+    if not requests:
+        raise SystemExit("mini-swe-agent sent no request; check its installation")
+    shares = [
+        (
+            len(common_prefix(prompt_text(a), prompt_text(b))) / len(prompt_text(a)),
+            len(common_prefix(prompt_text(a), prompt_text(b))) / len(prompt_text(b)),
+        )
+        for a, b in itertools.pairwise(requests)
+    ]
+    prev, new = [a for a, _ in shares], [b for _, b in shares]
+    print(
+        f"mini-swe-agent: {len(requests)} requests; first request ~{estimate_tokens(prompt_text(requests[0]))} tokens "
+        "(estimate, chars/4)"
+    )
+    print(
+        f"  (a) share of the previous prompt repeated:   min {min(prev):.2%}, median {sorted(prev)[len(prev) // 2]:.2%}"
+    )
+    print(
+        f"  (b) share of the new prompt that is repeated: min {min(new):.2%}, median {sorted(new)[len(new) // 2]:.2%}, "
+        f"last {new[-1]:.2%}"
+    )
+
+
+if __name__ == "__main__":
+    main()
