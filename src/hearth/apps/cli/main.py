@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ app = typer.Typer(
 )
 sessions_app = typer.Typer(help="List and inspect past sessions.", invoke_without_command=True)
 app.add_typer(sessions_app, name="sessions")
+bench_app = typer.Typer(help="Run the task suite against a model server.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
 
 WorkspaceOpt = Annotated[Path | None, typer.Option("--workspace", "-w", help="Folder the agent works in")]
 
@@ -278,6 +281,56 @@ def doctor(workspace: WorkspaceOpt = None) -> None:
         print(f"{marks[check.status]} {check.group:<10} {check.message}")
     if any(c.status == "fail" for c in checks):
         raise typer.Exit(1)
+
+
+@bench_app.command("run")
+def bench_run(
+    model_url: Annotated[str, typer.Option("--model-url", help="OpenAI-compatible server for the agent")],
+    tasks: Annotated[Path, typer.Option("--tasks", help="Folder of tasks")] = Path("bench/tasks"),
+    trials: Annotated[int, typer.Option("--trials", help="Runs per task")] = 1,
+    agent: Annotated[str, typer.Option("--agent", help="hearth | mini")] = "hearth",
+    mini: Annotated[str, typer.Option("--mini", help="mini-swe-agent's `mini` executable")] = "mini",
+    model: Annotated[str, typer.Option("--model", help="Model name on the server")] = "",
+    only: Annotated[str, typer.Option("--only", help="Only tasks whose name contains this")] = "",
+    out: Annotated[Path, typer.Option("--out", help="Where results go")] = Path("bench/out"),
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", help="Seconds per task (overrides task.toml)")
+    ] = None,
+    max_iterations: Annotated[
+        int | None, typer.Option("--max-iterations", help="Hearth's step limit")
+    ] = None,
+) -> None:
+    """Run each task in a fresh workspace through the agent's CLI, check it, write JSON and Markdown."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.bench import hearth_runner, load_tasks, mini_runner, run_suite
+
+    try:
+        task_list = load_tasks(tasks, only)
+    except HearthError as exc:
+        _fail(exc)
+    if timeout:
+        task_list = [dataclasses.replace(t, timeout=timeout) for t in task_list]
+    extra = {"HEARTH_MAX_ITERATIONS": str(max_iterations)} if max_iterations else {}
+    steps = max_iterations or 15
+    runner = (
+        hearth_runner(model_url, model, extra) if agent == "hearth" else mini_runner(mini, model_url, steps)
+    )
+
+    def show(r: object) -> None:
+        from hearth.runtime.bench import TrialResult
+
+        assert isinstance(r, TrialResult)
+        print(
+            f"{'PASS' if r.passed else 'fail'}  {r.task} #{r.trial}  exit {r.exit_code}  {r.seconds:.0f}s",
+            flush=True,
+        )
+
+    report = run_suite(task_list, agent, runner, trials, on_result=show)
+    json_path, md_path = report.write(out)
+    s = report.summary()
+    print(
+        f"\n{agent}: pass rate {s['pass_rate']:.0%}, pass@{trials} {s['pass_at_k']:.0%}; wrote {json_path} and {md_path}"
+    )
 
 
 def main() -> None:

@@ -1,0 +1,2 @@
+def recieve(msg):
+    return msg

@@ -1,0 +1,1 @@
+from lib.dates.parsing import parse_date

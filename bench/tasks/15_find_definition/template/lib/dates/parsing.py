@@ -1,0 +1,2 @@
+def parse_date(text):
+    return text.split('-')

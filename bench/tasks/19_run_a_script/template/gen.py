@@ -1,0 +1,1 @@
+open('output.txt', 'w').write('generated 42\n')

@@ -1,0 +1,273 @@
+"""The task suite runner: each task in a fresh workspace, through an agent's own CLI, then its check.
+
+A task is a folder with `task.toml` (prompt, check, timeout, optional setup and expected exit code)
+and a `template/` copied into a temporary workspace. The check is a shell command run in that
+workspace afterwards; exit 0 means pass. It sees the agent's exit code as $HEARTH_EXIT.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from hearth.core.errors import HearthError
+
+
+@dataclass(frozen=True)
+class BenchTask:
+    name: str
+    folder: Path
+    prompt: str
+    check: str
+    timeout: float = 300
+    setup: str = ""
+    expect_exit: int | None = None
+
+
+@dataclass
+class TrialResult:
+    task: str
+    trial: int
+    agent: str
+    passed: bool
+    exit_code: int | None
+    seconds: float
+    steps: int | None = None
+    prompt_tokens: int | None = None
+    cached_tokens: int | None = None
+    completion_tokens: int | None = None
+    timed_out: bool = False
+    check_output: str = ""
+
+
+def load_tasks(folder: Path, only: str = "") -> list[BenchTask]:
+    tasks = []
+    for path in sorted(folder.glob("*/task.toml")):
+        if only and only not in path.parent.name:
+            continue
+        data = tomllib.loads(path.read_text())
+        tasks.append(
+            BenchTask(
+                name=path.parent.name,
+                folder=path.parent,
+                prompt=data["prompt"],
+                check=data["check"],
+                timeout=float(data.get("timeout", 300)),
+                setup=data.get("setup", ""),
+                expect_exit=data.get("expect_exit"),
+            )
+        )
+    if not tasks:
+        raise HearthError(f"No tasks (folders with task.toml) in {folder}.", "Point --tasks at bench/tasks.")
+    return tasks
+
+
+def _tool_env() -> dict[str, str]:
+    """Checks and setups run with this Python as `python3` (it has pytest) and a git identity."""
+    shim = Path(tempfile.gettempdir()) / "hearth-bench-bin"
+    shim.mkdir(exist_ok=True)
+    link = shim / "python3"
+    if not link.exists():
+        link.symlink_to(sys.executable)
+    return {
+        **os.environ,
+        "PATH": f"{shim}:{os.environ.get('PATH', '')}",
+        "GIT_AUTHOR_NAME": "bench",
+        "GIT_AUTHOR_EMAIL": "bench@localhost",
+        "GIT_COMMITTER_NAME": "bench",
+        "GIT_COMMITTER_EMAIL": "bench@localhost",
+    }
+
+
+def prepare(task: BenchTask) -> Path:
+    ws = Path(tempfile.mkdtemp(prefix=f"hearth-task-{task.name}-"))
+    shutil.copytree(task.folder / "template", ws, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".keep"))
+    if task.setup:
+        subprocess.run(
+            ["/bin/sh", "-c", task.setup], cwd=ws, env=_tool_env(), check=True, capture_output=True
+        )
+    return ws
+
+
+def check(task: BenchTask, ws: Path, exit_code: int | None) -> tuple[bool, str]:
+    env = {**_tool_env(), "HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
+    proc = subprocess.run(
+        ["/bin/sh", "-c", task.check], cwd=ws, env=env, capture_output=True, text=True, timeout=120
+    )
+    passed = proc.returncode == 0 and (task.expect_exit is None or exit_code == task.expect_exit)
+    return passed, (proc.stdout + proc.stderr)[-500:]
+
+
+AgentRunner = Callable[[BenchTask, Path], tuple[int | None, bool, dict[str, int | None]]]
+"""Runs one agent on a task in a workspace: (exit code, timed out, usage counters)."""
+
+
+def hearth_runner(model_url: str, model: str = "", extra_env: dict[str, str] | None = None) -> AgentRunner:
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        env = {**os.environ, "HEARTH_LLM_URL": model_url, "HEARTH_MODEL": model, **(extra_env or {})}
+        cmd = [
+            sys.executable,
+            "-m",
+            "hearth.apps.cli.main",
+            "run",
+            task.prompt,
+            "-w",
+            str(ws),
+            "--json",
+            "--permission",
+            "auto",
+            "--max-seconds",
+            str(task.timeout),
+        ]
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=task.timeout + 30)
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        usage = [json.loads(line) for line in proc.stdout.splitlines() if '"type": "usage"' in line]
+        return (
+            proc.returncode,
+            False,
+            {
+                "steps": len(usage),
+                "prompt_tokens": sum(u["prompt_tokens"] for u in usage),
+                "cached_tokens": sum(u["cached_tokens"] for u in usage),
+                "completion_tokens": sum(u["completion_tokens"] for u in usage),
+            },
+        )
+
+    return run
+
+
+def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
+    """mini-swe-agent's text-based config, from its own venv (it runs commands unsandboxed)."""
+    venv = Path(mini).resolve().parent.parent
+    config = next(venv.glob("lib/python*/site-packages/minisweagent/config/mini_textbased.yaml"))
+
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        env = {
+            **os.environ,
+            "MSWEA_CONFIGURED": "true",
+            "MSWEA_COST_TRACKING": "ignore_errors",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        }
+        cmd = [
+            mini,
+            "-y",
+            "--exit-immediately",
+            "-m",
+            "openai/local",
+            "--model-class",
+            "litellm_textbased",
+            "-c",
+            str(config),
+            "-c",
+            f"agent.step_limit={step_limit}",
+            "-c",
+            f"model.model_kwargs.api_base={model_url}",
+            "-c",
+            "model.model_kwargs.api_key=x",
+            "-t",
+            task.prompt,
+        ]
+        try:
+            proc = subprocess.run(cmd, cwd=ws, env=env, capture_output=True, text=True, timeout=task.timeout)
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        return proc.returncode, False, {}
+
+    return run
+
+
+@dataclass
+class BenchReport:
+    agent: str
+    results: list[TrialResult] = field(default_factory=list)
+
+    def summary(self) -> dict[str, object]:
+        by_task: dict[str, list[TrialResult]] = {}
+        for r in self.results:
+            by_task.setdefault(r.task, []).append(r)
+        passed = [r.passed for r in self.results]
+        return {
+            "agent": self.agent,
+            "tasks": len(by_task),
+            "trials": len(self.results),
+            "pass_rate": sum(passed) / len(passed) if passed else 0.0,
+            "pass_at_k": sum(any(r.passed for r in rs) for rs in by_task.values()) / len(by_task)
+            if by_task
+            else 0.0,
+            "median_seconds": statistics.median(r.seconds for r in self.results) if self.results else 0.0,
+        }
+
+    def markdown(self) -> str:
+        s = self.summary()
+        lines = [
+            f"### {self.agent}: pass rate {s['pass_rate']:.0%}, pass@k {s['pass_at_k']:.0%} "
+            f"({s['tasks']} tasks, {s['trials']} trials)",
+            "",
+            "| task | trial | pass | exit | steps | tokens in | cached | out | seconds |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for r in self.results:
+
+            def show(v: int | None) -> str:
+                return "-" if v is None else str(v)
+
+            exit_text = "timeout" if r.timed_out else show(r.exit_code)
+            lines.append(
+                f"| {r.task} | {r.trial} | {'yes' if r.passed else 'no'} | {exit_text} | {show(r.steps)} | "
+                f"{show(r.prompt_tokens)} | {show(r.cached_tokens)} | {show(r.completion_tokens)} | "
+                f"{r.seconds:.0f} |"
+            )
+        return "\n".join(lines) + "\n"
+
+    def write(self, out: Path) -> tuple[Path, Path]:
+        out.mkdir(parents=True, exist_ok=True)
+        data = {"summary": self.summary(), "results": [asdict(r) for r in self.results]}
+        json_path, md_path = out / f"results-{self.agent}.json", out / f"results-{self.agent}.md"
+        json_path.write_text(json.dumps(data, indent=2))
+        md_path.write_text(self.markdown())
+        return json_path, md_path
+
+
+def run_suite(
+    tasks: list[BenchTask],
+    agent: str,
+    runner: AgentRunner,
+    trials: int,
+    on_result: Callable[[TrialResult], None] | None = None,
+) -> BenchReport:
+    report = BenchReport(agent)
+    for task in tasks:
+        for trial in range(1, trials + 1):
+            ws = prepare(task)
+            started = time.monotonic()
+            code, timed_out, usage = runner(task, ws)
+            seconds = time.monotonic() - started
+            passed, output = check(task, ws, code)
+            result = TrialResult(
+                task.name,
+                trial,
+                agent,
+                passed,
+                code,
+                seconds,
+                timed_out=timed_out,
+                check_output=output,
+                **usage,
+            )
+            report.results.append(result)
+            if on_result:
+                on_result(result)
+            shutil.rmtree(ws, ignore_errors=True)
+    return report

@@ -1,0 +1,73 @@
+"""The task suite itself: every check can fail and can pass; the runner works end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hearth.runtime.bench import check, hearth_runner, load_tasks, prepare, run_suite
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+TASKS = Path(__file__).resolve().parents[1] / "bench" / "tasks"
+ALL = load_tasks(TASKS)
+
+
+def test_there_are_at_least_twenty_tasks() -> None:
+    assert len(ALL) >= 20
+
+
+@pytest.mark.parametrize("task", ALL, ids=[t.name for t in ALL])
+def test_check_fails_untouched_and_passes_with_the_reference_solution(task) -> None:  # type: ignore[no-untyped-def]
+    ws = prepare(task)
+    passed, _ = check(task, ws, exit_code=0)
+    assert not passed, "the check passes without any work: it cannot fail"
+    subprocess.run(["/bin/sh", str(task.folder / "solution.sh")], cwd=ws, check=True, capture_output=True)
+    passed, output = check(task, ws, exit_code=task.expect_exit if task.expect_exit is not None else 0)
+    assert passed, output
+
+
+def test_runner_end_to_end_against_the_scripted_server(tmp_path: Path) -> None:
+    task = next(t for t in ALL if t.name == "01_create_file")
+    with ScriptedServer(
+        [
+            ScriptedReply(
+                tool_calls=[
+                    ScriptedCall(name="write", arguments={"path": "hello.py", "content": "print('hello')\n"})
+                ]
+            ),
+            ScriptedReply(text="Created hello.py. TASK_COMPLETE"),
+            ScriptedReply(text="I could not do it."),  # second trial: a model that does nothing
+        ]
+    ) as server:
+        report = run_suite([task], "hearth", hearth_runner(server.url), trials=2)
+    first, second = report.results
+    assert first.passed and first.exit_code == 0 and first.steps == 2 and first.prompt_tokens
+    assert not second.passed
+    summary = report.summary()
+    assert summary["pass_rate"] == 0.5 and summary["pass_at_k"] == 1.0
+    json_path, md_path = report.write(tmp_path)
+    assert json.loads(json_path.read_text())["summary"]["trials"] == 2
+    assert "| 01_create_file | 1 | yes | 0 | 2 |" in md_path.read_text()
+
+
+def test_bench_command_line(hearth, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedServer([ScriptedReply(text="BLOCKED: there is no such file")]) as server:
+        res = hearth(
+            "bench",
+            "run",
+            "--model-url",
+            server.url,
+            "--tasks",
+            str(TASKS),
+            "--only",
+            "09_blocked",
+            "--out",
+            str(tmp_path),
+            timeout=120,
+        )
+    assert res.code == 0, res.stderr
+    assert "PASS  09_blocked_when_impossible #1  exit 3" in res.stdout
+    assert (tmp_path / "results-hearth.md").exists()
