@@ -71,3 +71,17 @@ def test_bench_command_line(hearth, tmp_path: Path) -> None:  # type: ignore[no-
     assert res.code == 0, res.stderr
     assert "PASS  09_blocked_when_impossible #1  exit 3" in res.stdout
     assert (tmp_path / "results-hearth.md").exists()
+
+
+def test_server_prefill_is_read_from_the_llama_cpp_log(tmp_path: Path) -> None:
+    from hearth.runtime.bench import server_prefill
+
+    log = tmp_path / "server.log"
+    log.write_text("Llama.generate: 10 prefix-match hit, remaining 900 prompt tokens to eval\n")
+    start = log.stat().st_size
+    with log.open("a") as fh:
+        fh.write(
+            "INFO: POST /v1/chat/completions\nLlama.generate: 900 prefix-match hit, remaining 40 prompt tokens to eval\n"
+            "Llama.generate: 940 prefix-match hit, remaining 35 prompt tokens to eval\n"
+        )
+    assert server_prefill(log, start) == (75, 1840)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,6 +49,8 @@ class TrialResult:
     completion_tokens: int | None = None
     timed_out: bool = False
     check_output: str = ""
+    server_prefill_tokens: int | None = None  # prompt tokens the server evaluated (its own log)
+    server_cached_tokens: int | None = None  # prompt tokens it took from its prefix cache
 
 
 def load_tasks(folder: Path, only: str = "") -> list[BenchTask]:
@@ -207,6 +210,7 @@ class BenchReport:
             if by_task
             else 0.0,
             "median_seconds": statistics.median(r.seconds for r in self.results) if self.results else 0.0,
+            "server_prefill_per_task": _mean([r.server_prefill_tokens for r in self.results]),
         }
 
     def markdown(self) -> str:
@@ -240,17 +244,36 @@ class BenchReport:
         return json_path, md_path
 
 
+_PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+
+
+def server_prefill(log: Path, start: int) -> tuple[int, int]:
+    """(evaluated, cached) prompt tokens in llama-cpp-python's log after byte `start`."""
+    with log.open("rb") as fh:
+        fh.seek(start)
+        text = fh.read().decode(errors="replace")
+    hits = [(int(a), int(b)) for a, b in _PREFIX_HIT.findall(text)]
+    return sum(b for _, b in hits), sum(a for a, _ in hits)
+
+
+def _mean(values: list[int | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
 def run_suite(
     tasks: list[BenchTask],
     agent: str,
     runner: AgentRunner,
     trials: int,
     on_result: Callable[[TrialResult], None] | None = None,
+    server_log: Path | None = None,
 ) -> BenchReport:
     report = BenchReport(agent)
     for task in tasks:
         for trial in range(1, trials + 1):
             ws = prepare(task)
+            offset = server_log.stat().st_size if server_log else 0
             started = time.monotonic()
             code, timed_out, usage = runner(task, ws)
             seconds = time.monotonic() - started
@@ -266,6 +289,9 @@ def run_suite(
                 check_output=output,
                 **usage,
             )
+            if server_log:
+                time.sleep(1)  # let the server finish writing its last request's lines
+                result.server_prefill_tokens, result.server_cached_tokens = server_prefill(server_log, offset)
             report.results.append(result)
             if on_result:
                 on_result(result)

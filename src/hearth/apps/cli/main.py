@@ -299,6 +299,9 @@ def bench_run(
     max_iterations: Annotated[
         int | None, typer.Option("--max-iterations", help="Hearth's step limit")
     ] = None,
+    server_log: Annotated[
+        Path | None, typer.Option("--server-log", help="llama-cpp-python's log, for its own prefill counts")
+    ] = None,
 ) -> None:
     """Run each task in a fresh workspace through the agent's CLI, check it, write JSON and Markdown."""
     from hearth.core.errors import HearthError
@@ -325,7 +328,7 @@ def bench_run(
             flush=True,
         )
 
-    report = run_suite(task_list, agent, runner, trials, on_result=show)
+    report = run_suite(task_list, agent, runner, trials, on_result=show, server_log=server_log)
     json_path, md_path = report.write(out)
     s = report.summary()
     print(
