@@ -54,7 +54,7 @@ def test_runner_end_to_end_against_the_scripted_server(tmp_path: Path) -> None:
 
 
 def test_bench_command_line(hearth, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedServer([ScriptedReply(text="BLOCKED: there is no such file")]) as server:
+    with ScriptedServer([ScriptedReply(text="BLOCKED: there is no such file")] * 2) as server:
         res = hearth(
             "bench",
             "run",

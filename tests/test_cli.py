@@ -64,7 +64,7 @@ def test_json_mode_prints_only_json_lines(hearth, server: ScriptedServer, worksp
 @pytest.mark.parametrize(
     ("replies", "args", "code", "status"),
     [
-        ([ScriptedReply(text="BLOCKED: no such database")], [], 3, "blocked"),
+        ([ScriptedReply(text="BLOCKED: no such database")] * 2, [], 3, "blocked"),
         ([ScriptedReply(text="WAIT: 2031-05-01T08:00:00+00:00: nightly build")], [], 4, "waiting"),
         (
             [ScriptedReply(text=fenced("ls", path=p)) for p in (".", "..x", ".")],

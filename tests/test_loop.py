@@ -169,7 +169,7 @@ def test_think_blocks_are_recorded_but_never_sent_back(workspace: Path) -> None:
     ],
 )
 def test_finish_markers(workspace: Path, reply: str, status: Status, code: int) -> None:
-    agent, _, store = make_agent(workspace, [ScriptedReply(text=reply)])
+    agent, _, store = make_agent(workspace, [ScriptedReply(text=fenced("ls")), ScriptedReply(text=reply)])
     fin = run(agent)
     assert (fin.status, fin.exit_code) == (status, code)
     info = store.get(agent.session_id)
@@ -179,6 +179,22 @@ def test_finish_markers(workspace: Path, reply: str, status: Status, code: int) 
         assert fin.reason == "the build finishes tomorrow"
     if status is Status.BLOCKED:
         assert fin.reason == "the file I need is not in the workspace"
+
+
+def test_blocked_before_trying_anything_is_pushed_back_once(workspace: Path) -> None:
+    agent, model, _ = make_agent(
+        workspace,
+        [
+            ScriptedReply(text="BLOCKED: the task cannot be done."),
+            ScriptedReply(text=fenced("ls")),
+            ScriptedReply(text="BLOCKED: there is no such file here."),
+        ],
+    )
+    fin = run(agent)
+    assert fin.status is Status.BLOCKED and fin.reason == "there is no such file here."
+    assert "without trying anything" in model.requests[1]["messages"][-1]["content"]
+    stubborn, _, _ = make_agent(workspace, [ScriptedReply(text="BLOCKED: no.")] * 2)
+    assert run(stubborn).status is Status.BLOCKED  # a second BLOCKED stands
 
 
 def test_task_complete_next_to_a_call_runs_the_call_first(workspace: Path) -> None:

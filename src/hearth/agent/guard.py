@@ -25,6 +25,7 @@ class LoopGuard:
     _empty_replies: int = 0
     _refused_finishes: int = 0
     _nudged: set[str] = field(default_factory=set)
+    _blocked_pushed_back: bool = False
 
     def empty_reply(self) -> bool:
         """Count an empty reply; True means nudge, raises when it is time to stop."""
@@ -40,6 +41,13 @@ class LoopGuard:
             raise LimitReached(
                 f"the model tried to finish {self._refused_finishes} times with {open_items} item(s) still open"
             )
+
+    def push_back_blocked(self, *, tried: bool) -> bool:
+        """True (once per turn) when a BLOCKED came before any tool was tried."""
+        if tried or self._blocked_pushed_back:
+            return False
+        self._blocked_pushed_back = True
+        return True
 
     def reply_with_content(self) -> None:
         self._empty_replies = 0

@@ -20,7 +20,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.finish import BadWait, final_answer, marker_stop
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
-from hearth.core.errors import ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
+from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     ErrorRaised,
     Event,
@@ -216,12 +216,27 @@ class Agent:
         text = render("notice_budget", used=budget.used, budget=budget.limit, percent=percent, advice=advice)
         self.record(Notice(reason="budget", text=text))
 
+    def _tried_a_tool(self) -> bool:
+        for event in reversed(self.history):
+            if isinstance(event, ToolResult):
+                return True
+            if isinstance(event, UserMessage):
+                return False
+        return False
+
     @property
     def work(self) -> WorkState:
         return self.dispatcher.context.work
 
     def _check_finish(self, stop: StopRun, guard: LoopGuard) -> None:
-        """A finish is refused (the model is told what is open) while tracked work remains."""
+        """A finish is refused (the model is told what is open) while tracked work remains.
+
+        A BLOCKED before any tool was tried in this turn is pushed back once: weak models reach
+        for it at the first difficulty. A second BLOCKED stands.
+        """
+        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=self._tried_a_tool()):
+            self.record(Notice(reason="blocked_early", text=render("notice_blocked_early")))
+            raise _Continue
         if not isinstance(stop, TaskDone):
             return
         open_items = self.work.unfinished()
