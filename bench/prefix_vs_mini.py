@@ -11,13 +11,12 @@ size and the prefix reuse between its requests, next to Hearth's (bench/prompt_o
 from __future__ import annotations
 
 import argparse
-import itertools
-import os
 import subprocess
 import tempfile
 from pathlib import Path
 
-from hearth.testing.script import ScriptedReply, common_prefix, estimate_tokens, prompt_text
+from hearth.runtime.bench import mini_command
+from hearth.testing.script import ScriptedReply, estimate_tokens, prefix_reuse, prompt_text
 from hearth.testing.server import ScriptedServer
 
 
@@ -43,53 +42,14 @@ def main() -> None:
     parser.add_argument("--mini", required=True, help="the `mini` executable of a throwaway venv")
     parser.add_argument("--steps", type=int, default=40)
     args = parser.parse_args()
-    venv = Path(args.mini).resolve().parent.parent
-    config = next(venv.glob("lib/python*/site-packages/minisweagent/config/mini_textbased.yaml"))
     work = Path(tempfile.mkdtemp(prefix="mini-bench-"))
     with ScriptedServer(script(args.steps)) as server:
-        env = {
-            **os.environ,
-            "MSWEA_CONFIGURED": "true",
-            "MSWEA_COST_TRACKING": "ignore_errors",
-            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-        }
-        subprocess.run(
-            [
-                args.mini,
-                "-y",
-                "--exit-immediately",
-                "-m",
-                "openai/local",
-                "--model-class",
-                "litellm_textbased",
-                "-c",
-                str(config),
-                "-c",
-                f"agent.step_limit={args.steps + 2}",
-                "-c",
-                f"model.model_kwargs.api_base={server.url}",
-                "-c",
-                "model.model_kwargs.api_key=x",
-                "-t",
-                "Write one file per step.",
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
+        cmd, env = mini_command(args.mini, server.url, args.steps + 2, "Write one file per step.")
+        subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=600, check=False)
         requests = list(server.requests)
     if not requests:
         raise SystemExit("mini-swe-agent sent no request; check its installation")
-    shares = [
-        (
-            len(common_prefix(prompt_text(a), prompt_text(b))) / len(prompt_text(a)),
-            len(common_prefix(prompt_text(a), prompt_text(b))) / len(prompt_text(b)),
-        )
-        for a, b in itertools.pairwise(requests)
-    ]
+    shares = prefix_reuse(requests)
     prev, new = [a for a, _ in shares], [b for _, b in shares]
     print(
         f"mini-swe-agent: {len(requests)} requests; first request ~{estimate_tokens(prompt_text(requests[0]))} tokens "

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import subprocess
@@ -26,7 +25,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
 from hearth.runtime.session import default_toolset
-from hearth.testing.script import ScriptedCall, ScriptedReply, common_prefix, estimate_tokens, prompt_text
+from hearth.testing.script import ScriptedCall, ScriptedReply, estimate_tokens, prefix_reuse, prompt_text
 from hearth.testing.server import ScriptedServer
 
 
@@ -109,15 +108,6 @@ def session_script(steps: int) -> list[ScriptedReply]:
     return replies
 
 
-def reuse(requests: list[dict[str, object]]) -> list[tuple[float, float]]:
-    out = []
-    for before, after in itertools.pairwise(requests):
-        a, b = prompt_text(before), prompt_text(after)
-        n = len(common_prefix(a, b))
-        out.append((n / len(a), n / len(b)))
-    return out
-
-
 def hearth_session(steps: int) -> list[dict[str, object]]:
     ws = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
     with ScriptedServer(session_script(steps), context_window=32768) as server:
@@ -154,7 +144,7 @@ def main() -> None:
     for name, est, real in overhead(count):
         print(f"{name:28} {est:>20} {real if real is not None else 'not installed':>18}")
     requests = hearth_session(args.steps)
-    shares = reuse(requests)
+    shares = prefix_reuse(requests)
     prev = [a for a, _ in shares]
     new = [b for _, b in shares]
     print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")

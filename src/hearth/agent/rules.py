@@ -15,6 +15,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from hearth.tools.globs import glob_match
+
 _RULE = re.compile(r"^\s*([\w*.-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _UNSAFE = re.compile(r"[`$<>\n\r]|\beval\b|\bexec\b|\bsource\b|(?:^|\s)\.\s")
 _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\||&)\s*")
@@ -83,25 +85,3 @@ def _command_matches(pattern: str, command: str, *, for_allow: bool) -> bool:
     return fnmatch.fnmatchcase(normalized, pattern) or any(
         fnmatch.fnmatchcase(p, pattern) for p in _parts(command)
     )
-
-
-def glob_match(pattern: str, path: str) -> bool:
-    regex = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            regex += "(?:.*/)?"
-            i += 3
-        elif pattern.startswith("**", i):
-            regex += ".*"
-            i += 2
-        elif pattern[i] == "*":
-            regex += "[^/]*"
-            i += 1
-        elif pattern[i] == "?":
-            regex += "[^/]"
-            i += 1
-        else:
-            regex += re.escape(pattern[i])
-            i += 1
-    return re.fullmatch(regex, path) is not None

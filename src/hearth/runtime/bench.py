@@ -151,37 +151,43 @@ def hearth_runner(model_url: str, model: str = "", extra_env: dict[str, str] | N
     return run
 
 
-def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
-    """mini-swe-agent's text-based config, from its own venv (it runs commands unsandboxed)."""
+def mini_command(mini: str, model_url: str, step_limit: int, task: str) -> tuple[list[str], dict[str, str]]:
+    """mini-swe-agent's text-based config pointed at `model_url` (its command line and environment)."""
     venv = Path(mini).resolve().parent.parent
     config = next(venv.glob("lib/python*/site-packages/minisweagent/config/mini_textbased.yaml"))
+    env = {
+        **os.environ,
+        "MSWEA_CONFIGURED": "true",
+        "MSWEA_COST_TRACKING": "ignore_errors",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+    cmd = [
+        mini,
+        "-y",
+        "--exit-immediately",
+        "-m",
+        "openai/local",
+        "--model-class",
+        "litellm_textbased",
+        "-c",
+        str(config),
+        "-c",
+        f"agent.step_limit={step_limit}",
+        "-c",
+        f"model.model_kwargs.api_base={model_url}",
+        "-c",
+        "model.model_kwargs.api_key=x",
+        "-t",
+        task,
+    ]
+    return cmd, env
+
+
+def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
+    """mini-swe-agent from its own venv (note: it runs commands unsandboxed)."""
 
     def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
-        env = {
-            **os.environ,
-            "MSWEA_CONFIGURED": "true",
-            "MSWEA_COST_TRACKING": "ignore_errors",
-            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-        }
-        cmd = [
-            mini,
-            "-y",
-            "--exit-immediately",
-            "-m",
-            "openai/local",
-            "--model-class",
-            "litellm_textbased",
-            "-c",
-            str(config),
-            "-c",
-            f"agent.step_limit={step_limit}",
-            "-c",
-            f"model.model_kwargs.api_base={model_url}",
-            "-c",
-            "model.model_kwargs.api_key=x",
-            "-t",
-            task.prompt,
-        ]
+        cmd, env = mini_command(mini, model_url, step_limit, task.prompt)
         try:
             proc = subprocess.run(cmd, cwd=ws, env=env, capture_output=True, text=True, timeout=task.timeout)
         except subprocess.TimeoutExpired:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -114,3 +115,14 @@ def common_prefix(a: str, b: str) -> str:
     while i < n and a[i] == b[i]:
         i += 1
     return a[:i]
+
+
+def prefix_reuse(requests: Sequence[dict[str, Any]]) -> list[tuple[float, float]]:
+    """For each request after the first: (share of the previous prompt it repeats byte for byte,
+    share of its own prompt that is such a repeat)."""
+    out = []
+    for before, after in itertools.pairwise(requests):
+        a, b = prompt_text(before), prompt_text(after)
+        n = len(common_prefix(a, b))
+        out.append((n / len(a), n / len(b)))
+    return out

@@ -21,6 +21,7 @@ from pydantic import Field
 from hearth.core.errors import ToolError
 from hearth.tools.base import RunContext, Tool, ToolInput
 from hearth.tools.builtin.edit_match import Ambiguous, NoMatch, find_matches
+from hearth.tools.globs import glob_match
 
 SKIP_DIRS = frozenset(
     {
@@ -224,7 +225,7 @@ def glob(args: GlobInput, ctx: RunContext) -> str:
     hits: list[str] = []
     for p in _walk(root, ctx):
         rel = p.relative_to(root).as_posix()
-        ok = fnmatch.fnmatch(p.name, pattern) if by_name else _glob_match(rel, pattern)
+        ok = fnmatch.fnmatch(p.name, pattern) if by_name else glob_match(pattern, rel)
         if ok:
             hits.append(_rel(ctx, p))
     if not hits:
@@ -233,28 +234,6 @@ def glob(args: GlobInput, ctx: RunContext) -> str:
         f"\n[{len(hits) - MAX_LISTED} more not shown; narrow the pattern]" if len(hits) > MAX_LISTED else ""
     )
     return "\n".join(hits[:MAX_LISTED]) + more
-
-
-def _glob_match(rel: str, pattern: str) -> bool:
-    regex = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            regex += "(?:.*/)?"
-            i += 3
-        elif pattern.startswith("**", i):
-            regex += ".*"
-            i += 2
-        elif pattern[i] == "*":
-            regex += "[^/]*"
-            i += 1
-        elif pattern[i] == "?":
-            regex += "[^/]"
-            i += 1
-        else:
-            regex += re.escape(pattern[i])
-            i += 1
-    return re.fullmatch(regex, rel) is not None
 
 
 class GrepInput(ToolInput):
