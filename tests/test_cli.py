@@ -246,3 +246,18 @@ def test_killed_mid_step_resumes_cleanly(hearth, server: ScriptedServer, workspa
     msgs = server.requests[-1]["messages"]
     assert [m["role"] for m in msgs] == ["system", "user", "assistant", "tool", "user"]
     assert server.violations == []
+
+
+def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    server.add(*HELLO)
+    run = hearth("run", "Create hello.py", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    sid = run.json_lines()[0]["session_id"]
+    md = hearth("sessions", "export", sid[:20], "-w", str(workspace))
+    assert md.code == 0 and md.stdout.startswith("# Create hello.py")
+    assert "## User" in md.stdout and "call `write`" in md.stdout and "**done**" in md.stdout
+    data = json.loads(hearth("sessions", "export", sid, "--format", "json", "-w", str(workspace)).stdout)
+    assert data["id"] == sid and data["events"][-1]["kind"] == "finished"
+    assert hearth("sessions", "rm", sid, "-w", str(workspace)).stdout.strip() == f"Deleted session {sid}."
+    assert "No sessions yet" in hearth("sessions", "-w", str(workspace)).stdout
+    missing = hearth("sessions", "rm", sid, "-w", str(workspace))
+    assert missing.code == 1 and "No session" in missing.stderr

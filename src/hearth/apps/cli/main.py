@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,6 +230,63 @@ def sessions_show(
         for line in event_lines(sid, event):
             sys.stdout.write(dumps(line) + "\n")
     store.close()
+
+
+@sessions_app.command("export")
+def sessions_export(
+    session_id: Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md | json")] = "md",
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Print a session as Markdown (readable) or JSON (every event, for tools)."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.export import to_markdown
+    from hearth.runtime.session import check_workspace, open_store
+
+    if fmt not in ("md", "json"):
+        _fail(ValueError(f"Unknown format {fmt!r}: use md or json."))
+    try:
+        settings = _settings(workspace=workspace).settings
+        check_workspace(settings.workspace)
+        store = open_store(settings.workspace)
+        sid = store.resolve(session_id)
+    except HearthError as exc:
+        _fail(exc)
+    events = store.events(sid)
+    title = store.get(sid).title
+    store.close()
+    if fmt == "md":
+        sys.stdout.write(to_markdown(events, f"{title} ({sid})"))
+    else:
+        sys.stdout.write(
+            json.dumps(
+                {"id": sid, "title": title, "events": [e.model_dump(mode="json") for e in events]},
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+
+
+@sessions_app.command("rm")
+def sessions_rm(
+    session_id: Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")],
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Delete a session and all its events."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.session import check_workspace, open_store
+
+    try:
+        settings = _settings(workspace=workspace).settings
+        check_workspace(settings.workspace)
+        store = open_store(settings.workspace)
+        sid = store.resolve(session_id)
+    except HearthError as exc:
+        _fail(exc)
+    store.delete(sid)
+    store.close()
+    print(f"Deleted session {sid}.")
 
 
 @app.command()
