@@ -22,6 +22,7 @@ from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
+    Checkpointed,
     ErrorRaised,
     Event,
     Finished,
@@ -66,6 +67,7 @@ class Agent:
     nested: NestedInstructions | None = None
     budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
+    checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -171,6 +173,7 @@ class Agent:
             self._check_finish(final, guard)
             raise final
         guard.reply_with_content()
+        self._checkpoint_if_changing(reply)
         all_ok = True
         for call in reply.tool_calls:
             work_before = self.work.model_dump()
@@ -215,6 +218,14 @@ class Agent:
             advice = "Wrap up: finish the most important open todos and skip the rest."
         text = render("notice_budget", used=budget.used, budget=budget.limit, percent=percent, advice=advice)
         self.record(Notice(reason="budget", text=text))
+
+    def _checkpoint_if_changing(self, reply: ModelReply) -> None:
+        if self.checkpoint is None:
+            return
+        tools = [self.dispatcher.toolset.get(c.name) for c in reply.tool_calls]
+        if any(t is not None and not t.read_only for t in tools):
+            steps = sum(1 for e in self.history if isinstance(e, ModelReply))
+            self.record(Checkpointed(id=self.checkpoint(f"before step {steps}"), step=steps))
 
     def _tried_a_tool(self) -> bool:
         for event in reversed(self.history):

@@ -133,6 +133,14 @@ class PlanReady(EventBase):
     text: str = ""
 
 
+class Checkpointed(EventBase):
+    """The workspace was recorded before a step that may change files (see runtime/checkpoints)."""
+
+    kind: Literal["checkpoint"] = "checkpoint"
+    id: str
+    step: int
+
+
 class Notice(EventBase):
     """A message from Hearth itself to the model: a nudge, a correction, a warning."""
 
@@ -170,6 +178,7 @@ Event = Annotated[
     | WorkUpdated
     | Compacted
     | PlanReady
+    | Checkpointed
     | Notice
     | ErrorRaised
     | Finished,

@@ -57,6 +57,7 @@ class Settings(BaseModel):
     network_allow: list[str] = Field(
         default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
     )
+    checkpoints: bool = Field(True, description="Record the workspace before each changing step (for undo)")
     allow: list[str] = Field(
         default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"
     )

@@ -26,6 +26,7 @@ from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
+from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
@@ -211,6 +212,7 @@ def start_agent(
         nested=nested,
         budget=TokenBudget(budget) if budget else None,
         archive=_archiver(rt, session_id),
+        checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
     )
     if not resume:
         agent.record(

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from hearth.core.events import (
+    Checkpointed,
     Compacted,
     ErrorRaised,
     Event,
@@ -67,6 +68,8 @@ def event_lines(session_id: str, event: Event) -> list[dict[str, Any]]:
                 "duration_ms": event.duration_ms,
             }
         )
+    elif isinstance(event, Checkpointed):
+        out.append({"type": "checkpoint", "id": event.id, "step": event.step})
     elif isinstance(event, PlanReady):
         out.append({"type": "plan_ready", "steps": list(event.steps), "text": event.text})
     elif isinstance(event, WorkUpdated):

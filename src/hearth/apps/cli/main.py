@@ -290,6 +290,35 @@ def sessions_rm(
 
 
 @app.command()
+def undo(
+    steps: Annotated[int, typer.Argument(help="How many changing steps to go back")] = 1,
+    session: Annotated[
+        str | None, typer.Option("--session", "-s", help="Session id (default: the latest)")
+    ] = None,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Put the workspace back as it was before the agent's last step(s) that changed files."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.checkpoints import undo as undo_steps
+    from hearth.runtime.session import check_workspace, open_store
+
+    try:
+        settings = _settings(workspace=workspace).settings
+        check_workspace(settings.workspace)
+        store = open_store(settings.workspace)
+        sid = store.resolve(session) if session else store.latest()
+        if sid is None:
+            raise HearthError("There are no sessions in this workspace.", "Nothing to undo.")
+        step, changed = undo_steps(store, sid, settings.workspace, steps)
+    except HearthError as exc:
+        _fail(exc)
+    store.close()
+    print(
+        f"Restored the workspace to before step {step} of {sid}: {', '.join(changed) or 'no file had changed'}."
+    )
+
+
+@app.command()
 def config(workspace: WorkspaceOpt = None) -> None:
     """Print the effective settings (secrets masked), where each came from, and the context window."""
     from hearth.core.errors import HearthError

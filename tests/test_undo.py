@@ -1,0 +1,54 @@
+"""Checkpoints and undo: a shadow repository, so the user's own git history is untouched."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+
+def call(name: str, **args: object) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
+
+
+def test_undo_restores_files_changed_by_shell_and_tools(
+    hearth, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    (workspace / "notes.txt").write_text("original\n")
+    server.add(
+        call("read", path="notes.txt"),  # read-only: no checkpoint
+        call("shell", command="echo changed by shell > notes.txt"),
+        call("write", path="new.txt", content="created"),
+        ScriptedReply(text="Done. TASK_COMPLETE"),
+    )
+    env = {"HEARTH_LLM_URL": server.url}
+    res = hearth("run", "edit notes", "-w", str(workspace), "--json", "--permission", "auto", env=env)
+    assert res.code == 0
+    assert (workspace / "notes.txt").read_text() == "changed by shell\n" and (workspace / "new.txt").exists()
+
+    first = hearth("undo", "-w", str(workspace), env=env)
+    assert first.code == 0, first.stderr
+    assert "before step 3" in first.stdout and "new.txt" in first.stdout
+    assert (
+        not (workspace / "new.txt").exists() and (workspace / "notes.txt").read_text() == "changed by shell\n"
+    )
+
+    second = hearth("undo", "2", "-w", str(workspace), env=env)
+    assert second.code == 0, second.stderr
+    assert (workspace / "notes.txt").read_text() == "original\n"
+    # the user's own repository saw none of it
+    log = subprocess.run(["git", "log", "--oneline"], cwd=workspace, capture_output=True, text=True)
+    assert log.stdout == ""
+    # and the model is told on the next turn
+    server.add(ScriptedReply(text="Understood."))
+    hearth("run", "what happened?", "-w", str(workspace), "--continue", "--json", env=env)
+    assert "The user undid your last 2 step(s)" in str(server.requests[-1]["messages"])
+
+
+def test_undo_without_checkpoints_says_so(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    server.add(ScriptedReply(text="Nothing to do."))
+    hearth("run", "hi", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    res = hearth("undo", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
+    assert res.code == 1 and "no checkpoints" in res.stderr
