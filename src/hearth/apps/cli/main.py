@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 app = typer.Typer(
     name="hearth",
     help="Hearth: a local-first autonomous agent for OpenAI-compatible model servers.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
@@ -421,6 +421,20 @@ def bench_run(
     print(
         f"\n{agent}: pass rate {s['pass_rate']:.0%}, pass@{trials} {s['pass_at_k']:.0%}; wrote {json_path} and {md_path}"
     )
+
+
+@app.callback()
+def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
+    """With no command: an interactive session in the workspace (/help inside)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from hearth.apps.cli.repl import repl
+    from hearth.core.errors import HearthError
+
+    try:
+        asyncio.run(repl(_settings(workspace=workspace)))
+    except HearthError as exc:
+        _fail(exc)
 
 
 def main() -> None:

@@ -1,0 +1,167 @@
+"""The REPL's slash commands. Each is a method; the table maps names to help text."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from hearth.agent.policy import PermissionMode
+from hearth.core.errors import HearthError
+from hearth.core.events import SessionStarted
+from hearth.llm.server_info import probe_server
+
+if TYPE_CHECKING:
+    from hearth.apps.cli.repl import Repl
+
+COMMANDS = {
+    "help": "list commands",
+    "sessions": "list sessions in this workspace",
+    "resume": "resume ID: continue a session",
+    "new": "start a new session",
+    "session": "this session's id, title and status",
+    "mode": "mode auto|normal|manual|plan: what runs without asking",
+    "plan": "plan TASK: plan with read-only tools, then approve, edit or reject",
+    "todo": "the todos, plan and task state",
+    "status": "model, server, context window, sandbox, instructions",
+    "model": "model [NAME]: list the server's models, or switch",
+    "compact": "compact the context now",
+    "soul": "the personality and instructions loaded",
+    "cost": "tokens in, cached and out: this session and today",
+    "undo": "undo [N]: put files back as before the last N changing steps",
+    "quit": "leave",
+}
+
+
+class SlashCommands:
+    def __init__(self, repl: Repl) -> None:
+        self.repl = repl
+        self._handlers: dict[str, Callable[[str], Awaitable[None]]] = {
+            "help": self.cmd_help,
+            "sessions": self.cmd_sessions,
+            "resume": self.cmd_resume,
+            "new": self.cmd_new,
+            "session": self.cmd_session,
+            "mode": self.cmd_mode,
+            "plan": self.cmd_plan,
+            "todo": self.cmd_todo,
+            "status": self.cmd_status,
+            "model": self.cmd_model,
+            "compact": self.cmd_compact,
+            "soul": self.cmd_soul,
+            "cost": self.cmd_cost,
+            "undo": self.cmd_undo,
+        }
+
+    async def run(self, line: str) -> bool:
+        """Run one command; False means leave."""
+        name, _, arg = line[1:].partition(" ")
+        arg = arg.strip()
+        if name not in COMMANDS:
+            self.say(f"Unknown command /{name}. Commands: " + ", ".join("/" + n for n in COMMANDS))
+            return True
+        if name == "quit":
+            return False
+        try:
+            await self._handlers[name](arg)
+        except HearthError as exc:
+            self.say(f"[red]{exc}[/]")
+        return True
+
+    def say(self, text: str) -> None:
+        self.repl.console.print(text, highlight=False)
+
+    async def cmd_help(self, arg: str) -> None:
+        for name, help_text in COMMANDS.items():
+            self.say(f"  /{name:<9} {help_text}")
+
+    async def cmd_sessions(self, arg: str) -> None:
+        for s in self.repl.rt.store.list_sessions(limit=20):
+            self.say(f"  {s.id}  {s.status:<11} {s.updated[:16].replace('T', ' ')}  {s.title}")
+
+    async def cmd_resume(self, arg: str) -> None:
+        if not arg:
+            raise HearthError("Say which session: /resume ID (see /sessions).")
+        self.repl.agent = self.repl.new_agent(resume=arg)
+        self.say(f"Resumed {self.repl.agent.session_id}.")
+
+    async def cmd_new(self, arg: str) -> None:
+        self.repl.agent = self.repl.new_agent()
+        self.say(f"New session {self.repl.agent.session_id}.")
+
+    async def cmd_session(self, arg: str) -> None:
+        info = self.repl.rt.store.get(self.repl.agent.session_id)
+        self.say(f"  {info.id} · {info.title or '(no message yet)'} · {info.status}")
+
+    async def cmd_mode(self, arg: str) -> None:
+        try:
+            mode = PermissionMode(arg)
+        except ValueError:
+            raise HearthError(f"Unknown mode {arg!r}: use auto, normal, manual or plan.") from None
+        self.repl.set_mode(mode)
+        self.say(f"Mode: {mode.value}.")
+
+    async def cmd_plan(self, arg: str) -> None:
+        if not arg:
+            raise HearthError("Say what to plan: /plan TASK.")
+        await self.repl.plan(arg)
+
+    async def cmd_todo(self, arg: str) -> None:
+        self.say(self.repl.agent.work.render())
+
+    async def cmd_status(self, arg: str) -> None:
+        rt = self.repl.rt
+        started = next((e for e in self.repl.agent.history if isinstance(e, SessionStarted)), None)
+        self.say(f"  model    {rt.model.name} @ {rt.server_url}")
+        self.say(
+            f"  context  {rt.profile.context_window} tokens ({rt.context_source}); tools as {rt.profile.tool_mode.value}"
+        )
+        self.say(f"  sandbox  {rt.sandbox.describe()}")
+        self.say(f"  mode     {self.repl.agent.dispatcher.policy.mode.value}")
+        self.say(
+            f"  files    {', '.join(started.instructions) if started and started.instructions else 'no instruction files'}"
+        )
+        self.say("  MCP      none (MCP servers are not supported yet)")
+
+    async def cmd_model(self, arg: str) -> None:
+        rt = self.repl.rt
+        if not arg:
+            info = await probe_server(rt.server_url, rt.settings.api_key.get_secret_value())
+            self.say("  " + ("\n  ".join(info.models) if info.models else "the server lists no models"))
+            return
+        settings = getattr(rt.model, "settings", None)
+        if settings is None:
+            raise HearthError("This model cannot be switched.")
+        rt.model.settings = dataclasses.replace(settings, model=arg)  # type: ignore[attr-defined]
+        self.say(f"Model: {arg}.")
+
+    async def cmd_compact(self, arg: str) -> None:
+        done = await self.repl.agent.compact(force=True, reason="asked for with /compact")
+        self.say("Compacted." if done else "Nothing to compact yet.")
+
+    async def cmd_soul(self, arg: str) -> None:
+        started = next((e for e in self.repl.agent.history if isinstance(e, SessionStarted)), None)
+        prompt = started.system_prompt if started else self.repl.agent.system_prompt
+        part = prompt.split("\n## ", 1)
+        self.say("## " + part[1] if len(part) > 1 else "No personality or instruction files are loaded.")
+
+    async def cmd_cost(self, arg: str) -> None:
+        store = self.repl.rt.store
+        s = store.usage(session_id=self.repl.agent.session_id)
+        midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        t = store.usage(since=midnight)
+        self.say(
+            f"  session  {s.prompt_tokens} in · {s.cached_tokens} cached · {s.completion_tokens} out · {s.requests} requests"
+        )
+        self.say(
+            f"  today    {t.prompt_tokens} in · {t.cached_tokens} cached · {t.completion_tokens} out · {t.requests} requests"
+        )
+
+    async def cmd_undo(self, arg: str) -> None:
+        from hearth.runtime.checkpoints import undo
+
+        steps = int(arg) if arg.isdigit() else 1
+        step, changed = undo(self.repl.rt.store, self.repl.agent.session_id, self.repl.rt.workspace, steps)
+        self.repl.agent.history[:] = self.repl.rt.store.events(self.repl.agent.session_id)
+        self.say(f"Restored the files to before step {step}: {', '.join(changed) or 'nothing had changed'}.")

@@ -1,0 +1,122 @@
+"""The interactive REPL, driven in a real pseudo-terminal (pexpect) against the scripted server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import clean_env
+
+
+def call(name: str, **args: object) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
+
+
+@pytest.fixture
+def repl(workspace: Path, home: Path, server: ScriptedServer):  # type: ignore[no-untyped-def]
+    children: list[pexpect.spawn] = []
+
+    def start() -> pexpect.spawn:
+        import sys
+
+        env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "hearth.apps.cli.main", "-w", str(workspace)],
+            env=env,
+            encoding="utf-8",
+            timeout=30,
+            dimensions=(50, 200),
+        )
+        child.expect("›")
+        children.append(child)
+        return child
+
+    yield start
+    for child in children:
+        child.close(force=True)
+
+
+def send(child: pexpect.spawn, line: str, *expect: str) -> None:
+    child.sendline(line)
+    for pattern in expect:
+        child.expect(pattern)
+    child.expect("›")
+
+
+def test_permission_prompt_answered_both_ways(repl, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        call("shell", command="echo yes > allowed.txt"),
+        call("shell", command="echo no > denied.txt"),
+        ScriptedReply(text="One ran, one was refused."),
+    )
+    child = repl()
+    child.sendline("make two files")
+    child.expect("needs your approval")
+    child.expect("echo yes > allowed.txt")
+    child.sendline("y")
+    child.expect("needs your approval")
+    child.sendline("n")
+    child.expect("One ran, one was refused")
+    child.expect("›")
+    assert (workspace / "allowed.txt").read_text() == "yes\n"
+    assert not (workspace / "denied.txt").exists()
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_stops_a_streaming_reply_and_the_session_goes_on(repl, server: ScriptedServer) -> None:  # type: ignore[no-untyped-def]
+    server.add(ScriptedReply(text="word " * 400, chunk_size=3, delay=0.02), ScriptedReply(text="Still here."))
+    child = repl()
+    child.sendline("talk a lot")
+    child.expect("word word word")
+    child.sendintr()
+    child.expect("stopped")
+    child.expect("›")
+    send(child, "are you there?", "Still here.")
+    assert server.violations == []
+    child.sendcontrol("c")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+
+
+def test_undo_restores_a_file_changed_by_shell(repl, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "data.txt").write_text("before\n")
+    server.add(call("shell", command="echo after > data.txt"), ScriptedReply(text="Changed it."))
+    child = repl()
+    send(child, "/mode auto", "Mode: auto")
+    send(child, "change data.txt", "Changed it.")
+    assert (workspace / "data.txt").read_text() == "after\n"
+    send(child, "/undo", "Restored the files to before step 1")
+    assert (workspace / "data.txt").read_text() == "before\n"
+
+
+def test_resume_a_session_from_a_previous_process_and_switch_model(repl, server: ScriptedServer) -> None:  # type: ignore[no-untyped-def]
+    server.add(ScriptedReply(text="Noted: the code is 4711."))
+    first = repl()
+    send(first, "remember 4711", "Noted")
+    first.sendline("/session")
+    first.expect(r"(\d{8}-\d{6}-[0-9a-f]{6})")
+    sid = first.match.group(1)
+    first.sendcontrol("d")
+    first.expect(pexpect.EOF)
+
+    server.add(ScriptedReply(text="It was 4711."))
+    second = repl()
+    send(second, f"/resume {sid}", f"Resumed {sid}")
+    send(second, "/model", "scripted-model")
+    send(second, "/model other-model", "Model: other-model")
+    send(second, "what was the code?", "It was 4711.")
+    last = server.requests[-1]
+    assert last["model"] == "other-model"
+    assert "remember 4711" in json.dumps(last["messages"])
+
+
+def test_unknown_commands_say_what_exists(repl) -> None:  # type: ignore[no-untyped-def]
+    child = repl()
+    send(child, "/frobnicate", "Unknown command /frobnicate", "/undo")
+    send(child, "/help", "/compact", "/cost")
