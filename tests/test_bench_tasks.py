@@ -85,3 +85,22 @@ def test_server_prefill_is_read_from_the_llama_cpp_log(tmp_path: Path) -> None:
             "Llama.generate: 940 prefix-match hit, remaining 35 prompt tokens to eval\n"
         )
     assert server_prefill(log, start) == (75, 1840)
+
+
+def test_side_by_side_table(tmp_path: Path) -> None:
+    from hearth.runtime.bench import BenchReport, TrialResult, load_report, side_by_side
+
+    a = BenchReport(
+        "hearth",
+        [
+            TrialResult("t1", 1, "hearth", True, 0, 3.0, server_prefill_tokens=100),
+            TrialResult("t2", 1, "hearth", False, 2, 5.0, server_prefill_tokens=300),
+        ],
+    )
+    b = BenchReport("mini", [TrialResult("t1", 1, "mini", False, 1, 9.0, server_prefill_tokens=900)])
+    path, _ = a.write(tmp_path)
+    table = side_by_side([load_report(path), b])
+    assert "| task | hearth | mini |" in table
+    assert "| t1 | 1/1 (100 prefill) | 0/1 (900 prefill) |" in table
+    assert "| t2 | 0/1 (300 prefill) | - |" in table
+    assert "**50%** pass" in table and "200 prefill tokens/task" in table

@@ -225,8 +225,8 @@ class BenchReport:
             f"### {self.agent}: pass rate {s['pass_rate']:.0%}, pass@k {s['pass_at_k']:.0%} "
             f"({s['tasks']} tasks, {s['trials']} trials)",
             "",
-            "| task | trial | pass | exit | steps | tokens in | cached | out | seconds |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| task | trial | pass | exit | steps | tokens in | cached | out | server prefill | server cached | seconds |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for r in self.results:
 
@@ -237,7 +237,7 @@ class BenchReport:
             lines.append(
                 f"| {r.task} | {r.trial} | {'yes' if r.passed else 'no'} | {exit_text} | {show(r.steps)} | "
                 f"{show(r.prompt_tokens)} | {show(r.cached_tokens)} | {show(r.completion_tokens)} | "
-                f"{r.seconds:.0f} |"
+                f"{show(r.server_prefill_tokens)} | {show(r.server_cached_tokens)} | {r.seconds:.0f} |"
             )
         return "\n".join(lines) + "\n"
 
@@ -265,6 +265,37 @@ def server_prefill(log: Path, start: int) -> tuple[int, int]:
 def _mean(values: list[int | None]) -> float | None:
     known = [v for v in values if v is not None]
     return sum(known) / len(known) if known else None
+
+
+def load_report(path: Path) -> BenchReport:
+    data = json.loads(path.read_text())
+    return BenchReport(data["summary"]["agent"], [TrialResult(**r) for r in data["results"]])
+
+
+def side_by_side(reports: list[BenchReport]) -> str:
+    """One table: each task's result for every agent, then the totals."""
+    names = [r.agent for r in reports]
+    tasks = sorted({t.task for r in reports for t in r.results})
+    lines = ["| task | " + " | ".join(names) + " |", "| --- |" + " --- |" * len(names)]
+    for task in tasks:
+        cells = []
+        for report in reports:
+            mine = [t for t in report.results if t.task == task]
+            passed = sum(t.passed for t in mine)
+            prefill = _mean([t.server_prefill_tokens for t in mine])
+            cell = f"{passed}/{len(mine)}" if mine else "-"
+            cells.append(cell + (f" ({prefill:.0f} prefill)" if prefill is not None else ""))
+        lines.append(f"| {task} | " + " | ".join(cells) + " |")
+    totals = []
+    for report in reports:
+        s = report.summary()
+        per_task = s["server_prefill_per_task"]
+        totals.append(
+            f"**{s['pass_rate']:.0%}** pass, pass@k {s['pass_at_k']:.0%}"
+            + (f", {per_task:.0f} prefill tokens/task" if isinstance(per_task, float) else "")
+        )
+    lines.append("| all | " + " | ".join(totals) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def run_suite(

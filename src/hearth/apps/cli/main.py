@@ -437,6 +437,16 @@ def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
         _fail(exc)
 
 
+@bench_app.command("table")
+def bench_table(
+    results: Annotated[list[Path], typer.Argument(help="results-*.json files from bench run")],
+) -> None:
+    """Print several agents' results side by side as one Markdown table."""
+    from hearth.runtime.bench import load_report, side_by_side
+
+    print(side_by_side([load_report(p) for p in results]), end="")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--list-sessions":  # the seeds' flag
         sys.argv[1:2] = ["sessions"]
