@@ -139,7 +139,7 @@ def test_connect_tunnels_only_allowed_hosts_and_host_headers_must_match() -> Non
         if then and head.startswith(b"HTTP/1.1 200"):
             writer.write(then)
             await writer.drain()
-            head += await reader.read(4096)
+            head += await asyncio.wait_for(reader.read(), timeout=10)  # to EOF: the upstream closes
         writer.close()
         return head
 
