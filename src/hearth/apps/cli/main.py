@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import sys
@@ -77,6 +76,8 @@ def run(
     tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
 ) -> None:
     """Do one task and exit: 0 done, 1 error, 2 limit, 3 blocked, 4 waiting, 130 interrupted."""
+    import asyncio
+
     from hearth.core.errors import HearthError
     from hearth.runtime.continuation import StillWaiting
 
@@ -321,6 +322,8 @@ def undo(
 @app.command()
 def config(workspace: WorkspaceOpt = None) -> None:
     """Print the effective settings (secrets masked), where each came from, and the context window."""
+    import asyncio
+
     from hearth.core.errors import HearthError
     from hearth.llm.server_info import probe_server
     from hearth.llm.urls import normalize_base_url
@@ -356,6 +359,8 @@ def config(workspace: WorkspaceOpt = None) -> None:
 @app.command()
 def doctor(workspace: WorkspaceOpt = None) -> None:
     """Check the setup: sandbox backend and what it isolates, model server, workspace, database, git."""
+    import asyncio
+
     from hearth.core.errors import HearthError
     from hearth.runtime.doctor import run_checks
 
@@ -426,6 +431,8 @@ def bench_run(
 @app.callback()
 def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
     """With no command: an interactive session in the workspace (/help inside)."""
+    import asyncio
+
     if ctx.invoked_subcommand is not None:
         return
     from hearth.apps.cli.repl import repl

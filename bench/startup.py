@@ -1,0 +1,69 @@
+"""Start-up time (issue 5): `hearth --help`, and `hearth` to a ready prompt, against other agents' --help.
+
+    .venv/bin/python bench/startup.py [--runs 7] [--other /tmp/minivenv/bin/mini ...]
+
+Each command is run `--runs` times; the median wall time is printed. The ready-prompt time is
+measured in a pseudo-terminal (pexpect) until the prompt appears, against the scripted server
+(so no model load is counted), with the sandbox self-test included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import pexpect
+
+from hearth.testing.server import ScriptedServer
+
+
+def timed(cmd: list[str], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=False)
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples)
+
+
+def ready_prompt(runs: int) -> float:
+    samples = []
+    ws = tempfile.mkdtemp(prefix="hearth-startup-")
+    with ScriptedServer() as server:
+        env = {**os.environ, "HEARTH_LLM_URL": server.url, "TERM": "xterm"}
+        for _ in range(runs):
+            t = time.perf_counter()
+            child = pexpect.spawn(
+                sys.executable, ["-m", "hearth.apps.cli.main", "-w", ws], env=env, timeout=30
+            )
+            child.expect("›".encode())
+            samples.append(time.perf_counter() - t)
+            child.sendcontrol("d")
+            child.expect(pexpect.EOF)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--other", nargs="*", default=[], help="other agents' executables, run with --help")
+    args = parser.parse_args()
+    rows = [
+        ("hearth --help", timed([sys.executable, "-m", "hearth.apps.cli.main", "--help"], args.runs)),
+        ("hearth to a ready prompt", ready_prompt(args.runs)),
+    ]
+    rows += [(f"{os.path.basename(exe)} --help", timed([exe, "--help"], args.runs)) for exe in args.other]
+    print(f"median of {args.runs} runs")
+    for name, seconds in rows:
+        print(f"{name:32} {seconds:6.2f} s")
+
+
+if __name__ == "__main__":
+    main()
