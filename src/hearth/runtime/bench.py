@@ -7,6 +7,7 @@ workspace afterwards; exit 0 means pass. It sees the agent's exit code as $HEART
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -298,6 +299,19 @@ def side_by_side(reports: list[BenchReport]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def wait_until_idle(model_url: str, timeout: float = 600) -> None:
+    """After a timed-out agent is killed the server may still be generating its reply; a one-token
+    request queues behind it, so it returns once the server is free for the next task."""
+    import httpx  # only the bench needs it here
+
+    with contextlib.suppress(httpx.HTTPError):
+        httpx.post(
+            model_url.rstrip("/") + "/chat/completions",
+            timeout=timeout,
+            json={"messages": [{"role": "user", "content": "ok"}], "max_tokens": 1},
+        )
+
+
 def run_suite(
     tasks: list[BenchTask],
     agent: str,
@@ -305,6 +319,7 @@ def run_suite(
     trials: int,
     on_result: Callable[[TrialResult], None] | None = None,
     server_log: Path | None = None,
+    model_url: str = "",
 ) -> BenchReport:
     report = BenchReport(agent)
     for task in tasks:
@@ -314,6 +329,8 @@ def run_suite(
             started = time.monotonic()
             code, timed_out, usage = runner(task, ws)
             seconds = time.monotonic() - started
+            if timed_out and model_url:
+                wait_until_idle(model_url)
             passed, output = check(task, ws, code)
             result = TrialResult(
                 task.name,

@@ -420,7 +420,9 @@ def bench_run(
             flush=True,
         )
 
-    report = run_suite(task_list, agent, runner, trials, on_result=show, server_log=server_log)
+    report = run_suite(
+        task_list, agent, runner, trials, on_result=show, server_log=server_log, model_url=model_url
+    )
     json_path, md_path = report.write(out)
     s = report.summary()
     print(
