@@ -69,6 +69,28 @@ def test_permission_prompt_answered_both_ways(repl, server: ScriptedServer, work
     child.expect(pexpect.EOF)
 
 
+def test_allow_for_the_session_and_deny_with_a_message(repl, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        call("shell", command="touch one.txt"),
+        call("shell", command="touch one.txt"),
+        call("shell", command="rm -r build"),
+        ScriptedReply(text="OK, I will use make clean."),
+    )
+    child = repl()
+    child.sendline("tidy up")
+    child.expect("touch one.txt")
+    child.expect("allow for this session")
+    child.sendline("a")
+    child.expect("rm -r build")  # the second, identical touch ran without asking
+    child.sendline("m")
+    child.expect("message to the model")
+    child.sendline("use make clean instead")
+    child.expect("OK, I will use make clean")
+    child.expect("›")
+    assert (workspace / "one.txt").exists()
+    assert "The user says: use make clean instead" in json.dumps(server.requests[-1]["messages"])
+
+
 def test_ctrl_c_stops_a_streaming_reply_and_the_session_goes_on(repl, server: ScriptedServer) -> None:  # type: ignore[no-untyped-def]
     server.add(ScriptedReply(text="word " * 400, chunk_size=3, delay=0.02), ScriptedReply(text="Still here."))
     child = repl()

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import ValidationError
 
-from hearth.agent.policy import Approver, Decision, PermissionPolicy
+from hearth.agent.policy import Approval, Approver, Decision, PermissionPolicy
 from hearth.agent.rules import subject_of
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, PermissionDecided, ToolResult
@@ -95,11 +95,20 @@ class Dispatcher:
                 f"Denied: {tool.name} needs a person's approval ({verdict.reason}), and this run has "
                 "no one to ask. Do the task another way, or say BLOCKED: with what you need."
             )
-        if await self.approver(tool, call.arguments, verdict.reason):
-            note(True, "user", verdict.reason)
+        answer = await self.approver(tool, call.arguments, verdict.reason)
+        approval = answer if isinstance(answer, Approval) else Approval(allowed=answer)
+        if approval.allowed:
+            if approval.remember is not None:
+                self.policy = self.policy.with_allowed(approval.remember)
+            note(
+                True,
+                "user",
+                verdict.reason + (f"; allowed from now on: {approval.remember}" if approval.remember else ""),
+            )
             return None
         note(False, "user", verdict.reason)
-        return f"Denied: the user did not allow this {tool.name} call."
+        said = f" The user says: {approval.message}" if approval.message else ""
+        return f"Denied: the user did not allow this {tool.name} call.{said}"
 
 
 def _errors(exc: ValidationError) -> str:

@@ -52,8 +52,18 @@ class Verdict:
     reason: str
 
 
-Approver = Callable[[Tool, dict[str, Any], str], Awaitable[bool]]
-"""Asks a person (tool, arguments, reason); True means allowed. Absent in headless runs."""
+@dataclass(frozen=True)
+class Approval:
+    """A person's answer: allowed or not; a rule to allow the same for the rest of the session;
+    a message for the model when refusing."""
+
+    allowed: bool
+    remember: Rule | None = None
+    message: str = ""
+
+
+Approver = Callable[[Tool, dict[str, Any], str], Awaitable[Approval | bool]]
+"""Asks a person (tool, arguments, reason). Absent in headless runs."""
 
 
 @dataclass(frozen=True)

@@ -4,24 +4,37 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from hearth.agent.policy import Approver
+from hearth.agent.policy import Approval, Approver
+from hearth.agent.rules import Rule, subject_of
 from hearth.runtime.plan_mode import Decision, PlanApprover
 from hearth.sandbox.output import strip_control
 from hearth.tools.base import Tool
 
 
 def ask_in_terminal(console: Console) -> Approver:
-    async def approve(tool: Tool, arguments: dict[str, Any], reason: str) -> bool:
+    async def approve(tool: Tool, arguments: dict[str, Any], reason: str) -> Approval:
+        subject = subject_of(arguments)
         shown = arguments.get("command") or json.dumps(arguments, ensure_ascii=False)[:2000]
         console.print(Text(f"\n? {tool.name} needs your approval ({reason}):", style="bold yellow"))
         console.print(Text(f"  {strip_control(str(shown))}", style="bold"))
-        answer = await asyncio.to_thread(input, "  allow? [y/N] ")
-        return answer.strip().lower() in ("y", "yes")
+        prompt = "  [y] allow once, [a] allow for this session, [n] deny, [m] deny with a message: "
+        answer = (await asyncio.to_thread(input, prompt)).strip().lower()
+        if answer in ("y", "yes"):
+            return Approval(allowed=True)
+        if answer == "a":
+            # The exact call (same command or path) is allowed from now on, not the whole tool.
+            exact = re.sub(r"([*?\[])", r"[\1]", subject) if subject else None
+            return Approval(allowed=True, remember=Rule(tool.name, exact))
+        if answer == "m":
+            message = (await asyncio.to_thread(input, "  message to the model: ")).strip()
+            return Approval(allowed=False, message=message)
+        return Approval(allowed=False)
 
     return approve
 
