@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from hearth.apps.cli.bench import bench_app
+from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
     from hearth.core.events import Finished
@@ -22,23 +23,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-sessions_app = typer.Typer(help="List and inspect past sessions.", invoke_without_command=True)
 app.add_typer(sessions_app, name="sessions")
-bench_app = typer.Typer(help="Run the task suite against a model server.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
-
-WorkspaceOpt = Annotated[Path | None, typer.Option("--workspace", "-w", help="Folder the agent works in")]
-
-
-def _fail(exc: Exception) -> None:
-    sys.stderr.write(f"error: {exc}\n")
-    raise typer.Exit(1)
-
-
-def _settings(**flags: Any) -> LoadedSettings:
-    from hearth.runtime.config import load_settings
-
-    return load_settings(flags)
 
 
 @dataclass(frozen=True)
@@ -82,10 +68,10 @@ def run(
     from hearth.runtime.continuation import StillWaiting
 
     if task is None and not (resume or cont):
-        _fail(ValueError('Say what to do: hearth run "task" (or --resume ID to continue a session).'))
+        fail(ValueError('Say what to do: hearth run "task" (or --resume ID to continue a session).'))
     options = RunOptions(task, json_out, resume, cont, plan, deep, budget)
     try:
-        loaded = _settings(
+        loaded = load_cli_settings(
             workspace=workspace,
             permission_mode=permission,
             max_iterations=max_iterations,
@@ -99,7 +85,7 @@ def run(
         sys.stderr.write(f"{exc}\n")
         raise typer.Exit(4) from None
     except HearthError as exc:
-        _fail(exc)
+        fail(exc)
     except KeyboardInterrupt:
         raise typer.Exit(130) from None
     raise typer.Exit(finished.exit_code)
@@ -180,116 +166,6 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         await rt.aclose()
 
 
-@sessions_app.callback()
-def sessions(
-    ctx: typer.Context,
-    workspace: WorkspaceOpt = None,
-) -> None:
-    """List the sessions of the workspace (newest first)."""
-    if ctx.invoked_subcommand is not None:
-        return
-    from hearth.core.errors import HearthError
-    from hearth.runtime.session import check_workspace, open_store
-
-    try:
-        settings = _settings(workspace=workspace).settings
-        check_workspace(settings.workspace)
-        store = open_store(settings.workspace)
-    except HearthError as exc:
-        _fail(exc)
-    infos = store.list_sessions()
-    store.close()
-    if not infos:
-        print('No sessions yet in this workspace. Start one with `hearth run "task"`.')
-        return
-    print(f"{'id':<22}  {'status':<10}  {'updated':<16}  {'tokens in/cached/out':>22}  title")
-    for s in infos:
-        status = s.status + (f" until {s.wake_at[:16]}" if s.wake_at else "")
-        tokens = f"{s.prompt_tokens}/{s.cached_tokens}/{s.completion_tokens}"
-        updated = s.updated[:16].replace("T", " ")
-        print(f"{s.id:<22}  {status:<10}  {updated:<16}  {tokens:>22}  {s.title}")
-
-
-@sessions_app.command("show")
-def sessions_show(
-    session_id: Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")],
-    workspace: WorkspaceOpt = None,
-) -> None:
-    """Print a session's events as JSON Lines."""
-    from hearth.apps.cli.jsonl import dumps, event_lines
-    from hearth.core.errors import HearthError
-    from hearth.runtime.session import check_workspace, open_store
-
-    try:
-        settings = _settings(workspace=workspace).settings
-        check_workspace(settings.workspace)
-        store = open_store(settings.workspace)
-        sid = store.resolve(session_id)
-    except HearthError as exc:
-        _fail(exc)
-    for event in store.events(sid):
-        for line in event_lines(sid, event):
-            sys.stdout.write(dumps(line) + "\n")
-    store.close()
-
-
-@sessions_app.command("export")
-def sessions_export(
-    session_id: Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="md | json")] = "md",
-    workspace: WorkspaceOpt = None,
-) -> None:
-    """Print a session as Markdown (readable) or JSON (every event, for tools)."""
-    from hearth.core.errors import HearthError
-    from hearth.runtime.export import to_markdown
-    from hearth.runtime.session import check_workspace, open_store
-
-    if fmt not in ("md", "json"):
-        _fail(ValueError(f"Unknown format {fmt!r}: use md or json."))
-    try:
-        settings = _settings(workspace=workspace).settings
-        check_workspace(settings.workspace)
-        store = open_store(settings.workspace)
-        sid = store.resolve(session_id)
-    except HearthError as exc:
-        _fail(exc)
-    events = store.events(sid)
-    title = store.get(sid).title
-    store.close()
-    if fmt == "md":
-        sys.stdout.write(to_markdown(events, f"{title} ({sid})"))
-    else:
-        sys.stdout.write(
-            json.dumps(
-                {"id": sid, "title": title, "events": [e.model_dump(mode="json") for e in events]},
-                indent=2,
-                ensure_ascii=False,
-            )
-            + "\n"
-        )
-
-
-@sessions_app.command("rm")
-def sessions_rm(
-    session_id: Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")],
-    workspace: WorkspaceOpt = None,
-) -> None:
-    """Delete a session and all its events."""
-    from hearth.core.errors import HearthError
-    from hearth.runtime.session import check_workspace, open_store
-
-    try:
-        settings = _settings(workspace=workspace).settings
-        check_workspace(settings.workspace)
-        store = open_store(settings.workspace)
-        sid = store.resolve(session_id)
-    except HearthError as exc:
-        _fail(exc)
-    store.delete(sid)
-    store.close()
-    print(f"Deleted session {sid}.")
-
-
 @app.command()
 def undo(
     steps: Annotated[int, typer.Argument(help="How many changing steps to go back")] = 1,
@@ -301,18 +177,12 @@ def undo(
     """Put the workspace back as it was before the agent's last step(s) that changed files."""
     from hearth.core.errors import HearthError
     from hearth.runtime.checkpoints import undo as undo_steps
-    from hearth.runtime.session import check_workspace, open_store
 
+    store, sid, root = open_session_store(workspace, session)
     try:
-        settings = _settings(workspace=workspace).settings
-        check_workspace(settings.workspace)
-        store = open_store(settings.workspace)
-        sid = store.resolve(session) if session else store.latest()
-        if sid is None:
-            raise HearthError("There are no sessions in this workspace.", "Nothing to undo.")
-        step, changed = undo_steps(store, sid, settings.workspace, steps)
+        step, changed = undo_steps(store, sid, root, steps)
     except HearthError as exc:
-        _fail(exc)
+        fail(exc)
     store.close()
     print(
         f"Restored the workspace to before step {step} of {sid}: {', '.join(changed) or 'no file had changed'}."
@@ -330,9 +200,9 @@ def config(workspace: WorkspaceOpt = None) -> None:
     from hearth.runtime.config import user_config_path
 
     try:
-        loaded = _settings(workspace=workspace)
+        loaded = load_cli_settings(workspace=workspace)
     except HearthError as exc:
-        _fail(exc)
+        fail(exc)
     s = loaded.settings
     width = max(len(name) for name, _, _ in loaded.describe())
     for name, shown, source in loaded.describe():
@@ -345,7 +215,7 @@ def config(workspace: WorkspaceOpt = None) -> None:
             base = normalize_base_url(s.llm_url)
             info = asyncio.run(probe_server(base, s.api_key.get_secret_value(), s.model))
         except HearthError as exc:
-            _fail(exc)
+            fail(exc)
         if info.context_window:
             print(f"context window: {info.context_window} (from {info.source})")
         else:
@@ -365,69 +235,14 @@ def doctor(workspace: WorkspaceOpt = None) -> None:
     from hearth.runtime.doctor import run_checks
 
     try:
-        checks = asyncio.run(run_checks(_settings(workspace=workspace).settings))
+        checks = asyncio.run(run_checks(load_cli_settings(workspace=workspace).settings))
     except HearthError as exc:
-        _fail(exc)
+        fail(exc)
     marks = {"ok": "✓", "warn": "!", "fail": "✗"}
     for check in checks:
         print(f"{marks[check.status]} {check.group:<10} {check.message}")
     if any(c.status == "fail" for c in checks):
         raise typer.Exit(1)
-
-
-@bench_app.command("run")
-def bench_run(
-    model_url: Annotated[str, typer.Option("--model-url", help="OpenAI-compatible server for the agent")],
-    tasks: Annotated[Path, typer.Option("--tasks", help="Folder of tasks")] = Path("bench/tasks"),
-    trials: Annotated[int, typer.Option("--trials", help="Runs per task")] = 1,
-    agent: Annotated[str, typer.Option("--agent", help="hearth | mini")] = "hearth",
-    mini: Annotated[str, typer.Option("--mini", help="mini-swe-agent's `mini` executable")] = "mini",
-    model: Annotated[str, typer.Option("--model", help="Model name on the server")] = "",
-    only: Annotated[str, typer.Option("--only", help="Only tasks whose name contains this")] = "",
-    out: Annotated[Path, typer.Option("--out", help="Where results go")] = Path("bench/out"),
-    timeout: Annotated[
-        float | None, typer.Option("--timeout", help="Seconds per task (overrides task.toml)")
-    ] = None,
-    max_iterations: Annotated[
-        int | None, typer.Option("--max-iterations", help="Hearth's step limit")
-    ] = None,
-    server_log: Annotated[
-        Path | None, typer.Option("--server-log", help="llama-cpp-python's log, for its own prefill counts")
-    ] = None,
-) -> None:
-    """Run each task in a fresh workspace through the agent's CLI, check it, write JSON and Markdown."""
-    from hearth.core.errors import HearthError
-    from hearth.runtime.bench import hearth_runner, load_tasks, mini_runner, run_suite
-
-    try:
-        task_list = load_tasks(tasks, only)
-    except HearthError as exc:
-        _fail(exc)
-    if timeout:
-        task_list = [dataclasses.replace(t, timeout=timeout) for t in task_list]
-    extra = {"HEARTH_MAX_ITERATIONS": str(max_iterations)} if max_iterations else {}
-    steps = max_iterations or 15
-    runner = (
-        hearth_runner(model_url, model, extra) if agent == "hearth" else mini_runner(mini, model_url, steps)
-    )
-
-    def show(r: object) -> None:
-        from hearth.runtime.bench import TrialResult
-
-        assert isinstance(r, TrialResult)
-        print(
-            f"{'PASS' if r.passed else 'fail'}  {r.task} #{r.trial}  exit {r.exit_code}  {r.seconds:.0f}s",
-            flush=True,
-        )
-
-    report = run_suite(
-        task_list, agent, runner, trials, on_result=show, server_log=server_log, model_url=model_url
-    )
-    json_path, md_path = report.write(out)
-    s = report.summary()
-    print(
-        f"\n{agent}: pass rate {s['pass_rate']:.0%}, pass@{trials} {s['pass_at_k']:.0%}; wrote {json_path} and {md_path}"
-    )
 
 
 @app.callback()
@@ -441,19 +256,9 @@ def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
     from hearth.core.errors import HearthError
 
     try:
-        asyncio.run(repl(_settings(workspace=workspace)))
+        asyncio.run(repl(load_cli_settings(workspace=workspace)))
     except HearthError as exc:
-        _fail(exc)
-
-
-@bench_app.command("table")
-def bench_table(
-    results: Annotated[list[Path], typer.Argument(help="results-*.json files from bench run")],
-) -> None:
-    """Print several agents' results side by side as one Markdown table."""
-    from hearth.runtime.bench import load_report, side_by_side
-
-    print(side_by_side([load_report(p) for p in results]), end="")
+        fail(exc)
 
 
 def main() -> None:
