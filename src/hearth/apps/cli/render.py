@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from rich.console import Console
+from rich.live import Live
+from rich.markdown import Markdown
 from rich.text import Text
 
 from hearth.core.events import Compacted, ErrorRaised, Event, Finished, ModelReply, Notice, Status, ToolResult
@@ -96,3 +98,43 @@ def _short_args(args: dict[str, Any], limit: int = 100) -> str:
         parts.append(f"{k}={s if len(s) <= 40 else s[:37] + '…'}")
     text = ", ".join(parts)
     return strip_control(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+class MarkdownView(TerminalView):
+    """The REPL's view: reply text is rendered as Markdown while it streams (Rich Live)."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(console)
+        self._live: Live | None = None
+        self._buffer = ""
+
+    def on_delta(self, delta: Delta) -> None:
+        if delta.kind != "text":
+            self._stop_live()
+            super().on_delta(delta)
+            return
+        if self._streaming is not None and self._streaming != "text":
+            super()._end_stream()
+        self._buffer += strip_control(delta.text)
+        self._streamed_text = True
+        if self._live is None:
+            self._live = Live(
+                Markdown(self._buffer),
+                console=self.console,
+                refresh_per_second=12,
+                vertical_overflow="visible",
+            )
+            self._live.start()
+        else:
+            self._live.update(Markdown(self._buffer))
+
+    def _stop_live(self) -> None:
+        if self._live is not None:
+            self._live.update(Markdown(self._buffer))
+            self._live.stop()
+            self._live = None
+            self._buffer = ""
+
+    def _end_stream(self) -> None:
+        self._stop_live()
+        super()._end_stream()

@@ -24,7 +24,7 @@ from rich.console import Console
 from hearth.agent.loop import Agent
 from hearth.agent.policy import PermissionMode
 from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
-from hearth.apps.cli.render import TerminalView
+from hearth.apps.cli.render import MarkdownView, TerminalView
 from hearth.apps.cli.slash import COMMANDS, SlashCommands
 from hearth.runtime.config import LoadedSettings, user_data_path
 from hearth.runtime.session import Runtime, open_runtime, start_agent
@@ -50,7 +50,7 @@ class Repl:
     def __init__(self, rt: Runtime, console: Console) -> None:
         self.rt = rt
         self.console = console
-        self.view = TerminalView(console)
+        self.view = MarkdownView(console) if console.is_terminal else TerminalView(console)
         self.agent = self.new_agent()
         self.commands = SlashCommands(self)
         self.running: asyncio.Task[object] | None = None
