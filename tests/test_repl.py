@@ -124,6 +124,7 @@ def test_resume_a_session_from_a_previous_process_and_switch_model(repl, server:
     first.sendline("/session")
     first.expect(r"(\d{8}-\d{6}-[0-9a-f]{6})")
     sid = first.match.group(1)
+    first.expect("›")  # Ctrl+D must reach the prompt, not the terminal before it is ready
     first.sendcontrol("d")
     first.expect(pexpect.EOF)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from rich.console import Console
@@ -101,12 +102,17 @@ def _short_args(args: dict[str, Any], limit: int = 100) -> str:
 
 
 class MarkdownView(TerminalView):
-    """The REPL's view: reply text is rendered as Markdown while it streams (Rich Live)."""
+    """The REPL's view: reply text is rendered as Markdown while it streams (Rich Live).
+
+    Finished blocks (up to the last blank line outside a code fence) are printed once above the
+    live area; only the block still arriving is re-rendered, so a long reply costs no more per
+    chunk than a short one."""
 
     def __init__(self, console: Console) -> None:
         super().__init__(console)
         self._live: Live | None = None
         self._buffer = ""
+        self._last_refresh = 0.0
 
     def on_delta(self, delta: Delta) -> None:
         if delta.kind != "text":
@@ -117,20 +123,23 @@ class MarkdownView(TerminalView):
             super()._end_stream()
         self._buffer += strip_control(delta.text)
         self._streamed_text = True
+        cut = _finished_blocks(self._buffer)
+        if cut:
+            done, self._buffer = self._buffer[:cut], self._buffer[cut:]
+            self.console.print(Markdown(done))  # above the live area, printed once
         if self._live is None:
             self._live = Live(
-                Markdown(self._buffer),
-                console=self.console,
-                refresh_per_second=12,
-                vertical_overflow="visible",
+                Markdown(self._buffer), console=self.console, auto_refresh=False, vertical_overflow="visible"
             )
             self._live.start()
-        else:
-            self._live.update(Markdown(self._buffer))
+        now = time.monotonic()
+        if now - self._last_refresh >= 0.01:  # at most 100 redraws a second, each of one block only
+            self._live.update(Markdown(self._buffer), refresh=True)
+            self._last_refresh = now
 
     def _stop_live(self) -> None:
         if self._live is not None:
-            self._live.update(Markdown(self._buffer))
+            self._live.update(Markdown(self._buffer), refresh=True)
             self._live.stop()
             self._live = None
             self._buffer = ""
@@ -138,3 +147,11 @@ class MarkdownView(TerminalView):
     def _end_stream(self) -> None:
         self._stop_live()
         super()._end_stream()
+
+
+def _finished_blocks(text: str) -> int:
+    """Where the finished Markdown blocks end: the last blank line not inside a code fence."""
+    cut = text.rfind("\n\n")
+    while cut > 0 and text[:cut].count("```") % 2:
+        cut = text.rfind("\n\n", 0, cut)
+    return cut + 2 if cut > 0 else 0
