@@ -29,7 +29,8 @@ STAMP = re.compile(rb"@(\d{19});")
 
 def measure(args: list[str], markdown: bool) -> list[float]:
     ws = tempfile.mkdtemp(prefix="hearth-stream-")
-    text = "@{t};\n\n" * CHUNKS  # each chunk's "{t}" becomes its send time (own paragraph: Markdown wraps lines)
+    # each chunk's "{t}" becomes its send time; one paragraph each, as Markdown wraps lines
+    text = "@{t};\n\n" * CHUNKS
     latencies: list[float] = []
     with ScriptedServer() as server:
         import hearth.testing.server as srv
