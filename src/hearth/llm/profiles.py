@@ -17,10 +17,4 @@ class ModelProfile(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tool_mode: ToolMode = ToolMode.AUTO
-    thinking_tags: bool = True
     context_window: int = 8192
-    supports_usage_in_stream: bool = True
-
-
-def profile_for(tool_mode: ToolMode, context_window: int) -> ModelProfile:
-    return ModelProfile(tool_mode=tool_mode, context_window=context_window)

@@ -84,10 +84,6 @@ class Settings(BaseModel):
             Rule.parse(rule)
         return value
 
-    @property
-    def secret_fields(self) -> tuple[str, ...]:
-        return ("api_key",)
-
 
 def _split_rules(text: str) -> list[str]:
     out, depth, current = [], 0, ""

@@ -35,7 +35,6 @@ class RunContext:
     sandbox: Sandbox | None = None
     network: bool = False  # may sandboxed commands use the network
     work: WorkState = field(default_factory=WorkState)
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def workspace(self) -> Path:
