@@ -34,7 +34,7 @@ def call(name: str, **args: object) -> ScriptedReply:
 
 
 def test_wait_then_resume_only_after_the_wake_time(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
-    wake = datetime.now(UTC) + timedelta(seconds=6)
+    wake = datetime.now(UTC) + timedelta(seconds=10)  # room for two CLI start-ups on a busy machine
     soon = wake.isoformat(timespec="seconds")
     server.add(ScriptedReply(text=f"WAIT: {soon}: the build needs a moment"))
     first = hearth("run", "deploy", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})

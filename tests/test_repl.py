@@ -102,6 +102,8 @@ def test_ctrl_c_stops_a_streaming_reply_and_the_session_goes_on(repl, server: Sc
     send(child, "are you there?", "Still here.")
     assert server.violations == []
     child.sendcontrol("c")
+    child.expect("Ctrl\\+C again")
+    child.expect("›")  # the second Ctrl+C must reach the new prompt
     child.sendcontrol("c")
     child.expect(pexpect.EOF)
 
