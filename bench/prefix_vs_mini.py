@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from hearth.runtime.bench import mini_command
-from hearth.testing.script import ScriptedReply, estimate_tokens, prefix_reuse, prompt_text
+from hearth.testing.script import ScriptedReply, estimate_tokens, prefix_reuse, prompt_text, reuse_summary
 from hearth.testing.server import ScriptedServer
 
 
@@ -50,18 +50,11 @@ def main() -> None:
     if not requests:
         raise SystemExit("mini-swe-agent sent no request; check its installation")
     shares = prefix_reuse(requests)
-    prev, new = [a for a, _ in shares], [b for _, b in shares]
     print(
         f"mini-swe-agent: {len(requests)} requests; first request ~{estimate_tokens(prompt_text(requests[0]))} tokens "
         "(estimate, chars/4)"
     )
-    print(
-        f"  (a) share of the previous prompt repeated:   min {min(prev):.2%}, median {sorted(prev)[len(prev) // 2]:.2%}"
-    )
-    print(
-        f"  (b) share of the new prompt that is repeated: min {min(new):.2%}, median {sorted(new)[len(new) // 2]:.2%}, "
-        f"last {new[-1]:.2%}"
-    )
+    print(reuse_summary(shares))
 
 
 if __name__ == "__main__":

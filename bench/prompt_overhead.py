@@ -25,7 +25,14 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
 from hearth.runtime.session import default_toolset
-from hearth.testing.script import ScriptedCall, ScriptedReply, estimate_tokens, prefix_reuse, prompt_text
+from hearth.testing.script import (
+    ScriptedCall,
+    ScriptedReply,
+    estimate_tokens,
+    prefix_reuse,
+    prompt_text,
+    reuse_summary,
+)
 from hearth.testing.server import ScriptedServer
 
 
@@ -145,16 +152,8 @@ def main() -> None:
         print(f"{name:28} {est:>20} {real if real is not None else 'not installed':>18}")
     requests = hearth_session(args.steps)
     shares = prefix_reuse(requests)
-    prev = [a for a, _ in shares]
-    new = [b for _, b in shares]
     print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")
-    print(
-        f"  (a) share of the previous prompt repeated:   min {min(prev):.2%}, median {sorted(prev)[len(prev) // 2]:.2%}"
-    )
-    print(
-        f"  (b) share of the new prompt that is repeated: min {min(new):.2%}, median {sorted(new)[len(new) // 2]:.2%}, "
-        f"last {new[-1]:.2%}"
-    )
+    print(reuse_summary(shares))
 
 
 if __name__ == "__main__":

@@ -126,3 +126,13 @@ def prefix_reuse(requests: Sequence[dict[str, Any]]) -> list[tuple[float, float]
         n = len(common_prefix(a, b))
         out.append((n / len(a), n / len(b)))
     return out
+
+
+def reuse_summary(shares: Sequence[tuple[float, float]]) -> str:
+    """Two lines for a report: (a) share of the previous prompt repeated, (b) share of the new one."""
+    prev, new = sorted(a for a, _ in shares), sorted(b for _, b in shares)
+    return (
+        f"  (a) share of the previous prompt repeated:   min {prev[0]:.2%}, median {prev[len(prev) // 2]:.2%}\n"
+        f"  (b) share of the new prompt that is repeated: min {new[0]:.2%}, median {new[len(new) // 2]:.2%}, "
+        f"last {shares[-1][1]:.2%}"
+    )
