@@ -106,7 +106,7 @@ class Dispatcher:
                 verdict.reason + (f"; allowed from now on: {approval.remember}" if approval.remember else ""),
             )
             return None
-        note(False, "user", verdict.reason)
+        note(False, approval.by, verdict.reason)
         said = f" The user says: {approval.message}" if approval.message else ""
         return f"Denied: the user did not allow this {tool.name} call.{said}"
 

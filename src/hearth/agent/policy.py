@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from hearth.agent.rules import Rule, subject_of
 from hearth.sandbox.guard import is_control_path
@@ -60,6 +60,7 @@ class Approval:
     allowed: bool
     remember: Rule | None = None
     message: str = ""
+    by: Literal["user", "headless"] = "user"  # headless: no one was there to ask
 
 
 Approver = Callable[[Tool, dict[str, Any], str], Awaitable[Approval | bool]]

@@ -35,6 +35,12 @@ class Rule:
             raise ValueError(f"not a permission rule: {text!r} (write tool or tool(pattern))")
         return cls(m.group(1), m.group(2).strip() if m.group(2) is not None else None)
 
+    @classmethod
+    def exact(cls, tool: str, arguments: dict[str, Any]) -> Rule:
+        """Allows this very call again (same command or path), not everything the tool does."""
+        subject = subject_of(arguments)
+        return cls(tool, re.sub(r"([*?\[])", r"[\1]", subject) if subject else None)
+
     def __str__(self) -> str:
         return self.tool if self.pattern is None else f"{self.tool}({self.pattern})"
 

@@ -6,6 +6,7 @@ UIs call this and read the event stream; they never build agents themselves.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,20 @@ class Runtime:
     @property
     def workspace(self) -> Path:
         return self.settings.workspace
+
+    async def list_models(self) -> list[str]:
+        info = await probe_server(self.server_url, self.settings.api_key.get_secret_value())
+        return list(info.models)
+
+    def select_model(self, name: str) -> None:
+        """Switch the model the server is asked for, from the next request on."""
+        if not isinstance(self.model, OpenAICompatModel):
+            raise HearthError(
+                "This model cannot be switched.", "Switching needs an OpenAI-compatible server."
+            )
+        if not name.strip():
+            raise HearthError("Say which model to use.", "List the server's models first.")
+        self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
         await self.sandbox.runner.close()
@@ -168,8 +183,9 @@ def start_agent(
     approver: Approver | None = None,
     permission_mode: PermissionMode | None = None,
     budget: int | None = None,
+    new_id: str | None = None,
 ) -> Agent:
-    """A new session, or the one `resume` names, ready to `run`."""
+    """A new session (named `new_id`, or a fresh id), or the one `resume` names, ready to `run`."""
     mode = permission_mode or rt.settings.permission_mode
     history: list[Event] = []
     instructions = load_instructions(rt.workspace, user_config_path().parent)
@@ -179,7 +195,7 @@ def start_agent(
         started = next((e for e in history if isinstance(e, SessionStarted)), None)
         prompt = started.system_prompt if started and started.system_prompt else _prompt(rt, instructions)
     else:
-        session_id = rt.store.create(str(rt.workspace), rt.model.name)
+        session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
         prompt = _prompt(rt, instructions)
     nested = NestedInstructions(rt.workspace)
     nested.seen.update(_seen_folders(history))

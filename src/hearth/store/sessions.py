@@ -205,6 +205,38 @@ class SessionStore:
             ).fetchone()
         return UsageTotals(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
+    def usage_by_day(self, since: datetime | None = None) -> list[tuple[str, UsageTotals]]:
+        """Token totals per UTC day (oldest first), for a usage chart."""
+        where, params = "kind='model_reply'", []
+        if since is not None:
+            where += " AND ts >= ?"
+            params.append(since.isoformat())
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT substr(ts,1,10) AS day,"
+                " COALESCE(SUM(json_extract(data,'$.usage.prompt_tokens')),0),"
+                " COALESCE(SUM(json_extract(data,'$.usage.cached_tokens')),0),"
+                " COALESCE(SUM(json_extract(data,'$.usage.completion_tokens')),0), COUNT(*)"
+                f" FROM events WHERE {where} GROUP BY day ORDER BY day",
+                params,
+            ).fetchall()
+        return [(r[0], UsageTotals(int(r[1]), int(r[2]), int(r[3]), int(r[4]))) for r in rows]
+
+    def recent(self, kinds: tuple[str, ...], limit: int = 50) -> list[tuple[str, Event]]:
+        """The newest events of these kinds across all sessions, newest first, with their session."""
+        marks = ",".join("?" * len(kinds))
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT session_id, data FROM events WHERE kind IN ({marks}) ORDER BY ts DESC LIMIT ?",
+                (*kinds, limit),
+            ).fetchall()
+        return [(r[0], parse_event(r[1])) for r in rows]
+
+    def exists(self, session_id: str) -> bool:
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM sessions WHERE id=?", (session_id,)).fetchone()
+        return row is not None
+
     def _infos(self, where: str, params: tuple[object, ...], limit: int = 1000) -> list[SessionInfo]:
         sql = (
             "SELECT s.id, s.title, s.status, s.created, s.updated, s.workspace, s.model, s.wake_at,"

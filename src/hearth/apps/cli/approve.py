@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 from hearth.agent.policy import Approval, Approver
-from hearth.agent.rules import Rule, subject_of
+from hearth.agent.rules import Rule
 from hearth.runtime.plan_mode import Decision, PlanApprover
 from hearth.sandbox.output import strip_control
 from hearth.tools.base import Tool
@@ -19,7 +18,6 @@ from hearth.tools.base import Tool
 
 def ask_in_terminal(console: Console) -> Approver:
     async def approve(tool: Tool, arguments: dict[str, Any], reason: str) -> Approval:
-        subject = subject_of(arguments)
         shown = arguments.get("command") or json.dumps(arguments, ensure_ascii=False)[:2000]
         console.print(Text(f"\n? {tool.name} needs your approval ({reason}):", style="bold yellow"))
         console.print(Text(f"  {strip_control(str(shown))}", style="bold"))
@@ -28,9 +26,7 @@ def ask_in_terminal(console: Console) -> Approver:
         if answer in ("y", "yes"):
             return Approval(allowed=True)
         if answer == "a":
-            # The exact call (same command or path) is allowed from now on, not the whole tool.
-            exact = re.sub(r"([*?\[])", r"[\1]", subject) if subject else None
-            return Approval(allowed=True, remember=Rule(tool.name, exact))
+            return Approval(allowed=True, remember=Rule.exact(tool.name, arguments))
         if answer == "m":
             message = (await asyncio.to_thread(input, "  message to the model: ")).strip()
             return Approval(allowed=False, message=message)

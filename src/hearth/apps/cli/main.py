@@ -245,6 +245,24 @@ def doctor(workspace: WorkspaceOpt = None) -> None:
         raise typer.Exit(1)
 
 
+@app.command()
+def web(
+    workspace: WorkspaceOpt = None,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on")] = 8765,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on; 0.0.0.0 opens it to your network")
+    ] = "127.0.0.1",
+) -> None:
+    """Serve the web UI, the HTTP/WebSocket API and an OpenAI-compatible endpoint (login required)."""
+    from hearth.apps.web.serve import serve
+    from hearth.core.errors import HearthError
+
+    try:
+        serve(load_cli_settings(workspace=workspace).settings, host, port)
+    except HearthError as exc:
+        fail(exc)
+
+
 @app.callback()
 def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
     """With no command: an interactive session in the workspace (/help inside)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -10,7 +9,6 @@ from typing import TYPE_CHECKING
 from hearth.agent.policy import PermissionMode
 from hearth.core.errors import HearthError
 from hearth.core.events import SessionStarted
-from hearth.llm.server_info import probe_server
 
 if TYPE_CHECKING:
     from hearth.apps.cli.repl import Repl
@@ -127,13 +125,10 @@ class SlashCommands:
     async def cmd_model(self, arg: str) -> None:
         rt = self.repl.rt
         if not arg:
-            info = await probe_server(rt.server_url, rt.settings.api_key.get_secret_value())
-            self.say("  " + ("\n  ".join(info.models) if info.models else "the server lists no models"))
+            models = await rt.list_models()
+            self.say("  " + ("\n  ".join(models) if models else "the server lists no models"))
             return
-        settings = getattr(rt.model, "settings", None)
-        if settings is None:
-            raise HearthError("This model cannot be switched.")
-        rt.model.settings = dataclasses.replace(settings, model=arg)  # type: ignore[attr-defined]
+        rt.select_model(arg)
         self.say(f"Model: {arg}.")
 
     async def cmd_compact(self, arg: str) -> None:

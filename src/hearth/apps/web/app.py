@@ -1,0 +1,63 @@
+"""The web server's FastAPI app: UI, HTTP API, WebSockets and the OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from hearth.apps.web.api import api_router, error_handlers
+from hearth.apps.web.auth import AuthMiddleware, WebAuth
+from hearth.apps.web.openai_api import openai_router
+from hearth.apps.web.sockets import socket_router
+from hearth.apps.web.state import WebState
+from hearth.core.protocols import Model
+from hearth.runtime.config import Settings
+from hearth.runtime.hub import Hub
+from hearth.runtime.session import Runtime, open_runtime
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(
+    settings: Settings, auth: WebAuth, *, model: Model | None = None, runtime: Runtime | None = None
+) -> FastAPI:
+    """The app; it opens the runtime when it starts, unless given one already open (it closes it)."""
+    state = WebState(settings, auth)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        state.runtime = runtime or await open_runtime(settings, model=model)
+        state.hub_ = Hub(state.runtime)
+        try:
+            yield
+        finally:
+            await state.hub.aclose()
+            await state.rt.aclose()
+
+    app = FastAPI(
+        title="Hearth",
+        description="A local-first autonomous agent. Every route needs the login token or cookie.",
+        lifespan=lifespan,
+        exception_handlers=error_handlers(),
+    )
+    app.state.web = state
+    app.include_router(api_router(state))
+    app.include_router(socket_router(state))
+    app.include_router(openai_router(state))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.add_middleware(AuthMiddleware, auth=auth)
+    return app

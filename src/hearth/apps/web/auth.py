@@ -1,0 +1,219 @@
+"""Who may use the web server, and from which page.
+
+Every route and WebSocket needs the login token (`Authorization: Bearer`, for API clients)
+or the HttpOnly cookie a browser gets by logging in with the PIN or the token. Only the
+login page's static files and `POST /api/login` are open. On top of that:
+
+- the Host header must name this server when it listens on loopback (DNS rebinding);
+- a WebSocket's Origin, when sent, must be this server's own; a browser always sends one,
+  so a foreign page can never drive the agent even with the user's cookie;
+- a request that changes state and is authenticated by cookie must carry this server's
+  Origin (cross-site request forgery);
+- repeated wrong PINs lock logins for a while.
+
+The token is compared in constant time and is never accepted in a URL.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+COOKIE = "hearth_auth"
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+OPEN_PATHS = ("/", "/favicon.ico", "/api/login")
+OPEN_PREFIXES = ("/static/",)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+MAX_FAILURES = 5
+LOCKOUT_SECONDS = 60.0
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class LoginRefused(Exception):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class WebAuth:
+    token: str
+    pin: str
+    loopback_only: bool = True
+    cookies: set[str] = field(default_factory=set)
+    failures: deque[float] = field(default_factory=deque)
+
+    @classmethod
+    def create(cls, token: str | None, *, loopback_only: bool) -> WebAuth:
+        return cls(
+            token=token or secrets.token_urlsafe(24),
+            pin=f"{secrets.randbelow(10**6):06d}",
+            loopback_only=loopback_only,
+        )
+
+    def login(self, pin: str = "", token: str = "") -> str:
+        """A new cookie value for a right PIN or token."""
+        now = time.monotonic()
+        while self.failures and now - self.failures[0] > LOCKOUT_SECONDS:
+            self.failures.popleft()
+        if len(self.failures) >= MAX_FAILURES:
+            raise LoginRefused(
+                f"Too many wrong attempts; try again in {LOCKOUT_SECONDS:.0f} seconds.", status=429
+            )
+        ok = (bool(pin) and hmac.compare_digest(pin.strip().encode(), self.pin.encode())) or (
+            bool(token) and hmac.compare_digest(token.strip().encode(), self.token.encode())
+        )
+        if not ok:
+            self.failures.append(now)
+            raise LoginRefused("Wrong PIN or token. The PIN is printed where `hearth web` runs.", 401)
+        cookie = secrets.token_urlsafe(32)
+        self.cookies.add(cookie)
+        return cookie
+
+    def logout(self, cookie: str | None) -> None:
+        if cookie:
+            self.cookies.discard(cookie)
+
+    def identify(self, headers: dict[str, str]) -> str | None:
+        """'bearer', 'cookie' or None."""
+        bearer = headers.get("authorization", "")
+        if bearer[:7].lower() == "bearer " and hmac.compare_digest(
+            bearer[7:].strip().encode(), self.token.encode()
+        ):
+            return "bearer"
+        cookie = _cookie(headers.get("cookie", ""), COOKIE)
+        if cookie and any(hmac.compare_digest(cookie.encode(), c.encode()) for c in list(self.cookies)):
+            return "cookie"
+        return None
+
+
+class AuthMiddleware:
+    """Checks every HTTP request and WebSocket before the app sees it; adds security headers."""
+
+    def __init__(self, app: ASGIApp, auth: WebAuth) -> None:
+        self.app = app
+        self.auth = auth
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        problem = self._problem(scope, headers)
+        if problem is not None:
+            status, message = problem
+            await _refuse(scope, receive, send, status, message)
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in HEADERS if k not in names]
+                if scope["path"].startswith(("/api/", "/v1/")):
+                    extra.append((b"cache-control", b"no-store"))
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _problem(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        host = headers.get("host", "")
+        if self.auth.loopback_only and _hostname(host) not in LOOPBACK:
+            return 421, "This server answers only to 127.0.0.1 or localhost."
+        path = scope["path"]
+        websocket = scope["type"] == "websocket"
+        origin = headers.get("origin")
+        own = origin is not None and _same_origin(origin, host)
+        if websocket and origin is not None and not own:
+            return 403, "WebSocket from a foreign origin refused."
+        if not websocket and (path in OPEN_PATHS or path.startswith(OPEN_PREFIXES)):
+            return None
+        how = self.auth.identify(headers)
+        if how is None:
+            return (
+                401,
+                "Log in first: open the web UI and enter the PIN, or send Authorization: Bearer TOKEN.",
+            )
+        if how == "cookie" and websocket and origin is None:
+            return 403, "WebSocket without an Origin refused."
+        unsafe = not websocket and scope.get("method", "GET") not in SAFE_METHODS
+        if unsafe and how == "cookie" and not own:
+            return 403, "Cross-site request refused: it must come from this server's own page."
+        return None
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+    body = json.dumps({"detail": message}).encode()
+    if scope["type"] == "websocket":
+        # Refused before the handshake completes: the client sees an HTTP error.
+        await receive()  # websocket.connect
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            return
+        await send(
+            {
+                "type": "websocket.http.response.start",
+                "status": status,
+                "headers": [(b"content-type", b"application/json")],
+            }
+        )
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _hostname(host: str) -> str:
+    if host.startswith("["):
+        return host.split("]", 1)[0] + "]"
+    return host.rsplit(":", 1)[0] if ":" in host else host
+
+
+def _same_origin(origin: str, host: str) -> bool:
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+def _cookie(header: str, name: str) -> str | None:
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value
+    return None

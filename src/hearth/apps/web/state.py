@@ -1,0 +1,35 @@
+"""What the web server's routes share: settings, login, and (once started) the runtime and hub."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from hearth.apps.web.auth import WebAuth
+from hearth.runtime.config import Settings
+from hearth.runtime.hub import Hub
+from hearth.runtime.session import Runtime
+from hearth.sandbox.paths import SafePaths
+
+
+@dataclass
+class WebState:
+    settings: Settings
+    auth: WebAuth
+    runtime: Runtime | None = None
+    hub_: Hub | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def rt(self) -> Runtime:
+        assert self.runtime is not None, "the runtime starts with the server"
+        return self.runtime
+
+    @property
+    def hub(self) -> Hub:
+        assert self.hub_ is not None, "the hub starts with the server"
+        return self.hub_
+
+    @property
+    def paths(self) -> SafePaths:
+        return SafePaths(self.rt.workspace)

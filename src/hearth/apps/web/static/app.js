@@ -1,0 +1,504 @@
+// Hearth's web UI: plain JS, no build step. Every piece of model or tool output is put
+// into the page as text (textContent) or through markdown.js, which builds nodes only.
+"use strict";
+
+import { el, renderMarkdown } from "./markdown.js";
+
+const $ = (id) => document.getElementById(id);
+const state = { session: null, ws: null, running: false, pendingSend: null, stream: null, thinking: null, tools: new Map(), questions: new Map() };
+
+async function api(path, options = {}) {
+  const init = { credentials: "same-origin", ...options, headers: { ...(options.headers || {}) } };
+  if (init.body && typeof init.body !== "string") {
+    init.body = JSON.stringify(init.body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  const res = await fetch(path, init);
+  if (res.status === 401) {
+    showLogin();
+    throw new Error("login needed");
+  }
+  const data = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text();
+  if (!res.ok) throw new Error((data && data.detail) || res.statusText);
+  return data;
+}
+
+// ---- login -------------------------------------------------------------------------
+
+function showLogin() {
+  $("app").hidden = true;
+  $("login").hidden = false;
+  $("pin").focus();
+}
+
+$("login-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  $("login-error").textContent = "";
+  try {
+    const res = await fetch("/api/login", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ pin: $("pin").value }),
+    });
+    if (!res.ok) throw new Error((await res.json()).detail);
+    $("pin").value = "";
+    start();
+  } catch (err) {
+    $("login-error").textContent = err.message;
+  }
+});
+
+// ---- start ---------------------------------------------------------------------------
+
+async function start() {
+  let status;
+  try {
+    status = await api("/api/status");
+  } catch {
+    return;
+  }
+  $("login").hidden = true;
+  $("app").hidden = false;
+  $("status").textContent = `${status.model} · ${status.context_window} tokens · sandbox ${status.sandbox.split(":")[0]}`;
+  $("status").title = `${status.server}\n${status.sandbox}\n${status.workspace}`;
+  $("mode").value = status.permission_mode;
+  refreshSessions();
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("s");
+  if (fromHash) openSession(fromHash);
+  else clearChat();
+}
+
+// ---- sessions --------------------------------------------------------------------------
+
+async function refreshSessions() {
+  const list = $("session-list");
+  const sessions = await api("/api/sessions?limit=200");
+  list.replaceChildren();
+  for (const s of sessions) {
+    const li = el("li");
+    li.dataset.id = s.id;
+    if (s.id === state.session) li.classList.add("current");
+    li.appendChild(el("span", "title", s.title || "(empty)"));
+    const meta = el("span", "dim");
+    meta.appendChild(el("span", `badge ${s.status}`, s.status));
+    const when = s.status === "waiting" && s.wake_at ? ` wakes ${fmtTime(s.wake_at)}` : ` ${fmtTime(s.updated)}`;
+    meta.appendChild(document.createTextNode(when));
+    li.appendChild(meta);
+    li.addEventListener("click", () => {
+      $("sessions").classList.remove("open");
+      openSession(s.id);
+    });
+    list.appendChild(li);
+  }
+}
+
+function fmtTime(iso) {
+  const d = new Date(iso);
+  return isNaN(d) ? "" : d.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+function clearChat() {
+  closeSocket();
+  state.session = null;
+  history.replaceState(null, "", location.pathname);
+  $("messages").replaceChildren(el("p", "dim", "New session: say what you want done."));
+  $("work").hidden = true;
+  setRunning(false);
+  resetTurn();
+}
+
+function openSession(id) {
+  closeSocket();
+  state.session = id;
+  history.replaceState(null, "", `#s=${encodeURIComponent(id)}`);
+  document.querySelectorAll("#session-list li").forEach((li) => li.classList.toggle("current", li.dataset.id === id));
+  connect(id);
+}
+
+function closeSocket() {
+  if (state.ws) {
+    state.ws.onclose = null;
+    state.ws.close();
+    state.ws = null;
+  }
+}
+
+function connect(id) {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(id)}`);
+  state.ws = ws;
+  ws.onmessage = (e) => handle(JSON.parse(e.data));
+  ws.onclose = (e) => {
+    if (state.ws !== ws) return;
+    line(`Disconnected (${e.code}). Reconnecting…`, "error");
+    setTimeout(() => state.session === id && connect(id), 1500);
+  };
+}
+
+function send(message) {
+  if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify(message));
+}
+
+// ---- rendering of the session's messages ---------------------------------------------------
+
+function resetTurn() {
+  state.stream = null;
+  state.thinking = null;
+}
+
+function add(node) {
+  const box = $("messages");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  box.appendChild(node);
+  if (atBottom) box.scrollTop = box.scrollHeight;
+  return node;
+}
+
+function line(text, cls = "") {
+  return add(el("div", `line ${cls}`, text));
+}
+
+function setRunning(running) {
+  state.running = running;
+  $("stop").hidden = !running;
+  $("send").disabled = running;
+}
+
+function streamBubble() {
+  if (!state.stream) {
+    const node = add(el("div", "msg assistant streaming"));
+    state.stream = { node, text: "", frame: 0 };
+  }
+  return state.stream;
+}
+
+function paint(bubble) {
+  if (bubble.frame) return;
+  bubble.frame = requestAnimationFrame(() => {
+    bubble.frame = 0;
+    bubble.node.replaceChildren(renderMarkdown(bubble.text));
+    const box = $("messages");
+    if (box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
+  });
+}
+
+function thinkingBlock() {
+  if (!state.thinking) {
+    const details = add(el("details", "thinking"));
+    details.appendChild(el("summary", null, "thinking…"));
+    const pre = details.appendChild(el("pre"));
+    state.thinking = { details, pre };
+  }
+  return state.thinking;
+}
+
+function shortArgs(input) {
+  if (!input || typeof input !== "object") return "";
+  const first = input.command ?? input.path ?? input.pattern ?? input.query;
+  const text = typeof first === "string" ? first : JSON.stringify(input);
+  return text.length > 120 ? text.slice(0, 117) + "…" : text;
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case "hello":
+      $("messages").replaceChildren();
+      resetTurn();
+      state.tools.clear();
+      for (const m of msg.history) render(m);
+      resetTurn();
+      setRunning(msg.running);
+      $("mode").value = msg.mode;
+      for (const m of state.pendingSend || []) send(m);
+      state.pendingSend = null;
+      $("messages").scrollTop = $("messages").scrollHeight;
+      return;
+    case "pong":
+    case "stopping":
+      return;
+    default:
+      render(msg);
+  }
+}
+
+function render(msg) {
+  switch (msg.type) {
+    case "user":
+      resetTurn();
+      add(el("div", "msg user", msg.text));
+      setRunning(true);
+      break;
+    case "delta":
+      if (msg.kind === "thinking") {
+        thinkingBlock().pre.textContent += msg.text;
+      } else if (msg.kind === "text") {
+        const bubble = streamBubble();
+        bubble.text += msg.text;
+        paint(bubble);
+      } else if (msg.kind === "retry") {
+        line(msg.text);
+      }
+      break;
+    case "thinking":
+      if (msg.text && !state.thinking) thinkingBlock().pre.textContent = msg.text;
+      if (state.thinking) state.thinking.details.querySelector("summary").textContent = `thinking (step ${msg.iteration})`;
+      if (!msg.text && state.thinking && !state.thinking.pre.textContent) state.thinking.details.remove();
+      state.thinking = null;
+      break;
+    case "text": {
+      const bubble = streamBubble();
+      if (bubble.frame) cancelAnimationFrame(bubble.frame);
+      bubble.frame = 0;
+      if (!msg.text.trim()) {
+        bubble.node.remove();
+        state.stream = null;
+        break;
+      }
+      bubble.text = msg.text;
+      bubble.node.replaceChildren(renderMarkdown(msg.text));
+      bubble.node.classList.remove("streaming");
+      state.stream = null;
+      break;
+    }
+    case "tool_call": {
+      if (state.stream && !state.stream.text.trim()) state.stream.node.remove();
+      state.stream = null;
+      const details = add(el("details", "tool pending"));
+      const summary = details.appendChild(el("summary"));
+      summary.appendChild(el("span", "state", "…"));
+      summary.appendChild(el("span", "name", msg.tool));
+      summary.appendChild(el("span", "args", shortArgs(msg.input)));
+      summary.appendChild(el("span", "time dim", ""));
+      details.appendChild(el("pre", "input", JSON.stringify(msg.input, null, 2)));
+      state.tools.set(msg.tool_call_id, details);
+      break;
+    }
+    case "tool_result": {
+      let details = state.tools.get(msg.tool_call_id);
+      if (!details) {
+        render({ type: "tool_call", tool: msg.tool, input: {}, tool_call_id: msg.tool_call_id });
+        details = state.tools.get(msg.tool_call_id);
+      }
+      details.classList.remove("pending");
+      details.classList.add(msg.success ? "ok" : "failed");
+      details.querySelector(".state").textContent = msg.success ? "✓" : "✗";
+      details.querySelector(".time").textContent = `${Math.round(msg.duration_ms)} ms`;
+      details.appendChild(el("pre", "output", msg.output ?? msg.result_preview ?? ""));
+      break;
+    }
+    case "permission": {
+      const details = state.tools.get(msg.tool_call_id);
+      if (details && !msg.allowed) details.appendChild(el("div", "line error", `denied (${msg.by}): ${msg.reason}`));
+      break;
+    }
+    case "approval_request":
+      approvalCard(msg);
+      break;
+    case "plan_approval":
+      planCard(msg);
+      break;
+    case "answered": {
+      const card = state.questions.get(msg.id);
+      if (card) {
+        card.classList.add("answered");
+        card.querySelectorAll("button, textarea").forEach((b) => (b.disabled = true));
+      }
+      break;
+    }
+    case "plan_ready": {
+      const box = add(el("div", "msg assistant"));
+      box.appendChild(el("strong", null, "Plan"));
+      const ol = box.appendChild(el("ol"));
+      for (const step of msg.steps) ol.appendChild(el("li", null, step));
+      break;
+    }
+    case "task_update":
+      $("work").hidden = !msg.summary;
+      $("work").replaceChildren(el("pre", null, msg.summary));
+      break;
+    case "notice":
+      line(`note (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
+      break;
+    case "compacted":
+      line(`context compacted: ${msg.reason}`);
+      break;
+    case "checkpoint":
+      line(`checkpoint before step ${msg.step}`);
+      break;
+    case "mode_changed":
+      $("mode").value = msg.mode;
+      line(`mode: ${msg.mode}`);
+      break;
+    case "error":
+      line(msg.hint ? `${msg.message} → ${msg.hint}` : msg.message, "error");
+      break;
+    case "done": {
+      resetTurn();
+      const ok = msg.status === "done";
+      const words = { done: "✓ done", interrupted: "■ stopped", blocked: "⚠ blocked", waiting: "⏸ waiting", limit: "■ limit reached", error: "✗ error" };
+      let text = words[msg.status] || msg.status;
+      if (msg.reason && !ok) text += `: ${msg.reason}`;
+      if (msg.wake_at) text += ` (wakes ${fmtTime(msg.wake_at)})`;
+      line(text, `done ${ok ? "ok" : ""}`);
+      setRunning(false);
+      refreshSessions();
+      break;
+    }
+  }
+}
+
+function approvalCard(msg) {
+  const card = add(el("div", "question"));
+  card.appendChild(el("strong", null, `${msg.tool} needs your approval`));
+  card.appendChild(el("div", "dim", msg.reason));
+  card.appendChild(el("pre", null, msg.shown));
+  const buttons = card.appendChild(el("div", "buttons"));
+  const answer = (decision, message = "") => send({ type: "approve", id: msg.id, decision, message });
+  const button = (label, cls, fn) => {
+    const b = buttons.appendChild(el("button", cls, label));
+    b.type = "button";
+    b.addEventListener("click", fn);
+  };
+  button("Allow once", "primary", () => answer("allow"));
+  button("Allow for this session", "", () => answer("session"));
+  button("Deny", "", () => answer("deny"));
+  button("Deny with a message…", "", () => {
+    const text = prompt("Message to the model:");
+    if (text !== null) answer("deny", text);
+  });
+  state.questions.set(msg.id, card);
+}
+
+function planCard(msg) {
+  const card = add(el("div", "question"));
+  card.appendChild(el("strong", null, "Approve the plan?"));
+  const area = card.appendChild(el("textarea"));
+  area.value = msg.steps.join("\n");
+  area.setAttribute("aria-label", "Plan steps, one per line");
+  const buttons = card.appendChild(el("div", "buttons"));
+  const decide = (decision) => send({ type: "plan_decision", id: msg.id, decision, steps: area.value.split("\n") });
+  const approve = buttons.appendChild(el("button", "primary", "Approve (with edits)"));
+  approve.type = "button";
+  approve.addEventListener("click", () => decide("approve"));
+  const reject = buttons.appendChild(el("button", "", "Reject"));
+  reject.type = "button";
+  reject.addEventListener("click", () => decide("reject"));
+  state.questions.set(msg.id, card);
+}
+
+// ---- composer and header -------------------------------------------------------------------
+
+$("composer").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const text = $("input").value.trim();
+  if (!text || state.running) return;
+  const message = { type: "message", content: text, plan: $("plan-first").checked };
+  $("input").value = "";
+  if (!state.session) {
+    const { id } = await api("/api/sessions", { method: "POST" });
+    state.pendingSend = [{ type: "set_mode", mode: $("mode").value }, message];
+    openSession(id);
+    refreshSessions();
+  } else send(message);
+});
+
+$("input").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    $("composer").requestSubmit();
+  }
+});
+
+$("stop").addEventListener("click", () => send({ type: "stop" }));
+$("new-session").addEventListener("click", clearChat);
+$("refresh-sessions").addEventListener("click", refreshSessions);
+$("toggle-sessions").addEventListener("click", () => $("sessions").classList.toggle("open"));
+$("mode").addEventListener("change", () => {
+  // without a session yet, the mode is sent along with the first message
+  if (state.session) send({ type: "set_mode", mode: $("mode").value });
+});
+
+// ---- panels: tools, usage, files --------------------------------------------------------------
+
+function panel(title) {
+  $("panel-title").textContent = title;
+  const body = $("panel-body");
+  body.replaceChildren();
+  if (!$("panel").open) $("panel").showModal();
+  return body;
+}
+$("panel-close").addEventListener("click", () => $("panel").close());
+
+$("open-tools").addEventListener("click", async () => {
+  const body = panel("Tools");
+  for (const tool of await api("/api/tools")) {
+    const entry = body.appendChild(el("details", "tool-entry"));
+    const summary = entry.appendChild(el("summary"));
+    summary.appendChild(el("strong", null, tool.name));
+    summary.appendChild(document.createTextNode(` ${tool.read_only ? "· read-only" : ""} · ${tool.source}`));
+    entry.appendChild(el("p", null, tool.description));
+    entry.appendChild(el("pre", null, JSON.stringify(tool.parameters, null, 2)));
+  }
+});
+
+$("open-usage").addEventListener("click", () => showUsage("7d"));
+
+async function showUsage(range) {
+  const body = panel("Usage");
+  const picker = body.appendChild(el("div", "buttons"));
+  for (const r of ["today", "7d", "30d", "all"]) {
+    const b = picker.appendChild(el("button", r === range ? "primary" : "", r));
+    b.addEventListener("click", () => showUsage(r));
+  }
+  const usage = await api(`/api/usage?range=${range}`);
+  body.appendChild(el("p", null, `${usage.prompt_tokens} tokens in (${usage.cached_tokens} cached) · ${usage.completion_tokens} out · ${usage.requests} requests`));
+  const chart = body.appendChild(el("div", "chart"));
+  const labels = body.appendChild(el("div", "chart-labels"));
+  const max = Math.max(1, ...usage.days.map((d) => d.prompt_tokens + d.completion_tokens));
+  for (const d of usage.days) {
+    const total = d.prompt_tokens + d.completion_tokens;
+    const bar = chart.appendChild(el("div", "bar"));
+    bar.style.height = `${Math.round((100 * total) / max)}%`;
+    bar.title = `${d.day}: ${d.prompt_tokens} in, ${d.cached_tokens} cached, ${d.completion_tokens} out`;
+    labels.appendChild(el("span", null, d.day.slice(5)));
+  }
+  if (!usage.days.length) body.appendChild(el("p", "dim", "No model requests in this range."));
+}
+
+$("open-files").addEventListener("click", async () => {
+  const body = panel("Workspace files");
+  const { files } = await api("/api/files");
+  const list = body.appendChild(el("ul", "files"));
+  const view = body.appendChild(el("div"));
+  for (const f of files) {
+    const li = list.appendChild(el("li", null, `${f.path} (${f.size} B)`));
+    li.addEventListener("click", () => showFile(view, f.path));
+  }
+  if (!files.length) body.appendChild(el("p", "dim", "The workspace is empty."));
+});
+
+async function showFile(view, path) {
+  const url = `/api/files/raw?path=${encodeURIComponent(path)}`;
+  view.replaceChildren(el("h3", null, path));
+  try {
+    view.appendChild(el("pre", null, await api(url)));
+  } catch (err) {
+    view.appendChild(el("p", "error", err.message));
+    return;
+  }
+  if (/\.html?$/i.test(path)) {
+    const b = view.insertBefore(el("button", null, "Preview (sandboxed, no scripts)"), view.children[1]);
+    b.addEventListener("click", () => {
+      const frame = el("iframe", "preview");
+      frame.setAttribute("sandbox", "");
+      frame.src = `${url}&preview=1`;
+      b.replaceWith(frame);
+    });
+  }
+}
+
+window.addEventListener("hashchange", () => {
+  const id = new URLSearchParams(location.hash.slice(1)).get("s");
+  if (id && id !== state.session) openSession(id);
+});
+
+start();

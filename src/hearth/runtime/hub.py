@@ -1,0 +1,335 @@
+"""Many live sessions in one process, for the web UI, its API and (later) chat bridges.
+
+Each session runs one task at a time; a second message while it works is refused with
+`Busy`. Everything a session does (its events, its streamed deltas, the questions it asks
+a person) is published to its subscribers as it happens; the events also go to the
+activity feed across sessions. A session asks for approval only when someone is
+subscribed to it; with no one there, the call is refused as in a headless run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import re
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from hearth.agent.loop import Agent
+from hearth.agent.policy import Approval, PermissionMode
+from hearth.agent.rules import Rule
+from hearth.core.errors import HearthError
+from hearth.core.events import Event, Finished, Status
+from hearth.core.protocols import Delta
+from hearth.runtime.plan_mode import Decision, run_plan
+from hearth.runtime.session import Runtime, start_agent
+from hearth.tools.base import Tool
+
+SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+QUEUE_LIMIT = 20_000  # updates a subscriber may fall behind before it is cut off
+
+
+class Busy(HearthError):
+    """The session is working on a task already."""
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    shown: str  # the exact command, or the arguments
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    id: str
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A question was answered (or dropped); other viewers remove its buttons."""
+
+    id: str
+
+
+@dataclass(frozen=True)
+class ModeChanged:
+    mode: str
+
+
+Update = Event | Delta | ApprovalRequest | PlanRequest | Answered | ModeChanged
+
+
+class Subscription:
+    """Updates for one viewer, in order. `overflowed` is set if the viewer fell too far behind."""
+
+    def __init__(self, *, answers: bool = True, limit: int = QUEUE_LIMIT) -> None:
+        self.answers = answers  # a person behind it can answer questions
+        self.queue: asyncio.Queue[tuple[str, Update]] = asyncio.Queue(limit)
+        self.overflowed = False
+
+    def put(self, session_id: str, update: Update) -> None:
+        if self.overflowed:
+            return
+        try:
+            self.queue.put_nowait((session_id, update))
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+    async def get(self) -> tuple[str, Update]:
+        return await self.queue.get()
+
+    async def until_done(self, live: LiveSession) -> AsyncIterator[tuple[str, Update]]:
+        """The updates of the session's current task, ending once it has finished."""
+        task = live.task
+        while task is not None:
+            getter = asyncio.ensure_future(self.queue.get())
+            done, _ = await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
+            if getter in done:
+                yield getter.result()
+                continue
+            getter.cancel()
+            while not self.queue.empty():
+                yield self.queue.get_nowait()
+            return
+
+
+@dataclass
+class LiveSession:
+    id: str
+    agent: Agent
+    task: asyncio.Task[Finished] | None = None
+    subscribers: set[Subscription] = field(default_factory=set)
+    questions: dict[str, tuple[ApprovalRequest | PlanRequest, asyncio.Future[Any]]] = field(
+        default_factory=dict
+    )
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+    @property
+    def mode(self) -> str:
+        return self.agent.dispatcher.policy.mode.value
+
+    def open_questions(self) -> list[ApprovalRequest | PlanRequest]:
+        return [q for q, _ in self.questions.values()]
+
+
+class Hub:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.sessions: dict[str, LiveSession] = {}
+        self.activity: set[Subscription] = set()
+
+    # -- sessions -----------------------------------------------------------------
+
+    def session(self, session_id: str | None = None) -> LiveSession:
+        """The live session with this id: already running here, resumed from the store, or new."""
+        if session_id is not None and session_id in self.sessions:
+            return self.sessions[session_id]
+        if session_id is not None and not SESSION_ID.match(session_id):
+            raise HearthError(
+                f"{session_id!r} is not a usable session id.",
+                "Use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+            )
+        live = LiveSession(id="", agent=None)  # type: ignore[arg-type]
+        resume = session_id if session_id is not None and self.rt.store.exists(session_id) else None
+        live.agent = start_agent(
+            self.rt,
+            resume=resume,
+            new_id=None if resume else session_id,
+            on_event=self._on_event,
+            on_delta=lambda delta: self._publish(live, delta),
+            approver=lambda tool, args, reason: self._approve(live, tool, args, reason),
+        )
+        live.id = live.agent.session_id
+        self.sessions[live.id] = live
+        return live
+
+    def delete(self, session_id: str) -> None:
+        live = self.sessions.get(session_id)
+        if live and live.running:
+            raise Busy(f"Session {session_id} is running a task.", "Stop it first, then delete it.")
+        self.sessions.pop(session_id, None)
+        self.rt.store.get(session_id)  # raises a clear error when there is no such session
+        self.rt.store.delete(session_id)
+
+    def set_mode(self, session_id: str, mode: str) -> None:
+        try:
+            chosen = PermissionMode(mode)
+        except ValueError:
+            raise HearthError(f"Unknown mode {mode!r}.", "Use auto, normal, manual or plan.") from None
+        live = self.session(session_id)
+        policy = live.agent.dispatcher.policy
+        live.agent.dispatcher.policy = dataclasses.replace(policy, mode=chosen)
+        self._publish(live, ModeChanged(chosen.value))
+
+    # -- running ------------------------------------------------------------------
+
+    def start(self, session_id: str | None, text: str, *, plan: bool = False) -> LiveSession:
+        """Start a task in the background; its progress goes to the subscribers."""
+        if not text.strip():
+            raise HearthError("The message is empty.", "Say what you want done.")
+        live = self.session(session_id)
+        if live.running:
+            raise Busy(
+                f"Session {live.id} is busy with a task.",
+                "Wait for it to finish, stop it, or use another session.",
+            )
+        if plan:
+            mode = live.agent.dispatcher.policy.mode
+            coro = run_plan(live.agent, text, lambda steps: self._decide_plan(live, steps), mode)
+        else:
+            coro = live.agent.run(text)
+        live.task = asyncio.ensure_future(coro)
+        return live
+
+    async def chat(self, session_id: str | None, text: str, *, plan: bool = False) -> tuple[str, Finished]:
+        """Run a task to its end; the session id and how it ended."""
+        live = self.start(session_id, text, plan=plan)
+        assert live.task is not None
+        try:
+            return live.id, await asyncio.shield(live.task)
+        except asyncio.CancelledError:
+            if live.task.cancelled():
+                return live.id, _last_finished(live)
+            raise
+
+    def stop(self, session_id: str) -> bool:
+        """Interrupt the running step. The agent records the interruption; the session stays usable."""
+        live = self.sessions.get(session_id)
+        if live is None or not live.running:
+            return False
+        assert live.task is not None
+        live.task.cancel()
+        return True
+
+    def approve(
+        self,
+        session_id: str,
+        question_id: str,
+        decision: Literal["allow", "session", "deny"],
+        message: str = "",
+    ) -> None:
+        """A person's answer to an approval request: allow once, allow for this session, or deny."""
+        question, future = self._question(session_id, question_id, ApprovalRequest)
+        assert isinstance(question, ApprovalRequest)
+        if decision == "allow":
+            answer = Approval(allowed=True)
+        elif decision == "session":
+            answer = Approval(allowed=True, remember=Rule.exact(question.tool, question.arguments))
+        else:
+            answer = Approval(allowed=False, message=message.strip())
+        if not future.done():
+            future.set_result(answer)
+
+    def decide_plan(
+        self, session_id: str, question_id: str, decision: Literal["approve", "reject"], steps: list[str]
+    ) -> None:
+        question, future = self._question(session_id, question_id, PlanRequest)
+        assert isinstance(question, PlanRequest)
+        chosen = [s.strip() for s in steps if s.strip()] or list(question.steps)
+        if not future.done():
+            future.set_result((decision, chosen))
+
+    def _question(
+        self, session_id: str, question_id: str, kind: type
+    ) -> tuple[ApprovalRequest | PlanRequest, asyncio.Future[Any]]:
+        live = self.sessions.get(session_id)
+        entry = live.questions.get(question_id) if live else None
+        if entry is None or not isinstance(entry[0], kind):
+            raise HearthError(
+                f"No open question {question_id!r} in session {session_id}.",
+                "It was answered already, or the task stopped.",
+            )
+        return entry
+
+    async def aclose(self) -> None:
+        tasks = [live.task for live in self.sessions.values() if live.task and not live.task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- viewers ------------------------------------------------------------------
+
+    @contextmanager
+    def watch(
+        self, session_id: str | None, *, answers: bool = True
+    ) -> Iterator[tuple[LiveSession, Subscription]]:
+        live = self.session(session_id)
+        sub = Subscription(answers=answers)
+        live.subscribers.add(sub)
+        try:
+            yield live, sub
+        finally:
+            live.subscribers.discard(sub)
+
+    @contextmanager
+    def watch_all(self) -> Iterator[Subscription]:
+        sub = Subscription()
+        self.activity.add(sub)
+        try:
+            yield sub
+        finally:
+            self.activity.discard(sub)
+
+    def _on_event(self, session_id: str, event: Event) -> None:
+        live = self.sessions.get(session_id)
+        if live is not None:
+            self._publish(live, event)
+        for sub in list(self.activity):
+            sub.put(session_id, event)
+
+    def _publish(self, live: LiveSession, update: Update) -> None:
+        for sub in list(live.subscribers):
+            sub.put(live.id, update)
+
+    # -- questions to a person ----------------------------------------------------
+
+    async def _ask(self, live: LiveSession, question: ApprovalRequest | PlanRequest) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        live.questions[question.id] = (question, future)
+        self._publish(live, question)
+        try:
+            return await future
+        finally:
+            live.questions.pop(question.id, None)
+            self._publish(live, Answered(question.id))
+
+    async def _approve(
+        self, live: LiveSession, tool: Tool, arguments: dict[str, Any], reason: str
+    ) -> Approval:
+        if not any(sub.answers for sub in live.subscribers):
+            return Approval(
+                allowed=False,
+                message="No one was connected to approve it. Do the task another way, or say BLOCKED:.",
+                by="headless",
+            )
+        shown = str(arguments.get("command") or arguments)
+        request = ApprovalRequest(_question_id(), tool.name, arguments, shown[:4000], reason)
+        answer: Approval = await self._ask(live, request)
+        return answer
+
+    async def _decide_plan(self, live: LiveSession, steps: list[str]) -> Decision:
+        if not any(sub.answers for sub in live.subscribers):
+            return "approve", steps  # asked for by an API client: it wanted the plan carried out
+        decision: Decision = await self._ask(live, PlanRequest(_question_id(), tuple(steps)))
+        return decision
+
+
+def _question_id() -> str:
+    return "q_" + secrets.token_hex(6)
+
+
+def _last_finished(live: LiveSession) -> Finished:
+    for event in reversed(live.agent.history):
+        if isinstance(event, Finished):
+            return event
+    return Finished(status=Status.INTERRUPTED, reason="interrupted")
