@@ -61,7 +61,7 @@ async function start() {
   $("app").hidden = false;
   $("status").textContent = `${status.model} · ${status.context_window} tokens · sandbox ${status.sandbox.split(":")[0]}`;
   $("status").title = `${status.server}\n${status.sandbox}\n${status.workspace}`;
-  $("mode").value = status.permission_mode;
+  $("mode").value = state.defaultMode = status.permission_mode;
   refreshSessions();
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("s");
   if (fromHash) openSession(fromHash);
@@ -103,6 +103,7 @@ function clearChat() {
   history.replaceState(null, "", location.pathname);
   $("messages").replaceChildren(el("p", "dim", "New session: say what you want done."));
   $("work").hidden = true;
+  if (state.defaultMode) $("mode").value = state.defaultMode;
   setRunning(false);
   resetTurn();
 }
@@ -301,6 +302,7 @@ function render(msg) {
       if (card) {
         card.classList.add("answered");
         card.querySelectorAll("button, textarea").forEach((b) => (b.disabled = true));
+        card.querySelector("strong").textContent += ` · ${card.dataset.answer || "answered"}`;
       }
       break;
     }
@@ -356,7 +358,10 @@ function approvalCard(msg) {
   const button = (label, cls, fn) => {
     const b = buttons.appendChild(el("button", cls, label));
     b.type = "button";
-    b.addEventListener("click", fn);
+    b.addEventListener("click", () => {
+      card.dataset.answer = label.replace("…", "").toLowerCase();
+      fn();
+    });
   };
   button("Allow once", "primary", () => answer("allow"));
   button("Allow for this session", "", () => answer("session"));
@@ -395,7 +400,8 @@ $("composer").addEventListener("submit", async (e) => {
   $("input").value = "";
   if (!state.session) {
     const { id } = await api("/api/sessions", { method: "POST" });
-    state.pendingSend = [{ type: "set_mode", mode: $("mode").value }, message];
+    const mode = $("mode").value;
+    state.pendingSend = mode === state.defaultMode ? [message] : [{ type: "set_mode", mode }, message];
     openSession(id);
     refreshSessions();
   } else send(message);
