@@ -33,19 +33,7 @@ def measure(args: list[str], markdown: bool) -> list[float]:
     text = "@{t};\n\n" * CHUNKS
     latencies: list[float] = []
     with ScriptedServer() as server:
-        import hearth.testing.server as srv
-
-        original = srv._chunk
-
-        def stamping_chunk(
-            model: str, delta: dict[str, object] | None = None, finish: str | None = None, **extra: object
-        ) -> str:
-            if delta and isinstance(delta.get("content"), str) and "{t}" in delta["content"]:
-                delta = {**delta, "content": delta["content"].replace("{t}", str(time.time_ns()))}
-            return original(model, delta, finish, **extra)
-
-        srv._chunk = stamping_chunk  # type: ignore[assignment]
-        server.add(ScriptedReply(text=text, chunk_size=len("@{t};\n\n"), delay=1 / RATE))
+        server.add(ScriptedReply(text=text, chunk_size=len("@{t};\n\n"), delay=1 / RATE, stamp=True))
         env = {**os.environ, "HEARTH_LLM_URL": server.url, "TERM": "xterm"}
         child = pexpect.spawn(
             sys.executable,
@@ -70,7 +58,6 @@ def measure(args: list[str], markdown: bool) -> list[float]:
                     seen.add(stamp)
                     latencies.append((now - int(stamp)) / 1e6)
         child.close(force=True)
-        srv._chunk = original  # type: ignore[assignment]
     return latencies
 
 

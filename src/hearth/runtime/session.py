@@ -82,6 +82,9 @@ class Runtime:
         self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
+        close_model = getattr(self.model, "aclose", None)
+        if close_model is not None:
+            await close_model()
         await self.sandbox.runner.close()
         if self.proxy:
             await self.proxy.close()

@@ -30,6 +30,7 @@ class ScriptedReply(BaseModel):
     usage: dict[str, int] | None = None  # override the computed usage
     include_usage: bool = True
     finish_reason: str | None = None
+    stamp: bool = False  # "{t}" in each text chunk becomes its send time in ns (latency benchmarks)
     raw_sse: list[str] | None = None  # send these `data:` payloads verbatim instead (garbage tests)
 
 

@@ -55,7 +55,7 @@ class ScriptedServer:
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
+        self._httpd = _QuietServer(("127.0.0.1", port), handler)
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -117,6 +117,15 @@ class ScriptedServer:
             item = self.script.pop(0)
         reply = item if isinstance(item, ScriptedReply) else item(body)
         return reply, [], cached
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client closing its kept-alive connection is normal; anything else is printed."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -255,6 +264,8 @@ def _sse_events(
             yield None
             return
         sent += len(piece)
+        if reply.stamp:  # generated lazily, so the stamp is the moment this chunk is sent
+            piece = piece.replace("{t}", str(time.time_ns()))
         yield _chunk(model, {"content": piece})
     if reply.drop_after is not None:
         yield None

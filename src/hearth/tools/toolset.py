@@ -12,6 +12,7 @@ class Toolset:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         self._aliases: dict[str, str] = {}
+        self._specs: list[ToolSpec] | None = None
         for tool in tools:
             self.add(tool)
 
@@ -19,6 +20,7 @@ class Toolset:
         if tool.name in self._tools:
             raise ValueError(f"duplicate tool name {tool.name!r}")
         self._tools[tool.name] = tool
+        self._specs = None
         for alias in tool.aliases:
             self._aliases[alias] = tool.name
 
@@ -29,7 +31,10 @@ class Toolset:
         return list(self._tools)
 
     def specs(self) -> list[ToolSpec]:
-        return [t.spec() for t in self._tools.values()]
+        """The tools' specs, built once: generating JSON schemas cost ~20 ms on every step."""
+        if self._specs is None:
+            self._specs = [t.spec() for t in self._tools.values()]
+        return list(self._specs)
 
     def parameter_table(self) -> dict[str, tuple[str, ...]]:
         """Tool (and alias) names with their parameters in order, for text-call parsing."""
