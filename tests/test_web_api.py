@@ -321,3 +321,59 @@ def test_token_never_reaches_logs_or_events(web: Web, capfd: pytest.CaptureFixtu
     out = capfd.readouterr()
     assert TOKEN not in out.out + out.err + history
     assert TOKEN not in json.dumps(web.model.requests)
+
+
+def test_streaming_chat_over_sse_with_an_approval_by_http(web: Web) -> None:
+    web.model.add(_call("shell", command="touch sse.txt"), _done("made it"))
+    seen: list[dict[str, Any]] = []
+    with (
+        web.client() as api,
+        api.stream("POST", "/api/chat/sse/stream", json={"message": "make sse.txt"}) as resp,
+    ):
+        assert resp.headers["content-type"].startswith("text/event-stream")
+        for line in resp.iter_lines():
+            if not line.startswith("data: "):
+                continue
+            message = json.loads(line[6:])
+            seen.append(message)
+            if message["type"] == "approval_request":
+                with web.client() as other:
+                    answer = other.post(
+                        f"/api/sessions/sse/approvals/{message['id']}", json={"decision": "allow"}
+                    )
+                    assert answer.json() == {"ok": True}
+    kinds = [m["type"] for m in seen]
+    assert kinds[0] == "user" and kinds[-1] == "done" and "answered" in kinds
+    assert seen[-1]["text"] == "made it" and (web.workspace / "sse.txt").exists()
+
+
+def test_requests_to_the_model_are_limited_across_sessions(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    in_flight = peak = 0
+    lock = threading.Lock()
+
+    def slow(body: dict[str, Any]) -> ScriptedReply:
+        nonlocal in_flight, peak
+        with lock:
+            in_flight += 1
+            peak = max(peak, in_flight)
+        time.sleep(0.3)
+        with lock:
+            in_flight -= 1
+        return _done("ok")
+
+    server.add(*[slow] * 5)
+    with running_web(workspace, home, server, monkeypatch, model_parallel=2) as web:
+        results: list[str] = []
+
+        def chat(i: int) -> None:
+            with web.client() as api:
+                results.append(api.post(f"/api/chat/p{i}", json={"message": "go"}).json()["status"])
+
+        threads = [threading.Thread(target=chat, args=(i,)) for i in range(5)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+    assert results == ["done"] * 5 and peak == 2

@@ -41,6 +41,7 @@ class ClientSettings:
     idle_timeout: float = 120.0
     retries: int = 3
     backoff: float = 1.0
+    parallel: int = 4  # requests in flight at once; a local server runs only a few at a time
 
 
 class OpenAICompatModel:
@@ -51,6 +52,7 @@ class OpenAICompatModel:
         self._transport = transport
         self._http: httpx.AsyncClient | None = None
         self._http_loop: asyncio.AbstractEventLoop | None = None
+        self._slots: asyncio.Semaphore | None = None
 
     @property
     def name(self) -> str:
@@ -69,6 +71,7 @@ class OpenAICompatModel:
                 headers=headers, timeout=timeout, transport=self._transport, limits=limits
             )
             self._http_loop = loop
+            self._slots = asyncio.Semaphore(max(1, self.settings.parallel))
         return self._http
 
     async def aclose(self) -> None:
@@ -109,7 +112,9 @@ class OpenAICompatModel:
                         )
                     )
             try:
-                return await self._stream_once(client, url, body, on_delta)
+                assert self._slots is not None
+                async with self._slots:
+                    return await self._stream_once(client, url, body, on_delta)
             except ModelError as exc:
                 if not exc.retryable:
                     raise

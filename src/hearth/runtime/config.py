@@ -47,6 +47,11 @@ class Settings(BaseModel):
     first_token_timeout: float = Field(600.0, gt=0, description="Seconds to wait for the first token")
     idle_timeout: float = Field(120.0, gt=0, description="Seconds a stream may stall between chunks")
     retries: int = Field(3, ge=0)
+    model_parallel: int = Field(
+        4,
+        ge=1,
+        description="Requests sent to the model server at once, across sessions (a local server runs few)",
+    )
     output_limit: int = Field(16000, ge=1000, description="Characters of tool output the model sees")
     model_path: Path | None = Field(None, description="A GGUF file for the embedded server")
     embedded_context: int = Field(8192, ge=512, description="Context size of the embedded server")

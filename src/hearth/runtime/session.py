@@ -149,6 +149,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
                     first_token_timeout=settings.first_token_timeout,
                     idle_timeout=settings.idle_timeout,
                     retries=settings.retries,
+                    parallel=settings.model_parallel,
                 )
             )
     except BaseException:

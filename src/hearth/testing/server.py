@@ -131,6 +131,7 @@ class _QuietServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     owner: ScriptedServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else each small SSE write waits ~40 ms for a delayed ACK
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
