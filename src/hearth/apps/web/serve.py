@@ -71,8 +71,11 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
     out.write(f"Hearth web UI for {settings.workspace}\n")
     out.write(f"  open      http://{shown}:{port}/\n")
     if not loopback:
-        for address in lan_addresses():
+        addresses = lan_addresses()
+        for address in addresses:
             out.write(f"  network   http://{address}:{port}/  (anyone on your network can reach this)\n")
+        if not addresses:
+            out.write(f"  network   listening on {host}:{port}; no LAN address found on this machine\n")
     out.write(f"  PIN       {auth.pin}  (enter it on the page to log in)\n")
     out.write(f"  API token in {token_source}; send it as Authorization: Bearer\n")
     out.write(
