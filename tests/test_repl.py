@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pexpect
@@ -145,3 +146,73 @@ def test_unknown_commands_say_what_exists(repl) -> None:  # type: ignore[no-unty
     child = repl()
     send(child, "/frobnicate", "Unknown command /frobnicate", "/undo")
     send(child, "/help", "/compact", "/cost")
+
+
+class Terminal:
+    """A pseudo-terminal with a screen (pyte) in front of the REPL: it answers cursor-position
+    requests as a real terminal does, so prompt_toolkit draws its bottom bar, and assertions
+    read the screen as a person sees it."""
+
+    def __init__(self, child: pexpect.spawn, rows: int = 50, cols: int = 200) -> None:
+        import pyte
+
+        self.child = child
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.Stream(self.screen)
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> re.Match[str]:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{pattern!r} not on the screen:\n{self.text()}")
+            try:
+                data = self.child.read_nonblocking(65536, timeout=0.2)
+            except pexpect.TIMEOUT:
+                continue
+            if "\x1b[6n" in data:
+                self.child.send(f"\x1b[{self.screen.cursor.y + 1};{self.screen.cursor.x + 1}R")
+            self.stream.feed(data.replace("\x1b[6n", ""))
+
+
+def test_thinking_folds_to_a_line_and_the_status_bar_shows_the_session(
+    workspace: Path, home: Path, server: ScriptedServer
+) -> None:
+    import sys
+
+    server.add(
+        ScriptedReply(
+            reasoning="First I weigh the greeting.\nThen the tone.\nThen the length.\nFinally: keep it short.",
+            text="Hello there.",
+        )
+    )
+    env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "hearth.apps.cli.main", "-w", str(workspace)],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )
+    term = Terminal(child)
+    try:
+        bar = term.wait_for(r"context (\d+)/8192 \(\d+%\).*sandbox \w+.*session (\d{8}-\d{6}-[0-9a-f]{6})")
+        assert bar.group(1) == "0"
+        child.sendline("greet me")
+        term.wait_for("Hello there.")
+        screen = term.text()
+        assert "▸ thought for 4 lines (/thinking shows it)" in screen
+        assert "Then the tone." not in screen  # folded away once the reply came
+        term.wait_for(r"context [1-9]\d*/8192")  # the bar counts the context now in use
+        child.sendline("/thinking")
+        term.wait_for("Finally: keep it short.")
+    finally:
+        child.close(force=True)

@@ -113,8 +113,15 @@ class MarkdownView(TerminalView):
         self._live: Live | None = None
         self._buffer = ""
         self._last_refresh = 0.0
+        self._thinking_live: Live | None = None
+        self._thinking = ""
 
     def on_delta(self, delta: Delta) -> None:
+        if delta.kind == "thinking":
+            self._stop_live()
+            self._think(delta.text)
+            return
+        self._fold_thinking()
         if delta.kind != "text":
             self._stop_live()
             super().on_delta(delta)
@@ -137,6 +144,32 @@ class MarkdownView(TerminalView):
             self._live.update(Markdown(self._buffer), refresh=True)
             self._last_refresh = now
 
+    def _think(self, text: str) -> None:
+        """Thinking shows live (its last lines, dimmed) and folds to one line when it ends."""
+        self._thinking += strip_control(text)
+        tail = "\n".join(self._thinking.rstrip().splitlines()[-3:])
+        shown = Text(f"thinking…\n{tail}", style="dim italic")
+        if self._thinking_live is None:
+            self._thinking_live = Live(shown, console=self.console, auto_refresh=False, transient=True)
+            self._thinking_live.start()
+        now = time.monotonic()
+        if now - self._last_refresh >= 0.02:
+            self._thinking_live.update(shown, refresh=True)
+            self._last_refresh = now
+
+    def _fold_thinking(self) -> None:
+        if self._thinking_live is None:
+            return
+        self._thinking_live.stop()
+        self._thinking_live = None
+        lines = len(self._thinking.strip().splitlines())
+        self.console.print(Text(f"▸ thought for {lines} lines (/thinking shows it)", style="dim italic"))
+        self._thinking = ""
+
+    def on_event(self, event: Event) -> None:
+        self._fold_thinking()
+        super().on_event(event)
+
     def _stop_live(self) -> None:
         if self._live is not None:
             self._live.update(Markdown(self._buffer), refresh=True)
@@ -145,6 +178,7 @@ class MarkdownView(TerminalView):
             self._buffer = ""
 
     def _end_stream(self) -> None:
+        self._fold_thinking()
         self._stop_live()
         super()._end_stream()
 

@@ -9,11 +9,11 @@ Ctrl+C again at an empty prompt, or Ctrl+D, leaves.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import importlib
 import signal
 from collections.abc import Coroutine, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
@@ -21,13 +21,15 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 from rich.console import Console
 
-from hearth.agent.loop import Agent
-from hearth.agent.policy import PermissionMode
-from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
-from hearth.apps.cli.render import MarkdownView, TerminalView
-from hearth.apps.cli.slash import COMMANDS, SlashCommands
-from hearth.runtime.config import LoadedSettings, user_data_path
-from hearth.runtime.session import Runtime, open_runtime, start_agent
+from hearth.apps.cli.commands import COMMANDS
+
+if TYPE_CHECKING:
+    from hearth.agent.loop import Agent
+    from hearth.agent.policy import PermissionMode
+    from hearth.apps.cli.render import TerminalView
+    from hearth.apps.cli.slash import SlashCommands
+    from hearth.runtime.config import LoadedSettings, Settings
+    from hearth.runtime.session import Runtime
 
 
 class SlashAndPathCompleter(Completer):
@@ -47,29 +49,75 @@ class SlashAndPathCompleter(Completer):
 
 
 class Repl:
-    def __init__(self, rt: Runtime, console: Console) -> None:
-        self.rt = rt
+    """The prompt is shown at once; the runtime (sandbox self-test, server probe, and the imports
+    they need) opens in the background, and the first command waits for it if it must."""
+
+    def __init__(self, settings: Settings, console: Console) -> None:
+        self.settings = settings
         self.console = console
-        self.view = MarkdownView(console) if console.is_terminal else TerminalView(console)
+        self.opening: asyncio.Task[Runtime] = asyncio.ensure_future(_open_runtime(settings))
+        self._rt: Runtime | None = None
+        self.view: TerminalView | None = None
+        self.agent: Agent = None  # type: ignore[assignment]  # set once the runtime is open
+        self.commands: SlashCommands = None  # type: ignore[assignment]
+        self.running: asyncio.Task[object] | None = None
+        self._warned = False
+        self.opening.add_done_callback(self._opened)
+
+    @property
+    def rt(self) -> Runtime:
+        assert self._rt is not None, "the runtime is not open yet"
+        return self._rt
+
+    def _opened(self, task: asyncio.Task[Runtime]) -> None:
+        """Once the runtime is open, the session starts (so the status bar can show it)."""
+        if task.cancelled() or task.exception() is not None:
+            return
+        from hearth.apps.cli.render import MarkdownView, TerminalView
+        from hearth.apps.cli.slash import SlashCommands
+
+        self._rt = task.result()
+        self.view = MarkdownView(self.console) if self.console.is_terminal else TerminalView(self.console)
         self.agent = self.new_agent()
         self.commands = SlashCommands(self)
-        self.running: asyncio.Task[object] | None = None
+
+    async def ready(self) -> None:
+        """Wait for the runtime (raising its error, if opening failed) and say what needs saying."""
+        await self.opening
+        if self._rt is None:  # the done-callback has not run yet
+            self._opened(self.opening)
+        if self.rt.sandbox.warning and not self._warned:
+            self._warned = True
+            self.console.print(f"[bold yellow]warning:[/] {self.rt.sandbox.warning}")
 
     def new_agent(self, resume: str | None = None) -> Agent:
+        from hearth.apps.cli.approve import ask_in_terminal
+        from hearth.runtime.session import start_agent
+
+        view = self.view
+        assert view is not None
         return start_agent(
             self.rt,
             resume=resume,
-            on_event=lambda _sid, e: self.view.on_event(e),
-            on_delta=self.view.on_delta,
+            on_event=lambda _sid, e: view.on_event(e),
+            on_delta=view.on_delta,
             approver=ask_in_terminal(self.console),
         )
 
     def status_line(self) -> str:
+        if self._rt is None:
+            return f"{self.settings.workspace} · starting: sandbox check and model server…"
+        from hearth.core.events import ModelReply
+
         usage = self.rt.store.usage(session_id=self.agent.session_id)
+        last = next((e for e in reversed(self.agent.history) if isinstance(e, ModelReply)), None)
+        used = last.usage.prompt_tokens + last.usage.completion_tokens if last else 0
+        window = self.rt.profile.context_window
+        sandbox = self.rt.sandbox.runner.name + ("" if self.rt.sandbox.runner.isolated else " (NOT ISOLATED)")
         return (
-            f"{self.rt.model.name} · context {self.rt.profile.context_window} · "
+            f"{self.rt.model.name} · context {used}/{window} ({100 * used // max(window, 1)}%) · "
             f"{usage.prompt_tokens} in / {usage.cached_tokens} cached / {usage.completion_tokens} out · "
-            f"{self.agent.dispatcher.policy.mode.value} · session {self.agent.session_id}"
+            f"{self.agent.dispatcher.policy.mode.value} · sandbox {sandbox} · session {self.agent.session_id}"
         )
 
     async def run_step(self, coro: Coroutine[Any, Any, object]) -> None:
@@ -86,15 +134,19 @@ class Repl:
             self.running = None
 
     async def loop(self) -> None:
+        from hearth.runtime.config import user_data_path
+
         history = user_data_path() / "repl_history"
         history.parent.mkdir(parents=True, exist_ok=True)
         prompt: PromptSession[str] = PromptSession(
-            history=FileHistory(str(history)), completer=SlashAndPathCompleter(self.rt.workspace)
+            history=FileHistory(str(history)),
+            completer=SlashAndPathCompleter(self.settings.workspace),
+            bottom_toolbar=lambda: " " + self.status_line(),
+            refresh_interval=0.5,
         )
-        self.console.print(f"[bold]Hearth[/] in {self.rt.workspace} · /help for commands · Ctrl+D to leave")
-        self.console.print(f"[dim]{self.status_line()} · sandbox {self.rt.sandbox.runner.name}[/]")
-        if self.rt.sandbox.warning:
-            self.console.print(f"[bold yellow]warning:[/] {self.rt.sandbox.warning}")
+        self.console.print(
+            f"[bold]Hearth[/] in {self.settings.workspace} · /help for commands · Ctrl+D to leave"
+        )
         armed = False
         while True:
             try:
@@ -110,28 +162,55 @@ class Repl:
             armed = False
             if not text:
                 continue
+            await self.ready()
             if text.startswith("/"):
                 if not await self.commands.run(text):
                     return
                 continue
             await self.run_step(self.agent.run(text))
-            self.console.print(f"[dim]{self.status_line()}[/]")
 
     async def plan(self, task: str) -> None:
+        from hearth.apps.cli.approve import ask_plan_in_terminal
         from hearth.runtime.plan_mode import run_plan
 
         mode = self.agent.dispatcher.policy.mode
         await self.run_step(run_plan(self.agent, task, ask_plan_in_terminal(self.console), mode))
 
     def set_mode(self, mode: PermissionMode) -> None:
+        import dataclasses
+
         policy = self.agent.dispatcher.policy
         self.agent.dispatcher.policy = dataclasses.replace(policy, mode=mode)
 
+    async def aclose(self) -> None:
+        if not self.opening.done():
+            self.opening.cancel()
+        try:
+            rt = await self.opening
+        except BaseException:
+            return
+        await rt.aclose()
+
+
+async def _open_runtime(settings: Settings) -> Runtime:
+    # The agent's modules (pydantic models, tools, sandbox) load in a thread while the prompt is up.
+    session = await asyncio.to_thread(importlib.import_module, "hearth.runtime.session")
+    runtime: Runtime = await session.open_runtime(settings)
+    return runtime
+
 
 async def repl(loaded: LoadedSettings) -> None:
+    from hearth.core.errors import HearthError
+
+    workspace = loaded.settings.workspace
+    if not workspace.is_dir():
+        raise HearthError(
+            f"The workspace {workspace} is not a folder that exists.",
+            "Create it, or pass --workspace with an existing folder.",
+        )
     console = Console(highlight=False, soft_wrap=True)
-    rt = await open_runtime(loaded.settings)
+    session = Repl(loaded.settings, console)
     try:
-        await Repl(rt, console).loop()
+        await session.loop()
     finally:
-        await rt.aclose()
+        await session.aclose()

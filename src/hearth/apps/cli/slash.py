@@ -7,29 +7,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from hearth.agent.policy import PermissionMode
+from hearth.apps.cli.commands import COMMANDS
 from hearth.core.errors import HearthError
 from hearth.core.events import SessionStarted
 
 if TYPE_CHECKING:
     from hearth.apps.cli.repl import Repl
-
-COMMANDS = {
-    "help": "list commands",
-    "sessions": "list sessions in this workspace",
-    "resume": "resume ID: continue a session",
-    "new": "start a new session",
-    "session": "this session's id, title and status",
-    "mode": "mode auto|normal|manual|plan: what runs without asking",
-    "plan": "plan TASK: plan with read-only tools, then approve, edit or reject",
-    "todo": "the todos, plan and task state",
-    "status": "model, server, context window, sandbox, instructions",
-    "model": "model [NAME]: list the server's models, or switch",
-    "compact": "compact the context now",
-    "soul": "the personality and instructions loaded",
-    "cost": "tokens in, cached and out: this session and today",
-    "undo": "undo [N]: put files back as before the last N changing steps",
-    "quit": "leave",
-}
 
 
 class SlashCommands:
@@ -50,6 +33,7 @@ class SlashCommands:
             "soul": self.cmd_soul,
             "cost": self.cmd_cost,
             "undo": self.cmd_undo,
+            "thinking": self.cmd_thinking,
         }
 
     async def run(self, line: str) -> bool:
@@ -152,6 +136,18 @@ class SlashCommands:
         self.say(
             f"  today    {t.prompt_tokens} in · {t.cached_tokens} cached · {t.completion_tokens} out · {t.requests} requests"
         )
+
+    async def cmd_thinking(self, arg: str) -> None:
+        from rich.text import Text
+
+        from hearth.core.events import ModelReply
+        from hearth.sandbox.output import strip_control
+
+        replies = [e for e in self.repl.agent.history if isinstance(e, ModelReply) and e.thinking.strip()]
+        if not replies:
+            self.say("No thinking in this session yet.")
+            return
+        self.repl.console.print(Text(strip_control(replies[-1].thinking.strip()), style="dim italic"))
 
     async def cmd_undo(self, arg: str) -> None:
         from hearth.runtime.checkpoints import undo
