@@ -31,21 +31,46 @@ def timed(cmd: list[str], runs: int) -> float:
     return statistics.median(samples)
 
 
-def ready_prompt(runs: int) -> float:
-    samples = []
+def ready_prompt(runs: int) -> tuple[float, float]:
+    """Seconds until the prompt takes input, and until the runtime is open (the status bar shows
+    the session: sandbox self-test and server probe done). The screen is emulated with pyte."""
+    import re
+
+    import pyte
+
+    prompt_times, open_times = [], []
     ws = tempfile.mkdtemp(prefix="hearth-startup-")
     with ScriptedServer() as server:
         env = {**os.environ, "HEARTH_LLM_URL": server.url, "TERM": "xterm"}
         for _ in range(runs):
+            screen = pyte.Screen(200, 50)
+            stream = pyte.Stream(screen)
             t = time.perf_counter()
             child = pexpect.spawn(
-                sys.executable, ["-m", "hearth.apps.cli.main", "-w", ws], env=env, timeout=30
+                sys.executable,
+                ["-m", "hearth.apps.cli.main", "-w", ws],
+                env=env,
+                timeout=30,
+                dimensions=(50, 200),
+                encoding="utf-8",
             )
-            child.expect("›".encode())
-            samples.append(time.perf_counter() - t)
+            prompt_at = None
+            while True:
+                data = child.read_nonblocking(65536, timeout=30)
+                if "\x1b[6n" in data:
+                    child.send(f"\x1b[{screen.cursor.y + 1};{screen.cursor.x + 1}R")
+                stream.feed(data.replace("\x1b[6n", ""))
+                text = "\n".join(screen.display)
+                if prompt_at is None and "›" in text:
+                    prompt_at = time.perf_counter() - t
+                if re.search(r"session \d{8}-\d{6}-[0-9a-f]{6}", text):
+                    open_times.append(time.perf_counter() - t)
+                    break
+            assert prompt_at is not None
+            prompt_times.append(prompt_at)
             child.sendcontrol("d")
             child.expect(pexpect.EOF)
-    return statistics.median(samples)
+    return statistics.median(prompt_times), statistics.median(open_times)
 
 
 def main() -> None:
@@ -55,9 +80,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--other", nargs="*", default=[], help="other agents' executables, run with --help")
     args = parser.parse_args()
+    prompt, opened = ready_prompt(args.runs)
     rows = [
         ("hearth --help", timed([sys.executable, "-m", "hearth.apps.cli.main", "--help"], args.runs)),
-        ("hearth to a ready prompt", ready_prompt(args.runs)),
+        ("hearth to a ready prompt", prompt),
+        ("hearth to the runtime open", opened),
     ]
     rows += [(f"{os.path.basename(exe)} --help", timed([exe, "--help"], args.runs)) for exe in args.other]
     print(f"median of {args.runs} runs")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
+from hearth.agent.modes import PermissionMode
 from hearth.agent.rules import Rule, subject_of
 from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import Tool
@@ -31,13 +32,6 @@ DEFAULT_ALLOW = (
     "shell(wc *)",
 )
 WRITE_TOOLS = ("write", "edit", "mkdir")
-
-
-class PermissionMode(StrEnum):
-    AUTO = "auto"
-    NORMAL = "normal"
-    MANUAL = "manual"
-    PLAN = "plan"
 
 
 class Decision(StrEnum):

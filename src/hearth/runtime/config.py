@@ -19,7 +19,7 @@ from typing import Any
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from hearth.agent.policy import PermissionMode
+from hearth.agent.modes import PermissionMode
 from hearth.core.errors import ConfigError
 from hearth.llm.profiles import ToolMode
 

@@ -55,7 +55,8 @@ class Repl:
     def __init__(self, settings: Settings, console: Console) -> None:
         self.settings = settings
         self.console = console
-        self.opening: asyncio.Task[Runtime] = asyncio.ensure_future(_open_runtime(settings))
+        self.shown = asyncio.Event()  # set once the first prompt is on the screen
+        self.opening: asyncio.Task[Runtime] = asyncio.ensure_future(_open_runtime(settings, self.shown))
         self._rt: Runtime | None = None
         self.view: TerminalView | None = None
         self.agent: Agent = None  # type: ignore[assignment]  # set once the runtime is open
@@ -150,7 +151,7 @@ class Repl:
         armed = False
         while True:
             try:
-                text = (await prompt.prompt_async("› ")).strip()
+                text = (await prompt.prompt_async("› ", pre_run=self.shown.set)).strip()
             except KeyboardInterrupt:
                 if armed:
                     return
@@ -192,8 +193,11 @@ class Repl:
         await rt.aclose()
 
 
-async def _open_runtime(settings: Settings) -> Runtime:
-    # The agent's modules (pydantic models, tools, sandbox) load in a thread while the prompt is up.
+async def _open_runtime(settings: Settings, shown: asyncio.Event) -> Runtime:
+    # The agent's modules (pydantic models, tools, sandbox) load in a thread while the prompt is
+    # up; they start after the prompt is drawn, so they do not slow drawing it.
+    await shown.wait()
+    await asyncio.sleep(0.02)
     session = await asyncio.to_thread(importlib.import_module, "hearth.runtime.session")
     runtime: Runtime = await session.open_runtime(settings)
     return runtime
