@@ -198,6 +198,78 @@ def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
     return run
 
 
+def aider_command(aider: str, model_url: str, task: str, ws: Path) -> tuple[list[str], dict[str, str]]:
+    """aider in its own way: the prompt as `--message`, the workspace's files added to the chat,
+    `--yes-always`; no auto-commits (tasks check git history), no network (update check, analytics,
+    litellm's cost map)."""
+    files = [
+        str(p.relative_to(ws))
+        for p in sorted(ws.rglob("*"))
+        if p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(ws).parts)
+        and p.stat().st_size < 100_000
+    ]
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENAI_API_KEY": "x"}
+    cmd = [
+        aider,
+        "--model",
+        "openai/local",
+        "--openai-api-base",
+        model_url,
+        "--message",
+        task,
+        "--yes-always",
+        "--no-auto-commits",
+        "--no-check-update",
+        "--analytics-disable",
+        "--no-show-model-warnings",
+        "--no-pretty",
+        "--no-fancy-input",
+        "--no-gitignore",
+        *files,
+    ]
+    return cmd, env
+
+
+def aider_runner(aider: str, model_url: str) -> AgentRunner:
+    """aider from its own venv (it applies edits itself; shell commands it suggests are not run)."""
+
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        cmd, env = aider_command(aider, model_url, task.prompt, ws)
+        try:
+            proc = subprocess.run(
+                cmd,
+                cwd=ws,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=task.timeout,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        return proc.returncode, False, {}
+
+    return run
+
+
+def smolagents_runner(python: str, script: Path, model_url: str, step_limit: int = 15) -> AgentRunner:
+    """smolagents' ToolCallingAgent through `script` (bench/adapters/smolagents_agent.py), run by the
+    python of a venv that has smolagents; its tools run unsandboxed in the task's workspace."""
+
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        cmd = [python, str(script.resolve()), "--url", model_url, "--max-steps", str(step_limit), task.prompt]
+        try:
+            proc = subprocess.run(
+                cmd, cwd=ws, capture_output=True, text=True, timeout=task.timeout, stdin=subprocess.DEVNULL
+            )
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        return proc.returncode, False, {}
+
+    return run
+
+
 @dataclass
 class BenchReport:
     agent: str

@@ -18,8 +18,15 @@ def bench_run(
     model_url: Annotated[str, typer.Option("--model-url", help="OpenAI-compatible server for the agent")],
     tasks: Annotated[Path, typer.Option("--tasks", help="Folder of tasks")] = Path("bench/tasks"),
     trials: Annotated[int, typer.Option("--trials", help="Runs per task")] = 1,
-    agent: Annotated[str, typer.Option("--agent", help="hearth | mini")] = "hearth",
+    agent: Annotated[str, typer.Option("--agent", help="hearth | mini | aider | smolagents")] = "hearth",
     mini: Annotated[str, typer.Option("--mini", help="mini-swe-agent's `mini` executable")] = "mini",
+    aider: Annotated[str, typer.Option("--aider", help="aider's executable")] = "aider",
+    smolagents: Annotated[
+        str, typer.Option("--smolagents-python", help="python of a venv with smolagents installed")
+    ] = "python3",
+    adapter: Annotated[
+        Path, typer.Option("--smolagents-adapter", help="the adapter script for smolagents")
+    ] = Path("bench/adapters/smolagents_agent.py"),
     model: Annotated[str, typer.Option("--model", help="Model name on the server")] = "",
     only: Annotated[str, typer.Option("--only", help="Only tasks whose name contains this")] = "",
     out: Annotated[Path, typer.Option("--out", help="Where results go")] = Path("bench/out"),
@@ -35,7 +42,15 @@ def bench_run(
 ) -> None:
     """Run each task in a fresh workspace through the agent's CLI, check it, write JSON and Markdown."""
     from hearth.core.errors import HearthError
-    from hearth.runtime.bench import hearth_runner, load_tasks, mini_runner, run_suite
+    from hearth.runtime.bench import (
+        AgentRunner,
+        aider_runner,
+        hearth_runner,
+        load_tasks,
+        mini_runner,
+        run_suite,
+        smolagents_runner,
+    )
 
     try:
         task_list = load_tasks(tasks, only)
@@ -45,9 +60,15 @@ def bench_run(
         task_list = [dataclasses.replace(t, timeout=timeout) for t in task_list]
     extra = {"HEARTH_MAX_ITERATIONS": str(max_iterations)} if max_iterations else {}
     steps = max_iterations or 15
-    runner = (
-        hearth_runner(model_url, model, extra) if agent == "hearth" else mini_runner(mini, model_url, steps)
-    )
+    runners: dict[str, AgentRunner] = {
+        "hearth": hearth_runner(model_url, model, extra),
+        "mini": mini_runner(mini, model_url, steps),
+        "aider": aider_runner(aider, model_url),
+        "smolagents": smolagents_runner(smolagents, adapter, model_url, steps),
+    }
+    if agent not in runners:
+        fail(HearthError(f"Unknown agent {agent!r}.", "Use hearth, mini, aider or smolagents."))
+    runner = runners[agent]
 
     def show(r: object) -> None:
         from hearth.runtime.bench import TrialResult
