@@ -259,6 +259,7 @@ def test_sessions_usage_activity_models_tools(web: Web) -> None:
         assert tools["read"]["read_only"] and "path" in json.dumps(tools["read"]["parameters"])
         status = api.get("/api/status").json()
         assert status["context_window"] == 8192 and status["sandbox"]
+        assert status["sessions_in_memory"] == 0  # done and unwatched: only the store keeps it
         assert api.delete("/api/sessions/s-one").json() == {"ok": True}
         assert api.get("/api/sessions").json() == []
 

@@ -189,6 +189,7 @@ class Hub:
         else:
             coro = live.agent.run(text)
         live.task = asyncio.ensure_future(coro)
+        live.task.add_done_callback(lambda _: self._release(live))
         return live
 
     async def chat(self, session_id: str | None, text: str, *, plan: bool = False) -> tuple[str, Finished]:
@@ -270,6 +271,7 @@ class Hub:
             yield live, sub
         finally:
             live.subscribers.discard(sub)
+            self._release(live)
 
     @contextmanager
     def watch_all(self) -> Iterator[Subscription]:
@@ -279,6 +281,12 @@ class Hub:
             yield sub
         finally:
             self.activity.discard(sub)
+
+    def _release(self, live: LiveSession) -> None:
+        """A session no one watches and nothing runs is dropped from memory; the store keeps it,
+        and it is resumed from there when asked for again."""
+        if not live.running and not live.subscribers and self.sessions.get(live.id) is live:
+            del self.sessions[live.id]
 
     def _on_event(self, session_id: str, event: Event) -> None:
         live = self.sessions.get(session_id)

@@ -92,6 +92,7 @@ def api_router(state: WebState) -> APIRouter:
             "permission_mode": rt.settings.permission_mode.value,
             "mcp_servers": [],
             "running_sessions": running,
+            "sessions_in_memory": len(state.hub.sessions),
             "uptime_s": round(time.monotonic() - state.started, 1),
         }
 
