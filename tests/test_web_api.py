@@ -378,3 +378,12 @@ def test_requests_to_the_model_are_limited_across_sessions(
         for t in threads:
             t.join(timeout=30)
     assert results == ["done"] * 5 and peak == 2
+
+
+def test_a_waiting_session_shows_its_wake_time_in_the_browser_list(web: Web) -> None:
+    web.model.add(ScriptedReply(text="WAIT: 2030-01-02T03:04:05+00:00: the build takes an hour"))
+    with web.client() as api:
+        out = api.post("/api/chat/later", json={"message": "check the build when it is done"}).json()
+        assert out["status"] == "waiting" and out["wake_at"].startswith("2030-01-02T03:04:05")
+        listed = {s["id"]: s for s in api.get("/api/sessions").json()}
+    assert listed["later"]["status"] == "waiting" and listed["later"]["wake_at"].startswith("2030-01-02T03:04:05")
