@@ -9,6 +9,7 @@ import pytest
 
 from hearth.testing.server import ScriptedServer
 from support import CliResult, clean_env
+from websupport import Web, running_web
 
 
 @pytest.fixture
@@ -51,3 +52,12 @@ def hearth(home: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
         return CliResult(proc.returncode, proc.stdout, proc.stderr)
 
     return run
+
+
+@pytest.fixture
+def web(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Web]:
+    """A real `hearth web` app (uvicorn on 127.0.0.1) with the scripted server behind it."""
+    with running_web(workspace, home, server, monkeypatch, tool_mode="native") as w:
+        yield w

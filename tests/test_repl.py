@@ -17,22 +17,26 @@ def call(name: str, **args: object) -> ScriptedReply:
     return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
 
 
+def spawn_repl(workspace: Path, home: Path, server: ScriptedServer) -> pexpect.spawn:
+    import sys
+
+    env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "hearth.apps.cli.main", "-w", str(workspace)],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )
+
+
 @pytest.fixture
 def repl(workspace: Path, home: Path, server: ScriptedServer):  # type: ignore[no-untyped-def]
     children: list[pexpect.spawn] = []
 
     def start() -> pexpect.spawn:
-        import sys
-
-        env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
-        child = pexpect.spawn(
-            sys.executable,
-            ["-m", "hearth.apps.cli.main", "-w", str(workspace)],
-            env=env,
-            encoding="utf-8",
-            timeout=30,
-            dimensions=(50, 200),
-        )
+        child = spawn_repl(workspace, home, server)
         child.expect("›")
         children.append(child)
         return child
@@ -185,23 +189,13 @@ class Terminal:
 def test_thinking_folds_to_a_line_and_the_status_bar_shows_the_session(
     workspace: Path, home: Path, server: ScriptedServer
 ) -> None:
-    import sys
-
     server.add(
         ScriptedReply(
             reasoning="First I weigh the greeting.\nThen the tone.\nThen the length.\nFinally: keep it short.",
             text="Hello there.",
         )
     )
-    env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "hearth.apps.cli.main", "-w", str(workspace)],
-        env=env,
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(50, 200),
-    )
+    child = spawn_repl(workspace, home, server)
     term = Terminal(child)
     try:
         bar = term.wait_for(r"context (\d+)/8192 \(\d+%\).*sandbox \w+.*session (\d{8}-\d{6}-[0-9a-f]{6})")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +14,6 @@ from websockets.exceptions import InvalidStatus
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
 from websupport import TOKEN, Web, receive_until, running_web
-
-
-@pytest.fixture
-def web(
-    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Web]:
-    with running_web(workspace, home, server, monkeypatch, tool_mode="native") as w:
-        yield w
 
 
 def _done(text: str = "All done.") -> ScriptedReply:
@@ -386,4 +377,6 @@ def test_a_waiting_session_shows_its_wake_time_in_the_browser_list(web: Web) -> 
         out = api.post("/api/chat/later", json={"message": "check the build when it is done"}).json()
         assert out["status"] == "waiting" and out["wake_at"].startswith("2030-01-02T03:04:05")
         listed = {s["id"]: s for s in api.get("/api/sessions").json()}
-    assert listed["later"]["status"] == "waiting" and listed["later"]["wake_at"].startswith("2030-01-02T03:04:05")
+    assert listed["later"]["status"] == "waiting" and listed["later"]["wake_at"].startswith(
+        "2030-01-02T03:04:05"
+    )

@@ -14,8 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from hearth.testing.script import ScriptedCall, ScriptedReply
-from hearth.testing.server import ScriptedServer
-from websupport import Web, running_web
+from websupport import Web
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -34,14 +33,6 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         yield b
         b.close()
-
-
-@pytest.fixture
-def web(
-    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Web]:
-    with running_web(workspace, home, server, monkeypatch, tool_mode="native") as w:
-        yield w
 
 
 @pytest.fixture

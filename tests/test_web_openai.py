@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import openai
 import pytest
 
 from hearth.testing.script import ScriptedCall, ScriptedReply
-from hearth.testing.server import ScriptedServer
-from websupport import TOKEN, Web, running_web
-
-
-@pytest.fixture
-def web(
-    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Web]:
-    with running_web(workspace, home, server, monkeypatch, tool_mode="native") as w:
-        yield w
+from websupport import TOKEN, Web
 
 
 def _client(web: Web, key: str = TOKEN) -> openai.OpenAI:
