@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from hearth.core.events import Status
+from hearth.core.status import Status
 
 
 class HearthError(Exception):

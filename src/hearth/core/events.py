@@ -7,42 +7,17 @@ sent to the model, the terminal view, `--json`, resume) is derived from them.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from hearth.core.status import Status
 from hearth.core.types import CallFormat, Frozen, Timings, ToolCall, Usage
 from hearth.core.work import WorkState
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-class Status(StrEnum):
-    """How a run ended; each has its one-shot exit code (SPEC C2)."""
-
-    DONE = "done"
-    ERROR = "error"
-    LIMIT = "limit"
-    BLOCKED = "blocked"
-    WAITING = "waiting"
-    INTERRUPTED = "interrupted"
-
-    @property
-    def exit_code(self) -> int:
-        return _EXIT_CODES[self]
-
-
-_EXIT_CODES = {
-    Status.DONE: 0,
-    Status.ERROR: 1,
-    Status.LIMIT: 2,
-    Status.BLOCKED: 3,
-    Status.WAITING: 4,
-    Status.INTERRUPTED: 130,
-}
 
 
 class EventBase(Frozen):
