@@ -48,7 +48,7 @@ def ready_prompt(runs: int) -> tuple[float, float]:
             t = time.perf_counter()
             child = pexpect.spawn(
                 sys.executable,
-                ["-m", "hearth.apps.cli.main", "-w", ws],
+                ["-m", "hearth", "-w", ws],
                 env=env,
                 timeout=30,
                 dimensions=(50, 200),
@@ -82,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     prompt, opened = ready_prompt(args.runs)
     rows = [
-        ("hearth --help", timed([sys.executable, "-m", "hearth.apps.cli.main", "--help"], args.runs)),
+        ("hearth --help", timed([sys.executable, "-m", "hearth", "--help"], args.runs)),
         ("hearth to a ready prompt", prompt),
         ("hearth to the runtime open", opened),
     ]

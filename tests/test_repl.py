@@ -23,7 +23,7 @@ def spawn_repl(workspace: Path, home: Path, server: ScriptedServer) -> pexpect.s
     env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
     return pexpect.spawn(
         sys.executable,
-        ["-m", "hearth.apps.cli.main", "-w", str(workspace)],
+        ["-m", "hearth", "-w", str(workspace)],  # the entry point's direct path to the REPL
         env=env,
         encoding="utf-8",
         timeout=30,
