@@ -200,8 +200,8 @@ def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
 
 def aider_command(aider: str, model_url: str, task: str, ws: Path) -> tuple[list[str], dict[str, str]]:
     """aider in its own way: the prompt as `--message`, the workspace's files added to the chat,
-    `--yes-always`; no auto-commits (tasks check git history), no network (update check, analytics,
-    litellm's cost map)."""
+    `--yes-always`, whole-file edits (weak models do far better with them than with diffs); no git
+    (tasks check git history themselves) and no network (update check, analytics, cost map)."""
     files = [
         str(p.relative_to(ws))
         for p in sorted(ws.rglob("*"))
@@ -219,6 +219,9 @@ def aider_command(aider: str, model_url: str, task: str, ws: Path) -> tuple[list
         "--message",
         task,
         "--yes-always",
+        "--edit-format",
+        "whole",
+        "--no-git",
         "--no-auto-commits",
         "--no-check-update",
         "--analytics-disable",
