@@ -20,7 +20,11 @@ def test_only_a_workspace_flag_goes_straight_to_the_repl() -> None:
 
 def _hearth(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "hearth", *args], env=clean_env(home), capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "hearth", *args],
+        env=clean_env(home),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -28,4 +32,6 @@ def test_the_full_cli_and_clear_errors_through_the_entry_point(home: Path, tmp_p
     helped = _hearth(home, "--help")
     assert helped.returncode == 0 and "web" in helped.stdout and "run" in helped.stdout
     missing = _hearth(home, "-w", str(tmp_path / "nope"))
-    assert missing.returncode == 1 and missing.stderr.startswith("error: ") and "Traceback" not in missing.stderr
+    assert (
+        missing.returncode == 1 and missing.stderr.startswith("error: ") and "Traceback" not in missing.stderr
+    )
