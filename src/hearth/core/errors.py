@@ -23,6 +23,10 @@ class ConfigError(HearthError):
     pass
 
 
+class NotFound(HearthError):
+    """What was asked for (a session, a file) does not exist."""
+
+
 class ModelError(HearthError):
     """The model server failed (after retries) or answered something unusable."""
 

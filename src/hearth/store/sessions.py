@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, NotFound
 from hearth.core.events import Event, Finished, Status, UserMessage, parse_event
 
 SCHEMA_VERSION = 1
@@ -158,7 +158,7 @@ class SessionStore:
                 "SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (_like_prefix(prefix),)
             ).fetchall()
         if not rows:
-            raise HearthError(f"No session {prefix!r} in {self.path}.", "List them with `hearth sessions`.")
+            raise NotFound(f"No session {prefix!r} in {self.path}.", "List them with `hearth sessions`.")
         exact = [r[0] for r in rows if r[0] == prefix]
         if exact:
             return exact[0]
@@ -176,7 +176,7 @@ class SessionStore:
     def get(self, session_id: str) -> SessionInfo:
         infos = self._infos("WHERE s.id=?", (session_id,))
         if not infos:
-            raise HearthError(f"No session {session_id!r}.", "List them with `hearth sessions`.")
+            raise NotFound(f"No session {session_id!r}.", "List them with `hearth sessions`.")
         return infos[0]
 
     def list_sessions(self, limit: int = 50) -> list[SessionInfo]:

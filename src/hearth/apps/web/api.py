@@ -19,9 +19,10 @@ from pydantic import BaseModel, Field
 from hearth.apps.web.auth import COOKIE, LoginRefused
 from hearth.apps.web.state import WebState
 from hearth.apps.web.wire import Translator, history
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, NotFound
 from hearth.core.events import Finished, ToolResult, WorkUpdated
 from hearth.core.work import WorkState
+from hearth.runtime.hub import Busy
 
 RANGES = {"today": None, "7d": 7, "30d": 30, "all": None}
 MAX_FILE_BYTES = 2_000_000
@@ -288,12 +289,12 @@ class _Refused(HearthError):
 
 
 def error_handlers() -> dict[Any, Any]:
-    from hearth.runtime.hub import Busy
-
     async def hearth_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HearthError)
-        status = getattr(exc, "status", 409 if isinstance(exc, Busy) else 400)
-        if status == 400 and exc.message.startswith("No session"):
+        status = getattr(exc, "status", 400)
+        if isinstance(exc, Busy):
+            status = 409
+        elif isinstance(exc, NotFound):
             status = 404
         return JSONResponse({"detail": exc.message, "hint": exc.hint}, status_code=status)
 
