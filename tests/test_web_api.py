@@ -270,6 +270,10 @@ def test_files_are_served_inert_and_secrets_stay_hidden(web: Web) -> None:
         secret = api.get("/api/files/raw", params={"path": ".env"})
         assert secret.status_code == 403 and "sk-secret" not in secret.text
         assert api.get("/api/files/raw", params={"path": "../../etc/passwd"}).status_code == 403
+        (web.workspace / ".hearth").mkdir(exist_ok=True)
+        (web.workspace / ".hearth" / "checkpoints.txt").write_text("API_KEY=sk-secret")
+        hidden = api.get("/api/files/raw", params={"path": ".hearth/checkpoints.txt"})
+        assert hidden.status_code == 403 and "sk-secret" not in hidden.text
 
 
 def test_sessions_run_at_once_and_share_the_store_with_a_one_shot_run(

@@ -27,6 +27,7 @@ from hearth.runtime.hub import Busy
 RANGES = {"today": None, "7d": 7, "30d": 30, "all": None}
 MAX_FILE_BYTES = 2_000_000
 MAX_LISTED = 2000
+HIDDEN_DIRS = frozenset({".hearth", ".git"})
 
 
 class Login(BaseModel):
@@ -373,6 +374,10 @@ def _read_file(state: WebState, path: str) -> bytes:
         raise _Refused(403, f"Cannot show {path!r}: {exc}") from None
     if paths.is_secret(resolved):
         raise _Refused(403, f"{path} holds secrets; the web UI does not show it.")
+    inside = resolved.relative_to(paths.root).parts
+    if any(part in HIDDEN_DIRS for part in inside[:-1]):
+        # Hearth's own store and checkpoints (copies of every file, .env included) and git internals
+        raise _Refused(403, f"{path} is inside {'/'.join(inside[:1])}/, which the web UI does not show.")
     try:
         fd = paths.open(resolved, os.O_RDONLY)
     except FileNotFoundError:
