@@ -206,6 +206,7 @@ def test_bad_client_messages_get_clear_errors(web: Web) -> None:
             ("not json", "JSON"),
             (json.dumps({"type": "dance"}), "Unknown message type"),
             (json.dumps({"type": "message"}), "content"),
+            (json.dumps({"type": "message", "content": "x" * 200_001}), "the limit is 200000"),
             (json.dumps({"type": "set_mode", "mode": "yolo"}), "Unknown mode"),
             (json.dumps({"type": "approve", "id": "q_x", "decision": "allow"}), "No open question"),
         ):

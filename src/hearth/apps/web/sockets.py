@@ -20,6 +20,7 @@ from hearth.core.errors import HearthError
 from hearth.runtime.hub import Hub, LiveSession, Subscription
 
 TOO_SLOW = 1013
+MAX_MESSAGE = 200_000  # as the HTTP chat route
 
 
 def socket_router(state: WebState) -> APIRouter:
@@ -107,6 +108,11 @@ def _handle(hub: Hub, live: LiveSession, raw: str) -> dict[str, Any] | None:
             content = msg.get("content")
             if not isinstance(content, str):
                 raise HearthError("A message needs text in `content`.")
+            if len(content) > MAX_MESSAGE:
+                raise HearthError(
+                    f"The message is {len(content)} characters; the limit is {MAX_MESSAGE}.",
+                    "Put long material in a file in the workspace and point to it.",
+                )
             hub.start(live.id, content, plan=bool(msg.get("plan")))
         elif kind == "set_mode":
             hub.set_mode(live.id, str(msg.get("mode")))
