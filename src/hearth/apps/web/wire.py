@@ -8,6 +8,7 @@ streamed piece of text or thinking), `user`, `notice`, `permission`, `answered`,
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hearth.agent.finish import strip_markers
@@ -26,6 +27,7 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import Delta
+from hearth.core.types import CallFormat
 from hearth.runtime.hub import Answered, ApprovalRequest, ModeChanged, PlanRequest, Update
 from hearth.sandbox.output import strip_control
 
@@ -149,8 +151,8 @@ class Translator:
                 "ts": ts,
             }
         ]
-        if event.text.strip():  # finish markers are for Hearth, not for the reader
-            out.append({"type": "text", "text": strip_markers(event.text), "ts": ts})
+        if event.text.strip():
+            out.append({"type": "text", "text": shown_text(event), "ts": ts})
         for call in event.tool_calls:
             out.append(
                 {
@@ -162,6 +164,22 @@ class Translator:
                 }
             )
         return out
+
+
+_EMPTY_FENCE = re.compile(r"```[\w-]*\s*```")
+_EMPTY_TAG = re.compile(r"<tool_call>\s*(?:</tool_call>)?")
+
+
+def shown_text(reply: ModelReply) -> str:
+    """The reply as a reader wants it: without finish markers, and without the tool calls a model
+    wrote as text (they show as tool cards)."""
+    text = strip_markers(reply.text)
+    if reply.call_format is CallFormat.TEXT:
+        for call in reply.tool_calls:
+            if call.raw_arguments and len(call.raw_arguments) > 2:
+                text = text.replace(call.raw_arguments, "")
+        text = _EMPTY_TAG.sub("", _EMPTY_FENCE.sub("", text))
+    return text.strip()
 
 
 def history(events: list[Any]) -> list[dict[str, Any]]:
