@@ -42,7 +42,21 @@ def test_runner_end_to_end_against_the_scripted_server(tmp_path: Path) -> None:
             ScriptedReply(text="I could not do it."),  # second trial: a model that does nothing
         ]
     ) as server:
-        report = run_suite([task], "hearth", hearth_runner(server.url), trials=2)
+        written: list[int] = []  # results on disk as each trial ends: an interrupted run keeps them
+
+        def on_result(_: object) -> None:
+            saved = json.loads((tmp_path / "partial" / "results-hearth.json").read_text())
+            written.append(len(saved["results"]))
+
+        report = run_suite(
+            [task],
+            "hearth",
+            hearth_runner(server.url),
+            trials=2,
+            on_result=on_result,
+            out=tmp_path / "partial",
+        )
+    assert written == [1, 2]
     first, second = report.results
     assert first.passed and first.exit_code == 0 and first.steps == 2 and first.prompt_tokens
     assert not second.passed

@@ -395,7 +395,10 @@ def run_suite(
     on_result: Callable[[TrialResult], None] | None = None,
     server_log: Path | None = None,
     model_url: str = "",
+    out: Path | None = None,
 ) -> BenchReport:
+    """Every task, `trials` times. With `out`, the results so far are written after each trial,
+    so an interrupted run keeps what it measured."""
     report = BenchReport(agent)
     for task in tasks:
         for trial in range(1, trials + 1):
@@ -422,6 +425,8 @@ def run_suite(
                 time.sleep(1)  # let the server finish writing its last request's lines
                 result.server_prefill_tokens, result.server_cached_tokens = server_prefill(server_log, offset)
             report.results.append(result)
+            if out is not None:
+                report.write(out)
             if on_result:
                 on_result(result)
             shutil.rmtree(ws, ignore_errors=True)

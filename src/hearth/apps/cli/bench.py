@@ -80,7 +80,7 @@ def bench_run(
         )
 
     report = run_suite(
-        task_list, agent, runner, trials, on_result=show, server_log=server_log, model_url=model_url
+        task_list, agent, runner, trials, on_result=show, server_log=server_log, model_url=model_url, out=out
     )
     json_path, md_path = report.write(out)
     s = report.summary()
