@@ -165,3 +165,11 @@ EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 def parse_event(data: str | bytes) -> Event:
     return EVENT_ADAPTER.validate_json(data)
+
+
+def latest_work(events: list[Event]) -> WorkState:
+    """The todos, plan and task state as the last snapshot in `events` left them (a copy)."""
+    for event in reversed(events):
+        if isinstance(event, WorkUpdated):
+            return event.state.model_copy(deep=True)
+    return WorkState()

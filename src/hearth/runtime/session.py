@@ -20,9 +20,8 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, Notice, SessionStarted, WorkUpdated
+from hearth.core.events import Event, Notice, SessionStarted, latest_work
 from hearth.core.protocols import DeltaSink, Model
-from hearth.core.work import WorkState
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
@@ -207,13 +206,12 @@ def start_agent(
         mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
     )
     paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
-    snapshots = [e.state for e in history if isinstance(e, WorkUpdated)]
     context = RunContext(
         paths=paths,
         session_id=session_id,
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
-        work=snapshots[-1].model_copy(deep=True) if snapshots else WorkState(),
+        work=latest_work(history),
     )
     dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(

@@ -18,10 +18,9 @@ from pydantic import BaseModel, Field
 
 from hearth.apps.web.auth import COOKIE, LoginRefused
 from hearth.apps.web.state import WebState
-from hearth.apps.web.wire import Translator, history
+from hearth.apps.web.wire import Translator, history, work_json
 from hearth.core.errors import HearthError, NotFound
-from hearth.core.events import Finished, ToolResult, WorkUpdated
-from hearth.core.work import WorkState
+from hearth.core.events import Finished, ToolResult, latest_work
 from hearth.runtime.hub import Busy
 
 RANGES = {"today": None, "7d": 7, "30d": 30, "all": None}
@@ -167,13 +166,7 @@ def api_router(state: WebState) -> APIRouter:
     @router.get("/sessions/{session_id}/tasks", tags=["sessions"])
     async def session_tasks(session_id: str) -> dict[str, Any]:
         state.rt.store.get(session_id)
-        snapshots = [e.state for e in state.rt.store.events(session_id) if isinstance(e, WorkUpdated)]
-        work = snapshots[-1] if snapshots else WorkState()
-        return {
-            "tasks": [t.model_dump() for t in work.todos],
-            "plan": [p.model_dump() for p in work.plan],
-            "summary": work.render(),
-        }
+        return work_json(latest_work(state.rt.store.events(session_id)))
 
     @router.delete("/sessions/{session_id}", tags=["sessions"])
     async def delete_session(session_id: str) -> dict[str, bool]:

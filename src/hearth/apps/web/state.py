@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from hearth.apps.web.auth import WebAuth
 from hearth.runtime.config import Settings
@@ -30,6 +31,6 @@ class WebState:
         assert self.hub_ is not None, "the hub starts with the server"
         return self.hub_
 
-    @property
+    @cached_property
     def paths(self) -> SafePaths:
         return SafePaths(self.rt.workspace)

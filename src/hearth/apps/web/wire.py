@@ -28,6 +28,7 @@ from hearth.core.events import (
 )
 from hearth.core.protocols import Delta
 from hearth.core.types import CallFormat
+from hearth.core.work import WorkState
 from hearth.runtime.hub import Answered, ApprovalRequest, ModeChanged, PlanRequest, Update
 from hearth.sandbox.output import strip_control
 
@@ -88,16 +89,7 @@ class Translator:
                 }
             ]
         if isinstance(event, WorkUpdated):
-            state = event.state
-            return [
-                {
-                    "type": "task_update",
-                    "tasks": [t.model_dump() for t in state.todos],
-                    "plan": [p.model_dump() for p in state.plan],
-                    "summary": state.render(),
-                    "ts": ts,
-                }
-            ]
+            return [{"type": "task_update", **work_json(event.state), "ts": ts}]
         if isinstance(event, PlanReady):
             return [{"type": "plan_ready", "steps": list(event.steps), "text": event.text, "ts": ts}]
         if isinstance(event, PermissionDecided):
@@ -164,6 +156,14 @@ class Translator:
                 }
             )
         return out
+
+
+def work_json(work: WorkState) -> dict[str, Any]:
+    return {
+        "tasks": [t.model_dump() for t in work.todos],
+        "plan": [p.model_dump() for p in work.plan],
+        "summary": work.render(),
+    }
 
 
 _EMPTY_FENCE = re.compile(r"```[\w-]*\s*```")
