@@ -1,4 +1,6 @@
-"""Layered configuration: defaults < user file < project file < .env < environment < flags."""
+"""Layered configuration: defaults < user file < project file < .env < environment < flags.
+
+(What a project's own files may set without trust: tests/security/test_workspace_trust.py.)"""
 
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ def test_each_layer_overrides_the_one_before(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     (ws / ".hearth").mkdir(parents=True)
     (tmp_path / "user.toml").write_text(
-        "max_iterations = 10\nmodel = 'user'\ntemperature = 0.5\nretries = 1\n"
+        "max_iterations = 30\nmodel = 'user'\ntemperature = 0.5\nretries = 1\n"
     )
     (ws / ".hearth" / "config.toml").write_text("max_iterations = 20\nmodel = 'project'\ntemperature = 0.6\n")
     (tmp_path / ".env").write_text("HEARTH_MODEL=dotenv\nHEARTH_TEMPERATURE=0.7\n")

@@ -1,11 +1,13 @@
 """Permission decisions (SPEC C4): modes, rules, tool annotations, control files.
 
-Order: plan mode allows only read-only tools; then deny rules, ask rules
-(and writes to the agent's own control files, which always ask), allow
-rules; then the mode's default: `auto` allows, `normal` asks before
-destructive tools, `manual` asks before every tool. Without an isolating
-sandbox, `auto` does not auto-approve shell commands. The model has no way
-to change any of this: rules come from the user's settings only.
+Order: plan mode allows only read-only tools; then deny rules; then, without
+an isolating sandbox, every shell command asks, whatever the rules or the mode
+say; then ask rules (and writes to the agent's own control files, which always
+ask), allow rules, the read-only commands allowed by default (in a sandbox
+only, see `readonly`); then the mode's default: `auto` allows, `normal` asks
+before destructive tools, `manual` asks before every tool. The model has no way
+to change any of this: rules come from the user's settings (or a workspace the
+user trusted, see `runtime.config`).
 """
 
 from __future__ import annotations
@@ -16,21 +18,13 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from hearth.agent.modes import PermissionMode
+from hearth.agent.readonly import DEFAULT_COMMANDS, is_read_only_command
 from hearth.agent.rules import Rule, subject_of
 from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import Tool
 
-DEFAULT_ALLOW = (
-    "shell(ls*)",
-    "shell(pwd)",
-    "shell(git status*)",
-    "shell(git diff*)",
-    "shell(git log*)",
-    "shell(cat *)",
-    "shell(head *)",
-    "shell(tail *)",
-    "shell(wc *)",
-)
+DEFAULT_ALLOW = DEFAULT_COMMANDS  # what runs without asking by default, with read-only options only
+UNISOLATED = "no sandbox isolates commands here, so every shell command asks, whatever the rules or mode"
 WRITE_TOOLS = ("write", "edit", "mkdir")
 
 
@@ -68,6 +62,7 @@ class PermissionPolicy:
     ask: tuple[Rule, ...] = ()
     deny: tuple[Rule, ...] = ()
     sandboxed: bool = True
+    defaults: bool = True  # allow the read-only commands of `readonly` without asking (sandboxed only)
 
     @classmethod
     def from_settings(
@@ -80,14 +75,13 @@ class PermissionPolicy:
         sandboxed: bool = True,
         defaults: bool = True,
     ) -> PermissionPolicy:
-        # The read-only defaults are safe only when a sandbox hides secrets from `cat`.
-        allow_all = (*DEFAULT_ALLOW, *allow) if defaults and sandboxed else tuple(allow)
         return cls(
             mode,
-            tuple(map(Rule.parse, allow_all)),
+            tuple(map(Rule.parse, allow)),
             tuple(map(Rule.parse, ask)),
             tuple(map(Rule.parse, deny)),
             sandboxed,
+            defaults,
         )
 
     def secret_exceptions(self) -> tuple[str, ...]:
@@ -96,7 +90,9 @@ class PermissionPolicy:
         return tuple(r.pattern for r in self.allow if r.tool in file_tools and r.pattern and r.pattern != "*")
 
     def with_allowed(self, rule: Rule) -> PermissionPolicy:
-        return PermissionPolicy(self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed)
+        return PermissionPolicy(
+            self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed, self.defaults
+        )
 
     def decide(self, tool: Tool, arguments: dict[str, Any]) -> Verdict:
         subject = subject_of(arguments)
@@ -105,6 +101,8 @@ class PermissionPolicy:
         for rule in self.deny:
             if rule.matches(tool.name, subject, for_allow=False):
                 return Verdict(Decision.DENY, f"denied by the rule {rule}")
+        if tool.name == "shell" and not self.sandboxed:
+            return Verdict(Decision.ASK, UNISOLATED)
         for rule in self.ask:
             if rule.matches(tool.name, subject, for_allow=False):
                 return Verdict(Decision.ASK, f"the rule {rule} asks first")
@@ -113,11 +111,13 @@ class PermissionPolicy:
         for rule in self.allow:
             if rule.matches(tool.name, subject, for_allow=True):
                 return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
+        # The read-only defaults are safe only when a sandbox hides secrets from `cat`.
+        if tool.name == "shell" and self.defaults and self.sandboxed and subject:
+            if is_read_only_command(subject):
+                return Verdict(Decision.ALLOW, "a read-only command, allowed by default")
         if tool.read_only and self.mode is not PermissionMode.MANUAL:
             return Verdict(Decision.ALLOW, "read-only tool")
         if self.mode is PermissionMode.AUTO:
-            if tool.name == "shell" and not self.sandboxed:
-                return Verdict(Decision.ASK, "no sandbox isolates commands here, so auto mode still asks")
             return Verdict(Decision.ALLOW, "auto mode")
         if self.mode is PermissionMode.MANUAL:
             return Verdict(Decision.ASK, "manual mode asks before every tool")

@@ -79,15 +79,18 @@ def is_simple_command(command: str) -> bool:
         return False
 
 
-def _parts(command: str) -> list[str]:
+def command_parts(command: str) -> list[str]:
+    """The commands of a chain or pipeline (`a && b | c` -> a, b, c), as the text of each."""
     return [p for p in _SPLIT.split(command.strip()) if p] or [command]
 
 
 def _command_matches(pattern: str, command: str, *, for_allow: bool) -> bool:
     if for_allow:
         # Every part must be allowed by this pattern, and the whole must be simple.
-        return is_simple_command(command) and all(fnmatch.fnmatchcase(p, pattern) for p in _parts(command))
+        return is_simple_command(command) and all(
+            fnmatch.fnmatchcase(p, pattern) for p in command_parts(command)
+        )
     normalized = " ".join(command.split())
     return fnmatch.fnmatchcase(normalized, pattern) or any(
-        fnmatch.fnmatchcase(p, pattern) for p in _parts(command)
+        fnmatch.fnmatchcase(p, pattern) for p in command_parts(command)
     )

@@ -4,6 +4,16 @@ Later layers win: defaults, the user's config file, the project's
 (`<workspace>/.hearth/config.toml`), `.env` files (current folder, then the
 workspace), the environment (`HEARTH_*`, then the seeds' names such as
 `LLM_URL`), then command-line flags. Each value remembers where it came from.
+
+A folder's own files (its `.hearth/config.toml` and `.env`) are written by
+whoever wrote the folder: a cloned repository, or the model. So they may set
+only the settings in `PROJECT_SAFE` (and lower the limits in
+`PROJECT_LOWER_ONLY`); everything else (modes, rules, sandbox, network, the
+model's URL and key, the model file, checkpoints, and any setting added later)
+comes from them only when the user trusted that folder (`runtime.trust`), and
+`workspace` never does. What is ignored is returned with the reason, for the
+interfaces to show. A `.env` in the current folder belongs to the workspace
+when the current folder is inside it, and is its own folder's file otherwise.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from hearth.agent.modes import PermissionMode
 from hearth.core.errors import ConfigError
 from hearth.llm.profiles import ToolMode
+from hearth.runtime.trust import TRUST_FILE, TrustStore
 
 APP = "hearth"
 
@@ -115,26 +126,120 @@ SEED_ALIASES = {
 }
 
 
+# What a folder's own files may set without the user's trust: how the model is asked and how long
+# Hearth waits; never what may run, where requests and the key go, or the workspace.
+PROJECT_SAFE = frozenset(
+    {
+        "model",
+        "temperature",
+        "tool_mode",
+        "context_window",
+        "connect_timeout",
+        "first_token_timeout",
+        "idle_timeout",
+        "retries",
+        "model_parallel",
+        "output_limit",
+        "embedded_context",
+        "embedded_threads",
+    }
+)
+PROJECT_LOWER_ONLY = frozenset({"max_iterations", "max_seconds"})  # limits it may lower, not raise
+PROJECT_FILES = (".hearth/config.toml", ".env")
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A setting from a folder's own file that was not used, and why."""
+
+    name: str
+    source: str
+    value: str  # as shown: secrets masked
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.value} from {self.source}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class FolderSettings:
+    """The Hearth settings a folder's own files (`.hearth/config.toml`, `.env`) set."""
+
+    folder: Path
+    layers: tuple[tuple[str, dict[str, Any]], ...]  # (file, settings), in PROJECT_FILES order
+
+    def needing_trust(self) -> list[tuple[str, str, str]]:
+        """(file, name, shown value) of each setting that is used only if the folder is trusted."""
+        return [
+            (source, name, shown_value(name, value))
+            for source, values in self.layers
+            for name, value in sorted(values.items())
+            if name not in PROJECT_SAFE and name != "workspace"
+        ]
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever a setting needing trust is added, removed or changed."""
+        import hashlib
+
+        data = [
+            [str(Path(source).relative_to(self.folder)), name, values[name]]
+            for source, values in self.layers
+            for name in sorted(values)
+            if name not in PROJECT_SAFE and name != "workspace"
+        ]
+        return hashlib.sha256(json.dumps(data, default=str, sort_keys=True).encode()).hexdigest()
+
+
+def folder_settings(folder: Path) -> FolderSettings:
+    folder = folder.resolve()
+    toml = folder / PROJECT_FILES[0]
+    dotenv = folder / PROJECT_FILES[1]
+    return FolderSettings(
+        folder, ((str(toml), _read_toml(toml)), (str(dotenv), _from_env(_read_dotenv(dotenv))))
+    )
+
+
+def trust_store(user_file: Path | None = None) -> TrustStore:
+    return TrustStore((user_file or user_config_path()).parent / TRUST_FILE)
+
+
 @dataclass(frozen=True)
 class LoadedSettings:
     settings: Settings
     sources: dict[str, str]  # field -> where its value came from
+    ignored: tuple[Ignored, ...] = ()  # settings from folders' own files that were not used
+    untrusted: tuple[Path, ...] = ()  # folders whose settings `hearth trust` would let through
+
+    def ignored_report(self) -> list[str]:
+        """Lines that say what was ignored, why, and how to use it."""
+        lines = [f"ignored {item}" for item in self.ignored]
+        lines += [
+            f"to use {folder}'s settings, review them and run: hearth trust {folder}"
+            for folder in self.untrusted
+        ]
+        return lines
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(name, display value with secrets masked, source) for every setting."""
         rows = []
         for name in Settings.model_fields:
             value = getattr(self.settings, name)
-            if isinstance(value, SecretStr):
-                shown = mask(value.get_secret_value())
-            elif value is None or value == "" or value == []:
-                shown = "(blank)"
-            elif isinstance(value, list):
-                shown = ", ".join(value)
-            else:
-                shown = str(value.value if hasattr(value, "value") else value)
-            rows.append((name, shown, self.sources.get(name, "default")))
+            rows.append((name, shown_value(name, value), self.sources.get(name, "default")))
         return rows
+
+
+def shown_value(name: str, value: Any) -> str:
+    """A setting's value for display, secrets masked."""
+    if isinstance(value, SecretStr):
+        return mask(value.get_secret_value())
+    if name == "api_key":
+        return mask(str(value))
+    if value is None or value == "" or value == []:
+        return "(blank)"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value.value if hasattr(value, "value") else value)
 
 
 def mask(secret: str) -> str:
@@ -163,21 +268,28 @@ def load_settings(
     user_file: Path | None = None,
 ) -> LoadedSettings:
     env = os.environ if environ is None else environ
-    here = cwd or Path.cwd()
+    here = (cwd or Path.cwd()).resolve()
     layers: list[tuple[str, dict[str, Any]]] = []
     ufile = user_file if user_file is not None else user_config_path()
-    layers.append((str(ufile), _read_toml(ufile)))
-    cwd_env = _from_env(_read_dotenv(here / ".env"))
+    user = _read_toml(ufile)
+    layers.append((str(ufile), user))
     environment = _from_env(env)
     given = {k: v for k, v in (flags or {}).items() if v is not None}
-    # The workspace decides where the project layers live, so settle it first.
-    workspace_raw = _first("workspace", given, environment, cwd_env, layers[0][1]) or "."
+    # The workspace decides where the project layers live, so settle it first: from the user's
+    # own layers only (a file in a folder could otherwise move the next run anywhere).
+    workspace_raw = _first("workspace", given, environment, user) or "."
     workspace = (here / Path(str(workspace_raw)).expanduser()).resolve()
-    pfile = project_dir(workspace) / "config.toml"
-    layers.append((str(pfile), _read_toml(pfile)))
-    layers.append((str(here / ".env"), cwd_env))
-    if workspace != here.resolve():
-        layers.append((str(workspace / ".env"), _from_env(_read_dotenv(workspace / ".env"))))
+    gate = _Gate(trust_store(ufile), user)
+    project = folder_settings(workspace)
+    trusted = gate.check(project)
+    layers.append(gate.admit(project.layers[0], trusted))
+    if here != workspace and here.is_relative_to(workspace):
+        below = (str(here / ".env"), _from_env(_read_dotenv(here / ".env")))
+        layers.append(gate.admit(below, "a .env below the workspace's top folder never sets these"))
+    elif here != workspace:
+        own = folder_settings(here)  # the current folder's .env: trusted as its own folder
+        layers.append(gate.admit(own.layers[1], gate.check(own)))
+    layers.append(gate.admit(project.layers[1], trusted))
     layers.append(("environment", environment))
     layers.append(("command line", given))
     merged: dict[str, Any] = {}
@@ -204,7 +316,57 @@ def load_settings(
             f"Setting {key!r} from {sources.get(key, 'default')} is invalid: {err['msg']} (got {merged.get(key)!r}).",
             "Fix it there, or override it with a flag or HEARTH_" + key.upper() + ".",
         ) from None
-    return LoadedSettings(settings, sources)
+    return LoadedSettings(settings, sources, tuple(gate.ignored), tuple(gate.untrusted))
+
+
+class _Gate:
+    """Lets through what a folder's own files may set; collects the rest, with the reason."""
+
+    def __init__(self, store: TrustStore, user: dict[str, Any]) -> None:
+        self.store = store
+        self.user = user
+        self.ignored: list[Ignored] = []
+        self.untrusted: list[Path] = []
+
+    def check(self, folder: FolderSettings) -> str | None:
+        """None when the folder's settings are trusted as they are now; otherwise why not."""
+        if not folder.needing_trust():
+            return None
+        record = self.store.get(folder.folder)
+        if record is not None and record.fingerprint == folder.fingerprint:
+            return None
+        if self.store.inside(folder.folder):
+            return f"your trust list {self.store.path} is inside this folder, so it cannot vouch for it"
+        self.untrusted.append(folder.folder)
+        if record is not None:
+            return "changed since you trusted this folder; review it and run `hearth trust` again"
+        return f"{folder.folder} is not a trusted workspace (`hearth trust` lets its settings through)"
+
+    def admit(self, layer: tuple[str, dict[str, Any]], untrusted: str | None) -> tuple[str, dict[str, Any]]:
+        source, values = layer
+        kept: dict[str, Any] = {}
+        for name, value in values.items():
+            reason = self._refusal(name, value, untrusted)
+            if reason is None:
+                kept[name] = value
+            else:
+                self.ignored.append(Ignored(name, source, shown_value(name, value), reason))
+        return source, kept
+
+    def _refusal(self, name: str, value: Any, untrusted: str | None) -> str | None:
+        if name == "workspace":
+            return "the workspace comes from --workspace, the environment or your user config only"
+        if name in PROJECT_SAFE or name not in Settings.model_fields or untrusted is None:
+            return None  # unknown names fail validation below, with the file named
+        if name in PROJECT_LOWER_ONLY:
+            limit = self.user.get(name, Settings.model_fields[name].default)
+            try:
+                if float(value) <= float(limit):
+                    return None
+            except (TypeError, ValueError):
+                return f"not a number; {untrusted}"
+            return f"a folder may lower this limit ({limit}), not raise it: {untrusted}"
+        return untrusted
 
 
 def _first(key: str, *layers: Mapping[str, Any]) -> Any:
