@@ -36,7 +36,8 @@ def main() -> None:
     from hearth.runtime.config import load_settings
 
     try:
-        asyncio.run(repl(load_settings({"workspace": workspace})))
+        flags = {"workspace": workspace}
+        asyncio.run(repl(load_settings(flags), lambda: load_settings(flags)))
     except HearthError as exc:
         sys.stderr.write(f"error: {exc}\n")
         sys.exit(1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -98,7 +99,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
     from hearth.core.errors import HearthError
-    from hearth.core.events import Event, ModelReply
+    from hearth.core.events import Event, ModelReply, Notice
     from hearth.prompts import render
     from hearth.runtime.continuation import continuation
     from hearth.runtime.plan_mode import run_plan
@@ -120,6 +121,9 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     view = TerminalView(console)
     if not opts.json_out and settings.llm_url == "":
         console.print("[dim]No HEARTH_LLM_URL set: starting the embedded model (Qwen2.5-Coder 0.5B)…[/]")
+    if not opts.json_out:
+        for line in loaded.ignored_report():
+            sys.stderr.write(f"warning: {line}\n")
     rt = await open_runtime(settings)
     if rt.sandbox.warning:
         sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
@@ -143,6 +147,10 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         )
         if resume and opts.json_out:
             on_event(agent.session_id, next(e for e in agent.history if e.kind == "session_started"))
+        if opts.json_out and loaded.ignored:
+            # Shown, not recorded: the model never sees it.
+            text = "\n".join(loaded.ignored_report())
+            on_event(agent.session_id, Notice(reason="untrusted_settings", text=text))
         if not opts.json_out:
             console.print(
                 f"[dim]session {agent.session_id} · {rt.model.name} @ {rt.server_url} · "
@@ -207,6 +215,10 @@ def config(workspace: WorkspaceOpt = None) -> None:
     width = max(len(name) for name, _, _ in loaded.describe())
     for name, shown, source in loaded.describe():
         print(f"{name:<{width}} = {shown}    # {source}")
+    if loaded.ignored:
+        print()
+        for line in loaded.ignored_report():
+            print(line)
     print(f"\nuser config file: {user_config_path()}")
     if s.context_window:
         print(f"context window: {s.context_window} (configured)")
@@ -235,14 +247,44 @@ def doctor(workspace: WorkspaceOpt = None) -> None:
     from hearth.runtime.doctor import run_checks
 
     try:
-        checks = asyncio.run(run_checks(load_cli_settings(workspace=workspace).settings))
+        loaded = load_cli_settings(workspace=workspace)
+        checks = asyncio.run(run_checks(loaded.settings))
     except HearthError as exc:
         fail(exc)
     marks = {"ok": "✓", "warn": "!", "fail": "✗"}
     for check in checks:
         print(f"{marks[check.status]} {check.group:<10} {check.message}")
+    for line in loaded.ignored_report():
+        print(f"! {'trust':<10} {line}")
     if any(c.status == "fail" for c in checks):
         raise typer.Exit(1)
+
+
+@app.command()
+def trust(
+    folder: Annotated[
+        Path | None, typer.Argument(help="The folder to trust (default: the workspace)")
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask (for scripts)")] = False,
+    remove: Annotated[bool, typer.Option("--untrust", help="Forget the trust given to the folder")] = False,
+    show: Annotated[bool, typer.Option("--list", help="List the trusted folders")] = False,
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Let a workspace's own .hearth/config.toml and .env choose modes, rules, sandbox and model server."""
+    from hearth.apps.cli.trust import ask_at_terminal, list_trusted, trust_folder, untrust
+    from hearth.core.errors import HearthError
+
+    try:
+        if show:
+            list_trusted()
+            return
+        target = folder or workspace or load_cli_settings().settings.workspace
+        if remove:
+            print(untrust(target))
+            return
+        print(trust_folder(target, confirm=None if yes else ask_at_terminal))
+    except HearthError as exc:
+        fail(exc)
 
 
 @app.command()
@@ -258,7 +300,10 @@ def web(
     from hearth.core.errors import HearthError
 
     try:
-        serve(load_cli_settings(workspace=workspace).settings, host, port)
+        loaded = load_cli_settings(workspace=workspace)
+        for line in loaded.ignored_report():
+            sys.stderr.write(f"warning: {line}\n")
+        serve(loaded.settings, host, port)
     except HearthError as exc:
         fail(exc)
 
@@ -274,7 +319,9 @@ def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
     from hearth.core.errors import HearthError
 
     try:
-        asyncio.run(repl(load_cli_settings(workspace=workspace)))
+        asyncio.run(
+            repl(load_cli_settings(workspace=workspace), lambda: load_cli_settings(workspace=workspace))
+        )
     except HearthError as exc:
         fail(exc)
 

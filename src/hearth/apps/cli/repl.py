@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import signal
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +193,27 @@ class Repl:
         await rt.aclose()
 
 
+def offer_trust(
+    loaded: LoadedSettings, console: Console, reload: Callable[[], LoadedSettings] | None
+) -> LoadedSettings:
+    """Show what the workspace's own files set that was ignored; at a terminal, offer to trust it."""
+    import sys
+
+    from hearth.apps.cli.trust import ask_at_terminal, trust_folder
+    from hearth.core.errors import HearthError
+
+    if loaded.untrusted and reload is not None and sys.stdin.isatty():
+        for folder in loaded.untrusted:
+            try:
+                console.print(trust_folder(folder, confirm=ask_at_terminal), markup=False)
+            except HearthError as exc:
+                console.print(f"error: {exc}", style="red", markup=False)
+        loaded = reload()
+    for line in loaded.ignored_report():
+        console.print(f"warning: {line}", style="yellow", markup=False)
+    return loaded
+
+
 async def _open_runtime(settings: Settings, shown: asyncio.Event) -> Runtime:
     # The agent's modules (pydantic models, tools, sandbox) load in a thread while the prompt is
     # up; they start after the prompt is drawn, so they do not slow drawing it.
@@ -203,7 +224,8 @@ async def _open_runtime(settings: Settings, shown: asyncio.Event) -> Runtime:
     return runtime
 
 
-async def repl(loaded: LoadedSettings) -> None:
+async def repl(loaded: LoadedSettings, reload: Callable[[], LoadedSettings] | None = None) -> None:
+    """`reload` loads the settings again (after the person trusted the workspace at the start)."""
     from hearth.core.errors import HearthError
 
     workspace = loaded.settings.workspace
@@ -213,6 +235,7 @@ async def repl(loaded: LoadedSettings) -> None:
             "Create it, or pass --workspace with an existing folder.",
         )
     console = Console(highlight=False, soft_wrap=True)
+    loaded = offer_trust(loaded, console, reload)
     session = Repl(loaded.settings, console)
     try:
         await session.loop()

@@ -15,6 +15,7 @@ from hearth.apps.web.auth import AuthMiddleware, WebAuth
 from hearth.apps.web.openai_api import openai_router
 from hearth.apps.web.sockets import socket_router
 from hearth.apps.web.state import WebState
+from hearth.apps.web.trust import trust_router
 from hearth.core.protocols import Model
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
@@ -49,6 +50,7 @@ def create_app(
     app.include_router(api_router(state))
     app.include_router(socket_router(state))
     app.include_router(openai_router(state))
+    app.include_router(trust_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

@@ -63,9 +63,46 @@ async function start() {
   $("status").title = `${status.server}\n${status.sandbox}\n${status.workspace}`;
   $("mode").value = state.defaultMode = status.permission_mode;
   refreshSessions();
+  showTrust();
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("s");
   if (fromHash) openSession(fromHash);
   else clearChat();
+}
+
+// ---- workspace trust: the workspace's own safety settings are ignored until trusted ------
+
+async function showTrust() {
+  let t;
+  try {
+    t = await api("/api/trust");
+  } catch {
+    return;
+  }
+  $("trust-banner")?.remove();
+  if (t.state !== "untrusted" && t.state !== "changed") return;
+  const banner = el("div", "trust-banner");
+  banner.id = "trust-banner";
+  banner.setAttribute("role", "alert");
+  banner.append(el("strong", null, t.state === "changed"
+    ? "This workspace's settings changed since you trusted it, so they are ignored:"
+    : "This workspace's own files set these settings; they are ignored until you trust it:"));
+  const list = el("ul");
+  for (const s of t.settings) list.append(el("li", null, `${s.name} = ${s.value}  (${s.file})`));
+  banner.append(list);
+  if (t.can_trust) {
+    const button = el("button", null, "Trust this workspace");
+    button.addEventListener("click", async () => {
+      if (!confirm(`Let ${t.workspace}'s own files choose the permissions, the sandbox, the network and the model server (where your API key goes)?`)) return;
+      try {
+        const done = await api("/api/trust", { method: "POST", body: { fingerprint: t.fingerprint } });
+        banner.replaceChildren(el("span", null, done.message));
+      } catch (err) {
+        banner.append(el("p", "error", err.message));
+      }
+    });
+    banner.append(button);
+  }
+  document.querySelector("main").prepend(banner);
 }
 
 // ---- sessions --------------------------------------------------------------------------
