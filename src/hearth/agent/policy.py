@@ -112,9 +112,9 @@ class PermissionPolicy:
             if rule.matches(tool.name, subject, for_allow=True):
                 return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
         # The read-only defaults are safe only when a sandbox hides secrets from `cat`.
-        if tool.name == "shell" and self.defaults and self.sandboxed and subject:
-            if is_read_only_command(subject):
-                return Verdict(Decision.ALLOW, "a read-only command, allowed by default")
+        defaults = tool.name == "shell" and self.defaults and self.sandboxed and subject is not None
+        if defaults and is_read_only_command(str(subject)):
+            return Verdict(Decision.ALLOW, "a read-only command, allowed by default")
         if tool.read_only and self.mode is not PermissionMode.MANUAL:
             return Verdict(Decision.ALLOW, "read-only tool")
         if self.mode is PermissionMode.AUTO:

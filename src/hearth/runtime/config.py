@@ -282,14 +282,14 @@ def load_settings(
     gate = _Gate(trust_store(ufile), user)
     project = folder_settings(workspace)
     trusted = gate.check(project)
-    layers.append(gate.admit(project.layers[0], trusted))
+    layers.append(gate.admit(project.layers[0], trusted, project))
     if here != workspace and here.is_relative_to(workspace):
         below = (str(here / ".env"), _from_env(_read_dotenv(here / ".env")))
         layers.append(gate.admit(below, "a .env below the workspace's top folder never sets these"))
     elif here != workspace:
         own = folder_settings(here)  # the current folder's .env: trusted as its own folder
-        layers.append(gate.admit(own.layers[1], gate.check(own)))
-    layers.append(gate.admit(project.layers[1], trusted))
+        layers.append(gate.admit(own.layers[1], gate.check(own), own))
+    layers.append(gate.admit(project.layers[1], trusted, project))
     layers.append(("environment", environment))
     layers.append(("command line", given))
     merged: dict[str, Any] = {}
@@ -326,7 +326,8 @@ class _Gate:
         self.store = store
         self.user = user
         self.ignored: list[Ignored] = []
-        self.untrusted: list[Path] = []
+        self.untrusted: list[Path] = []  # folders with settings ignored that trusting would let through
+        self._trustable: dict[int, Path] = {}
 
     def check(self, folder: FolderSettings) -> str | None:
         """None when the folder's settings are trusted as they are now; otherwise why not."""
@@ -337,20 +338,25 @@ class _Gate:
             return None
         if self.store.inside(folder.folder):
             return f"your trust list {self.store.path} is inside this folder, so it cannot vouch for it"
-        self.untrusted.append(folder.folder)
+        self._trustable[id(folder)] = folder.folder
         if record is not None:
             return "changed since you trusted this folder; review it and run `hearth trust` again"
         return f"{folder.folder} is not a trusted workspace (`hearth trust` lets its settings through)"
 
-    def admit(self, layer: tuple[str, dict[str, Any]], untrusted: str | None) -> tuple[str, dict[str, Any]]:
+    def admit(
+        self, layer: tuple[str, dict[str, Any]], untrusted: str | None, folder: FolderSettings | None = None
+    ) -> tuple[str, dict[str, Any]]:
         source, values = layer
         kept: dict[str, Any] = {}
         for name, value in values.items():
             reason = self._refusal(name, value, untrusted)
             if reason is None:
                 kept[name] = value
-            else:
-                self.ignored.append(Ignored(name, source, shown_value(name, value), reason))
+                continue
+            self.ignored.append(Ignored(name, source, shown_value(name, value), reason))
+            trustable = self._trustable.get(id(folder))
+            if name != "workspace" and trustable is not None and trustable not in self.untrusted:
+                self.untrusted.append(trustable)
         return source, kept
 
     def _refusal(self, name: str, value: Any, untrusted: str | None) -> str | None:
