@@ -72,6 +72,8 @@ def test_rules_from_config_allow_a_command_pattern(hearth, server: ScriptedServe
     (workspace / ".hearth" / "config.toml").write_text(
         'allow = ["shell(echo *)"]\ndeny = ["shell(echo secret*)"]\n'
     )
+    # A project's rules apply once the user trusted it (tests/security/test_workspace_trust.py).
+    assert hearth("trust", "--yes", "-w", str(workspace)).code == 0
     server.add(
         call("shell", command="echo allowed"),
         call("shell", command="echo secret stuff"),

@@ -316,3 +316,44 @@ def test_a_headless_run_reports_the_ignored_settings_as_a_notice(hearth, server,
     [started] = [line for line in lines if line["type"] == "session_started"]
     assert started["permission_mode"] == "normal"
     assert "untrusted" not in json.dumps(server.requests)  # shown to the person, never to the model
+
+
+# -- the web UI ----------------------------------------------------------------------------------
+
+
+def test_the_web_ui_shows_ignored_settings_and_trusts_only_for_the_logged_in_page(
+    workspace: Path, home: Path, server, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from websupport import running_web
+
+    (workspace / ".env").write_text("HEARTH_SANDBOX=process\nHEARTH_API_KEY=sk-project-secret-99999\n")
+    trust_file = home / ".config" / "hearth" / TRUST_FILE
+    with running_web(workspace, home, server, monkeypatch) as web:
+        with web.client(token=None) as stranger:
+            assert stranger.get("/api/trust").status_code == 401
+            assert stranger.post("/api/trust", json={"fingerprint": "0" * 64}).status_code == 401
+        with web.client(token=None) as browser:
+            browser.post("/api/login", json={"pin": web.auth.pin})
+            shown = browser.get("/api/trust").json()
+            assert shown["state"] == "untrusted" and shown["can_trust"]
+            assert {s["name"] for s in shown["settings"]} == {"sandbox", "api_key"}
+            assert "sk-project-secret-99999" not in json.dumps(shown)
+            body = {"fingerprint": shown["fingerprint"]}
+            assert browser.post("/api/trust", json=body).status_code == 403  # a cookie alone: no
+            evil = browser.post("/api/trust", json=body, headers={"Origin": "http://evil.example"})
+            assert evil.status_code == 403 and not trust_file.exists()
+            # The settings change between showing and clicking: nothing is recorded.
+            (workspace / ".env").write_text("HEARTH_SANDBOX=process\nHEARTH_NETWORK=true\n")
+            stale = browser.post("/api/trust", json=body, headers={"Origin": web.url})
+            assert stale.status_code == 409 and not trust_file.exists()
+            fresh = browser.get("/api/trust").json()
+            done = browser.post(
+                "/api/trust", json={"fingerprint": fresh["fingerprint"]}, headers={"Origin": web.url}
+            )
+            assert done.status_code == 200 and done.json()["state"] == "trusted", done.text
+            assert "Start hearth web again" in done.json()["message"]
+        assert str(workspace.resolve()) in json.loads(trust_file.read_text())["workspaces"]
+        loaded = load_settings({"workspace": str(workspace)}, environ={}, cwd=workspace)
+        assert loaded.settings.sandbox == "process" and loaded.settings.network is True
+        with web.client() as api:
+            assert api.delete("/api/trust").json()["state"] == "untrusted"
