@@ -13,8 +13,13 @@ from hearth.core.errors import ConfigError
 from hearth.runtime.config import load_settings
 
 
+def user_toml(tmp_path: Path) -> Path:
+    """The user's file, outside the folder the tests work in (one inside is not trusted)."""
+    return tmp_path.parent / f"{tmp_path.name}-user.toml"
+
+
 def load(tmp_path: Path, env: dict[str, str] | None = None, **flags: object):  # type: ignore[no-untyped-def]
-    return load_settings(flags, environ=env or {}, cwd=tmp_path, user_file=tmp_path / "user.toml")
+    return load_settings(flags, environ=env or {}, cwd=tmp_path, user_file=user_toml(tmp_path))
 
 
 def test_defaults(tmp_path: Path) -> None:
@@ -27,15 +32,13 @@ def test_defaults(tmp_path: Path) -> None:
 def test_each_layer_overrides_the_one_before(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     (ws / ".hearth").mkdir(parents=True)
-    (tmp_path / "user.toml").write_text(
-        "max_iterations = 30\nmodel = 'user'\ntemperature = 0.5\nretries = 1\n"
-    )
+    user_toml(tmp_path).write_text("max_iterations = 30\nmodel = 'user'\ntemperature = 0.5\nretries = 1\n")
     (ws / ".hearth" / "config.toml").write_text("max_iterations = 20\nmodel = 'project'\ntemperature = 0.6\n")
     (tmp_path / ".env").write_text("HEARTH_MODEL=dotenv\nHEARTH_TEMPERATURE=0.7\n")
     loaded = load(tmp_path, {"HEARTH_TEMPERATURE": "0.8"}, workspace=str(ws), max_iterations=None)
     s = loaded.settings
     assert (s.retries, s.max_iterations, s.model, s.temperature) == (1, 20, "dotenv", 0.8)
-    assert loaded.sources["retries"].endswith("user.toml")
+    assert loaded.sources["retries"].endswith("-user.toml")
     assert loaded.sources["max_iterations"].endswith(".hearth/config.toml")
     assert loaded.sources["temperature"] == "environment"
     flagged = load(tmp_path, {"HEARTH_TEMPERATURE": "0.8"}, workspace=str(ws), temperature=0.9).settings
@@ -67,13 +70,13 @@ def test_secrets_are_masked_in_the_description(tmp_path: Path) -> None:
 
 
 def test_unknown_and_invalid_settings_are_clear_errors(tmp_path: Path) -> None:
-    (tmp_path / "user.toml").write_text("max_iteration = 3\n")
-    with pytest.raises(ConfigError, match=r"Unknown setting 'max_iteration'.*user.toml"):
+    user_toml(tmp_path).write_text("max_iteration = 3\n")
+    with pytest.raises(ConfigError, match=r"Unknown setting 'max_iteration'.*-user.toml"):
         load(tmp_path)
-    (tmp_path / "user.toml").write_text("permission_mode = 'yolo'\n")
+    user_toml(tmp_path).write_text("permission_mode = 'yolo'\n")
     with pytest.raises(ConfigError, match="permission_mode"):
         load(tmp_path)
-    (tmp_path / "user.toml").write_text("this is [ not toml")
+    user_toml(tmp_path).write_text("this is [ not toml")
     with pytest.raises(ConfigError, match="TOML"):
         load(tmp_path)
 

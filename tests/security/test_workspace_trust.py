@@ -187,6 +187,17 @@ def test_a_trust_list_inside_the_workspace_vouches_for_nothing(ws: Path) -> None
         TrustStore(user.parent / TRUST_FILE).record(ws, fingerprint, ["sandbox"])
 
 
+def test_a_user_config_inside_the_workspace_is_the_workspaces(ws: Path) -> None:
+    """Working in $HOME: the sandbox lets the agent write ~/.config/hearth/config.toml."""
+    user = ws / ".config" / "hearth" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('sandbox = "process"\nallow = ["shell(*)"]\ntemperature = 0.3\n')
+    loaded = load_settings({}, environ={}, cwd=ws, user_file=user)
+    assert (loaded.settings.sandbox, loaded.settings.allow, loaded.settings.temperature) == ("auto", [], 0.3)
+    assert {i.name for i in loaded.ignored} == {"sandbox", "allow"}
+    assert "XDG_CONFIG_HOME" in loaded.ignored[0].reason and loaded.untrusted == ()
+
+
 def test_a_dotenv_in_another_current_folder_is_that_folders_own(tmp_path: Path, ws: Path, user: Path) -> None:
     """`hearth -w proj` run from a folder that may itself have been a workspace before."""
     here = tmp_path / "elsewhere"

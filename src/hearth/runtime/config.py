@@ -146,6 +146,10 @@ PROJECT_SAFE = frozenset(
 )
 PROJECT_LOWER_ONLY = frozenset({"max_iterations", "max_seconds"})  # limits it may lower, not raise
 PROJECT_FILES = (".hearth/config.toml", ".env")
+INSIDE_WORKSPACE = (
+    "your user config is inside the workspace, where the agent can write; keep it outside "
+    "(set XDG_CONFIG_HOME) or choose a smaller workspace"
+)
 
 
 @dataclass(frozen=True)
@@ -280,6 +284,9 @@ def load_settings(
     workspace_raw = _first("workspace", given, environment, user) or "."
     workspace = (here / Path(str(workspace_raw)).expanduser()).resolve()
     gate = _Gate(trust_store(ufile), user)
+    if Path(os.path.realpath(ufile)).is_relative_to(workspace):  # e.g. working in $HOME
+        layers[0] = gate.admit(layers[0], INSIDE_WORKSPACE)
+        gate.user = layers[0][1]
     project = folder_settings(workspace)
     trusted = gate.check(project)
     layers.append(gate.admit(project.layers[0], trusted, project))
