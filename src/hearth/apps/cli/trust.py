@@ -4,6 +4,13 @@ The person sees exactly the settings that need trust (secrets masked) and
 answers at a terminal; a script must say `--yes`. What is recorded is the
 folder and a fingerprint of those settings, in the user's config folder; if
 they change while the question is on the screen, nothing is recorded.
+
+The model could type `hearth trust --yes` too. In an isolating sandbox that
+writes nothing real: the user's config folder is hidden (bwrap) or not writable
+(Landlock). Under the process runner, which isolates nothing, every shell
+command asks the person first (agent/policy.py), so that command is theirs to
+refuse. There is no "inside the sandbox" marker to check: the model could
+unset it, or write the trust file without this command.
 """
 
 from __future__ import annotations
