@@ -12,9 +12,9 @@ from pydantic import BaseModel
 
 from hearth.apps.web.schemas import ChatIn, WireMessage
 from hearth.apps.web.state import State, WebState
-from hearth.apps.web.wire import Translator
 from hearth.core.errors import HearthError
-from hearth.core.events import Finished
+from hearth.core.events import ErrorRaised, Finished
+from hearth.runtime.wire import Encoder
 
 router = APIRouter(prefix="/chat", tags=["chat"])
 
@@ -59,15 +59,15 @@ async def chat_stream(session_id: str, body: ChatIn, state: State) -> StreamingR
 
 
 async def _stream(state: WebState, session_id: str, body: ChatIn) -> AsyncIterator[str]:
+    encoder = Encoder()
     with state.hub.watch(session_id) as (live, sub):
         try:
             state.hub.start(live.id, body.message, plan=body.plan)
         except HearthError as exc:
-            yield _sse({"type": "error", "message": exc.message, "hint": exc.hint})
+            yield _sse(encoder.encode(ErrorRaised(message=exc.message, hint=exc.hint))[0])
             return
-        translator = Translator()
         async for _, update in sub.until_done(live):
-            for message in translator.messages(update):
+            for message in encoder.encode(update):
                 yield _sse(message)
 
 

@@ -7,9 +7,9 @@ from pydantic import BaseModel
 
 from hearth.apps.web.schemas import ApprovalIn, ModeIn, Ok, PlanIn, WireMessage
 from hearth.apps.web.state import State
-from hearth.apps.web.wire import history, work_json
 from hearth.core.events import latest_work
-from hearth.core.work import PlanStep, Todo
+from hearth.core.work import PlanStep, TaskState, Todo
+from hearth.runtime.wire import encode_all, work_json
 
 router = APIRouter(prefix="/sessions", tags=["sessions"])
 
@@ -38,10 +38,11 @@ class HistoryOut(BaseModel):
 
 
 class WorkOut(BaseModel):
-    """The todos, plan and the summary the UI shows (agent_computer's `tasks` and `summary`)."""
+    """The todos (agent_computer's `tasks`), the plan, the task state, and all of it as text."""
 
     tasks: list[Todo]
     plan: list[PlanStep]
+    task: TaskState
     summary: str
 
 
@@ -86,7 +87,7 @@ async def session_history(session_id: str, state: State) -> HistoryOut:
     """Every event of the session as the WebSocket sends it, for a reload."""
     state.rt.store.get(session_id)
     live = state.hub.sessions.get(session_id)
-    events = history(state.rt.store.events(session_id))
+    events = encode_all(state.rt.store.events(session_id))
     return HistoryOut(
         id=session_id,
         running=bool(live and live.running),

@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from hearth.apps.web.schemas import WireMessage
 from hearth.apps.web.state import State
-from hearth.apps.web.wire import Translator
 from hearth.core.events import ToolResult
+from hearth.runtime.wire import Encoder, in_session
 
 router = APIRouter(tags=["usage"])
 
@@ -65,10 +65,10 @@ async def activity(state: State, limit: int = Query(50, ge=1, le=1000)) -> list[
     """The newest tool results, permission decisions and ends across sessions, with their `session`."""
     out = []
     for sid, event in state.rt.store.recent(("tool_result", "permission", "finished"), limit):
-        for message in Translator().messages(event):
+        for message in Encoder().encode(event):
             if isinstance(event, ToolResult):
-                message.pop("output", None)
-            out.append(WireMessage.model_validate({"session": sid, **message}))
+                del message["output"]  # the preview is enough for a feed
+            out.append(WireMessage.model_validate(in_session(message, sid)))
     return out
 
 
