@@ -44,9 +44,9 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.agent.finish import strip_markers
 from hearth.core.events import EventBase, Finished, ModelReply, ToolResult, UserMessage, WorkUpdated
+from hearth.core.text import strip_control
 from hearth.core.types import CallFormat
 from hearth.core.work import WorkState
-from hearth.sandbox.output import strip_control
 
 if TYPE_CHECKING:  # the hub's module imports the session's, which archives through this one
     from hearth.runtime.hub import Update
