@@ -141,7 +141,7 @@ class SlashCommands:
         from rich.text import Text
 
         from hearth.core.events import ModelReply
-        from hearth.sandbox.output import strip_control
+        from hearth.core.text import strip_control
 
         replies = [e for e in self.repl.agent.history if isinstance(e, ModelReply) and e.thinking.strip()]
         if not replies:

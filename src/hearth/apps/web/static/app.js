@@ -260,7 +260,7 @@ function handle(msg) {
 
 function render(msg) {
   switch (msg.type) {
-    case "user":
+    case "user_message":
       resetTurn();
       add(el("div", "msg user", msg.text));
       setRunning(true);
