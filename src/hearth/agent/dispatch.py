@@ -73,7 +73,7 @@ class Dispatcher:
             return False, f"Error: {tool.name} failed unexpectedly ({type(exc).__name__}: {exc})."
 
     async def _permit(self, tool: Tool, call: ToolCall, audit: list[Event]) -> str | None:
-        verdict = self.policy.decide(tool, call.arguments)
+        verdict = self.policy.decide(tool, call.arguments, self.context.paths)
         subject = (subject_of(call.arguments) or "")[:500]
 
         def note(allowed: bool, by: Literal["policy", "user", "headless"], reason: str) -> None:

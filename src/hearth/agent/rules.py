@@ -1,8 +1,10 @@
 """Permission rules: `tool` or `tool(pattern)`, e.g. `shell(git status*)`, `write(src/**)`, `read(.env)`.
 
 A rule's pattern is matched against the call's subject: the command for
-`shell`, the path for file tools. Paths use glob syntax (`*` within a folder,
-`**` across folders). A command that cannot be read simply (substitution,
+`shell`, the path for file tools, made canonical first (`canonical_subjects`):
+the workspace-relative real path the tool will open, so `src/../.vscode/x`
+is `.vscode/x` and never matches `src/**`. Paths use glob syntax (`*` within
+a folder, `**` across folders). A command that cannot be read simply (substitution,
 `eval`, redirection, more than a few chained parts) is never allowed by a
 pattern; deny patterns are checked against each of its parts.
 """
@@ -10,11 +12,13 @@ pattern; deny patterns are checked against each of its parts.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from hearth.core.protocols import WorkspacePaths
 from hearth.tools.globs import glob_match
 
 _RULE = re.compile(r"^\s*([\w*.-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -53,10 +57,30 @@ class Rule:
             return False
         if tool == "shell":
             return _command_matches(self.pattern, subject, for_allow=for_allow)
-        return glob_match(self.pattern, subject.removeprefix("./"))
+        return glob_match(self.pattern.removeprefix("./"), subject.removeprefix("./"))
+
+
+def canonical_subjects(arguments: dict[str, Any], paths: WorkspacePaths | None) -> list[str | None]:
+    """What a decision is made on: the command for `shell`; otherwise each path argument as the
+    canonical path the tool opens (`paths.canonical`, which raises ToolError for a path outside
+    the workspace). Without `paths` a path is only normalized (`a/./b//../c` -> `a/c`)."""
+    command = arguments.get("command")
+    if isinstance(command, str):
+        return [command]
+    raw: list[str] = []
+    if isinstance(arguments.get("path"), str):
+        raw = [arguments["path"]]
+    elif isinstance(arguments.get("paths"), list):
+        raw = [str(p) for p in arguments["paths"]]
+    if not raw:
+        return [None]
+    if paths is None:
+        return [posixpath.normpath(p.strip() or ".") for p in raw]
+    return [paths.canonical(p) for p in raw]
 
 
 def subject_of(arguments: dict[str, Any]) -> str | None:
+    """The call's subject as the model wrote it (for display and the audit log)."""
     for key in ("command", "path"):
         if isinstance(arguments.get(key), str):
             return str(arguments[key])
