@@ -25,6 +25,7 @@ _RULE = re.compile(r"^\s*([\w*.-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _UNSAFE = re.compile(r"[`$<>\n\r]|\beval\b|\bexec\b|\bsource\b|(?:^|\s)\.\s")
 _SPLIT = re.compile(r"\s*(?:&&|\|\||;|\||&)\s*")
 MAX_PARTS = 3
+PATH_ARGUMENTS = ("path", "paths")  # a workspace path, or a list of them
 
 
 @dataclass(frozen=True)
@@ -60,23 +61,34 @@ class Rule:
         return glob_match(self.pattern.removeprefix("./"), subject.removeprefix("./"))
 
 
+def canonical_arguments(arguments: dict[str, Any], paths: WorkspacePaths | None) -> dict[str, Any]:
+    """`arguments` with each path (`path`, or the list `paths`) replaced by the canonical path the
+    tool opens (`paths.canonical`, which raises ToolError for a path it cannot resolve). Without
+    `paths` (no workspace) a path is only normalized: `a/./b//../c` -> `a/c`."""
+    if isinstance(arguments.get("command"), str):
+        return arguments
+
+    def canon(p: str) -> str:
+        return paths.canonical(p) if paths is not None else posixpath.normpath(p.strip() or ".")
+
+    out = dict(arguments)
+    if isinstance(out.get("path"), str):
+        out["path"] = canon(out["path"])
+    elif isinstance(out.get("paths"), list):
+        out["paths"] = [canon(str(p)) for p in out["paths"]]
+    return out
+
+
 def canonical_subjects(arguments: dict[str, Any], paths: WorkspacePaths | None) -> list[str | None]:
-    """What a decision is made on: the command for `shell`; otherwise each path argument as the
-    canonical path the tool opens (`paths.canonical`, which raises ToolError for a path outside
-    the workspace). Without `paths` a path is only normalized (`a/./b//../c` -> `a/c`)."""
-    command = arguments.get("command")
-    if isinstance(command, str):
-        return [command]
-    raw: list[str] = []
-    if isinstance(arguments.get("path"), str):
-        raw = [arguments["path"]]
-    elif isinstance(arguments.get("paths"), list):
-        raw = [str(p) for p in arguments["paths"]]
-    if not raw:
-        return [None]
-    if paths is None:
-        return [posixpath.normpath(p.strip() or ".") for p in raw]
-    return [paths.canonical(p) for p in raw]
+    """What a decision is made on: the command for `shell`; otherwise each canonical path."""
+    args = canonical_arguments(arguments, paths)
+    if isinstance(args.get("command"), str):
+        return [args["command"]]
+    if isinstance(args.get("path"), str):
+        return [args["path"]]
+    if isinstance(args.get("paths"), list) and args["paths"]:
+        return list(args["paths"])
+    return [None]
 
 
 def subject_of(arguments: dict[str, Any]) -> str | None:

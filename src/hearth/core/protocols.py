@@ -101,6 +101,10 @@ class WorkspacePaths(Protocol):
         """Create a resolved folder and its parents beneath the workspace; True if any was new."""
         ...
 
+    def pinned(self) -> WorkspacePaths:
+        """A view for already canonical paths: one that has come to hold a symlink is refused."""
+        ...
+
 
 @dataclass(frozen=True)
 class ExecSpec:

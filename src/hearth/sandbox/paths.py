@@ -9,6 +9,7 @@ git's control files.
 from __future__ import annotations
 
 import contextlib
+import copy
 import ctypes
 import errno
 import fnmatch
@@ -20,6 +21,7 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from hearth.core.errors import ToolError
+from hearth.sandbox.guard import control_paths
 from hearth.sandbox.secrets import is_secret_path, secret_index
 
 PROTECTED_WRITE_DIRS = (".hearth", ".git")
@@ -120,8 +122,9 @@ class SafePaths:
         self._prefix = self._root_str.rstrip(os.sep) + os.sep
         self._allow_secrets = allow_secrets
         self._exceptions = tuple(re.compile(fnmatch.translate(p)) for p in secret_exceptions)
-        self._root_fd: int | None = None
+        self._root_fd = _RootFd(self._root_str)
         self._secrets = secret_index(self._root_str)
+        self._pinned = False
 
     @property
     def root(self) -> Path:
@@ -174,7 +177,7 @@ class SafePaths:
     def _real(self, joined: str) -> str:
         """realpath, but with lstat only below the (already real) root when nothing is a symlink."""
         if ".." in joined.split(os.sep):
-            return os.path.realpath(joined)
+            return self._follow(joined)
         norm = os.path.normpath(joined)
         rel = self._rel(norm)
         if rel is None:
@@ -184,12 +187,22 @@ class SafePaths:
             current = current + os.sep + part
             try:
                 if stat.S_ISLNK(os.lstat(current).st_mode):
-                    return os.path.realpath(joined)
+                    return self._follow(joined)
             except FileNotFoundError:
                 return norm  # nothing below a missing folder can be a symlink
             except NotADirectoryError:
                 return norm  # a file used as a folder: opening it will say so
         return norm
+
+    def _follow(self, joined: str) -> str:
+        if self._pinned:
+            raise _swapped(self.display(Path(os.path.normpath(joined))))
+        try:
+            return os.path.realpath(joined)
+        except OSError:  # a link replaced while it was being read
+            raise PathDenied(
+                f"{self.display(Path(joined))!r} changed while it was being resolved; try again."
+            ) from None
 
     def contains(self, path: Path) -> bool:
         return self._rel(os.path.realpath(path)) is not None
@@ -216,14 +229,35 @@ class SafePaths:
             return None
         return owner
 
+    def _hardlinked_control(self, rel: str, st: os.stat_result) -> str | None:
+        """The control file (guard.py) `rel` shares its inode with, if any."""
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+            return None
+        for top in control_paths(self._root):
+            inside = top.rglob("*") if top.is_dir() and not top.is_symlink() else ()
+            for item in (top, *inside):
+                try:
+                    ist = os.stat(item, follow_symlinks=False)
+                except OSError:
+                    continue
+                if (ist.st_dev, ist.st_ino) == (st.st_dev, st.st_ino) and self.display(item) != rel:
+                    return self.display(item)
+        return None
+
     def display(self, path: Path) -> str:
         rel = self._rel(str(path))
         return str(path) if rel is None else (rel or ".")
 
     def _fd(self) -> int:
-        if self._root_fd is None:
-            self._root_fd = os.open(self._root_str, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        return self._root_fd
+        return self._root_fd.get()
+
+    def pinned(self) -> SafePaths:
+        """This resolver for paths that are already canonical (the dispatcher passes those to the
+        tools): a path that has come to hold a symlink since is refused instead of followed, so
+        the tool opens the very path the permission decision was made on."""
+        view = copy.copy(self)
+        view._pinned = True
+        return view
 
     def _inside(self, path: Path) -> str:
         rel = self._rel(str(path))
@@ -245,9 +279,15 @@ class SafePaths:
         truncate = bool(flags & os.O_TRUNC)
         fd = open_beneath(self._fd(), rel, flags & ~os.O_TRUNC, mode)
         try:
-            owner = self._hardlinked_secret(rel, os.fstat(fd))
+            st = os.fstat(fd)
+            owner = self._hardlinked_secret(rel, st)
             if owner is not None:
                 raise PathDenied(f"{rel!r} is a hardlink to the secret {owner!r}; Hearth does not open it.")
+            if flags & (os.O_WRONLY | os.O_RDWR) and (control := self._hardlinked_control(rel, st)):
+                raise PathDenied(
+                    f"{rel!r} is a hardlink to the control file {control!r}; writing it would change that "
+                    f"file. Write {control!r} itself, which asks the user."
+                )
             if truncate:
                 os.ftruncate(fd, 0)
         except BaseException:
@@ -302,7 +342,20 @@ class SafePaths:
             os.close(fd)
         return created
 
+
+class _RootFd:
+    """The workspace folder's descriptor: opened once, shared by a SafePaths and its pinned views."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd: int | None = None
+
+    def get(self) -> int:
+        if self._fd is None:
+            self._fd = os.open(self._path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return self._fd
+
     def __del__(self) -> None:
-        if self._root_fd is not None:
+        if self._fd is not None:
             with contextlib.suppress(OSError):
-                os.close(self._root_fd)
+                os.close(self._fd)

@@ -58,7 +58,10 @@ def _kind(ctx: RunContext, path: Path) -> str | None:
 
 
 def _make_parents(ctx: RunContext, path: Path) -> None:
-    ctx.paths.makedirs(path.parent)
+    try:
+        ctx.paths.makedirs(path.parent)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ToolError(f"Could not create the folders for {_rel(ctx, path)}: {exc.strerror}.") from None
 
 
 def _is_binary(fh: BinaryIO) -> bool:
@@ -68,11 +71,18 @@ def _is_binary(fh: BinaryIO) -> bool:
 
 
 def _open_read(ctx: RunContext, path: Path) -> BinaryIO:
-    return os.fdopen(ctx.paths.open(path, os.O_RDONLY), "rb")
+    try:
+        return os.fdopen(ctx.paths.open(path, os.O_RDONLY), "rb")
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ToolError(f"Could not open {_rel(ctx, path)}: {exc.strerror}.") from None
 
 
 def _write_file(ctx: RunContext, path: Path, data: bytes) -> None:
-    with os.fdopen(ctx.paths.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as fh:
+    try:
+        fd = ctx.paths.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+        raise ToolError(f"Could not write {_rel(ctx, path)}: {exc.strerror}.") from None
+    with os.fdopen(fd, "wb") as fh:
         fh.write(data)
 
 
