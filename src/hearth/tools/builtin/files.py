@@ -64,6 +64,13 @@ def _make_parents(ctx: RunContext, path: Path) -> None:
         raise ToolError(f"Could not create the folders for {_rel(ctx, path)}: {exc.strerror}.") from None
 
 
+def _open_dir(ctx: RunContext, path: Path) -> int:
+    try:
+        return ctx.paths.open(path, O_DIR)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ToolError(f"Could not open the folder {_rel(ctx, path)}: {exc.strerror}.") from None
+
+
 def _is_binary(fh: BinaryIO) -> bool:
     head = fh.read(8192)
     fh.seek(0)
@@ -217,7 +224,7 @@ def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:
 
     Each folder is opened by a descriptor beneath its parent (O_NOFOLLOW), so a folder swapped
     for a symlink during the walk ends that branch instead of leading it outside."""
-    fd = ctx.paths.open(root, O_DIR)
+    fd = _open_dir(ctx, root)
     try:
         yield from _walk_fd(fd, root)
     finally:
@@ -341,7 +348,7 @@ def ls(args: LsInput, ctx: RunContext) -> str:
         raise ToolError(f"{args.path!r} does not exist.")
     if not stat.S_ISDIR(st.st_mode):
         return f"{_rel(ctx, root)} ({st.st_size} bytes)"
-    fd = ctx.paths.open(root, O_DIR)
+    fd = _open_dir(ctx, root)
     try:
         with os.scandir(fd) as it:
             described = [_describe(e, fd) for e in it]
