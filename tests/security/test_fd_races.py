@@ -64,13 +64,15 @@ def flipping(ws: Path, canary: Path) -> tuple[threading.Thread, threading.Event]
     stop = threading.Event()
 
     def run() -> None:
-        d, held = ws / "d", ws / "held"
+        d, n = ws / "d", 0
         while not stop.is_set():
+            n += 1  # a fresh name each time: a tool may have made a new `d` while it was gone
+            held = ws / f"held{n}"
             for step in (
-                lambda: d.rename(held),
+                lambda held=held: d.rename(held),
                 lambda: d.symlink_to(canary),
                 lambda: d.unlink(),
-                lambda: held.rename(d),
+                lambda held=held: held.rename(d),
             ):
                 with contextlib.suppress(OSError):
                     step()
