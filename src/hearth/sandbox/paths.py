@@ -335,6 +335,8 @@ class SafePaths:
                         raise PathDenied(
                             f"{rel!r}: {part!r} is a file or a symlink, not a folder; nothing created in it."
                         ) from None
+                    if exc.errno == errno.ENOENT:
+                        raise PathDenied(f"{rel!r}: {part!r} was removed meanwhile; try again.") from None
                     raise
                 os.close(fd)
                 fd = nxt
