@@ -65,7 +65,7 @@ def canonical_arguments(arguments: dict[str, Any], paths: WorkspacePaths | None)
     """`arguments` with each path (`path`, or the list `paths`) replaced by the canonical path the
     tool opens (`paths.canonical`, which raises ToolError for a path it cannot resolve). Without
     `paths` (no workspace) a path is only normalized: `a/./b//../c` -> `a/c`."""
-    if isinstance(arguments.get("command"), str):
+    if isinstance(arguments.get("command"), str) or not any(k in arguments for k in PATH_ARGUMENTS):
         return arguments
 
     def canon(p: str) -> str:

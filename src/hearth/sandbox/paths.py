@@ -1,9 +1,11 @@
-"""Resolve a path the model gave to a real path inside the workspace, or refuse.
+"""Resolve a path the model gave to a real path inside the workspace, or refuse; then act on it
+through file descriptors opened beneath the workspace.
 
 Refuses `..` and absolute ways out, symlinks that point outside, same-prefix
 siblings (`/w/proj_evil` is not inside `/w/proj`), NUL bytes, secrets
-(`.env*`, keys, credential folders), and writes to Hearth's own state and
-git's control files.
+(secrets.py: by name, by symlink target, and hardlinks to them), and writes to
+Hearth's own state and git's control files. `SafePaths.canonical` is the one
+canonicalization: the permission policy decides on it and the tools open it.
 """
 
 from __future__ import annotations
