@@ -165,3 +165,17 @@ def test_a_symlinked_folder_in_a_checked_path_stops_every_fd_operation(
         paths.stat(checked.parent / "z")
     st = paths.stat(checked.parent.parent)  # the link itself, not what it points to
     assert st is not None and not os.path.samestat(st, os.stat(canary))
+
+
+def test_links_inside_are_listed_by_name_and_never_followed_out(setup: tuple[Path, Path]) -> None:
+    ws, canary = setup
+    (ws / "d" / "alias.txt").symlink_to("inside.txt")
+    (ws / "d" / "out.txt").symlink_to(canary / f"{MARK}.txt")
+    (ws / "d" / "outdir").symlink_to(canary)
+    ctx = RunContext(paths=SafePaths(ws))
+    listed = ls(LsInput(path="d"), ctx)
+    assert "alias.txt -> inside.txt" in listed and f"out.txt -> {canary}" in listed
+    found = glob(GlobInput(pattern="*.txt"), ctx).splitlines()
+    assert found == ["d/alias.txt", "d/inside.txt"]
+    assert MARK not in grep(GrepInput(pattern="outside|inside"), ctx)
+    assert read(ReadInput(path="d/alias.txt"), ctx) == "1\tinside"

@@ -220,18 +220,19 @@ def edit(args: EditInput, ctx: RunContext) -> str:
 
 
 def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:
-    """Regular files under root, skipping tool and VCS folders; symlinks are not followed.
+    """Files under root, skipping tool and VCS folders: regular files, and symlinks to files
+    inside the workspace (by name; opening one refuses, its target is found where it lives).
 
     Each folder is opened by a descriptor beneath its parent (O_NOFOLLOW), so a folder swapped
     for a symlink during the walk ends that branch instead of leading it outside."""
     fd = _open_dir(ctx, root)
     try:
-        yield from _walk_fd(fd, root)
+        yield from _walk_fd(fd, root, ctx)
     finally:
         os.close(fd)
 
 
-def _walk_fd(fd: int, folder: Path) -> Iterator[Path]:
+def _walk_fd(fd: int, folder: Path, ctx: RunContext) -> Iterator[Path]:
     try:
         with os.scandir(fd) as it:
             entries = sorted(it, key=lambda e: e.name)
@@ -243,7 +244,7 @@ def _walk_fd(fd: int, folder: Path) -> Iterator[Path]:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
                     subdirs.append(e.name)
-            elif e.is_file(follow_symlinks=False):
+            elif e.is_file(follow_symlinks=False) or (e.is_symlink() and _file_inside(ctx, folder / e.name)):
                 yield folder / e.name
         except OSError:
             continue
@@ -253,9 +254,14 @@ def _walk_fd(fd: int, folder: Path) -> Iterator[Path]:
         except OSError:  # gone, or swapped for a symlink: not followed
             continue
         try:
-            yield from _walk_fd(sub, folder / name)
+            yield from _walk_fd(sub, folder / name, ctx)
         finally:
             os.close(sub)
+
+
+def _file_inside(ctx: RunContext, link: Path) -> bool:
+    """A symlink to a file in the workspace (listed by name only; never opened through)."""
+    return ctx.paths.contains(link) and os.path.isfile(link)
 
 
 class GlobInput(ToolInput):
