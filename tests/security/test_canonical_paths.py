@@ -151,6 +151,7 @@ def test_the_approver_sees_and_a_remembered_rule_names_the_real_path(ws: Path) -
     (ws / ".vscode").mkdir()
     out = dispatch(ws, policy("auto"), "write", approve=True, path="src/../cfg//tasks.json", content="{}")
     assert out.asked == [{"path": ".vscode/tasks.json", "content": "{}"}]
+    assert out.subject == ".vscode/tasks.json"  # the audit trail names what was decided on
     assert out.ok and (ws / ".vscode/tasks.json").read_text() == "{}"
     assert "Created .vscode/tasks.json" in out.output
 

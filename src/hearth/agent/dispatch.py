@@ -87,7 +87,7 @@ class Dispatcher:
     async def _permit(
         self, tool: Tool, call: ToolCall, arguments: dict[str, Any], verdict: Verdict, audit: list[Event]
     ) -> str | None:
-        subject = (subject_of(call.arguments) or "")[:500]
+        subject = (subject_of(arguments) or "")[:500]  # what was decided on
 
         def note(allowed: bool, by: Literal["policy", "user", "headless"], reason: str) -> None:
             audit.append(
