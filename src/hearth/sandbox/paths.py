@@ -123,7 +123,9 @@ class SafePaths:
         self._root = Path(self._root_str)
         self._prefix = self._root_str.rstrip(os.sep) + os.sep
         self._allow_secrets = allow_secrets
-        self._exceptions = tuple(re.compile(fnmatch.translate(p)) for p in secret_exceptions)
+        self._exceptions = tuple(
+            re.compile(fnmatch.translate(p.removeprefix("./"))) for p in secret_exceptions
+        )
         self._root_fd = _RootFd(self._root_str)
         self._secrets = secret_index(self._root_str)
         self._pinned = False
