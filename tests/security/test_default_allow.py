@@ -225,7 +225,7 @@ def test_end_to_end_the_model_cannot_reconfigure_the_next_run(
         perms = [line for line in first.json_lines() if line["type"] == "permission"]
         assert [p["allowed"] for p in perms] == [False, True] * len(attempts)
         assert all(p["by"] == "headless" for p in perms[::2])
-        assert all(r["ok"] for r in results[1::2]), results
+        assert all(r["success"] for r in results[1::2]), results
         assert "two" in results[-1]["output"]
         assert not (repo / ".env").exists() and not (repo / "pwned").exists()
         assert not (repo / ".hearth" / "config.toml").exists()

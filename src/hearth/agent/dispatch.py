@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from hearth.agent.policy import Approval, Approver, Decision, PermissionPolicy
-from hearth.agent.rules import subject_of
+from hearth.agent.policy import Approval, Approver, Decision, PermissionPolicy, Verdict
+from hearth.agent.rules import PATH_ARGUMENTS, canonical_arguments, subject_of
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, PermissionDecided, ToolResult
 from hearth.core.text import cap_text
@@ -61,20 +61,33 @@ class Dispatcher:
             return False, render(
                 "error_invalid_arguments", name=tool.name, errors=_errors(exc), signature=signature(tool)
             )
-        refusal = await self._permit(tool, call, audit)
+        # One canonical path per path argument: the policy decides on it, the approver sees it, and
+        # the tool is handed it with a pinned resolver, which refuses it if a symlink appears in it
+        # meanwhile; so what is opened is what was decided on.
+        context = self.context
+        try:
+            arguments = canonical_arguments(call.arguments, context.paths)
+            verdict = self.policy.decide(tool, arguments)
+        except ToolError as exc:
+            arguments, verdict = call.arguments, Verdict(Decision.DENY, str(exc).rstrip("."))
+        refusal = await self._permit(tool, call, arguments, verdict, audit)
         if refusal:
             return False, refusal
+        if arguments is not call.arguments:
+            args = args.model_copy(update={k: arguments[k] for k in PATH_ARGUMENTS if k in arguments})
+            context = replace(context, paths=context.paths.pinned())
         try:
-            return True, await tool.run(args, self.context)
+            return True, await tool.run(args, context)
         except ToolError as exc:
             return False, f"Error: {exc}"
         except Exception as exc:  # a bug in a tool must not end the session
             log.exception("tool %s crashed", tool.name)
             return False, f"Error: {tool.name} failed unexpectedly ({type(exc).__name__}: {exc})."
 
-    async def _permit(self, tool: Tool, call: ToolCall, audit: list[Event]) -> str | None:
-        verdict = self.policy.decide(tool, call.arguments)
-        subject = (subject_of(call.arguments) or "")[:500]
+    async def _permit(
+        self, tool: Tool, call: ToolCall, arguments: dict[str, Any], verdict: Verdict, audit: list[Event]
+    ) -> str | None:
+        subject = (subject_of(arguments) or "")[:500]  # what was decided on
 
         def note(allowed: bool, by: Literal["policy", "user", "headless"], reason: str) -> None:
             audit.append(
@@ -95,7 +108,7 @@ class Dispatcher:
                 f"Denied: {tool.name} needs a person's approval ({verdict.reason}), and this run has "
                 "no one to ask. Do the task another way, or say BLOCKED: with what you need."
             )
-        answer = await self.approver(tool, call.arguments, verdict.reason)
+        answer = await self.approver(tool, arguments, verdict.reason)
         approval = answer if isinstance(answer, Approval) else Approval(allowed=answer)
         if approval.allowed:
             if approval.remember is not None:

@@ -19,7 +19,9 @@ from typing import Any, Literal
 
 from hearth.agent.modes import PermissionMode
 from hearth.agent.readonly import DEFAULT_COMMANDS, is_read_only_command
-from hearth.agent.rules import Rule, subject_of
+from hearth.agent.rules import Rule, canonical_subjects
+from hearth.core.errors import ToolError
+from hearth.core.protocols import WorkspacePaths
 from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import Tool
 
@@ -32,6 +34,9 @@ class Decision(StrEnum):
     ALLOW = "allow"
     ASK = "ask"
     DENY = "deny"
+
+
+_STRICTNESS = {Decision.ALLOW: 0, Decision.ASK: 1, Decision.DENY: 2}
 
 
 @dataclass(frozen=True)
@@ -94,8 +99,19 @@ class PermissionPolicy:
             self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed, self.defaults
         )
 
-    def decide(self, tool: Tool, arguments: dict[str, Any]) -> Verdict:
-        subject = subject_of(arguments)
+    def decide(self, tool: Tool, arguments: dict[str, Any], paths: WorkspacePaths | None = None) -> Verdict:
+        """Decides on what the tool will open: each path argument made canonical by `paths` (the
+        tools' own resolver), so `x/../`, absolute and symlinked spellings meet the same rules.
+        A path that cannot be resolved is denied with the resolver's reason; of several paths,
+        the strictest decision wins. Without `paths` (no workspace), paths are only normalized."""
+        try:
+            subjects = canonical_subjects(arguments, paths)
+        except ToolError as exc:
+            return Verdict(Decision.DENY, str(exc).rstrip("."))
+        verdicts = [self._decide_one(tool, s) for s in subjects]
+        return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
+
+    def _decide_one(self, tool: Tool, subject: str | None) -> Verdict:
         if self.mode is PermissionMode.PLAN and not tool.read_only:
             return Verdict(Decision.DENY, "plan mode allows only read-only tools; finish the plan first")
         for rule in self.deny:
@@ -106,7 +122,7 @@ class PermissionPolicy:
         for rule in self.ask:
             if rule.matches(tool.name, subject, for_allow=False):
                 return Verdict(Decision.ASK, f"the rule {rule} asks first")
-        if tool.name in WRITE_TOOLS and subject and is_control_path(subject.removeprefix("./")):
+        if tool.name in WRITE_TOOLS and subject and is_control_path(subject):
             return Verdict(Decision.ASK, f"{subject} is a control file (config, hooks, MCP, tasks)")
         for rule in self.allow:
             if rule.matches(tool.name, subject, for_allow=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,10 @@ class WorkspacePaths(Protocol):
     @property
     def root(self) -> Path: ...
 
+    def canonical(self, path: str) -> str:
+        """The workspace-relative real path a tool opens for `path` ("." for the root), or ToolError."""
+        ...
+
     def resolve(self, path: str, *, write: bool = False) -> Path:
         """The real path inside the workspace, or raise ToolError saying why not."""
         ...
@@ -86,6 +91,18 @@ class WorkspacePaths(Protocol):
 
     def open(self, path: Path, flags: int, mode: int = 0o644) -> int:
         """A file descriptor for a resolved path, opened without any way out of the workspace."""
+        ...
+
+    def stat(self, path: Path) -> os.stat_result | None:
+        """lstat of a resolved path, through a folder opened beneath the workspace; None if missing."""
+        ...
+
+    def makedirs(self, path: Path) -> bool:
+        """Create a resolved folder and its parents beneath the workspace; True if any was new."""
+        ...
+
+    def pinned(self) -> WorkspacePaths:
+        """A view for already canonical paths: one that has come to hold a symlink is refused."""
         ...
 
 

@@ -16,10 +16,9 @@ from pathlib import Path
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.backend import Backend, Isolation, Launch, sandbox_env
 from hearth.sandbox.helper import seccomp_program
+from hearth.sandbox.secrets import secret_index
 
 HIDDEN_DIRS = ("/root", "/home", "/tmp", "/var/tmp", "/run", "/var/run", "/mnt", "/media", "/srv")
-ENV_FILE_DEPTH = 3
-SKIP = {"node_modules", ".git", ".venv", "venv", "__pycache__", ".hearth"}
 
 
 RELAY = Path(__file__).with_name("relay.py")
@@ -119,21 +118,17 @@ class BwrapBackend(Backend):
                     out += ["--ro-bind", str(path), str(path)]
         if (ws / ".hearth").is_dir():
             out += ["--tmpfs", str(ws / ".hearth")]
-        for path in _env_files(ws):
-            out += ["--ro-bind", "/dev/null", str(path)]
+        out += _secret_binds(ws)
         return out
 
 
-def _env_files(root: Path) -> list[Path]:
-    """`.env*` files near the top of the workspace: bound over by /dev/null."""
-    found = []
-    base_depth = len(root.parts)
-    for dirpath, dirnames, filenames in os.walk(root):
-        depth = len(Path(dirpath).parts) - base_depth
-        dirnames[:] = [d for d in dirnames if d not in SKIP] if depth < ENV_FILE_DEPTH else []
-        for name in filenames:
-            if name == ".env" or (name.startswith(".env.") and name not in (".env.example", ".env.sample")):
-                path = Path(dirpath) / name
-                if not path.is_symlink():
-                    found.append(path)
-    return found
+def _secret_binds(root: Path) -> list[str]:
+    """Every secret in the workspace, at any depth (secrets.py): files and hardlinks to them read
+    as /dev/null, secret folders are empty. Symlinks lead to one of these, or outside."""
+    inventory = secret_index(root).scan()
+    out: list[str] = []
+    for rel in inventory.dirs:
+        out += ["--tmpfs", os.path.join(root, rel)]
+    for rel in inventory.files:
+        out += ["--ro-bind", "/dev/null", os.path.join(root, rel)]
+    return out

@@ -1,14 +1,17 @@
-"""Resolve a path the model gave to a real path inside the workspace, or refuse.
+"""Resolve a path the model gave to a real path inside the workspace, or refuse; then act on it
+through file descriptors opened beneath the workspace.
 
 Refuses `..` and absolute ways out, symlinks that point outside, same-prefix
 siblings (`/w/proj_evil` is not inside `/w/proj`), NUL bytes, secrets
-(`.env*`, keys, credential folders), and writes to Hearth's own state and
-git's control files.
+(secrets.py: by name, by symlink target, and hardlinks to them), and writes to
+Hearth's own state and git's control files. `SafePaths.canonical` is the one
+canonicalization: the permission policy decides on it and the tools open it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import ctypes
 import errno
 import fnmatch
@@ -20,26 +23,11 @@ import sys
 from pathlib import Path, PurePosixPath
 
 from hearth.core.errors import ToolError
+from hearth.sandbox.guard import control_paths
+from hearth.sandbox.secrets import is_secret_path, secret_index
 
-SECRET_NAMES = (
-    ".env",
-    ".env.*",
-    ".netrc",
-    ".git-credentials",
-    ".pypirc",
-    ".npmrc",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "*.pfx",
-)
-SECRET_DIRS = (".ssh", ".aws", ".gnupg", ".docker", ".kube")
-SHAREABLE = (".env.example", ".env.sample", ".env.template", ".env.dist")
 PROTECTED_WRITE_DIRS = (".hearth", ".git")
+O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class PathDenied(ToolError):
@@ -53,52 +41,49 @@ def resolve_in_workspace(
     return SafePaths(workspace, allow_secrets=allow_secrets).resolve(path, write=write)
 
 
-_SECRET_NAME = re.compile("|".join(fnmatch.translate(p) for p in SECRET_NAMES))
-
-
 def is_secret(rel: Path | PurePosixPath | str) -> bool:
-    parts = rel.split(os.sep) if isinstance(rel, str) else rel.parts
-    if not parts or parts == [""]:
-        return False
-    if any(p in SECRET_DIRS for p in parts):
-        return True
-    name = parts[-1]
-    return name not in SHAREABLE and _SECRET_NAME.match(name) is not None
+    """By name: `rel` (canonical, relative to the workspace) is or lies in a secret (see secrets.py)."""
+    return is_secret_path(str(rel))
 
 
 _SYS_OPENAT2 = 437
-_RESOLVE_NO_MAGICLINKS, _RESOLVE_BENEATH = 0x02, 0x08
+_RESOLVE_NO_MAGICLINKS, _RESOLVE_NO_SYMLINKS, _RESOLVE_BENEATH = 0x02, 0x04, 0x08
 _libc = ctypes.CDLL(None, use_errno=True) if sys.platform == "linux" else None
 _openat2_works: bool | None = None
 
 
 def open_beneath(root_fd: int, rel: str, flags: int, mode: int = 0o644) -> int:
-    """Open `rel` under the directory `root_fd`, never leaving it, whatever is swapped in meanwhile.
+    """Open `rel` under the directory `root_fd` without following any symlink, whatever is swapped in.
 
-    Linux: openat2 with RESOLVE_BENEATH (no `..`, absolute or symlinked way out, checked by the
-    kernel during the open). Elsewhere, or on kernels without openat2: a walk that opens each
-    folder with O_NOFOLLOW, so no symlink is followed at all.
+    `rel` is a canonical path (from `SafePaths.resolve`): it had no symlink in it when it was
+    checked, so one found now was planted since, and the open fails instead of following it.
+    Linux: openat2 with RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS, checked by the kernel during the
+    open. Elsewhere, or on kernels without openat2: a walk that opens each folder with O_NOFOLLOW.
     """
     global _openat2_works
     flags |= os.O_CLOEXEC
     if _libc is not None and _openat2_works is not False:
+        resolve = _RESOLVE_BENEATH | _RESOLVE_NO_SYMLINKS | _RESOLVE_NO_MAGICLINKS
         how = ctypes.create_string_buffer(
-            struct.pack(
-                "QQQ", flags, mode if flags & os.O_CREAT else 0, _RESOLVE_BENEATH | _RESOLVE_NO_MAGICLINKS
-            ),
-            24,
+            struct.pack("QQQ", flags, mode if flags & os.O_CREAT else 0, resolve), 24
         )
-        fd = _libc.syscall(_SYS_OPENAT2, root_fd, rel.encode(), how, ctypes.c_size_t(24))
+        fd = _libc.syscall(_SYS_OPENAT2, root_fd, (rel or ".").encode(), how, ctypes.c_size_t(24))
         if fd >= 0:
             _openat2_works = True
             return int(fd)
         err = ctypes.get_errno()
         if err != errno.ENOSYS:
             if err == errno.EXDEV:
-                raise PathDenied(f"{rel!r} leads outside the workspace (through a symlink); not opened.")
+                raise PathDenied(f"{rel!r} leads outside the workspace; not opened.")
+            if err == errno.ELOOP:
+                raise _swapped(rel)
             raise OSError(err, os.strerror(err), rel)
         _openat2_works = False
     return _open_walk(root_fd, rel, flags, mode)
+
+
+def _swapped(rel: str) -> PathDenied:
+    return PathDenied(f"{rel!r} goes through a symlink that appeared after the path was checked; not opened.")
 
 
 def _open_walk(root_fd: int, rel: str, flags: int, mode: int) -> int:
@@ -108,7 +93,7 @@ def _open_walk(root_fd: int, rel: str, flags: int, mode: int) -> int:
     fd = os.dup(root_fd)
     try:
         for part in parts[:-1]:
-            nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+            nxt = os.open(part, O_DIR, dir_fd=fd)
             os.close(fd)
             fd = nxt
         if not parts:
@@ -116,14 +101,19 @@ def _open_walk(root_fd: int, rel: str, flags: int, mode: int) -> int:
         return os.open(parts[-1], flags | os.O_NOFOLLOW, mode, dir_fd=fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise PathDenied(f"{rel!r} goes through a symlink; not opened.") from None
+            raise _swapped(rel) from None
         raise
     finally:
         os.close(fd)
 
 
 class SafePaths:
-    """`WorkspacePaths` for one workspace folder. Works on strings: it is on every file call."""
+    """`WorkspacePaths` for one workspace folder. Works on strings: it is on every file call.
+
+    `canonical` is the one place a path the model wrote becomes the path that is opened: the
+    permission policy decides on its answer, and the tools open that same path (no symlink
+    followed at open time), so the two cannot disagree.
+    """
 
     def __init__(
         self, root: Path, *, allow_secrets: bool = False, secret_exceptions: tuple[str, ...] = ()
@@ -133,8 +123,12 @@ class SafePaths:
         self._root = Path(self._root_str)
         self._prefix = self._root_str.rstrip(os.sep) + os.sep
         self._allow_secrets = allow_secrets
-        self._exceptions = tuple(re.compile(fnmatch.translate(p)) for p in secret_exceptions)
-        self._root_fd: int | None = None
+        self._exceptions = tuple(
+            re.compile(fnmatch.translate(p.removeprefix("./"))) for p in secret_exceptions
+        )
+        self._root_fd = _RootFd(self._root_str)
+        self._secrets = secret_index(self._root_str)
+        self._pinned = False
 
     @property
     def root(self) -> Path:
@@ -146,7 +140,8 @@ class SafePaths:
             return ""
         return real[len(self._prefix) :] if real.startswith(self._prefix) else None
 
-    def resolve(self, path: str, *, write: bool = False) -> Path:
+    def _locate(self, path: str) -> tuple[str, str]:
+        """(what the model wrote, the canonical path relative to the root) or PathDenied."""
         if "\x00" in path:
             raise PathDenied("Path contains a NUL byte.")
         raw = path.strip() or "."
@@ -158,7 +153,22 @@ class SafePaths:
             raise PathDenied(
                 f"{raw!r} is outside the workspace ({self._root_str}). Use a path inside it, e.g. 'notes/todo.md'."
             )
-        if not self._allow_secrets and is_secret(rel) and not any(x.match(rel) for x in self._exceptions):
+        return raw, rel
+
+    def canonical(self, path: str) -> str:
+        """The workspace-relative path a tool opens for `path` ("." for the workspace itself).
+
+        `x/../`, `./`, `//`, an absolute path inside the workspace and symlinks inside it all come
+        out as the one real path; a path outside it, or with a NUL byte, raises PathDenied.
+        """
+        return self._locate(path)[1] or "."
+
+    def _excepted(self, rel: str) -> bool:
+        return self._allow_secrets or any(x.match(rel) for x in self._exceptions)
+
+    def resolve(self, path: str, *, write: bool = False) -> Path:
+        raw, rel = self._locate(path)
+        if is_secret_path(rel) and not self._excepted(rel):
             raise PathDenied(
                 f"{raw!r} looks like a secret (credentials or keys); Hearth does not read or write it."
             )
@@ -166,12 +176,12 @@ class SafePaths:
             top = rel.split(os.sep, 1)[0]
             if top in PROTECTED_WRITE_DIRS:
                 raise PathDenied(f"{raw!r} is inside {top}/, which the agent may not change.")
-        return Path(real)
+        return Path(self._prefix + rel) if rel else self._root
 
     def _real(self, joined: str) -> str:
         """realpath, but with lstat only below the (already real) root when nothing is a symlink."""
         if ".." in joined.split(os.sep):
-            return os.path.realpath(joined)
+            return self._follow(joined)
         norm = os.path.normpath(joined)
         rel = self._rel(norm)
         if rel is None:
@@ -181,32 +191,177 @@ class SafePaths:
             current = current + os.sep + part
             try:
                 if stat.S_ISLNK(os.lstat(current).st_mode):
-                    return os.path.realpath(joined)
+                    return self._follow(joined)
             except FileNotFoundError:
                 return norm  # nothing below a missing folder can be a symlink
+            except NotADirectoryError:
+                return norm  # a file used as a folder: opening it will say so
         return norm
+
+    def _follow(self, joined: str) -> str:
+        if self._pinned:
+            raise _swapped(self.display(Path(os.path.normpath(joined))))
+        try:
+            return os.path.realpath(joined)
+        except OSError:  # a link replaced while it was being read
+            raise PathDenied(
+                f"{self.display(Path(joined))!r} changed while it was being resolved; try again."
+            ) from None
 
     def contains(self, path: Path) -> bool:
         return self._rel(os.path.realpath(path)) is not None
 
     def is_secret(self, path: Path) -> bool:
+        """Would Hearth refuse to show `path`: outside, named like a secret, or a hardlink to one."""
         rel = self._rel(os.path.realpath(path))
-        return rel is not None and is_secret(rel)
+        if rel is None:
+            return True
+        if is_secret_path(rel):
+            return not self._excepted(rel)
+        try:
+            st = os.stat(self._prefix + rel, follow_symlinks=False)
+        except OSError:
+            return False
+        return self._hardlinked_secret(rel, st) is not None
+
+    def _hardlinked_secret(self, rel: str, st: os.stat_result) -> str | None:
+        """The secret file `rel` shares its inode with (a hardlink to it), if any and not allowed."""
+        if self._allow_secrets or not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+            return None
+        owner = self._secrets.scan().inodes.get((st.st_dev, st.st_ino))
+        if owner is None or owner == rel or self._excepted(owner):
+            return None
+        return owner
+
+    def _hardlinked_control(self, rel: str, st: os.stat_result) -> str | None:
+        """The control file (guard.py) `rel` shares its inode with, if any."""
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+            return None
+        for top in control_paths(self._root):
+            inside = top.rglob("*") if top.is_dir() and not top.is_symlink() else ()
+            for item in (top, *inside):
+                try:
+                    ist = os.stat(item, follow_symlinks=False)
+                except OSError:
+                    continue
+                if (ist.st_dev, ist.st_ino) == (st.st_dev, st.st_ino) and self.display(item) != rel:
+                    return self.display(item)
+        return None
 
     def display(self, path: Path) -> str:
         rel = self._rel(str(path))
         return str(path) if rel is None else (rel or ".")
 
-    def open(self, path: Path, flags: int, mode: int = 0o644) -> int:
-        """A file descriptor for `path` (from `resolve`), opened race-free beneath the workspace."""
+    def _fd(self) -> int:
+        return self._root_fd.get()
+
+    def pinned(self) -> SafePaths:
+        """This resolver for paths that are already canonical (the dispatcher passes those to the
+        tools): a path that has come to hold a symlink since is refused instead of followed, so
+        the tool opens the very path the permission decision was made on."""
+        view = copy.copy(self)
+        view._pinned = True
+        return view
+
+    def _inside(self, path: Path) -> str:
         rel = self._rel(str(path))
+        if rel is None:
+            raise PathDenied(f"{path} is outside the workspace ({self._root_str}).")
+        return rel
+
+    def open(self, path: Path, flags: int, mode: int = 0o644) -> int:
+        """A file descriptor for `path` (from `resolve`), opened race-free beneath the workspace.
+
+        No symlink is followed. A hardlink to a secret is refused before anything is truncated.
+        Folders (the workspace itself included) open with O_DIRECTORY.
+        """
+        rel = self._inside(path)
         if not rel:
-            raise PathDenied(f"{path} is not a file inside the workspace.")
-        if self._root_fd is None:
-            self._root_fd = os.open(self._root_str, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        return open_beneath(self._root_fd, rel, flags, mode)
+            if not flags & os.O_DIRECTORY:
+                raise PathDenied(f"{path} is the workspace folder, not a file.")
+            return os.dup(self._fd())
+        truncate = bool(flags & os.O_TRUNC)
+        fd = open_beneath(self._fd(), rel, flags & ~os.O_TRUNC, mode)
+        try:
+            st = os.fstat(fd)
+            owner = self._hardlinked_secret(rel, st)
+            if owner is not None:
+                raise PathDenied(f"{rel!r} is a hardlink to the secret {owner!r}; Hearth does not open it.")
+            if flags & (os.O_WRONLY | os.O_RDWR) and (control := self._hardlinked_control(rel, st)):
+                raise PathDenied(
+                    f"{rel!r} is a hardlink to the control file {control!r}; writing it would change that "
+                    f"file. Write {control!r} itself, which asks the user."
+                )
+            if truncate:
+                os.ftruncate(fd, 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def stat(self, path: Path) -> os.stat_result | None:
+        """lstat of `path` through a folder opened beneath the workspace; None when it is missing."""
+        rel = self._inside(path)
+        if not rel:
+            return os.fstat(self._fd())
+        parent, name = os.path.split(rel)
+        try:
+            fd = open_beneath(self._fd(), parent, O_DIR) if parent else os.dup(self._fd())
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        try:
+            return os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        finally:
+            os.close(fd)
+
+    def makedirs(self, path: Path) -> bool:
+        """Create the folder `path` and its parents, one `mkdirat` at a time beneath the workspace.
+
+        Each folder is opened with O_NOFOLLOW before the next is made in it, so a symlink swapped in
+        meanwhile stops the walk instead of leading it outside. True when something was created.
+        """
+        rel = self._inside(path)
+        created = False
+        fd = os.dup(self._fd())
+        try:
+            for part in rel.split(os.sep) if rel else ():
+                try:
+                    os.mkdir(part, 0o777, dir_fd=fd)
+                    created = True
+                except FileExistsError:
+                    pass
+                try:
+                    nxt = os.open(part, O_DIR, dir_fd=fd)
+                except OSError as exc:
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                        raise PathDenied(
+                            f"{rel!r}: {part!r} is a file or a symlink, not a folder; nothing created in it."
+                        ) from None
+                    if exc.errno == errno.ENOENT:
+                        raise PathDenied(f"{rel!r}: {part!r} was removed meanwhile; try again.") from None
+                    raise
+                os.close(fd)
+                fd = nxt
+        finally:
+            os.close(fd)
+        return created
+
+
+class _RootFd:
+    """The workspace folder's descriptor: opened once, shared by a SafePaths and its pinned views."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd: int | None = None
+
+    def get(self) -> int:
+        if self._fd is None:
+            self._fd = os.open(self._path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return self._fd
 
     def __del__(self) -> None:
-        if self._root_fd is not None:
+        if self._fd is not None:
             with contextlib.suppress(OSError):
-                os.close(self._root_fd)
+                os.close(self._fd)

@@ -1,6 +1,8 @@
 """File tools: read, write, edit, glob, grep, ls, mkdir.
 
-Every path goes through the run context's safe resolver. Outputs are short and say
+Every path goes through the run context's safe resolver, and everything after that through
+file descriptors opened beneath the workspace: stat, open, folder creation, listing and walks
+never follow a symlink swapped in between the check and the act. Outputs are short and say
 what happened, so a small model can take the next step.
 """
 
@@ -44,18 +46,29 @@ MAX_GREP_FILE_BYTES = 5_000_000
 WHOLE_READ_BYTES = 1 << 20
 
 
-def _kind(path: Path) -> str | None:
-    """ "dir", "file" or None (missing), in one stat call."""
-    try:
-        return "dir" if stat.S_ISDIR(os.stat(path).st_mode) else "file"
-    except FileNotFoundError:
+O_DIR = os.O_RDONLY | os.O_DIRECTORY
+
+
+def _kind(ctx: RunContext, path: Path) -> str | None:
+    """ "dir", "file" (a symlink counts as one: opening it will refuse) or None (missing)."""
+    st = ctx.paths.stat(path)
+    if st is None:
         return None
+    return "dir" if stat.S_ISDIR(st.st_mode) else "file"
 
 
-def _make_parents(path: Path) -> None:
-    parent = os.path.dirname(path)
-    if not os.path.isdir(parent):
-        os.makedirs(parent, exist_ok=True)
+def _make_parents(ctx: RunContext, path: Path) -> None:
+    try:
+        ctx.paths.makedirs(path.parent)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ToolError(f"Could not create the folders for {_rel(ctx, path)}: {exc.strerror}.") from None
+
+
+def _open_dir(ctx: RunContext, path: Path) -> int:
+    try:
+        return ctx.paths.open(path, O_DIR)
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ToolError(f"Could not open the folder {_rel(ctx, path)}: {exc.strerror}.") from None
 
 
 def _is_binary(fh: BinaryIO) -> bool:
@@ -65,11 +78,18 @@ def _is_binary(fh: BinaryIO) -> bool:
 
 
 def _open_read(ctx: RunContext, path: Path) -> BinaryIO:
-    return os.fdopen(ctx.paths.open(path, os.O_RDONLY), "rb")
+    try:
+        return os.fdopen(ctx.paths.open(path, os.O_RDONLY), "rb")
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        raise ToolError(f"Could not open {_rel(ctx, path)}: {exc.strerror}.") from None
 
 
 def _write_file(ctx: RunContext, path: Path, data: bytes) -> None:
-    with os.fdopen(ctx.paths.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as fh:
+    try:
+        fd = ctx.paths.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as exc:
+        raise ToolError(f"Could not write {_rel(ctx, path)}: {exc.strerror}.") from None
+    with os.fdopen(fd, "wb") as fh:
         fh.write(data)
 
 
@@ -92,7 +112,7 @@ class ReadInput(ToolInput):
 def read(args: ReadInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path)
     offset = max(1, args.offset)
-    kind = _kind(path)
+    kind = _kind(ctx, path)
     if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; use ls to list it.")
     if kind is None:
@@ -135,12 +155,12 @@ class WriteInput(ToolInput):
 
 def write(args: WriteInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path, write=True)
-    kind = _kind(path)
+    kind = _kind(ctx, path)
     if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; give a file path.")
     existed = kind is not None
     if not existed:
-        _make_parents(path)
+        _make_parents(ctx, path)
     data = args.content.encode("utf-8")
     _write_file(ctx, path, data)
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
@@ -161,10 +181,10 @@ class EditInput(ToolInput):
 
 def edit(args: EditInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path, write=True)
-    kind = _kind(path)
+    kind = _kind(ctx, path)
     if kind is None:
         if args.old == "":
-            _make_parents(path)
+            _make_parents(ctx, path)
             _write_file(ctx, path, args.new.encode("utf-8"))
             return f"Created {_rel(ctx, path)}."
         raise ToolError(f"{args.path!r} does not exist. Use write to create it.")
@@ -200,13 +220,48 @@ def edit(args: EditInput, ctx: RunContext) -> str:
 
 
 def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:
-    """Files under root, not following symlinks out, skipping tool and VCS folders."""
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-        for name in sorted(filenames):
-            p = Path(dirpath) / name
-            if ctx.paths.contains(p):
-                yield p
+    """Files under root, skipping tool and VCS folders: regular files, and symlinks to files
+    inside the workspace (by name; opening one refuses, its target is found where it lives).
+
+    Each folder is opened by a descriptor beneath its parent (O_NOFOLLOW), so a folder swapped
+    for a symlink during the walk ends that branch instead of leading it outside."""
+    fd = _open_dir(ctx, root)
+    try:
+        yield from _walk_fd(fd, root, ctx)
+    finally:
+        os.close(fd)
+
+
+def _walk_fd(fd: int, folder: Path, ctx: RunContext) -> Iterator[Path]:
+    try:
+        with os.scandir(fd) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    subdirs = []
+    for e in entries:
+        try:
+            if e.is_dir(follow_symlinks=False):
+                if e.name not in SKIP_DIRS:
+                    subdirs.append(e.name)
+            elif e.is_file(follow_symlinks=False) or (e.is_symlink() and _file_inside(ctx, folder / e.name)):
+                yield folder / e.name
+        except OSError:
+            continue
+    for name in subdirs:
+        try:
+            sub = os.open(name, O_DIR | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+        except OSError:  # gone, or swapped for a symlink: not followed
+            continue
+        try:
+            yield from _walk_fd(sub, folder / name, ctx)
+        finally:
+            os.close(sub)
+
+
+def _file_inside(ctx: RunContext, link: Path) -> bool:
+    """A symlink to a file in the workspace (listed by name only; never opened through)."""
+    return ctx.paths.contains(link) and os.path.isfile(link)
 
 
 class GlobInput(ToolInput):
@@ -218,7 +273,7 @@ class GlobInput(ToolInput):
 
 def glob(args: GlobInput, ctx: RunContext) -> str:
     root = ctx.paths.resolve(args.path)
-    if not root.is_dir():
+    if _kind(ctx, root) != "dir":
         raise ToolError(f"{args.path!r} is not a folder.")
     pattern = args.pattern.removeprefix("./")
     by_name = "/" not in pattern
@@ -253,7 +308,10 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
             f"Invalid regular expression {args.pattern!r}: {exc}. Escape special characters."
         ) from None
     root = ctx.paths.resolve(args.path)
-    files = [root] if root.is_file() else list(_walk(root, ctx))
+    kind = _kind(ctx, root)
+    if kind is None:
+        raise ToolError(f"{args.path!r} does not exist. Use glob or ls to find the right path.")
+    files = [root] if kind == "file" else list(_walk(root, ctx))
     hits: list[str] = []
     total = 0
     for f in files:
@@ -262,9 +320,10 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
         if ctx.paths.is_secret(f):
             continue
         try:
-            if f.stat().st_size > MAX_GREP_FILE_BYTES:
-                continue
             with _open_read(ctx, f) as raw:
+                st = os.fstat(raw.fileno())
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_GREP_FILE_BYTES:
+                    continue
                 if _is_binary(raw):
                     continue
                 for n, line in enumerate(_text(raw), start=1):
@@ -287,25 +346,38 @@ class LsInput(ToolInput):
 
 
 def ls(args: LsInput, ctx: RunContext) -> str:
+    """Lists the folder through a descriptor opened beneath the workspace: a folder swapped for a
+    symlink is refused, never listed; entries are described by lstat, symlinks not followed."""
     root = ctx.paths.resolve(args.path)
-    if not root.exists():
+    st = ctx.paths.stat(root)
+    if st is None:
         raise ToolError(f"{args.path!r} does not exist.")
-    if not root.is_dir():
-        return f"{_rel(ctx, root)} ({root.stat().st_size} bytes)"
-    entries = sorted(root.iterdir(), key=lambda p: (not p.is_dir(), p.name))
-    lines = []
-    for p in islice(entries, MAX_LISTED):
-        if p.is_dir():
-            lines.append(f"{p.name}/")
-        else:
-            try:
-                lines.append(f"{p.name}  ({p.stat().st_size} bytes)")
-            except OSError:
-                lines.append(p.name)
+    if not stat.S_ISDIR(st.st_mode):
+        return f"{_rel(ctx, root)} ({st.st_size} bytes)"
+    fd = _open_dir(ctx, root)
+    try:
+        with os.scandir(fd) as it:
+            described = [_describe(e, fd) for e in it]
+    finally:
+        os.close(fd)
+    entries = sorted(described, key=lambda d: (not d[1].endswith("/"), d[0]))
+    lines = [line for _, line in islice(entries, MAX_LISTED)]
     if not lines:
         return f"{_rel(ctx, root)} is empty."
     more = f"\n[{len(entries) - MAX_LISTED} more entries not shown]" if len(entries) > MAX_LISTED else ""
     return "\n".join(lines) + more
+
+
+def _describe(e: os.DirEntry[str], fd: int) -> tuple[str, str]:
+    """(name, line) for ls: `name/` for folders, `name -> target` for symlinks, else the size."""
+    try:
+        if e.is_dir(follow_symlinks=False):
+            return e.name, f"{e.name}/"
+        if e.is_symlink():
+            return e.name, f"{e.name} -> {os.readlink(e.name, dir_fd=fd)}"
+        return e.name, f"{e.name}  ({e.stat(follow_symlinks=False).st_size} bytes)"
+    except OSError:
+        return e.name, e.name
 
 
 class MkdirInput(ToolInput):
@@ -316,11 +388,12 @@ class MkdirInput(ToolInput):
 
 def mkdir(args: MkdirInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path, write=True)
-    if path.exists():
-        if path.is_dir():
-            return f"{_rel(ctx, path)}/ already exists."
+    kind = _kind(ctx, path)
+    if kind == "dir":
+        return f"{_rel(ctx, path)}/ already exists."
+    if kind is not None:
         raise ToolError(f"{args.path!r} exists and is a file.")
-    path.mkdir(parents=True)
+    ctx.paths.makedirs(path)
     return f"Created folder {_rel(ctx, path)}/."
 
 
