@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import secrets
 import signal
@@ -44,6 +45,7 @@ class SandboxRunner:
         self.backend = backend
         self.limits = limits or backend.limits
         self._jobs: dict[str, _Job] = {}
+        _sweep_once()
 
     @property
     def name(self) -> str:
@@ -162,6 +164,12 @@ class SandboxRunner:
     def _info(job: _Job) -> JobInfo:
         code = job.process.returncode
         return JobInfo(id=job.id, command=job.command, running=code is None, exit_code=code)
+
+
+@functools.cache
+def _sweep_once() -> None:
+    """Once per process: kill what a Hearth that was killed left in its cgroups."""
+    ProcessGroup.sweep_stale()
 
 
 async def _pump(proc: asyncio.subprocess.Process, capture: OutputCapture, limit: int | None) -> None:
