@@ -112,7 +112,7 @@ def test_a_sigkilled_runner_leaves_no_process(tmp_path: Path, backend: str, how:
 @pytest.mark.parametrize("backend", BACKEND_PARAMS)
 def test_a_sigkilled_hearth_run_leaves_no_process(tmp_path: Path, home: Path, backend: str) -> None:
     ws, marker = _workspace(tmp_path)
-    background = f"setsid nohup ./{marker} 1001 >/dev/null 2>&1 & ./{marker} 1002"
+    background = f"setsid nohup ./{marker} 1001"
     script = [
         ScriptedReply(
             tool_calls=[ScriptedCall(name="shell", arguments={"command": background, "background": True})]
@@ -147,7 +147,7 @@ def test_a_sigkilled_hearth_run_leaves_no_process(tmp_path: Path, home: Path, ba
         text=True,
     )
     try:
-        started = _wait_for(lambda: _sleeping(marker) >= 4 or hearth.poll() is not None, 30)
+        started = _wait_for(lambda: _sleeping(marker) >= 3 or hearth.poll() is not None, 30)
         assert started and hearth.poll() is None, f"hearth did not start the commands: {hearth.poll()}"
         hearth.send_signal(signal.SIGKILL)
     finally:
