@@ -10,6 +10,7 @@ Unix and a UDP listener on the host outside the workspace that must receive noth
 
 from __future__ import annotations
 
+import contextlib
 import platform
 import shutil
 import socket
@@ -55,10 +56,8 @@ class Listeners:
             conn.close()
         except BlockingIOError:
             pass
-        try:
+        with contextlib.suppress(BlockingIOError):
             got.append(f"udp datagram {self.udp.recv(100)!r}")
-        except BlockingIOError:
-            pass
         return got
 
 

@@ -39,7 +39,19 @@ SYSTEM_READ = (
 def _helper_argv(options: list[str], env: Mapping[str, str], command: str) -> list[str]:
     env_opts = [part for k, v in env.items() for part in ("--env", f"{k}={v}")]
     parent = ["--parent", str(os.getpid())]  # the helper stops everything when this process dies
-    return [sys.executable, "-I", "-S", str(HELPER), *parent, *options, *env_opts, "--", "/bin/sh", "-c", command]
+    return [
+        sys.executable,
+        "-I",
+        "-S",
+        str(HELPER),
+        *parent,
+        *options,
+        *env_opts,
+        "--",
+        "/bin/sh",
+        "-c",
+        command,
+    ]
 
 
 class ProcessBackend(Backend):

@@ -63,9 +63,10 @@ def api_router(state: WebState) -> APIRouter:
     router = APIRouter(prefix="/api")
 
     @router.post("/login", tags=["auth"])
-    async def login(body: Login, response: Response) -> dict[str, bool]:
+    async def login(body: Login, request: Request, response: Response) -> dict[str, bool]:
+        client = request.client.host if request.client else ""  # the peer, never a forwarded header
         try:
-            cookie = state.auth.login(pin=body.pin, token=body.token)
+            cookie = state.auth.login(pin=body.pin, token=body.token, client=client)
         except LoginRefused as exc:
             raise _Refused(exc.status, str(exc)) from None
         response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", path="/")
