@@ -269,7 +269,7 @@ def own_proc() -> None:
         _libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
 
 
-def run_command(opts: Options, argv: list[str], mask: set[signal.Signals]) -> None:
+def run_command(opts: Options, argv: list[str], mask: set[int | signal.Signals]) -> None:
     """In the forked child: confine, then exec the command. Never returns."""
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
@@ -286,7 +286,7 @@ def run_command(opts: Options, argv: list[str], mask: set[signal.Signals]) -> No
     os._exit(126)
 
 
-def namespace_init(opts: Options, argv: list[str], mask: set[signal.Signals]) -> None:
+def namespace_init(opts: Options, argv: list[str], mask: set[int | signal.Signals]) -> None:
     """PID 1 of the command's namespace: reaps orphans, ends with the command. Never returns.
 
     It dies with the helper (SIGKILL), and when it ends the kernel kills the whole namespace.
