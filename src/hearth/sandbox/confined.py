@@ -70,6 +70,7 @@ class LandlockBackend(Backend):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._tmp = tempfile.mkdtemp(prefix="hearth-sandbox-")
+        self.scratch_dirs = (Path(self._tmp),)  # counted in the session's write budget
 
     def available(self) -> str | None:
         if sys.platform != "linux":
