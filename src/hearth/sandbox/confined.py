@@ -38,7 +38,9 @@ SYSTEM_READ = (
 
 def _helper_argv(options: list[str], env: Mapping[str, str], command: str) -> list[str]:
     env_opts = [part for k, v in env.items() for part in ("--env", f"{k}={v}")]
-    parent = ["--parent", str(os.getpid())]  # the helper stops everything when this process dies
+    # The helper stops everything when this process dies. (PR_SET_PDEATHSIG follows the thread
+    # that forked: asyncio forks in the event loop's thread, which lives as long as Hearth does.)
+    parent = ["--parent", str(os.getpid())]
     return [
         sys.executable,
         "-I",

@@ -1,5 +1,8 @@
 """Runs commands through a backend: limits, timeouts, capped output, jobs, clean-up.
 
+Per session (budget.py): the workspace may grow by at most the write budget, watched
+while commands run, and only so many background jobs run at once.
+
 Each command is a fresh process in a new session. When it ends, times out or
 floods its output, the backend's PID namespace (or the helper's subreaper)
 makes sure nothing it started lives on. Control files the command touched are
