@@ -73,6 +73,12 @@ class Settings(BaseModel):
     network_allow: list[str] = Field(
         default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
     )
+    max_session_write_bytes: int = Field(
+        1 << 30,
+        ge=0,
+        description="How much the workspace may grow on disk in one session (bytes); 0 = no cap",
+    )
+    max_background_jobs: int = Field(8, ge=1, description="Background shell jobs running at once")
     checkpoints: bool = Field(True, description="Record the workspace before each changing step (for undo)")
     allow: list[str] = Field(
         default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"

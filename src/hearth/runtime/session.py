@@ -30,6 +30,7 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
@@ -110,6 +111,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None

@@ -38,7 +38,22 @@ SYSTEM_READ = (
 
 def _helper_argv(options: list[str], env: Mapping[str, str], command: str) -> list[str]:
     env_opts = [part for k, v in env.items() for part in ("--env", f"{k}={v}")]
-    return [sys.executable, "-I", "-S", str(HELPER), *options, *env_opts, "--", "/bin/sh", "-c", command]
+    # The helper stops everything when this process dies. (PR_SET_PDEATHSIG follows the thread
+    # that forked: asyncio forks in the event loop's thread, which lives as long as Hearth does.)
+    parent = ["--parent", str(os.getpid())]
+    return [
+        sys.executable,
+        "-I",
+        "-S",
+        str(HELPER),
+        *parent,
+        *options,
+        *env_opts,
+        "--",
+        "/bin/sh",
+        "-c",
+        command,
+    ]
 
 
 class ProcessBackend(Backend):
@@ -57,6 +72,7 @@ class LandlockBackend(Backend):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._tmp = tempfile.mkdtemp(prefix="hearth-sandbox-")
+        self.scratch_dirs = (Path(self._tmp),)  # counted in the session's write budget
 
     def available(self) -> str | None:
         if sys.platform != "linux":

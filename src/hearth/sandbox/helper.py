@@ -4,19 +4,25 @@ Started as `python -I -S helper.py [options] -- argv...` by the Landlock and
 process backends. Standard library only, and only the cheap parts of it (no
 json, re or platform), so it starts fast and imports nothing from the
 workspace. Options: --cwd DIR, --env K=V, --landlock, --writable P, --readable P,
---seccomp, --drop-caps, --allow-net. It:
+--seccomp, --drop-caps, --allow-net, --parent PID. It:
 
-1. becomes a child subreaper, so orphans (a `setsid` grandchild too) come back to it;
-2. forks the command (resource limits come from the runner, inherited) with optionally Landlock (files, TCP,
-   abstract sockets, signals) and a seccomp filter (no AF_INET/AF_INET6/AF_UNIX
-   sockets, so no DNS either; no user namespaces, ptrace or io_uring);
-3. when the command ends, or on SIGTERM, kills every process left under it.
+1. becomes a child subreaper, so orphans (a `setsid` grandchild too) come back to it,
+   and asks for SIGTERM when Hearth (`--parent`) dies, however it dies (SIGKILL too);
+2. where it may (root), puts the command in a new PID namespace with its own /proc: a
+   small init that is SIGKILLed when the helper dies, and when that init ends the kernel
+   kills every process left in the namespace;
+3. forks the command (resource limits come from the runner, inherited) with optionally Landlock (files, TCP,
+   abstract sockets, signals) and a seccomp filter (native system calls only: no other
+   architecture's (i386 `int 0x80`) nor x32's; no AF_INET/AF_INET6/AF_UNIX sockets, so no
+   DNS either; no user namespaces, ptrace or io_uring);
+4. when the command ends, or on SIGTERM, kills every process left under it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import select
 import signal
 import struct
 import sys
@@ -24,11 +30,15 @@ import sys
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_SECCOMP = 22
+PR_SET_PDEATHSIG = 1
 SECCOMP_MODE_FILTER = 2
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 0x4000, 1 << 18
 
 _libc = ctypes.CDLL(None, use_errno=True)  # the C library Python itself uses (find_library is slow)
 _libc.syscall.restype = ctypes.c_long
 _libc.prctl.restype = ctypes.c_int
+_libc.unshare.restype = _libc.mount.restype = ctypes.c_int
 
 # Landlock (uapi/linux/landlock.h). Syscall numbers are the same on x86_64 and aarch64.
 SYS_CREATE, SYS_ADD_RULE, SYS_RESTRICT = 444, 445, 446
@@ -40,10 +50,12 @@ SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1
 READ_ONLY = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
 
 ARCH = {
-    "x86_64": (0xC000003E, {"socket": 41, "ptrace": 101, "unshare": 272, "setns": 308}),
-    "aarch64": (0xC00000B7, {"socket": 198, "ptrace": 117, "unshare": 97, "setns": 268}),
+    "x86_64": (0xC000003E, {"socket": 41, "ptrace": 101, "unshare": 272, "setns": 308, "clone": 56}),
+    "aarch64": (0xC00000B7, {"socket": 198, "ptrace": 117, "unshare": 97, "setns": 268, "clone": 220}),
 }
 IO_URING = (425, 426, 427)
+CLONE3 = 435  # its flags sit in a struct the filter cannot read: ENOSYS, and libc falls back to clone
+X32_SYSCALL_BIT = 0x40000000  # x86_64: such numbers run the x32 ABI under the native architecture
 
 
 def _check(ret: int, what: str) -> int:
@@ -98,22 +110,31 @@ def apply_landlock(writable: list[str], readable: list[str], block_net: bool) ->
 
 
 def seccomp_program(block_inet: bool) -> bytes:
-    """A classic-BPF seccomp filter (struct sock_filter[]), as bwrap's --seccomp takes it."""
+    """A classic-BPF seccomp filter (struct sock_filter[]), as bwrap's --seccomp takes it.
+
+    A system call from any other architecture (i386's `int 0x80` on x86_64, arm32 on
+    aarch64) kills the process: those tables have other numbers (i386 `socketcall`), so
+    the checks below would not see them. x32 calls (native architecture, number with bit
+    30 set) get ENOSYS, as on a kernel built without x32.
+    """
     machine = os.uname().machine
     if machine not in ARCH:
         raise OSError(f"no seccomp filter for {machine}")
     audit_arch, nr = ARCH[machine]
-    ld_w_abs, jeq_k, ret_k = 0x20, 0x15, 0x06
-    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    ld_w_abs, jeq_k, jge_k, jset_k, ret_k = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, kill_process = 0x7FFF0000, 0x80000000
+    eperm, enosys = 0x00050000 | 1, 0x00050000 | 38
     prog: list[tuple[int, int, int, int]] = [
         (ld_w_abs, 0, 0, 4),  # arch
         (jeq_k, 1, 0, audit_arch),
-        (ret_k, 0, 0, allow),
+        (ret_k, 0, 0, kill_process),
         (ld_w_abs, 0, 0, 0),  # syscall number
     ]
+    if machine == "x86_64":
+        prog += [(jge_k, 0, 1, X32_SYSCALL_BIT), (ret_k, 0, 0, enosys)]
     for name in ("ptrace", "unshare", "setns"):
         prog += [(jeq_k, 0, 1, nr[name]), (ret_k, 0, 0, eperm)]
-    for number in IO_URING:
+    for number in (*IO_URING, CLONE3):
         prog += [(jeq_k, 0, 1, number), (ret_k, 0, 0, enosys)]
     if block_inet:
         # No AF_INET/AF_INET6 (so no DNS either) and no AF_UNIX socket(): Landlock does not
@@ -126,6 +147,13 @@ def seccomp_program(block_inet: bool) -> bytes:
             (jeq_k, 0, 1, 10),  # AF_INET6
             (ret_k, 0, 0, eperm),
         ]
+    # Last, as it loads an argument: clone() making a user namespace (unshare's other door).
+    prog += [
+        (jeq_k, 0, 3, nr["clone"]),
+        (ld_w_abs, 0, 0, 16),  # args[0], the flags
+        (jset_k, 0, 1, CLONE_NEWUSER),
+        (ret_k, 0, 0, eperm),
+    ]
     prog.append((ret_k, 0, 0, allow))
     return b"".join(struct.pack("HBBI", *ins) for ins in prog)
 
@@ -196,6 +224,7 @@ class Options:
         self.readable: list[str] = []
         self.landlock = self.seccomp = self.drop_caps = False
         self.block_net = True
+        self.parent = 0
         values = iter(args)
         for opt in values:
             if opt == "--landlock":
@@ -208,6 +237,8 @@ class Options:
                 self.block_net = False
             elif opt == "--cwd":
                 self.cwd = next(values)
+            elif opt == "--parent":
+                self.parent = int(next(values))
             elif opt == "--env":
                 key, _, val = next(values).partition("=")
                 self.env[key] = val
@@ -217,6 +248,62 @@ class Options:
                 self.readable.append(next(values))
             else:
                 raise SystemExit(f"hearth sandbox helper: unknown option {opt}")
+
+
+def new_pid_namespace() -> bool:
+    """Children from now on start in a new PID namespace; False where that is not allowed."""
+    return _libc.unshare(CLONE_NEWPID) == 0
+
+
+def die_with_parent(sig: int, parent: int) -> bool:
+    """Ask for `sig` when the parent dies; False if it is already gone (or is not `parent`)."""
+    _libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    return os.getppid() == parent
+
+
+def own_proc() -> None:
+    """A private mount namespace with a /proc of this PID namespace (so ps and /proc/PID agree)."""
+    if _libc.unshare(CLONE_NEWNS) != 0:
+        return
+    if _libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) == 0:
+        _libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+
+
+def run_command(opts: Options, argv: list[str], mask: set[int | signal.Signals]) -> None:
+    """In the forked child: confine, then exec the command. Never returns."""
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if opts.landlock:
+            apply_landlock(opts.writable, opts.readable, opts.block_net)
+        if opts.drop_caps:
+            drop_capabilities()
+        if opts.seccomp:
+            apply_seccomp(opts.block_net)
+        os.chdir(opts.cwd)
+        os.execvpe(argv[0], argv, opts.env)
+    except BaseException as exc:  # report why the command could not start
+        os.write(2, f"hearth sandbox: cannot start the command: {exc}\n".encode())
+    os._exit(126)
+
+
+def namespace_init(opts: Options, argv: list[str], mask: set[int | signal.Signals]) -> None:
+    """PID 1 of the command's namespace: reaps orphans, ends with the command. Never returns.
+
+    It dies with the helper (SIGKILL), and when it ends the kernel kills the whole namespace.
+    """
+    try:
+        own_proc()
+        command = os.fork()
+        if command == 0:
+            run_command(opts, argv, mask)
+        while True:
+            done, status = os.wait()
+            if done == command:
+                code = os.waitstatus_to_exitcode(status)
+                os._exit(code if code >= 0 else 128 - code)
+    except BaseException as exc:
+        os.write(2, f"hearth sandbox: cannot start the command: {exc}\n".encode())
+    os._exit(126)
 
 
 def main() -> int:
@@ -229,21 +316,19 @@ def main() -> int:
     # Signals are taken synchronously: a handler would wait until a blocking waitpid returned.
     watched = {signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
     old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, watched)
+    if opts.parent and not die_with_parent(signal.SIGTERM, opts.parent):
+        return 128 + signal.SIGTERM  # Hearth is gone already
+    alive, lifeline = os.pipe()  # EOF on `alive` once the helper is gone (close-on-exec both)
+    namespaced = new_pid_namespace()
     pid = os.fork()
     if pid == 0:
-        try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-            if opts.landlock:
-                apply_landlock(opts.writable, opts.readable, opts.block_net)
-            if opts.drop_caps:
-                drop_capabilities()
-            if opts.seccomp:
-                apply_seccomp(opts.block_net)
-            os.chdir(opts.cwd)
-            os.execvpe(argv[0], argv, opts.env)
-        except BaseException as exc:  # report why the command could not start
-            os.write(2, f"hearth sandbox: cannot start the command: {exc}\n".encode())
-            os._exit(126)
+        os.close(lifeline)
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if select.select([alive], [], [], 0)[0]:  # the helper died before that took effect
+            os._exit(128 + signal.SIGKILL)
+        if namespaced:
+            namespace_init(opts, argv, old_mask)
+        run_command(opts, argv, old_mask)
     while True:
         info = signal.sigwaitinfo(watched)
         if info.si_signo != signal.SIGCHLD:

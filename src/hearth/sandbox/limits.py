@@ -2,7 +2,8 @@
 
 RLIMIT_NPROC is not enforced for root in the host's user namespace, so a pids
 cgroup (v1 or v2) is added when Hearth can create one; `hearth doctor` says
-which limits apply.
+which limits apply. A cgroup is named for the Hearth process that made it, so one
+left behind by a Hearth that was killed is emptied and removed at the next start.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import secrets
 import shlex
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,9 +45,9 @@ class ProcessGroup:
     paths: list[Path] = field(default_factory=list)
 
     @classmethod
-    def create(cls, limits: ResourceLimits) -> ProcessGroup:
+    def create(cls, limits: ResourceLimits, *, owner: int | None = None) -> ProcessGroup:
         group = cls(limits)
-        name = f"hearth-{os.getpid()}-{secrets.token_hex(4)}"
+        name = f"{_prefix()}{owner or os.getpid()}-{secrets.token_hex(4)}"
         v1_pids, v1_mem = CGROUP_ROOT / "pids", CGROUP_ROOT / "memory"
         with contextlib.suppress(OSError):
             if (v1_pids / "cgroup.procs").exists():
@@ -87,9 +89,52 @@ class ProcessGroup:
 
     def remove(self) -> None:
         for path in self.paths:
-            with contextlib.suppress(OSError):
-                for pid in (path / "cgroup.procs").read_text().split():
-                    os.kill(int(pid), 9)
-            with contextlib.suppress(OSError):
-                path.rmdir()
+            _empty(path)
         self.paths.clear()
+
+    @staticmethod
+    def sweep_stale() -> int:
+        """Empty and remove the cgroups of Hearth processes (of this PID namespace) that are gone."""
+        prefix, swept = _prefix(), 0
+        for root in (CGROUP_ROOT / "pids", CGROUP_ROOT / "memory", CGROUP_ROOT):
+            with contextlib.suppress(OSError):
+                for path in root.iterdir():
+                    owner = path.name.removeprefix(prefix).split("-", 1)[0]
+                    if path.name.startswith(prefix) and owner.isdigit() and not _alive(int(owner)):
+                        _empty(path)
+                        swept += 1
+        return swept
+
+
+def _prefix() -> str:
+    """`hearth-<PID namespace>-`: a PID means something only in its own namespace."""
+    try:
+        return f"hearth-{os.stat('/proc/self/ns/pid').st_ino}-"
+    except OSError:
+        return "hearth-0-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _empty(path: Path) -> None:
+    """Kill every process in the cgroup, then remove it (which waits for them to be gone)."""
+    for _ in range(50):
+        with contextlib.suppress(OSError):
+            for pid in (path / "cgroup.procs").read_text().split():
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), 9)
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.01)

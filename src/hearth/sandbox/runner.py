@@ -1,5 +1,8 @@
 """Runs commands through a backend: limits, timeouts, capped output, jobs, clean-up.
 
+Per session (budget.py): the workspace may grow by at most the write budget, watched
+while commands run, and only so many background jobs run at once.
+
 Each command is a fresh process in a new session. When it ends, times out or
 floods its output, the backend's PID namespace (or the helper's subreaper)
 makes sure nothing it started lives on. Control files the command touched are
@@ -10,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import os
 import secrets
 import signal
@@ -19,11 +24,13 @@ from dataclasses import dataclass, field
 from hearth.core.protocols import ExecResult, ExecSpec, JobInfo
 from hearth.sandbox import guard
 from hearth.sandbox.backend import Backend
+from hearth.sandbox.budget import SessionCaps, WriteBudget
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.output import OutputCapture
 
 OUTPUT_KILL_BYTES = 8 << 20
 TERM_GRACE = 1.0
+WATCH_INTERVAL = 0.05  # seconds between looks at the write budget while commands run (a statvfs)
 
 
 @dataclass
@@ -40,10 +47,68 @@ class _Job:
 class SandboxRunner:
     """The `Sandbox` the tools see."""
 
-    def __init__(self, backend: Backend, limits: ResourceLimits | None = None) -> None:
+    def __init__(
+        self, backend: Backend, limits: ResourceLimits | None = None, caps: SessionCaps | None = None
+    ) -> None:
         self.backend = backend
         self.limits = limits or backend.limits
         self._jobs: dict[str, _Job] = {}
+        self._live: dict[int, asyncio.subprocess.Process] = {}  # id(process): runs and jobs under watch
+        self._over_budget: dict[int, int] = {}  # id(process) -> growth when it was stopped for it
+        self._watcher: asyncio.Task[None] | None = None
+        self._stopping: set[asyncio.Task[None]] = set()
+        self.set_caps(caps or SessionCaps())
+        _sweep_once()
+
+    def set_caps(self, caps: SessionCaps) -> None:
+        """The session's caps (settings `max_session_write_bytes`, `max_background_jobs`)."""
+        self.caps = caps
+        folders = [self.backend.workspace, *getattr(self.backend, "scratch_dirs", ())]
+        self.budget = WriteBudget(folders, caps.write_bytes)
+
+    async def _check_jobs(self) -> None:
+        from hearth.core.errors import ToolError
+
+        grown = await self.budget.over()
+        if grown is not None:
+            raise ToolError(self.budget.message(grown, "No background job can start until then."))
+        running = [j for j in self._jobs.values() if j.process.returncode is None]
+        if len(running) >= self.caps.background_jobs:
+            now = time.monotonic()
+            listing = "\n".join(
+                f"  {j.id}  running {now - j.started:.0f}s  {j.command[:80]}" for j in running
+            )
+            raise ToolError(
+                f"{len(running)} background jobs are running, the session's limit "
+                f"(`max_background_jobs`):\n{listing}\nStop one with "
+                "shell_jobs(action='stop', id=...) first, or run the command in the foreground."
+            )
+
+    def _watch(self, proc: asyncio.subprocess.Process) -> None:
+        if not self.budget.cap:
+            return
+        self._live[id(proc)] = proc
+        watcher = self._watcher
+        if watcher is None or watcher.done() or watcher.get_loop() is not asyncio.get_running_loop():
+            self._watcher = asyncio.create_task(self._watch_budget())
+
+    async def _watch_budget(self) -> None:
+        """While commands run: stop them all once the workspace has grown past the budget."""
+        while self._live:
+            await asyncio.sleep(WATCH_INTERVAL)
+            grown = await self.budget.over()
+            if grown is None:
+                continue
+            note = ("\n" + self.budget.message(grown, "The job was stopped.")).encode()
+            for key, proc in list(self._live.items()):
+                del self._live[key]
+                self._over_budget[key] = grown
+                for job in self._jobs.values():
+                    if job.process is proc:
+                        job.capture.feed(note)
+                task = asyncio.create_task(_terminate(proc, drain=False))
+                self._stopping.add(task)
+                task.add_done_callback(self._stopping.discard)
 
     @property
     def name(self) -> str:
@@ -53,8 +118,10 @@ class SandboxRunner:
     def isolated(self) -> bool:
         return self.backend.isolation.files and self.backend.isolation.network
 
-    async def _spawn(self, spec: ExecSpec) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
-        group = ProcessGroup.create(self.limits)
+    async def _spawn(
+        self, spec: ExecSpec, limits: ResourceLimits | None = None
+    ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
+        group = ProcessGroup.create(limits or self.limits)
         launch = self.backend.launch(spec)
         try:
             proc = await asyncio.create_subprocess_exec(
@@ -74,9 +141,13 @@ class SandboxRunner:
         return proc, group
 
     async def run(self, spec: ExecSpec) -> ExecResult:
+        over = await self.budget.over()  # past the budget, a command may still read and delete
         before = guard.snapshot(self.backend.workspace)
         started = time.perf_counter()
-        proc, group = await self._spawn(spec)
+        limits = dataclasses.replace(self.limits, file_bytes=0) if over is not None else None
+        proc, group = await self._spawn(spec, limits)
+        if over is None:
+            self._watch(proc)
         capture = OutputCapture()
         killed: str | None = None
         try:
@@ -91,9 +162,18 @@ class SandboxRunner:
             if killed or proc.returncode is None:
                 await _terminate(proc)
             group.remove()
+            self._live.pop(id(proc), None)
             for _ in range(3):  # let the transport's close callbacks run before the caller's loop may end
                 await asyncio.sleep(0)
         output = capture.text()
+        stopped = self._over_budget.pop(id(proc), None)
+        if stopped is not None:
+            killed = "write budget"
+            output += "\n" + self.budget.message(stopped, "The command was stopped.")
+        elif over is not None:
+            output += "\n" + self.budget.message(over, "Until then commands cannot write files.")
+        elif self.budget.cap and (grown := await self.budget.over()) is not None:
+            output += "\n" + self.budget.message(grown, "From now on commands cannot write files.")
         undone = guard.restore(self.backend.workspace, before)
         if undone:
             output += (
@@ -109,7 +189,9 @@ class SandboxRunner:
         )
 
     async def start(self, spec: ExecSpec) -> JobInfo:
+        await self._check_jobs()
         proc, group = await self._spawn(spec)
+        self._watch(proc)
         capture = OutputCapture(head=8_000, tail=24_000)
         job_id = "job_" + secrets.token_hex(3)
 
@@ -121,6 +203,8 @@ class SandboxRunner:
                 await _terminate(proc)
             finally:
                 group.remove()
+                self._live.pop(id(proc), None)
+                self._over_budget.pop(id(proc), None)
 
         job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()))
         self._jobs[job_id] = job
@@ -146,6 +230,8 @@ class SandboxRunner:
     async def close(self) -> None:
         for job_id in list(self._jobs):
             await self.stop(job_id)
+        if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
+            self._watcher.cancel()
         close = getattr(self.backend, "close", None)
         if close:
             close()
@@ -162,6 +248,12 @@ class SandboxRunner:
     def _info(job: _Job) -> JobInfo:
         code = job.process.returncode
         return JobInfo(id=job.id, command=job.command, running=code is None, exit_code=code)
+
+
+@functools.cache
+def _sweep_once() -> None:
+    """Once per process: kill what a Hearth that was killed left in its cgroups."""
+    ProcessGroup.sweep_stale()
 
 
 async def _pump(proc: asyncio.subprocess.Process, capture: OutputCapture, limit: int | None) -> None:

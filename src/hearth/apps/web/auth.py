@@ -9,7 +9,10 @@ login page's static files and `POST /api/login` are open. On top of that:
   so a foreign page can never drive the agent even with the user's cookie;
 - a request that changes state and is authenticated by cookie must carry this server's
   Origin (cross-site request forgery);
-- repeated wrong PINs lock logins for a while.
+- wrong PINs slow down the address that sends them (a wait that doubles after each
+  one), never another address, so a guesser cannot keep the owner out; the address is
+  the connection's, never a header such as X-Forwarded-For. After many wrong PINs from
+  everywhere together the PIN is replaced, and the new one printed where `hearth web` runs.
 
 The token is compared in constant time and is never accepted in a URL.
 """
@@ -17,10 +20,13 @@ The token is compared in constant time and is never accepted in a URL.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
+import math
 import secrets
+import sys
 import time
-from collections import deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,8 +43,12 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 OPEN_PATHS = ("/", "/favicon.ico", "/api/login")
 OPEN_PREFIXES = ("/static/",)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-MAX_FAILURES = 5
-LOCKOUT_SECONDS = 60.0
+FREE_FAILURES = 3  # wrong PINs an address may send before it has to wait
+FIRST_WAIT = 2.0  # seconds, doubling with each further wrong PIN
+LONGEST_WAIT = 900.0
+FORGET_AFTER = 3600.0  # an address quiet this long starts afresh
+MAX_ADDRESSES = 10_000
+PIN_FAILURES = 50  # wrong PINs from all addresses together before the PIN is replaced
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -60,39 +70,89 @@ class LoginRefused(Exception):
 
 
 @dataclass
+class _Guesses:
+    """Wrong logins from one address: how many, and until when it must wait."""
+
+    failures: int = 0
+    wait_until: float = 0.0
+    last: float = 0.0
+
+
+def _new_pin() -> str:
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def _announce(message: str) -> None:
+    sys.stdout.write(message + "\n")
+    sys.stdout.flush()
+
+
+@dataclass
 class WebAuth:
     token: str
     pin: str
     loopback_only: bool = True
     cookies: set[str] = field(default_factory=set)
-    failures: deque[float] = field(default_factory=deque)
+    guesses: OrderedDict[str, _Guesses] = field(default_factory=OrderedDict)
+    pin_failures: int = 0  # from all addresses since the PIN was made
+    announce: Callable[[str], None] = _announce  # the server's console
 
     @classmethod
     def create(cls, token: str | None, *, loopback_only: bool) -> WebAuth:
-        return cls(
-            token=token or secrets.token_urlsafe(24),
-            pin=f"{secrets.randbelow(10**6):06d}",
-            loopback_only=loopback_only,
+        return cls(token=token or secrets.token_urlsafe(24), pin=_new_pin(), loopback_only=loopback_only)
+
+    def login(self, pin: str = "", token: str = "", *, client: str = "") -> str:
+        """A new cookie value for a right PIN or token sent from the address `client`.
+
+        The token (long and random) is always checked. A PIN is not while its address must
+        wait: that slows one guesser and never anyone else.
+        """
+        now = time.monotonic()
+        if token and hmac.compare_digest(token.strip().encode(), self.token.encode()):
+            return self._cookie()
+        guesses = self._guesses(_address_key(client), now)
+        if now < guesses.wait_until:
+            raise LoginRefused(
+                f"Too many wrong attempts from your address; try again in "
+                f"{math.ceil(guesses.wait_until - now)} seconds (or log in with the API token).",
+                status=429,
+            )
+        if pin and hmac.compare_digest(pin.strip().encode(), self.pin.encode()):
+            guesses.failures, guesses.wait_until = 0, 0.0
+            return self._cookie()
+        guesses.failures += 1
+        if guesses.failures >= FREE_FAILURES:
+            wait = min(LONGEST_WAIT, FIRST_WAIT * 2 ** (guesses.failures - FREE_FAILURES))
+            guesses.wait_until = now + wait
+        if pin:
+            self.pin_failures += 1
+            if self.pin_failures >= PIN_FAILURES:
+                self.pin, self.pin_failures = _new_pin(), 0
+                self.announce(
+                    f"Hearth web: {PIN_FAILURES} wrong PINs were tried, so the PIN changed. "
+                    f"New PIN {self.pin}"
+                )
+        raise LoginRefused(
+            "Wrong PIN or token. The PIN is printed where `hearth web` runs "
+            "(a new one after many wrong attempts).",
+            401,
         )
 
-    def login(self, pin: str = "", token: str = "") -> str:
-        """A new cookie value for a right PIN or token."""
-        now = time.monotonic()
-        while self.failures and now - self.failures[0] > LOCKOUT_SECONDS:
-            self.failures.popleft()
-        if len(self.failures) >= MAX_FAILURES:
-            raise LoginRefused(
-                f"Too many wrong attempts; try again in {LOCKOUT_SECONDS:.0f} seconds.", status=429
-            )
-        ok = (bool(pin) and hmac.compare_digest(pin.strip().encode(), self.pin.encode())) or (
-            bool(token) and hmac.compare_digest(token.strip().encode(), self.token.encode())
-        )
-        if not ok:
-            self.failures.append(now)
-            raise LoginRefused("Wrong PIN or token. The PIN is printed where `hearth web` runs.", 401)
+    def _cookie(self) -> str:
         cookie = secrets.token_urlsafe(32)
         self.cookies.add(cookie)
         return cookie
+
+    def _guesses(self, key: str, now: float) -> _Guesses:
+        while self.guesses:  # oldest first: forget the quiet, and keep the table bounded
+            oldest = next(iter(self.guesses.values()))
+            if now - oldest.last < FORGET_AFTER and len(self.guesses) < MAX_ADDRESSES:
+                break
+            self.guesses.popitem(last=False)
+        guesses = self.guesses.pop(key, None) or _Guesses()
+        guesses.last = now
+        self.guesses[key] = guesses
+        return guesses
 
     def logout(self, cookie: str | None) -> None:
         if cookie:
@@ -198,6 +258,19 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, messa
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+def _address_key(client: str) -> str:
+    """Whom to slow down: the IPv4 address, or the IPv6 /64 (one host easily has a whole /64)."""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 def _hostname(host: str) -> str:

@@ -62,8 +62,14 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
     auth = WebAuth.create(token, loopback_only=loopback)
     runtime = await open_runtime(settings)  # errors (no server, no workspace) surface here, plainly
     app = create_app(settings, auth, runtime=runtime)
-    config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", access_log=False, ws_max_size=4 * 2**20
+    config = uvicorn.Config(  # proxy_headers off: X-Forwarded-For would let anyone pick their address
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        ws_max_size=4 * 2**20,
+        proxy_headers=False,
     )
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if loopback else host

@@ -13,10 +13,11 @@ router = APIRouter(tags=["auth"])
 
 
 @router.post("/login")
-async def login(body: Login, response: Response, state: State) -> Ok:
+async def login(body: Login, request: Request, response: Response, state: State) -> Ok:
     """The one route open without a login: a right PIN or token sets an HttpOnly cookie."""
+    client = request.client.host if request.client else ""  # the peer, never a forwarded header
     try:
-        cookie = state.auth.login(pin=body.pin, token=body.token)
+        cookie = state.auth.login(pin=body.pin, token=body.token, client=client)
     except LoginRefused as exc:
         raise Refused(exc.status, str(exc)) from None
     response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict", path="/")
