@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage, WorkUpdated
+from hearth.core.events import (
+    Compacted,
+    Event,
+    HearthMessage,
+    ModelReply,
+    Notice,
+    ToolResult,
+    UserMessage,
+    WorkUpdated,
+)
 from hearth.core.types import CallFormat, Message
 from hearth.prompts import render
 
@@ -42,7 +51,7 @@ def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]
             messages.append(Message(role="user", content=render("context_work_state", state=work.render())))
     results = {e.call_id: _shown(e, masked) for e in events if isinstance(e, ToolResult)}
     for event in events[start:]:
-        if isinstance(event, UserMessage):
+        if isinstance(event, UserMessage | HearthMessage):
             messages.append(Message(role="user", content=event.text))
         elif isinstance(event, Notice):
             messages.append(Message(role="user", content=f"[hearth] {event.text}"))

@@ -6,13 +6,17 @@ import json
 from collections.abc import Sequence
 
 from hearth.core.events import (
+    BudgetSet,
     Compacted,
     ErrorRaised,
     Event,
     Finished,
+    HearthMessage,
+    ModeChanged,
     ModelReply,
     Notice,
     PlanReady,
+    RuleRemembered,
     SessionStarted,
     ToolResult,
     UserMessage,
@@ -27,6 +31,15 @@ def to_markdown(events: Sequence[Event], title: str = "Hearth session") -> str:
             out.append(f"*{when}: started in `{e.workspace}` with {e.model} ({e.server})*\n")
         elif isinstance(e, UserMessage):
             out.append(f"## User ({when})\n\n{e.text}\n")
+        elif isinstance(e, HearthMessage):
+            out.append(f"## Hearth ({when})\n\n{e.text}\n")
+        elif isinstance(e, ModeChanged):
+            out.append(f"*mode: {e.mode}*\n")
+        elif isinstance(e, RuleRemembered):
+            rule = e.tool if e.pattern is None else f"{e.tool}({e.pattern})"
+            out.append(f"*allowed for the rest of the session: `{rule}`*\n")
+        elif isinstance(e, BudgetSet):
+            out.append(f"*token budget: {e.tokens}*\n")
         elif isinstance(e, ModelReply):
             if e.text:
                 out.append(f"## Agent ({when})\n\n{e.text}\n")

@@ -22,7 +22,7 @@ from hearth.agent.loop import Agent
 from hearth.agent.policy import Approval, PermissionMode
 from hearth.agent.rules import Rule
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, Finished, Status
+from hearth.core.events import Event, Finished, ModeChanged, Status
 from hearth.core.protocols import Delta
 from hearth.runtime.plan_mode import Decision, run_plan
 from hearth.runtime.session import Runtime, start_agent
@@ -58,12 +58,7 @@ class Answered:
     id: str
 
 
-@dataclass(frozen=True)
-class ModeChanged:
-    mode: str
-
-
-Update = Event | Delta | ApprovalRequest | PlanRequest | Answered | ModeChanged
+Update = Event | Delta | ApprovalRequest | PlanRequest | Answered
 
 
 class Subscription:
@@ -169,7 +164,7 @@ class Hub:
         live = self.session(session_id)
         policy = live.agent.dispatcher.policy
         live.agent.dispatcher.policy = dataclasses.replace(policy, mode=chosen)
-        self._publish(live, ModeChanged(chosen.value))
+        self._publish(live, ModeChanged(mode=chosen.value))
 
     # -- running ------------------------------------------------------------------
 

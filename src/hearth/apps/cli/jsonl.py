@@ -6,15 +6,19 @@ import json
 from typing import Any
 
 from hearth.core.events import (
+    BudgetSet,
     Checkpointed,
     Compacted,
     ErrorRaised,
     Event,
     Finished,
+    HearthMessage,
+    ModeChanged,
     ModelReply,
     Notice,
     PermissionDecided,
     PlanReady,
+    RuleRemembered,
     SessionStarted,
     ToolResult,
     UserMessage,
@@ -40,6 +44,14 @@ def event_lines(session_id: str, event: Event) -> list[dict[str, Any]]:
         )
     elif isinstance(event, UserMessage):
         out.append({"type": "user_message", "text": event.text})
+    elif isinstance(event, HearthMessage):
+        out.append({"type": "hearth_message", "reason": event.reason, "text": event.text})
+    elif isinstance(event, ModeChanged):
+        out.append({"type": "mode_changed", "mode": event.mode, "reason": event.reason})
+    elif isinstance(event, RuleRemembered):
+        out.append({"type": "rule_remembered", "tool": event.tool, "pattern": event.pattern})
+    elif isinstance(event, BudgetSet):
+        out.append({"type": "budget_set", "tokens": event.tokens})
     elif isinstance(event, ModelReply):
         if event.thinking:
             out.append({"type": "thinking", "text": event.thinking})

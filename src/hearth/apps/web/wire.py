@@ -13,14 +13,18 @@ from typing import Any
 
 from hearth.agent.finish import strip_markers
 from hearth.core.events import (
+    BudgetSet,
     Checkpointed,
     Compacted,
     ErrorRaised,
     Finished,
+    HearthMessage,
+    ModeChanged,
     ModelReply,
     Notice,
     PermissionDecided,
     PlanReady,
+    RuleRemembered,
     SessionStarted,
     ToolResult,
     UserMessage,
@@ -29,7 +33,7 @@ from hearth.core.events import (
 from hearth.core.protocols import Delta
 from hearth.core.types import CallFormat
 from hearth.core.work import WorkState
-from hearth.runtime.hub import Answered, ApprovalRequest, ModeChanged, PlanRequest, Update
+from hearth.runtime.hub import Answered, ApprovalRequest, PlanRequest, Update
 from hearth.sandbox.output import strip_control
 
 PREVIEW = 400
@@ -72,6 +76,13 @@ class Translator:
             self.iteration = 0
             self.usage = dict.fromkeys(self.usage, 0)
             return [{"type": "user", "text": event.text, "ts": ts}]
+        if isinstance(event, HearthMessage):
+            return [{"type": "hearth", "reason": event.reason, "text": event.text, "ts": ts}]
+        if isinstance(event, RuleRemembered):
+            rule = event.tool if event.pattern is None else f"{event.tool}({event.pattern})"
+            return [{"type": "rule_remembered", "rule": rule, "ts": ts}]
+        if isinstance(event, BudgetSet):
+            return [{"type": "budget", "tokens": event.tokens, "ts": ts}]
         if isinstance(event, ModelReply):
             return self._reply(event, ts)
         if isinstance(event, ToolResult):

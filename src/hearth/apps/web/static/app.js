@@ -317,6 +317,15 @@ function render(msg) {
       $("work").hidden = !msg.summary;
       $("work").replaceChildren(el("pre", null, msg.summary));
       break;
+    case "hearth":
+      line(`hearth (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
+      break;
+    case "rule_remembered":
+      line(`allowed for this session: ${msg.rule}`);
+      break;
+    case "budget":
+      line(`token budget: ${msg.tokens}`);
+      break;
     case "notice":
       line(`note (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
       break;
