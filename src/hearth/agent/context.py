@@ -51,9 +51,9 @@ def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]
             messages.append(Message(role="user", content=render("context_work_state", state=work.render())))
     results = {e.call_id: _shown(e, masked) for e in events if isinstance(e, ToolResult)}
     for event in events[start:]:
-        if isinstance(event, UserMessage | HearthMessage):
+        if isinstance(event, UserMessage):
             messages.append(Message(role="user", content=event.text))
-        elif isinstance(event, Notice):
+        elif isinstance(event, HearthMessage | Notice):
             messages.append(Message(role="user", content=f"[hearth] {event.text}"))
         elif isinstance(event, ModelReply):
             messages.extend(_reply_messages(event, results))

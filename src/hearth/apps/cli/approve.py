@@ -11,7 +11,7 @@ from rich.text import Text
 
 from hearth.agent.policy import Approval, Approver
 from hearth.agent.rules import Rule
-from hearth.runtime.plan_mode import Decision, PlanApprover
+from hearth.runtime.conversation import Decision, PlanApprover
 from hearth.sandbox.output import strip_control
 from hearth.tools.base import Tool
 

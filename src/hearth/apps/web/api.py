@@ -38,6 +38,8 @@ class ChatIn(BaseModel):
     message: str = Field(min_length=1, max_length=200_000)
     mode: Literal["auto", "normal", "manual", "plan"] | None = None
     plan: bool = False  # plan with read-only tools first, then carry the plan out
+    deep: bool = False  # deep work: a todo tree and a token budget
+    budget: int | None = Field(default=None, gt=0)  # tokens (default for deep work: 200000)
 
 
 class ModeIn(BaseModel):
@@ -116,7 +118,9 @@ def api_router(state: WebState) -> APIRouter:
     async def chat(session_id: str, body: ChatIn) -> dict[str, Any]:
         if body.mode:
             state.hub.set_mode(session_id, body.mode)
-        sid, finished = await state.hub.chat(session_id, body.message, plan=body.plan)
+        sid, finished = await state.hub.chat(
+            session_id, body.message, plan=body.plan, deep=body.deep, budget=body.budget
+        )
         return _finished(sid, finished, state)
 
     @router.post("/chat/{session_id}/stream", tags=["chat"])
@@ -298,7 +302,7 @@ def error_handlers() -> dict[Any, Any]:
 async def _stream(state: WebState, session_id: str, body: ChatIn) -> AsyncIterator[str]:
     with state.hub.watch(session_id) as (live, sub):
         try:
-            state.hub.start(live.id, body.message, plan=body.plan)
+            state.hub.start(live.id, body.message, plan=body.plan, deep=body.deep, budget=body.budget)
         except HearthError as exc:
             yield _sse({"type": "error", "message": exc.message, "hint": exc.hint})
             return

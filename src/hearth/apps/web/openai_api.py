@@ -4,7 +4,9 @@ Any chat client (the `openai` package, Open WebUI) can send a task. Each request
 new session: the last user message is the task, earlier turns come along as context. While
 streaming, the agent's work (its thinking, text and tool calls) arrives as `reasoning_content`,
 which chat clients show as thinking; the answer itself arrives as `content`. No one can
-approve calls from here, so calls that need approval are refused as in a headless run.
+approve calls from here, so calls that need approval are refused as in a headless run. Two fields
+of Hearth's own in the request ask for deep work: `deep` and `budget` (with the `openai` package:
+`extra_body={"deep": True}`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class CompletionRequest(BaseModel):
     messages: list[ChatMessage] = Field(min_length=1)
     stream: bool = False
     stream_options: dict[str, Any] | None = None
+    deep: bool = False  # Hearth's own: deep work (a todo tree and a token budget)
+    budget: int | None = Field(default=None, gt=0)  # tokens (default for deep work: 200000)
 
 
 def openai_router(state: WebState) -> APIRouter:
@@ -56,8 +60,10 @@ def openai_router(state: WebState) -> APIRouter:
         task = _task(body.messages)
         if body.stream:
             include_usage = bool((body.stream_options or {}).get("include_usage"))
-            return StreamingResponse(_stream(state, task, include_usage), media_type="text/event-stream")
-        session_id, finished = await state.hub.chat(None, task)
+            return StreamingResponse(
+                _stream(state, body, task, include_usage), media_type="text/event-stream"
+            )
+        session_id, finished = await state.hub.chat(None, task, deep=body.deep, budget=body.budget)
         usage = state.rt.store.usage(session_id=session_id)
         return {
             "id": f"chatcmpl-{session_id}",
@@ -111,11 +117,13 @@ def _answer(finished: Finished) -> str:
     return f"Stopped ({finished.status.value}): {finished.reason}"
 
 
-async def _stream(state: WebState, task: str, include_usage: bool) -> AsyncIterator[str]:
+async def _stream(
+    state: WebState, body: CompletionRequest, task: str, include_usage: bool
+) -> AsyncIterator[str]:
     with state.hub.watch(None, answers=False) as (live, sub):
         chunk_id = f"chatcmpl-{live.id}"
         yield _chunk(chunk_id, {"role": "assistant", "content": ""})
-        state.hub.start(live.id, task)
+        state.hub.start(live.id, task, deep=body.deep, budget=body.budget)
         finished: Finished | None = None
         async for _, update in sub.until_done(live):
             progress = _progress(update)

@@ -2,7 +2,8 @@
 
 On connect a session socket gets `hello` with the whole history (replayed through the same
 translation as live updates, so a reload shows exactly what was there) and any question still
-waiting for an answer; then live updates. Client messages: `message` (with `plan`), `set_mode`,
+waiting for an answer; then live updates. Client messages: `message` (with `plan`, `deep`,
+`budget`), `set_mode`,
 `stop`, `approve`, `plan_decision`, `ping`.
 """
 
@@ -113,7 +114,10 @@ def _handle(hub: Hub, live: LiveSession, raw: str) -> dict[str, Any] | None:
                     f"The message is {len(content)} characters; the limit is {MAX_MESSAGE}.",
                     "Put long material in a file in the workspace and point to it.",
                 )
-            hub.start(live.id, content, plan=bool(msg.get("plan")))
+            budget = msg.get("budget")
+            if budget is not None and (not isinstance(budget, int) or budget <= 0):
+                raise HearthError("`budget` must be a positive number of tokens.")
+            hub.start(live.id, content, plan=bool(msg.get("plan")), deep=bool(msg.get("deep")), budget=budget)
         elif kind == "set_mode":
             hub.set_mode(live.id, str(msg.get("mode")))
         elif kind == "stop":
