@@ -163,7 +163,8 @@ class Conversation:
             )
             return await self.agent.run(HearthMessage(reason="plan_approved", text=render("plan_approved")))
         finally:
-            self.set_mode(before, PLAN_END)
+            if self.mode is not before:
+                self.set_mode(before, PLAN_END)
 
     async def _make_plan(self, opening: list[UserMessage | HearthMessage]) -> Finished | list[str]:
         """The approved steps, or how the turn ended without them."""
