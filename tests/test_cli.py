@@ -52,10 +52,10 @@ def test_json_mode_prints_only_json_lines(hearth, server: ScriptedServer, worksp
     assert res.code == 0, res.stderr
     lines = res.json_lines()  # raises if any stdout line is not JSON
     types = [line["type"] for line in lines]
-    assert types[0] == "session_started" and types[-1] == "finished"
+    assert types[0] == "session_started" and types[-1] == "done"
     assert {"user_message", "text", "tool_call", "tool_result", "usage", "thinking"} <= set(types)
-    sid = lines[0]["session_id"]
-    assert sid and all(line["session_id"] == sid for line in lines)
+    sid = lines[0]["session"]
+    assert sid and all(line["session"] == sid for line in lines)
     assert lines[-1]["status"] == "done" and lines[-1]["exit_code"] == 0
     usage = [line for line in lines if line["type"] == "usage"]
     assert usage[1]["cached_tokens"] > 0 and usage[0]["ttft_ms"] is not None
@@ -94,7 +94,7 @@ def test_sessions_are_listed_and_resumed(hearth, server: ScriptedServer, workspa
     env = {"HEARTH_LLM_URL": server.url}
     server.add(ScriptedReply(text="Noted: the secret word is marmalade."))
     first = hearth("run", "Remember the word marmalade", "-w", str(workspace), "--json", env=env)
-    sid = first.json_lines()[0]["session_id"]
+    sid = first.json_lines()[0]["session"]
     listing = hearth("sessions", "-w", str(workspace), env=env)
     assert sid in listing.stdout and "Remember the word" in listing.stdout and "done" in listing.stdout
     assert sid in hearth("--list-sessions", "-w", str(workspace), env=env).stdout
@@ -104,7 +104,7 @@ def test_sessions_are_listed_and_resumed(hearth, server: ScriptedServer, workspa
         "run", "What was the word?", "-w", str(workspace), "--resume", sid[:18], "--json", env=env
     )
     assert second.code == 0
-    assert second.json_lines()[0]["session_id"] == sid
+    assert second.json_lines()[0]["session"] == sid
     sent = [m["content"] for m in server.requests[-1]["messages"]]
     assert sent[1:] == [
         "Remember the word marmalade",
@@ -116,7 +116,7 @@ def test_sessions_are_listed_and_resumed(hearth, server: ScriptedServer, workspa
 
     server.add(ScriptedReply(text="Still marmalade."))
     third = hearth("run", "Again?", "-w", str(workspace), "--continue", "--json", env=env)
-    assert third.json_lines()[0]["session_id"] == sid
+    assert third.json_lines()[0]["session"] == sid
     shown = hearth("sessions", "show", sid, "-w", str(workspace), env=env)
     assert [json.loads(x)["type"] for x in shown.stdout.splitlines()].count("user_message") == 3
 
@@ -251,12 +251,12 @@ def test_killed_mid_step_resumes_cleanly(hearth, server: ScriptedServer, workspa
 def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     server.add(*HELLO)
     run = hearth("run", "Create hello.py", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
-    sid = run.json_lines()[0]["session_id"]
+    sid = run.json_lines()[0]["session"]
     md = hearth("sessions", "export", sid[:20], "-w", str(workspace))
     assert md.code == 0 and md.stdout.startswith("# Create hello.py")
     assert "## User" in md.stdout and "call `write`" in md.stdout and "**done**" in md.stdout
     data = json.loads(hearth("sessions", "export", sid, "--format", "json", "-w", str(workspace)).stdout)
-    assert data["id"] == sid and data["events"][-1]["kind"] == "finished"
+    assert data["id"] == sid and data["events"][-1]["type"] == "done"
     assert hearth("sessions", "rm", sid, "-w", str(workspace)).stdout.strip() == f"Deleted session {sid}."
     assert "No sessions yet" in hearth("sessions", "-w", str(workspace)).stdout
     missing = hearth("sessions", "rm", sid, "-w", str(workspace))

@@ -32,7 +32,7 @@ def test_auto_mode_runs_shell_in_the_sandbox_and_audits_it(
     [perm] = [line for line in lines if line["type"] == "permission"]
     assert (perm["allowed"], perm["by"], perm["reason"]) == (True, "policy", "auto mode")
     [result] = [line for line in lines if line["type"] == "tool_result"]
-    assert result["ok"] and result["output"] == "hi"
+    assert result["success"] and result["output"] == "hi"
     assert (workspace / "made.txt").read_text() == "hi\n"
 
 
@@ -53,7 +53,7 @@ def test_headless_refuses_what_needs_a_person_and_the_model_cannot_escalate(
     assert res.code == 3
     lines = res.json_lines()
     results = [line for line in lines if line["type"] == "tool_result"]
-    assert [r["ok"] for r in results] == [False] * 5
+    assert [r["success"] for r in results] == [False] * 5
     assert "no one to ask" in results[0]["output"]
     assert "control file" in results[1]["output"]
     assert "control file" in results[3]["output"]
@@ -79,8 +79,8 @@ def test_rules_from_config_allow_a_command_pattern(hearth, server: ScriptedServe
     )
     res = hearth("run", "echo", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
     results = [json.loads(x) for x in res.stdout.splitlines() if '"tool_result"' in x]
-    assert results[0]["ok"] and results[0]["output"] == "allowed"
-    assert not results[1]["ok"] and "denied by the rule shell(echo secret*)" in results[1]["output"]
+    assert results[0]["success"] and results[0]["output"] == "allowed"
+    assert not results[1]["success"] and "denied by the rule shell(echo secret*)" in results[1]["output"]
 
 
 def test_network_allow_list_puts_the_checking_proxy_in_front(

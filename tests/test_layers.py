@@ -51,6 +51,20 @@ def test_layers_import_only_downwards() -> None:
     assert problems == []
 
 
+def test_the_bench_harness_drives_agents_only_as_processes() -> None:
+    """`hearth bench` runs every agent, Hearth too, through its command line: it needs none of
+    Hearth's runtime, agent or adapters (so it cannot measure Hearth from the inside by mistake)."""
+    files = sorted((SRC / "apps" / "bench").rglob("*.py"))
+    assert files
+    for path in files:
+        for name in _imports(path):
+            parts = name.split(".")
+            if parts[0] == "hearth" and len(parts) > 1:
+                assert parts[1] == "core" or name.startswith("hearth.apps.bench"), (
+                    f"{path.name} imports {name}"
+                )
+
+
 def test_the_check_itself_catches_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from hearth.runtime.config import Settings\nimport rich.console\n")

@@ -39,7 +39,7 @@ def test_wait_then_resume_only_after_the_wake_time(hearth, server: ScriptedServe
     server.add(ScriptedReply(text=f"WAIT: {soon}: the build needs a moment"))
     first = hearth("run", "deploy", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
     assert first.code == 4, first.stdout[-600:] + first.stderr
-    sid = first.json_lines()[0]["session_id"]
+    sid = first.json_lines()[0]["session"]
     listing = hearth("sessions", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
     assert "waiting until" in listing.stdout
     early = hearth("run", "--resume", sid, "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})

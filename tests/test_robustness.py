@@ -132,7 +132,7 @@ def test_weak_model_behaviour(name: str, hearth, server: ScriptedServer, workspa
     assert "Traceback" not in res.stderr + res.stdout
     assert res.code == code, res.stdout[-1500:] + res.stderr
     lines = res.json_lines()
-    assert lines[-1]["type"] == "finished" and (code == 0 or lines[-1]["reason"])
+    assert lines[-1]["type"] == "done" and (code == 0 or lines[-1]["reason"])
     assert (workspace / "out.txt").exists() == makes_file
     if makes_file:
         assert (workspace / "out.txt").read_text() == "ok"

@@ -107,7 +107,7 @@ def test_a_plan_cut_short_by_a_killed_process_does_not_leave_the_session_in_plan
     proc.wait()
     server.add(_call("write", path="after.txt", content="x"), _done())
     later = subprocess.run(
-        [sys.executable, "-m", "hearth", "run", "--resume", lines[0]["session_id"], "write it"],
+        [sys.executable, "-m", "hearth", "run", "--resume", lines[0]["session"], "write it"],
         cwd=workspace,
         capture_output=True,
         text=True,
@@ -128,7 +128,7 @@ def test_the_mode_survives_resume_and_a_flag_changes_it(
     (workspace / "a.txt").write_text("A\n")
     server.add(_done("Hello."))
     first = hearth("run", "hello", "-p", "manual", "-w", str(workspace), "--json", env=env)
-    sid = first.json_lines()[0]["session_id"]
+    sid = first.json_lines()[0]["session"]
     server.add(_call("read", path="a.txt"), _done("Could not read it."))
     resumed = hearth("run", "--resume", sid, "read a.txt", "-w", str(workspace), "--json", env=env)
     [decision] = [line for line in resumed.json_lines() if line["type"] == "permission"]
@@ -147,7 +147,7 @@ def test_the_token_budget_survives_resume(hearth: Any, server: ScriptedServer, w
     server.add(ScriptedReply(text="Started.\nTASK_COMPLETE", usage=spent))
     first = hearth("run", "big job", "--deep", "--budget", "5000", "-w", str(workspace), "--json", env=env)
     assert first.code == 0, first.stderr
-    sid = first.json_lines()[0]["session_id"]
+    sid = first.json_lines()[0]["session"]
     assert [line["tokens"] for line in first.json_lines() if line["type"] == "budget_set"] == [5000]
     server.add(ScriptedReply(text="More.\nTASK_COMPLETE", usage=spent))
     resumed = hearth("run", "--resume", sid, "go on", "-w", str(workspace), "--json", env=env)
@@ -166,7 +166,7 @@ def test_preambles_are_hearths_words_not_the_users(
     run = hearth("run", "write the notes", "--plan", "--deep", "-w", str(workspace), "--json", env=env)
     assert run.code == 0, run.stderr
     lines = run.json_lines()
-    sid = lines[0]["session_id"]
+    sid = lines[0]["session"]
     assert [line["text"] for line in lines if line["type"] == "user_message"] == ["write the notes"]
     assert [line["reason"] for line in lines if line["type"] == "hearth_message"] == ["deep", "plan"]
     sent = server.requests[0]["messages"][1]["content"]  # the model still reads all of it, in one turn
@@ -185,8 +185,8 @@ def test_the_web_history_shows_preambles_as_hearths(web: Web) -> None:
         api.post("/api/chat/pre", json={"message": "plan the notes", "plan": True})
         events = api.get("/api/sessions/pre/history").json()["events"]
         [info] = [s for s in api.get("/api/sessions").json() if s["id"] == "pre"]
-    assert [m["text"] for m in events if m["type"] == "user"] == ["plan the notes"]
-    assert [m["reason"] for m in events if m["type"] == "hearth"] == ["plan"]
+    assert [m["text"] for m in events if m["type"] == "user_message"] == ["plan the notes"]
+    assert [m["reason"] for m in events if m["type"] == "hearth_message"] == ["plan"]
     assert info["title"] == "plan the notes"
 
 
@@ -203,7 +203,7 @@ def test_deep_work_through_the_web_api(web: Web) -> None:
     assert out["status"] == "done"
     sent = web.model.requests[-1]["messages"][1]["content"]
     assert "Deep-work mode" in sent and "budget of 50000 tokens" in sent
-    assert [m["tokens"] for m in events if m["type"] == "budget"] == [50_000]
+    assert [m["tokens"] for m in events if m["type"] == "budget_set"] == [50_000]
 
 
 def test_deep_work_through_the_openai_endpoint(web: Web) -> None:

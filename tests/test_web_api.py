@@ -103,11 +103,16 @@ def test_websocket_chat_streams_text_and_tool_calls(web: Web) -> None:
     with web.ws("/ws/first") as ws:
         hello = json.loads(ws.recv(timeout=10))
         assert hello["type"] == "hello" and hello["session"] == "first"
-        assert [m["type"] for m in hello["history"]] == ["session"]
+        assert [m["type"] for m in hello["history"]] == ["session_started"]
         ws.send(json.dumps({"type": "message", "content": "write hello.txt"}))
         seen = receive_until(ws, "done")
     kinds = [m["type"] for m in seen]
-    assert kinds.index("user") < kinds.index("tool_call") < kinds.index("tool_result") < kinds.index("done")
+    assert (
+        kinds.index("user_message")
+        < kinds.index("tool_call")
+        < kinds.index("tool_result")
+        < kinds.index("done")
+    )
     deltas = "".join(m["text"] for m in seen if m["type"] == "delta" and m["kind"] == "text")
     assert "Writing it now." in deltas and len([m for m in seen if m["type"] == "delta"]) >= 5
     call = next(m for m in seen if m["type"] == "tool_call")
@@ -120,8 +125,10 @@ def test_websocket_chat_streams_text_and_tool_calls(web: Web) -> None:
     with web.client() as api:  # the same story from the history, for a reload
         replay = api.get("/api/sessions/first/history").json()["events"]
     assert [
-        m["type"] for m in replay if m["type"] in ("user", "tool_call", "tool_result", "text", "done")
-    ] == [m["type"] for m in seen if m["type"] in ("user", "tool_call", "tool_result", "text", "done")]
+        m["type"] for m in replay if m["type"] in ("user_message", "tool_call", "tool_result", "text", "done")
+    ] == [
+        m["type"] for m in seen if m["type"] in ("user_message", "tool_call", "tool_result", "text", "done")
+    ]
 
 
 def test_permission_prompt_allow_and_deny_with_a_message(web: Web) -> None:
@@ -191,7 +198,10 @@ def test_reconnecting_replays_history_and_open_questions(web: Web) -> None:
         asked = receive_until(ws, "approval_request")[-1]
     with web.ws("/ws/again") as ws:  # a reload while the question is open
         hello = json.loads(ws.recv(timeout=10))
-        assert hello["running"] is True and [m["type"] for m in hello["history"]][:2] == ["session", "user"]
+        assert hello["running"] is True and [m["type"] for m in hello["history"]][:2] == [
+            "session_started",
+            "user_message",
+        ]
         again = receive_until(ws, "approval_request")[-1]
         assert again["id"] == asked["id"]
         ws.send(json.dumps({"type": "approve", "id": again["id"], "decision": "allow"}))
@@ -206,8 +216,8 @@ def test_bad_client_messages_get_clear_errors(web: Web) -> None:
             ("not json", "JSON"),
             (json.dumps({"type": "dance"}), "Unknown message type"),
             (json.dumps({"type": "message"}), "content"),
-            (json.dumps({"type": "message", "content": "x" * 200_001}), "the limit is 200000"),
-            (json.dumps({"type": "set_mode", "mode": "yolo"}), "Unknown mode"),
+            (json.dumps({"type": "message", "content": "x" * 200_001}), "at most 200000 characters"),
+            (json.dumps({"type": "set_mode", "mode": "yolo"}), "'auto', 'normal', 'manual' or 'plan'"),
             (json.dumps({"type": "approve", "id": "q_x", "decision": "allow"}), "No open question"),
         ):
             ws.send(raw)
@@ -307,7 +317,7 @@ def test_sessions_run_at_once_and_share_the_store_with_a_one_shot_run(
         assert len(sessions) == 4 and {s["status"] for s in sessions} == {"done"}
         for s in sessions:
             kinds = [m["type"] for m in api.get(f"/api/sessions/{s['id']}/history").json()["events"]]
-            assert kinds == ["session", "user", "thinking", "text", "done"]
+            assert kinds == ["session_started", "user_message", "thinking", "text", "usage", "done"]
 
 
 def test_token_never_reaches_logs_or_events(web: Web, capfd: pytest.CaptureFixture[str]) -> None:
@@ -340,7 +350,7 @@ def test_streaming_chat_over_sse_with_an_approval_by_http(web: Web) -> None:
                     )
                     assert answer.json() == {"ok": True}
     kinds = [m["type"] for m in seen]
-    assert kinds[0] == "user" and kinds[-1] == "done" and "answered" in kinds
+    assert kinds[0] == "user_message" and kinds[-1] == "done" and "answered" in kinds
     assert seen[-1]["text"] == "made it" and (web.workspace / "sse.txt").exists()
 
 

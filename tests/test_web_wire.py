@@ -1,11 +1,11 @@
-"""What the web UI is sent for a model reply."""
+"""What the web UI (and every other reader of the one encoding) is sent for a model reply."""
 
 from __future__ import annotations
 
-from hearth.apps.web.wire import Translator
 from hearth.core.events import ModelReply
 from hearth.core.types import CallFormat, ToolCall
 from hearth.llm.textcalls import parse_text_calls
+from hearth.runtime.wire import Encoder
 
 
 def test_calls_written_as_text_show_as_tool_cards_not_as_text() -> None:
@@ -16,12 +16,12 @@ def test_calls_written_as_text_show_as_tool_cards_not_as_text() -> None:
         for i, c in enumerate(parsed)
     )
     reply = ModelReply(text=text, tool_calls=calls, call_format=CallFormat.TEXT)
-    messages = Translator().messages(reply)
-    assert [m["type"] for m in messages] == ["thinking", "text", "tool_call"]
+    messages = Encoder().encode(reply)
+    assert [m["type"] for m in messages] == ["thinking", "text", "tool_call", "usage"]
     assert messages[1]["text"] == "I will write it now."
     assert messages[2]["input"] == {"path": "a.txt", "content": "x"}
 
 
 def test_finish_markers_are_not_shown_and_native_text_is_kept_whole() -> None:
     reply = ModelReply(text="Done: `{}` stays.\nTASK_COMPLETE", call_format=CallFormat.NONE)
-    assert Translator().messages(reply)[1]["text"] == "Done: `{}` stays."
+    assert Encoder().encode(reply)[1]["text"] == "Done: `{}` stays."

@@ -18,9 +18,9 @@ from hearth.agent.policy import Approval, Approver, Decision, PermissionPolicy
 from hearth.agent.rules import subject_of
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, PermissionDecided, RuleRemembered, ToolResult
+from hearth.core.text import cap_text
 from hearth.core.types import ToolCall
 from hearth.prompts import render
-from hearth.sandbox.output import cap_text
 from hearth.tools.base import RunContext, Tool, signature
 from hearth.tools.toolset import Toolset
 

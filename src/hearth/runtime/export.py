@@ -1,62 +1,76 @@
-"""A session's events as Markdown (archives, and `sessions export` later)."""
+"""A session's events as Markdown (archives, `hearth sessions export`) or as JSON.
+
+Both are made from the one encoding of hearth.runtime.wire: the JSON export is those messages,
+and the Markdown lays them out for reading. A message type this layout does not know yet is
+still written, as a quoted line with its fields.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
-from hearth.core.events import (
-    BudgetSet,
-    Compacted,
-    ErrorRaised,
-    Event,
-    Finished,
-    HearthMessage,
-    ModeChanged,
-    ModelReply,
-    Notice,
-    PlanReady,
-    RuleRemembered,
-    SessionStarted,
-    ToolResult,
-    UserMessage,
-)
+from hearth.core.events import Event
+from hearth.runtime.wire import encode_all
+
+# Messages left out of the Markdown: streaming details, bookkeeping and the audit trail.
+QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint"})
+CALL_ARGS = 500
+OUTPUT = 4000
+
+
+def to_json(events: Sequence[Event], session_id: str, title: str) -> dict[str, Any]:
+    return {"id": session_id, "title": title, "events": encode_all(events)}
 
 
 def to_markdown(events: Sequence[Event], title: str = "Hearth session") -> str:
     out = [f"# {title}", ""]
-    for e in events:
-        when = e.ts.strftime("%Y-%m-%d %H:%M:%S")
-        if isinstance(e, SessionStarted):
-            out.append(f"*{when}: started in `{e.workspace}` with {e.model} ({e.server})*\n")
-        elif isinstance(e, UserMessage):
-            out.append(f"## User ({when})\n\n{e.text}\n")
-        elif isinstance(e, HearthMessage):
-            out.append(f"## Hearth ({when})\n\n{e.text}\n")
-        elif isinstance(e, ModeChanged):
-            out.append(f"*mode: {e.mode}*\n")
-        elif isinstance(e, RuleRemembered):
-            rule = e.tool if e.pattern is None else f"{e.tool}({e.pattern})"
-            out.append(f"*allowed for the rest of the session: `{rule}`*\n")
-        elif isinstance(e, BudgetSet):
-            out.append(f"*token budget: {e.tokens}*\n")
-        elif isinstance(e, ModelReply):
-            if e.text:
-                out.append(f"## Agent ({when})\n\n{e.text}\n")
-            for c in e.tool_calls:
-                out.append(f"- call `{c.name}` {json.dumps(c.arguments, ensure_ascii=False)[:500]}")
-        elif isinstance(e, ToolResult):
-            fence = "```"
-            out.append(
-                f"\n{'result' if e.ok else 'failed'} `{e.name}`:\n{fence}\n{e.output[:4000]}\n{fence}\n"
-            )
-        elif isinstance(e, Notice | ErrorRaised):
-            text = e.text if isinstance(e, Notice) else e.message
-            out.append(f"> {text}\n")
-        elif isinstance(e, PlanReady):
-            out.append("## Plan\n\n" + "\n".join(f"{i}. {s}" for i, s in enumerate(e.steps, start=1)) + "\n")
-        elif isinstance(e, Compacted) and e.summary:
-            out.append(f"> compacted: {e.summary}\n")
-        elif isinstance(e, Finished):
-            out.append(f"**{e.status.value}**{': ' + e.reason if e.reason else ''}\n")
+    for m in encode_all(events):
+        kind = m["type"]
+        when = _when(m["ts"])
+        if kind in QUIET:
+            continue
+        if kind == "session_started":
+            out.append(f"*{when}: started in `{m['workspace']}` with {m['model']} ({m['server']})*\n")
+        elif kind == "user_message":
+            out.append(f"## User ({when})\n\n{m['text']}\n")
+        elif kind == "hearth_message":
+            out.append(f"## Hearth ({when})\n\n{m['text']}\n")
+        elif kind == "text":
+            if m["text"]:
+                out.append(f"## Agent ({when})\n\n{m['text']}\n")
+        elif kind == "tool_call":
+            out.append(f"- call `{m['tool']}` {json.dumps(m['input'], ensure_ascii=False)[:CALL_ARGS]}")
+        elif kind == "tool_result":
+            fence = _fence(m["output"])
+            label = "result" if m["success"] else "failed"
+            out.append(f"\n{label} `{m['tool']}`:\n{fence}\n{m['output'][:OUTPUT]}\n{fence}\n")
+        elif kind == "notice":
+            out.append(f"> {m['text']}\n")
+        elif kind == "error":
+            out.append(f"> {m['message']}\n")
+        elif kind == "plan_ready":
+            steps = "\n".join(f"{i}. {s}" for i, s in enumerate(m["steps"], start=1))
+            out.append(f"## Plan\n\n{steps}\n")
+        elif kind == "compacted":
+            if m["summary"]:
+                out.append(f"> compacted: {m['summary']}\n")
+        elif kind == "done":
+            out.append(f"**{m['status']}**{': ' + m['reason'] if m['reason'] else ''}\n")
+        else:
+            rest = {k: v for k, v in m.items() if k not in ("type", "ts")}
+            out.append(f"> {kind} ({when}): {json.dumps(rest, ensure_ascii=False)[:CALL_ARGS]}\n")
     return "\n".join(out)
+
+
+def _when(ts: str) -> str:
+    return datetime.fromisoformat(ts).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks in the text, so the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)

@@ -1,31 +1,8 @@
-"""Make raw output safe and small for a prompt or a terminal."""
+"""A process's output, kept small (head and tail) and made safe (see hearth.core.text)."""
 
 from __future__ import annotations
 
-import re
-
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def cap_text(text: str, limit: int) -> str:
-    """Keep the head and the tail; mark what was left out in the middle."""
-    if len(text) <= limit:
-        return text
-    head = limit * 2 // 3
-    tail = limit - head
-    cut = len(text) - head - tail
-    return f"{text[:head]}\n[… {cut} characters cut …]\n{text[-tail:]}"
-
-
-def strip_control(text: str) -> str:
-    """Remove ANSI escapes, control and bidi characters (keeps newlines and tabs).
-
-    A carriage return that would overwrite a line becomes a newline, so nothing hides.
-    """
-    text = _ANSI.sub("", text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _CONTROL.sub("", text)
+from hearth.core.text import strip_control
 
 
 def looks_binary(data: bytes) -> bool:

@@ -11,8 +11,8 @@ from rich.text import Text
 
 from hearth.agent.policy import Approval, Approver
 from hearth.agent.rules import Rule
+from hearth.core.text import strip_control
 from hearth.runtime.conversation import Decision, PlanApprover
-from hearth.sandbox.output import strip_control
 from hearth.tools.base import Tool
 
 

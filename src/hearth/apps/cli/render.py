@@ -13,7 +13,7 @@ from rich.text import Text
 
 from hearth.core.events import Compacted, ErrorRaised, Event, Finished, ModelReply, Notice, Status, ToolResult
 from hearth.core.protocols import Delta
-from hearth.sandbox.output import strip_control
+from hearth.core.text import strip_control
 
 _STATUS_STYLE = {
     Status.DONE: ("✔ done", "green"),

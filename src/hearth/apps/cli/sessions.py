@@ -60,8 +60,8 @@ def sessions_export(
     fmt: Annotated[str, typer.Option("--format", "-f", help="md | json")] = "md",
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Print a session as Markdown (readable) or JSON (every event, for tools)."""
-    from hearth.runtime.export import to_markdown
+    """Print a session as Markdown (readable) or JSON (every event, as `--json` sends it)."""
+    from hearth.runtime.export import to_json, to_markdown
 
     if fmt not in ("md", "json"):
         fail(ValueError(f"Unknown format {fmt!r}: use md or json."))
@@ -72,8 +72,7 @@ def sessions_export(
     if fmt == "md":
         sys.stdout.write(to_markdown(events, f"{title} ({sid})"))
     else:
-        payload = {"id": sid, "title": title, "events": [e.model_dump(mode="json") for e in events]}
-        sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(to_json(events, sid, title), indent=2, ensure_ascii=False) + "\n")
 
 
 @sessions_app.command("rm")

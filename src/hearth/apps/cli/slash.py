@@ -159,7 +159,7 @@ class SlashCommands:
     async def cmd_thinking(self, arg: str) -> None:
         from rich.text import Text
 
-        from hearth.sandbox.output import strip_control
+        from hearth.core.text import strip_control
 
         thinking = self.host.session.last_thinking()
         if not thinking:

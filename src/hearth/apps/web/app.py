@@ -10,10 +10,11 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from hearth.apps.web.api import api_router, error_handlers
+from hearth.apps.web import sockets
 from hearth.apps.web.auth import AuthMiddleware, WebAuth
+from hearth.apps.web.errors import error_handlers
 from hearth.apps.web.openai_api import openai_router
-from hearth.apps.web.sockets import socket_router
+from hearth.apps.web.routes import api_router
 from hearth.apps.web.state import WebState
 from hearth.core.protocols import Model
 from hearth.runtime.config import Settings
@@ -46,8 +47,8 @@ def create_app(
         exception_handlers=error_handlers(),
     )
     app.state.web = state
-    app.include_router(api_router(state))
-    app.include_router(socket_router(state))
+    app.include_router(api_router())
+    app.include_router(sockets.router)
     app.include_router(openai_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
 from hearth.apps.web.auth import WebAuth
 from hearth.runtime.config import Settings
@@ -34,3 +38,13 @@ class WebState:
     @cached_property
     def paths(self) -> SafePaths:
         return SafePaths(self.rt.workspace)
+
+
+def web_state(conn: HTTPConnection) -> WebState:
+    """The server's state, for a route (HTTP or WebSocket) that declares `state: State`."""
+    state = conn.app.state.web
+    assert isinstance(state, WebState)
+    return state
+
+
+State = Annotated[WebState, Depends(web_state)]

@@ -223,7 +223,7 @@ function handle(msg) {
 
 function render(msg) {
   switch (msg.type) {
-    case "user":
+    case "user_message":
       resetTurn();
       add(el("div", "msg user", msg.text));
       setRunning(true);
@@ -317,13 +317,13 @@ function render(msg) {
       $("work").hidden = !msg.summary;
       $("work").replaceChildren(el("pre", null, msg.summary));
       break;
-    case "hearth":
+    case "hearth_message":
       line(`hearth (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
       break;
     case "rule_remembered":
-      line(`allowed for this session: ${msg.rule}`);
+      line(`allowed for this session: ${msg.pattern === null ? msg.tool : `${msg.tool}(${msg.pattern})`}`);
       break;
-    case "budget":
+    case "budget_set":
       line(`token budget: ${msg.tokens}`);
       break;
     case "notice":

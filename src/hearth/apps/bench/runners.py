@@ -1,0 +1,186 @@
+"""How each agent is run on a task: Hearth, mini-swe-agent, aider and smolagents, each through its
+own command line in the task's workspace."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hearth.apps.bench.tasks import BenchTask
+
+AgentRunner = Callable[[BenchTask, Path], tuple[int | None, bool, dict[str, int | None]]]
+"""Runs one agent on a task in a workspace: (exit code, timed out, usage counters)."""
+
+
+def hearth_runner(model_url: str, model: str = "", extra_env: dict[str, str] | None = None) -> AgentRunner:
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        env = {**os.environ, "HEARTH_LLM_URL": model_url, "HEARTH_MODEL": model, **(extra_env or {})}
+        cmd = [
+            sys.executable,
+            "-m",
+            "hearth.apps.cli.main",
+            "run",
+            task.prompt,
+            "-w",
+            str(ws),
+            "--json",
+            "--permission",
+            "auto",
+            "--max-seconds",
+            str(task.timeout),
+        ]
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=task.timeout + 30)
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        usage = [m for m in _json_lines(proc.stdout) if m.get("type") == "usage"]
+        return (
+            proc.returncode,
+            False,
+            {
+                "steps": len(usage),
+                "prompt_tokens": sum(u["prompt_tokens"] for u in usage),
+                "cached_tokens": sum(u["cached_tokens"] for u in usage),
+                "completion_tokens": sum(u["completion_tokens"] for u in usage),
+            },
+        )
+
+    return run
+
+
+def mini_command(mini: str, model_url: str, step_limit: int, task: str) -> tuple[list[str], dict[str, str]]:
+    """mini-swe-agent's text-based config pointed at `model_url` (its command line and environment)."""
+    venv = Path(mini).resolve().parent.parent
+    config = next(venv.glob("lib/python*/site-packages/minisweagent/config/mini_textbased.yaml"))
+    env = {
+        **os.environ,
+        "MSWEA_CONFIGURED": "true",
+        "MSWEA_COST_TRACKING": "ignore_errors",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+    cmd = [
+        mini,
+        "-y",
+        "--exit-immediately",
+        "-m",
+        "openai/local",
+        "--model-class",
+        "litellm_textbased",
+        "-c",
+        str(config),
+        "-c",
+        f"agent.step_limit={step_limit}",
+        "-c",
+        f"model.model_kwargs.api_base={model_url}",
+        "-c",
+        "model.model_kwargs.api_key=x",
+        "-t",
+        task,
+    ]
+    return cmd, env
+
+
+def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
+    """mini-swe-agent from its own venv (note: it runs commands unsandboxed)."""
+
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        cmd, env = mini_command(mini, model_url, step_limit, task.prompt)
+        try:
+            proc = subprocess.run(cmd, cwd=ws, env=env, capture_output=True, text=True, timeout=task.timeout)
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        return proc.returncode, False, {}
+
+    return run
+
+
+def aider_command(aider: str, model_url: str, task: str, ws: Path) -> tuple[list[str], dict[str, str]]:
+    """aider in its own way: the prompt as `--message`, the workspace's files added to the chat,
+    `--yes-always`, whole-file edits (weak models do far better with them than with diffs); no git
+    (tasks check git history themselves) and no network (update check, analytics, cost map)."""
+    files = [
+        str(p.relative_to(ws))
+        for p in sorted(ws.rglob("*"))
+        if p.is_file()
+        and not any(part.startswith(".") for part in p.relative_to(ws).parts)
+        and p.stat().st_size < 100_000
+    ]
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENAI_API_KEY": "x"}
+    cmd = [
+        aider,
+        "--model",
+        "openai/local",
+        "--openai-api-base",
+        model_url,
+        "--message",
+        task,
+        "--yes-always",
+        "--edit-format",
+        "whole",
+        "--no-git",
+        "--no-auto-commits",
+        "--no-check-update",
+        "--analytics-disable",
+        "--no-show-model-warnings",
+        "--no-pretty",
+        "--no-fancy-input",
+        "--no-gitignore",
+        *files,
+    ]
+    return cmd, env
+
+
+def aider_runner(aider: str, model_url: str) -> AgentRunner:
+    """aider from its own venv (it applies edits itself; shell commands it suggests are not run)."""
+
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        cmd, env = aider_command(aider, model_url, task.prompt, ws)
+        try:
+            proc = subprocess.run(
+                cmd,
+                cwd=ws,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=task.timeout,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        return proc.returncode, False, {}
+
+    return run
+
+
+def smolagents_runner(python: str, script: Path, model_url: str, step_limit: int = 15) -> AgentRunner:
+    """smolagents' ToolCallingAgent through `script` (bench/adapters/smolagents_agent.py), run by the
+    python of a venv that has smolagents; its tools run unsandboxed in the task's workspace."""
+
+    def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
+        cmd = [python, str(script.resolve()), "--url", model_url, "--max-steps", str(step_limit), task.prompt]
+        try:
+            proc = subprocess.run(
+                cmd, cwd=ws, capture_output=True, text=True, timeout=task.timeout, stdin=subprocess.DEVNULL
+            )
+        except subprocess.TimeoutExpired:
+            return None, True, {}
+        return proc.returncode, False, {}
+
+    return run
+
+
+def _json_lines(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of `hearth run --json`'s output (one a line; anything else is skipped)."""
+    out = []
+    for line in text.splitlines():
+        with contextlib.suppress(ValueError):
+            message = json.loads(line)
+            if isinstance(message, dict):
+                out.append(message)
+    return out

@@ -1,0 +1,84 @@
+"""Running the suite: every task, some trials each, with the model server's own prefill counts."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from hearth.apps.bench.report import BenchReport, TrialResult
+from hearth.apps.bench.runners import AgentRunner
+from hearth.apps.bench.tasks import BenchTask, check, prepare
+
+_PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
+
+
+def server_prefill(log: Path, start: int) -> tuple[int, int]:
+    """(evaluated, cached) prompt tokens in llama-cpp-python's log after byte `start`."""
+    with log.open("rb") as fh:
+        fh.seek(start)
+        text = fh.read().decode(errors="replace")
+    hits = [(int(a), int(b)) for a, b in _PREFIX_HIT.findall(text)]
+    return sum(b for _, b in hits), sum(a for a, _ in hits)
+
+
+def wait_until_idle(model_url: str, timeout: float = 600) -> None:
+    """After a timed-out agent is killed the server may still be generating its reply; a one-token
+    request queues behind it, so it returns once the server is free for the next task."""
+    import httpx  # only the bench needs it here
+
+    with contextlib.suppress(httpx.HTTPError):
+        httpx.post(
+            model_url.rstrip("/") + "/chat/completions",
+            timeout=timeout,
+            json={"messages": [{"role": "user", "content": "ok"}], "max_tokens": 1},
+        )
+
+
+def run_suite(
+    tasks: list[BenchTask],
+    agent: str,
+    runner: AgentRunner,
+    trials: int,
+    on_result: Callable[[TrialResult], None] | None = None,
+    server_log: Path | None = None,
+    model_url: str = "",
+    out: Path | None = None,
+) -> BenchReport:
+    """Every task, `trials` times. With `out`, the results so far are written after each trial,
+    so an interrupted run keeps what it measured."""
+    report = BenchReport(agent)
+    for task in tasks:
+        for trial in range(1, trials + 1):
+            ws = prepare(task)
+            offset = server_log.stat().st_size if server_log else 0
+            started = time.monotonic()
+            code, timed_out, usage = runner(task, ws)
+            seconds = time.monotonic() - started
+            if timed_out and model_url:
+                wait_until_idle(model_url)
+            passed, output = check(task, ws, code)
+            result = TrialResult(
+                task.name,
+                trial,
+                agent,
+                passed,
+                code,
+                seconds,
+                timed_out=timed_out,
+                check_output=output,
+                **usage,
+            )
+            if server_log:
+                time.sleep(1)  # let the server finish writing its last request's lines
+                result.server_prefill_tokens, result.server_cached_tokens = server_prefill(server_log, offset)
+            report.results.append(result)
+            if out is not None:
+                report.write(out)
+            if on_result:
+                on_result(result)
+            shutil.rmtree(ws, ignore_errors=True)
+    return report

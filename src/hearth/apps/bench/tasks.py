@@ -1,0 +1,86 @@
+"""Bench tasks: a folder with `task.toml` (prompt, check, timeout, optional setup and expected exit
+code) and a `template/` copied into a temporary workspace. The check is a shell command run in that
+workspace afterwards; exit 0 means pass. It sees the agent's exit code as $HEARTH_EXIT.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from hearth.core.errors import HearthError
+
+
+@dataclass(frozen=True)
+class BenchTask:
+    name: str
+    folder: Path
+    prompt: str
+    check: str
+    timeout: float = 300
+    setup: str = ""
+    expect_exit: int | None = None
+
+
+def load_tasks(folder: Path, only: str = "") -> list[BenchTask]:
+    tasks = []
+    for path in sorted(folder.glob("*/task.toml")):
+        if only and only not in path.parent.name:
+            continue
+        data = tomllib.loads(path.read_text())
+        tasks.append(
+            BenchTask(
+                name=path.parent.name,
+                folder=path.parent,
+                prompt=data["prompt"],
+                check=data["check"],
+                timeout=float(data.get("timeout", 300)),
+                setup=data.get("setup", ""),
+                expect_exit=data.get("expect_exit"),
+            )
+        )
+    if not tasks:
+        raise HearthError(f"No tasks (folders with task.toml) in {folder}.", "Point --tasks at bench/tasks.")
+    return tasks
+
+
+def _tool_env() -> dict[str, str]:
+    """Checks and setups run with this Python as `python3` (it has pytest) and a git identity."""
+    shim = Path(tempfile.gettempdir()) / "hearth-bench-bin"
+    shim.mkdir(exist_ok=True)
+    link = shim / "python3"
+    if not link.exists():
+        link.symlink_to(sys.executable)
+    return {
+        **os.environ,
+        "PATH": f"{shim}:{os.environ.get('PATH', '')}",
+        "GIT_AUTHOR_NAME": "bench",
+        "GIT_AUTHOR_EMAIL": "bench@localhost",
+        "GIT_COMMITTER_NAME": "bench",
+        "GIT_COMMITTER_EMAIL": "bench@localhost",
+    }
+
+
+def prepare(task: BenchTask) -> Path:
+    ws = Path(tempfile.mkdtemp(prefix=f"hearth-task-{task.name}-"))
+    shutil.copytree(task.folder / "template", ws, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".keep"))
+    if task.setup:
+        subprocess.run(
+            ["/bin/sh", "-c", task.setup], cwd=ws, env=_tool_env(), check=True, capture_output=True
+        )
+    return ws
+
+
+def check(task: BenchTask, ws: Path, exit_code: int | None) -> tuple[bool, str]:
+    env = {**_tool_env(), "HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
+    proc = subprocess.run(
+        ["/bin/sh", "-c", task.check], cwd=ws, env=env, capture_output=True, text=True, timeout=120
+    )
+    passed = proc.returncode == 0 and (task.expect_exit is None or exit_code == task.expect_exit)
+    return passed, (proc.stdout + proc.stderr)[-500:]

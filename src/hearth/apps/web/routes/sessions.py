@@ -1,0 +1,130 @@
+"""Sessions: list, create, history, tracked work, delete, stop, mode, and answers to questions."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from hearth.apps.web.schemas import ApprovalIn, ModeIn, Ok, PlanIn, WireMessage
+from hearth.apps.web.state import State
+from hearth.core.events import latest_work
+from hearth.core.work import PlanStep, TaskState, Todo
+from hearth.runtime.wire import encode_all, work_json
+
+router = APIRouter(prefix="/sessions", tags=["sessions"])
+
+
+class SessionOut(BaseModel):
+    id: str
+    title: str
+    status: str  # running, done, waiting, blocked, ...
+    updated: str
+    created: str
+    wake_at: str | None
+    model: str
+    prompt_tokens: int
+    cached_tokens: int
+    completion_tokens: int
+
+
+class NewSession(BaseModel):
+    id: str
+
+
+class HistoryOut(BaseModel):
+    id: str
+    running: bool
+    events: list[WireMessage]
+
+
+class WorkOut(BaseModel):
+    """The todos (agent_computer's `tasks`), the plan, the task state, and all of it as text."""
+
+    tasks: list[Todo]
+    plan: list[PlanStep]
+    task: TaskState
+    summary: str
+
+
+class Stopped(BaseModel):
+    stopped: bool
+
+
+class ModeOut(BaseModel):
+    mode: str
+
+
+@router.get("")
+async def sessions(state: State, limit: int = Query(100, ge=1, le=1000)) -> list[SessionOut]:
+    """The workspace's sessions, newest first."""
+    out = []
+    for info in state.rt.store.list_sessions(limit=limit):
+        live = state.hub.sessions.get(info.id)
+        out.append(
+            SessionOut(
+                id=info.id,
+                title=info.title,
+                status="running" if live and live.running else info.status,
+                updated=info.updated,
+                created=info.created,
+                wake_at=info.wake_at,
+                model=info.model,
+                prompt_tokens=info.prompt_tokens,
+                cached_tokens=info.cached_tokens,
+                completion_tokens=info.completion_tokens,
+            )
+        )
+    return out
+
+
+@router.post("")
+async def new_session(state: State) -> NewSession:
+    return NewSession(id=state.hub.session(None).id)
+
+
+@router.get("/{session_id}/history")
+async def session_history(session_id: str, state: State) -> HistoryOut:
+    """Every event of the session as the WebSocket sends it, for a reload."""
+    state.rt.store.get(session_id)
+    live = state.hub.sessions.get(session_id)
+    events = encode_all(state.rt.store.events(session_id))
+    return HistoryOut(
+        id=session_id,
+        running=bool(live and live.running),
+        events=[WireMessage.model_validate(m) for m in events],
+    )
+
+
+@router.get("/{session_id}/tasks")
+async def session_tasks(session_id: str, state: State) -> WorkOut:
+    state.rt.store.get(session_id)
+    return WorkOut.model_validate(work_json(latest_work(state.rt.store.events(session_id))))
+
+
+@router.delete("/{session_id}")
+async def delete_session(session_id: str, state: State) -> Ok:
+    state.hub.delete(session_id)
+    return Ok()
+
+
+@router.post("/{session_id}/stop")
+async def stop(session_id: str, state: State) -> Stopped:
+    return Stopped(stopped=state.hub.stop(session_id))
+
+
+@router.post("/{session_id}/mode")
+async def mode(session_id: str, body: ModeIn, state: State) -> ModeOut:
+    state.hub.set_mode(session_id, body.mode)
+    return ModeOut(mode=body.mode)
+
+
+@router.post("/{session_id}/approvals/{question_id}")
+async def approve(session_id: str, question_id: str, body: ApprovalIn, state: State) -> Ok:
+    state.hub.approve(session_id, question_id, body.decision, body.message)
+    return Ok()
+
+
+@router.post("/{session_id}/plans/{question_id}")
+async def decide_plan(session_id: str, question_id: str, body: PlanIn, state: State) -> Ok:
+    state.hub.decide_plan(session_id, question_id, body.decision, body.steps)
+    return Ok()
