@@ -215,3 +215,25 @@ def test_deep_work_through_the_openai_endpoint(web: Web) -> None:
     assert reply.choices[0].message.content == "Deep answer."
     sent = web.model.requests[-1]["messages"][1]["content"]
     assert sent.startswith("a long job") and "Deep-work mode" in sent and "budget of 200000 tokens" in sent
+
+
+def test_a_chat_clients_earlier_turns_are_hearths_context_and_the_title_is_the_task(web: Web) -> None:
+    web.model.add(_done("Blue."))
+    client = openai.OpenAI(base_url=f"{web.url}/v1", api_key=TOKEN, max_retries=0, timeout=30)
+    reply = client.chat.completions.create(
+        model="hearth",
+        messages=[
+            {"role": "user", "content": "my favourite colour is blue"},
+            {"role": "assistant", "content": "Noted."},
+            {"role": "user", "content": "what is my favourite colour?"},
+        ],
+    )
+    session = reply.model_dump()["hearth"]["session"]
+    sent = web.model.requests[-1]["messages"][1]["content"]
+    assert sent.index("user: my favourite colour is blue") < sent.index("what is my favourite colour?")
+    with web.client() as api:
+        events = api.get(f"/api/sessions/{session}/history").json()["events"]
+        [info] = [s for s in api.get("/api/sessions").json() if s["id"] == session]
+    assert [m["text"] for m in events if m["type"] == "user_message"] == ["what is my favourite colour?"]
+    assert [m["reason"] for m in events if m["type"] == "hearth_message"] == ["conversation"]
+    assert info["title"] == "what is my favourite colour?"

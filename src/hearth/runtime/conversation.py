@@ -126,12 +126,23 @@ class Conversation:
     # -- working ---------------------------------------------------------------------------
 
     async def send(
-        self, text: str | None = None, *, plan: bool = False, deep: bool = False, budget: int | None = None
+        self,
+        text: str | None = None,
+        *,
+        plan: bool = False,
+        deep: bool = False,
+        budget: int | None = None,
+        earlier: str = "",
     ) -> Finished:
         """Work on the person's message (None: go on where the session left off). `plan`: plan with
         read-only tools first, then carry the plan out once approved. `deep`: deep work, with a todo
-        tree and a token budget (`budget`, else the session's, else the default)."""
+        tree and a token budget (`budget`, else the session's, else the default). `earlier`: the
+        conversation before this message in another client (a chat client's transcript)."""
         opening: list[UserMessage | HearthMessage] = []
+        if earlier:
+            opening.append(
+                HearthMessage(reason="conversation", text=render("chat_conversation", transcript=earlier))
+            )
         if text is None:
             opening.append(HearthMessage(reason="resume", text=continuation(self.agent.history)))
         else:

@@ -175,6 +175,7 @@ class Hub:
         plan: bool = False,
         deep: bool = False,
         budget: int | None = None,
+        earlier: str = "",
     ) -> LiveSession:
         """Start a task in the background (see Conversation.send); its progress goes to the subscribers."""
         if not text.strip():
@@ -185,7 +186,7 @@ class Hub:
                 f"Session {live.id} is busy with a task.",
                 "Wait for it to finish, stop it, or use another session.",
             )
-        coro = live.conversation.send(text, plan=plan, deep=deep, budget=budget)
+        coro = live.conversation.send(text, plan=plan, deep=deep, budget=budget, earlier=earlier)
         live.task = asyncio.ensure_future(coro)
         live.task.add_done_callback(lambda _: self._release(live))
         return live
@@ -198,9 +199,10 @@ class Hub:
         plan: bool = False,
         deep: bool = False,
         budget: int | None = None,
+        earlier: str = "",
     ) -> tuple[str, Finished]:
         """Run a task to its end; the session id and how it ended."""
-        live = self.start(session_id, text, plan=plan, deep=deep, budget=budget)
+        live = self.start(session_id, text, plan=plan, deep=deep, budget=budget, earlier=earlier)
         assert live.task is not None
         try:
             return live.id, await asyncio.shield(live.task)

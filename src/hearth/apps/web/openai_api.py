@@ -24,7 +24,6 @@ from hearth.apps.web.state import WebState
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, ModelReply, Status, ToolResult
 from hearth.core.protocols import Delta
-from hearth.prompts import render
 
 MODEL_ID = "hearth"
 
@@ -57,13 +56,15 @@ def openai_router(state: WebState) -> APIRouter:
 
     @router.post("/chat/completions", response_model=None)
     async def completions(body: CompletionRequest) -> dict[str, Any] | StreamingResponse:
-        task = _task(body.messages)
+        task, earlier = _task(body.messages)
         if body.stream:
             include_usage = bool((body.stream_options or {}).get("include_usage"))
             return StreamingResponse(
-                _stream(state, body, task, include_usage), media_type="text/event-stream"
+                _stream(state, body, task, earlier, include_usage), media_type="text/event-stream"
             )
-        session_id, finished = await state.hub.chat(None, task, deep=body.deep, budget=body.budget)
+        session_id, finished = await state.hub.chat(
+            None, task, deep=body.deep, budget=body.budget, earlier=earlier
+        )
         usage = state.rt.store.usage(session_id=session_id)
         return {
             "id": f"chatcmpl-{session_id}",
@@ -94,7 +95,8 @@ def _text(content: str | list[dict[str, Any]] | None) -> str:
     return content or ""
 
 
-def _task(messages: list[ChatMessage]) -> str:
+def _task(messages: list[ChatMessage]) -> tuple[str, str]:
+    """The task (the last user message) and the conversation before it, as a transcript."""
     users = [i for i, m in enumerate(messages) if m.role == "user"]
     if not users:
         raise HearthError("There is no user message to work on.", "Send at least one message with role user.")
@@ -103,10 +105,7 @@ def _task(messages: list[ChatMessage]) -> str:
     if not task:
         raise HearthError("The last user message is empty.", "Say what you want done.")
     earlier = [m for m in messages[:last] if m.role in ("user", "assistant") and _text(m.content).strip()]
-    if not earlier:
-        return task
-    transcript = "\n\n".join(f"{m.role}: {_text(m.content).strip()}" for m in earlier)
-    return render("chat_conversation", transcript=transcript, task=task)
+    return task, "\n\n".join(f"{m.role}: {_text(m.content).strip()}" for m in earlier)
 
 
 def _answer(finished: Finished) -> str:
@@ -118,12 +117,12 @@ def _answer(finished: Finished) -> str:
 
 
 async def _stream(
-    state: WebState, body: CompletionRequest, task: str, include_usage: bool
+    state: WebState, body: CompletionRequest, task: str, earlier: str, include_usage: bool
 ) -> AsyncIterator[str]:
     with state.hub.watch(None, answers=False) as (live, sub):
         chunk_id = f"chatcmpl-{live.id}"
         yield _chunk(chunk_id, {"role": "assistant", "content": ""})
-        state.hub.start(live.id, task, deep=body.deep, budget=body.budget)
+        state.hub.start(live.id, task, deep=body.deep, budget=body.budget, earlier=earlier)
         finished: Finished | None = None
         async for _, update in sub.until_done(live):
             progress = _progress(update)
