@@ -43,7 +43,15 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hearth.agent.finish import strip_markers
-from hearth.core.events import EventBase, Finished, ModelReply, ToolResult, UserMessage, WorkUpdated
+from hearth.core.events import (
+    EventBase,
+    Finished,
+    HearthMessage,
+    ModelReply,
+    ToolResult,
+    UserMessage,
+    WorkUpdated,
+)
 from hearth.core.text import strip_control
 from hearth.core.types import CallFormat
 from hearth.core.work import WorkState
@@ -93,7 +101,7 @@ class Encoder:
         if isinstance(event, ModelReply):
             return self._reply(event)
         message = fields(event)
-        if isinstance(event, UserMessage):
+        if isinstance(event, UserMessage | HearthMessage):  # a turn starts
             self.iteration = 0
             self.usage = dict.fromkeys(self.usage, 0)
         elif isinstance(event, WorkUpdated):
