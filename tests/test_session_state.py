@@ -237,3 +237,8 @@ def test_a_chat_clients_earlier_turns_are_hearths_context_and_the_title_is_the_t
     assert [m["text"] for m in events if m["type"] == "user_message"] == ["what is my favourite colour?"]
     assert [m["reason"] for m in events if m["type"] == "hearth_message"] == ["conversation"]
     assert info["title"] == "what is my favourite colour?"
+
+
+def test_repl_options_before_a_command_are_an_error_not_ignored(hearth: Any, workspace: Path) -> None:
+    res = hearth("-p", "auto", "run", "x", "-w", str(workspace))
+    assert res.code == 1 and "Put the options after the command: hearth run" in res.stderr

@@ -4,7 +4,9 @@ Each session runs one task at a time; a second message while it works is refused
 `Busy`. Everything a session does (its events, its streamed deltas, the questions it asks
 a person) is published to its subscribers as it happens; the events also go to the
 activity feed across sessions. A session asks for approval only when someone is
-subscribed to it; with no one there, the call is refused as in a headless run.
+subscribed to it; with no one there, the call is refused, and a plan is made but not carried
+out, as in a headless run. Sessions are driven through `Conversation`, the one entry every
+interface uses.
 """
 
 from __future__ import annotations

@@ -294,6 +294,9 @@ def interactive(
     import asyncio
 
     if ctx.invoked_subcommand is not None:
+        given = permission or resume or cont or plan or deep or budget or model or llm_url or tool_mode
+        if given:
+            fail(ValueError(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS]."))
         return
     from hearth.apps.cli.repl import ReplOptions, repl
     from hearth.core.errors import HearthError
