@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
 from hearth.apps.web.app import create_app
@@ -30,6 +31,7 @@ class Web:
     auth: WebAuth
     model: ScriptedServer
     workspace: Path
+    app: FastAPI
 
     @property
     def host(self) -> str:
@@ -85,7 +87,7 @@ def running_web(
             raise RuntimeError("the web server did not start")
         time.sleep(0.02)
     try:
-        yield Web(f"http://127.0.0.1:{port}", auth, model, workspace)
+        yield Web(f"http://127.0.0.1:{port}", auth, model, workspace, app)
     finally:
         server.should_exit = True
         thread.join(timeout=15)
