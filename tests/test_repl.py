@@ -217,7 +217,7 @@ def test_permission_flag_opens_the_repl_in_that_mode(
     workspace: Path, home: Path, server: ScriptedServer
 ) -> None:
     server.add(call("shell", command="touch auto.txt"), ScriptedReply(text="Made it."))
-    child = spawn_repl(workspace, home, server, "--permission", "auto")
+    child = spawn_repl(workspace, home, server, "--permission", "auto", "--model", "other-model")
     term = Terminal(child)
     try:
         term.wait_for(r"· auto · sandbox .*session \d{8}-")
@@ -225,6 +225,7 @@ def test_permission_flag_opens_the_repl_in_that_mode(
         term.wait_for("Made it.")
         assert "needs your approval" not in term.text()  # auto mode: the command ran without asking
         assert (workspace / "auto.txt").exists()
+        assert server.requests[-1]["model"] == "other-model"
     finally:
         child.close(force=True)
 
@@ -281,3 +282,22 @@ def test_continue_flag_and_a_wrong_resume_id(
         assert "remember 4711" in json.dumps(server.requests[-1]["messages"])
     finally:
         child.close(force=True)
+
+
+def test_a_rejected_plan_in_the_repl_leaves_writes_allowed(
+    repl, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        ScriptedReply(text="1. Create notes.txt\n2. Fill it"),
+        call("write", path="after.txt", content="x"),
+        ScriptedReply(text="Wrote after.txt."),
+    )
+    child = repl()
+    child.sendline("/plan write notes")
+    child.expect(r"\[a\]pprove, \[e\]dit, \[r\]eject\?")
+    child.sendline("r")
+    child.expect("done")
+    child.expect("›")
+    send(child, "write after.txt", "Wrote after.txt.")
+    assert (workspace / "after.txt").read_text() == "x"  # the write was not refused by plan mode
+    send(child, "/mode", "Mode: normal")

@@ -242,3 +242,37 @@ def test_a_chat_clients_earlier_turns_are_hearths_context_and_the_title_is_the_t
 def test_repl_options_before_a_command_are_an_error_not_ignored(hearth: Any, workspace: Path) -> None:
     res = hearth("-p", "auto", "run", "x", "-w", str(workspace))
     assert res.code == 1 and "Put the options after the command: hearth run" in res.stderr
+
+
+def test_a_rule_allowed_for_a_session_never_opens_a_secret_even_after_resume(web: Web, hearth: Any) -> None:
+    """Only the user's settings may let a secret through (`allow = ["read(.env)"]`); 'allow for
+    this session' on a read of .env allows the call, and the secret stays closed, then and after
+    a resume (where the remembered rule is applied again)."""
+    (web.workspace / ".env").write_text("API_KEY=hunter2\n")
+    web.model.add(_call("read", path=".env"), _done("Could not."))
+    with web.ws("/ws/secret") as ws:
+        receive_until(ws, "hello")
+        ws.send(json.dumps({"type": "set_mode", "mode": "manual"}))
+        ws.send(json.dumps({"type": "message", "content": "show .env"}))
+        ask = receive_until(ws, "approval_request")[-1]
+        ws.send(json.dumps({"type": "approve", "id": ask["id"], "decision": "session"}))
+        seen = receive_until(ws, "done")
+    [result] = [m for m in seen if m["type"] == "tool_result"]
+    assert not result["success"] and "hunter2" not in result["output"]
+    web.model.add(_call("read", path=".env"), _done("Still no."))
+    later = hearth(
+        "run",
+        "--resume",
+        "secret",
+        "again",
+        "-w",
+        str(web.workspace),
+        "--json",
+        env={"HEARTH_LLM_URL": web.model.url},
+    )
+    lines = later.json_lines()
+    [decision] = [line for line in lines if line["type"] == "permission"]
+    assert decision["allowed"] and "allowed by the rule read(.env)" in decision["reason"]  # the rule held
+    [again] = [line for line in lines if line["type"] == "tool_result"]
+    assert not again["success"] and "looks like a secret" in again["output"]
+    assert "hunter2" not in later.stdout and "hunter2" not in json.dumps(web.model.requests)
