@@ -17,7 +17,7 @@ from hearth.core.events import Event
 from hearth.runtime.wire import encode_all
 
 # Messages left out of the Markdown: streaming details, bookkeeping and the audit trail.
-QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint"})
+QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint", "budget_set"})
 CALL_ARGS = 500
 OUTPUT = 4000
 

@@ -53,13 +53,13 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
     seen: set[str] = set()
     for event in events:
         if isinstance(event, SessionStarted):
-            mode = PermissionMode(event.permission_mode)
+            mode = _mode(event.permission_mode, mode)
         elif isinstance(event, ModeChanged):
             if event.reason == PLAN_START:
                 before_plan = mode if before_plan is None else before_plan
             elif event.reason != PLAN_APPROVED:
                 before_plan = None
-            mode = PermissionMode(event.mode)
+            mode = _mode(event.mode, mode)
         elif isinstance(event, RuleRemembered):
             rules.append(Rule(event.tool, event.pattern))
         elif isinstance(event, BudgetSet):
@@ -71,3 +71,11 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
     if before_plan is not None:  # the process ended during a plan: its mode was only for the plan
         mode = before_plan
     return SessionState(mode, tuple(rules), budget, used, frozenset(seen), latest_work(list(events)))
+
+
+def _mode(value: str, current: PermissionMode) -> PermissionMode:
+    """The mode an event names; one this version does not know (a newer Hearth's) changes nothing."""
+    try:
+        return PermissionMode(value)
+    except ValueError:
+        return current
