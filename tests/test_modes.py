@@ -17,7 +17,7 @@ from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.events import Compacted, Notice, PlanReady, Status, WorkUpdated
 from hearth.llm.profiles import ModelProfile, ToolMode
-from hearth.runtime.plan_mode import Decision, run_plan
+from hearth.runtime.conversation import Conversation, Decision
 from hearth.sandbox.paths import SafePaths
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply, ScriptedServer
@@ -101,7 +101,7 @@ def test_approved_plan_is_executed_with_step_tracking(workspace: Path, edit: boo
         seen.append(steps)
         return "approve", (["Create notes.txt", "Write a summary"] if edit else steps)
 
-    fin = asyncio.run(run_plan(agent, "write notes", approve, PermissionMode.NORMAL))
+    fin = asyncio.run(Conversation(agent, approve).send("write notes", plan=True))
     assert fin.status is Status.DONE and (workspace / "notes.txt").read_text() == "summary"
     assert seen == [["Create notes.txt", "Write the summary into it"]]
     plans = [e.state.plan for e in agent.history if isinstance(e, WorkUpdated)]
@@ -116,7 +116,7 @@ def test_rejected_plan_changes_nothing(workspace: Path) -> None:
     async def reject(steps: list[str]) -> Decision:
         return "reject", steps
 
-    fin = asyncio.run(run_plan(agent, "write notes", reject, PermissionMode.AUTO))
+    fin = asyncio.run(Conversation(agent, reject).send("write notes", plan=True))
     assert fin.status is Status.DONE and "rejected" in fin.reason
     assert list(workspace.iterdir()) == [workspace / ".hearth"]
 

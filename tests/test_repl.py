@@ -17,13 +17,14 @@ def call(name: str, **args: object) -> ScriptedReply:
     return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
 
 
-def spawn_repl(workspace: Path, home: Path, server: ScriptedServer) -> pexpect.spawn:
+def spawn_repl(workspace: Path, home: Path, server: ScriptedServer, *flags: str) -> pexpect.spawn:
     import sys
 
     env = clean_env(home, HEARTH_LLM_URL=server.url, TERM="xterm")
     return pexpect.spawn(
         sys.executable,
-        ["-m", "hearth", "-w", str(workspace)],  # the entry point's direct path to the REPL
+        # no flags: the entry point's direct path to the REPL; flags: through the full CLI
+        ["-m", "hearth", "-w", str(workspace), *flags],
         env=env,
         encoding="utf-8",
         timeout=30,
@@ -210,3 +211,93 @@ def test_thinking_folds_to_a_line_and_the_status_bar_shows_the_session(
         term.wait_for("Finally: keep it short.")
     finally:
         child.close(force=True)
+
+
+def test_permission_flag_opens_the_repl_in_that_mode(
+    workspace: Path, home: Path, server: ScriptedServer
+) -> None:
+    server.add(call("shell", command="touch auto.txt"), ScriptedReply(text="Made it."))
+    child = spawn_repl(workspace, home, server, "--permission", "auto", "--model", "other-model")
+    term = Terminal(child)
+    try:
+        term.wait_for(r"· auto · sandbox .*session \d{8}-")
+        child.sendline("make auto.txt")
+        term.wait_for("Made it.")
+        assert "needs your approval" not in term.text()  # auto mode: the command ran without asking
+        assert (workspace / "auto.txt").exists()
+        assert server.requests[-1]["model"] == "other-model"
+    finally:
+        child.close(force=True)
+
+
+def test_resume_flag_opens_the_session_with_its_mode_and_session_rules(
+    workspace: Path, home: Path, server: ScriptedServer
+) -> None:
+    server.add(call("shell", command="touch one.txt"), ScriptedReply(text="First done."))
+    first = spawn_repl(workspace, home, server, "-p", "manual")
+    try:
+        first.expect("›")
+        first.sendline("make one.txt")
+        first.expect("allow for this session")
+        first.sendline("a")
+        first.expect("First done.")
+        first.expect("›")
+        first.sendline("/session")
+        first.expect(r"(\d{8}-\d{6}-[0-9a-f]{6})")
+        sid = first.match.group(1)
+        first.expect("›")
+        first.sendcontrol("d")
+        first.expect(pexpect.EOF)
+    finally:
+        first.close(force=True)
+    (workspace / "one.txt").unlink()
+    server.add(call("shell", command="touch one.txt"), ScriptedReply(text="Again, without asking."))
+    second = spawn_repl(workspace, home, server, "--resume", sid[:12])
+    term = Terminal(second)
+    try:
+        term.wait_for(rf"· manual · sandbox .*session {sid}")  # the session's own mode, not the default
+        second.sendline("make it again")
+        term.wait_for("Again, without asking.")
+        assert "needs your approval" not in term.text()  # the rule allowed for the session holds
+        assert (workspace / "one.txt").exists()
+        assert "make one.txt" in json.dumps(server.requests[-1]["messages"])  # its history came along
+    finally:
+        second.close(force=True)
+
+
+def test_continue_flag_and_a_wrong_resume_id(
+    workspace: Path, home: Path, server: ScriptedServer, hearth
+) -> None:  # type: ignore[no-untyped-def]
+    wrong = hearth("--resume", "nosuchsession", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
+    assert (
+        wrong.code == 1 and "No session 'nosuchsession'" in wrong.stderr and "Traceback" not in wrong.stderr
+    )
+    server.add(ScriptedReply(text="Noted 4711.\nTASK_COMPLETE"))
+    assert hearth("run", "remember 4711", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url}).code == 0
+    server.add(ScriptedReply(text="It was 4711."))
+    child = spawn_repl(workspace, home, server, "--continue")
+    try:
+        child.expect("›")
+        send(child, "what was it?", "It was 4711.")
+        assert "remember 4711" in json.dumps(server.requests[-1]["messages"])
+    finally:
+        child.close(force=True)
+
+
+def test_a_rejected_plan_in_the_repl_leaves_writes_allowed(
+    repl, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        ScriptedReply(text="1. Create notes.txt\n2. Fill it"),
+        call("write", path="after.txt", content="x"),
+        ScriptedReply(text="Wrote after.txt."),
+    )
+    child = repl()
+    child.sendline("/plan write notes")
+    child.expect(r"\[a\]pprove, \[e\]dit, \[r\]eject\?")
+    child.sendline("r")
+    child.expect("done")
+    child.expect("›")
+    send(child, "write after.txt", "Wrote after.txt.")
+    assert (workspace / "after.txt").read_text() == "x"  # the write was not refused by plan mode
+    send(child, "/mode", "Mode: normal")

@@ -24,9 +24,20 @@ class TokenBudget:
     _warned: bool = False
     _archived: bool = False
 
+    @classmethod
+    def resumed(cls, limit: int, used: int) -> TokenBudget:
+        """A budget that has `used` tokens spent already; warnings already due are not given again."""
+        share = used / limit
+        return cls(limit, used=used, _warned=share >= cls.warn_at, _archived=share >= cls.archive_at)
+
+    @staticmethod
+    def cost(usage: Usage) -> int:
+        """What one reply counts against the budget: new prompt tokens plus output."""
+        return max(0, usage.prompt_tokens - usage.cached_tokens) + usage.completion_tokens
+
     def spend(self, usage: Usage) -> BudgetAction:
-        """Count one reply's tokens (new prompt tokens plus output) and say what to do now."""
-        self.used += max(0, usage.prompt_tokens - usage.cached_tokens) + usage.completion_tokens
+        """Count one reply's tokens and say what to do now."""
+        self.used += self.cost(usage)
         share = self.used / self.limit
         if share >= 1:
             return BudgetAction.STOP

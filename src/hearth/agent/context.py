@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage, WorkUpdated
+from hearth.core.events import (
+    Compacted,
+    Event,
+    HearthMessage,
+    ModelReply,
+    Notice,
+    ToolResult,
+    UserMessage,
+    WorkUpdated,
+)
 from hearth.core.types import CallFormat, Message
 from hearth.prompts import render
 
@@ -44,7 +53,7 @@ def build_messages(system_prompt: str, events: Sequence[Event]) -> list[Message]
     for event in events[start:]:
         if isinstance(event, UserMessage):
             messages.append(Message(role="user", content=event.text))
-        elif isinstance(event, Notice):
+        elif isinstance(event, HearthMessage | Notice):
             messages.append(Message(role="user", content=f"[hearth] {event.text}"))
         elif isinstance(event, ModelReply):
             messages.extend(_reply_messages(event, results))

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from hearth.agent.policy import Approval, Approver, Decision, PermissionPolicy, Verdict
 from hearth.agent.rules import PATH_ARGUMENTS, canonical_arguments, subject_of
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, PermissionDecided, ToolResult
+from hearth.core.events import Event, PermissionDecided, RuleRemembered, ToolResult
 from hearth.core.text import cap_text
 from hearth.core.types import ToolCall
 from hearth.prompts import render
@@ -102,22 +102,23 @@ class Dispatcher:
         if verdict.decision is Decision.DENY:
             note(False, "policy", verdict.reason)
             return f"Denied: {verdict.reason}."
-        if self.approver is None:
-            note(False, "headless", verdict.reason)
+        answer = await self.approver(tool, arguments, verdict.reason) if self.approver else None
+        approval = answer if isinstance(answer, Approval) else Approval(allowed=bool(answer))
+        if answer is None or (approval.by == "headless" and not approval.allowed):
+            note(False, "headless", verdict.reason)  # no one to ask: refused the same way everywhere
             return (
                 f"Denied: {tool.name} needs a person's approval ({verdict.reason}), and this run has "
                 "no one to ask. Do the task another way, or say BLOCKED: with what you need."
             )
-        answer = await self.approver(tool, arguments, verdict.reason)
-        approval = answer if isinstance(answer, Approval) else Approval(allowed=answer)
         if approval.allowed:
-            if approval.remember is not None:
-                self.policy = self.policy.with_allowed(approval.remember)
             note(
                 True,
                 "user",
                 verdict.reason + (f"; allowed from now on: {approval.remember}" if approval.remember else ""),
             )
+            if approval.remember is not None:  # an event, so a resumed session keeps it
+                self.policy = self.policy.with_allowed(approval.remember)
+                audit.append(RuleRemembered(tool=approval.remember.tool, pattern=approval.remember.pattern))
             return None
         note(False, approval.by, verdict.reason)
         said = f" The user says: {approval.message}" if approval.message else ""

@@ -82,6 +82,10 @@ class NestedInstructions:
 
     def for_path(self, path: str) -> list[str]:
         """Notice texts for instruction files between the workspace root and `path`, not seen before."""
+        return [text for _, text in self.found(path)]
+
+    def found(self, path: str) -> list[tuple[str, str]]:
+        """(folder, notice text) for instruction files on the way to `path`, not seen before."""
         root = self.workspace.resolve()
         target = (root / path).resolve() if not Path(path).is_absolute() else Path(path).resolve()
         try:
@@ -98,9 +102,8 @@ class NestedInstructions:
                 continue
             self.seen.add(key)
             if found := _first(folder, PROJECT_FILES):
-                notices.append(
-                    render(
-                        "notice_nested_instructions", folder=key, source=f"{key}/{found[0]}", text=found[1]
-                    )
+                text = render(
+                    "notice_nested_instructions", folder=key, source=f"{key}/{found[0]}", text=found[1]
                 )
+                notices.append((key, text))
         return notices

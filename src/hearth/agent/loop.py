@@ -26,6 +26,7 @@ from hearth.core.events import (
     ErrorRaised,
     Event,
     Finished,
+    HearthMessage,
     ModelReply,
     Notice,
     Status,
@@ -75,9 +76,11 @@ class Agent:
         if self.on_event:
             self.on_event(self.session_id, event)
 
-    async def run(self, user_text: str) -> Finished:
-        """Work on one user message until the model finishes, stops, or a limit hits."""
-        self.record(UserMessage(text=user_text))
+    async def run(self, *opening: str | UserMessage | HearthMessage) -> Finished:
+        """Work on one turn (the person's words, and Hearth's own lines with them) until the model
+        finishes, stops, or a limit hits. A plain string is the person's message."""
+        for message in opening:
+            self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
         deadline = time.monotonic() + self.limits.max_seconds
         try:
@@ -186,8 +189,8 @@ class Agent:
                 self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
             all_ok = all_ok and result.ok
             if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
-                for text in self.nested.for_path(call.arguments["path"]):
-                    self.record(Notice(reason="instructions", text=text))
+                for folder, text in self.nested.found(call.arguments["path"]):
+                    self.record(Notice(reason="instructions", text=text, folder=folder))
             pattern = guard.call_result(call, result.ok, result.output)
             if pattern:
                 self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
@@ -231,7 +234,7 @@ class Agent:
         for event in reversed(self.history):
             if isinstance(event, ToolResult):
                 return True
-            if isinstance(event, UserMessage):
+            if isinstance(event, UserMessage | HearthMessage):
                 return False
         return False
 

@@ -37,7 +37,19 @@ class SessionStarted(EventBase):
 
 
 class UserMessage(EventBase):
+    """The person's own words, exactly as they wrote them."""
+
     kind: Literal["user_message"] = "user_message"
+    text: str
+
+
+class HearthMessage(EventBase):
+    """Words Hearth itself adds to the person's turn (the plan and deep-work preambles, the
+    go-ahead after a plan, the nudge to continue after a resume). The model reads them in the
+    user's turn; people see them as Hearth's, never as their own."""
+
+    kind: Literal["hearth_message"] = "hearth_message"
+    reason: str  # plan | plan_approved | deep | resume
     text: str
 
 
@@ -122,6 +134,31 @@ class Notice(EventBase):
     kind: Literal["notice"] = "notice"
     reason: str
     text: str
+    folder: str = ""  # for reason "instructions": the folder whose instruction file this is
+
+
+class ModeChanged(EventBase):
+    """The permission mode from here on. `reason` "plan" marks the switch to plan mode for the
+    duration of a plan; the mode before it comes back when the plan ends, however it ends."""
+
+    kind: Literal["mode_changed"] = "mode_changed"
+    mode: str
+    reason: str = ""
+
+
+class RuleRemembered(EventBase):
+    """'Allow for this session': calls matching this rule run without asking from here on."""
+
+    kind: Literal["rule_remembered"] = "rule_remembered"
+    tool: str
+    pattern: str | None = None
+
+
+class BudgetSet(EventBase):
+    """A token budget (deep work) from here on; the tokens the model uses after it count against it."""
+
+    kind: Literal["budget_set"] = "budget_set"
+    tokens: int
 
 
 class ErrorRaised(EventBase):
@@ -147,6 +184,7 @@ class Finished(EventBase):
 Event = Annotated[
     SessionStarted
     | UserMessage
+    | HearthMessage
     | ModelReply
     | ToolResult
     | PermissionDecided
@@ -155,6 +193,9 @@ Event = Annotated[
     | PlanReady
     | Checkpointed
     | Notice
+    | ModeChanged
+    | RuleRemembered
+    | BudgetSet
     | ErrorRaised
     | Finished,
     Field(discriminator="kind"),

@@ -17,7 +17,7 @@ from hearth.core.events import Event
 from hearth.runtime.wire import encode_all
 
 # Messages left out of the Markdown: streaming details, bookkeeping and the audit trail.
-QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint"})
+QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint", "budget_set"})
 CALL_ARGS = 500
 OUTPUT = 4000
 
@@ -37,6 +37,8 @@ def to_markdown(events: Sequence[Event], title: str = "Hearth session") -> str:
             out.append(f"*{when}: started in `{m['workspace']}` with {m['model']} ({m['server']})*\n")
         elif kind == "user_message":
             out.append(f"## User ({when})\n\n{m['text']}\n")
+        elif kind == "hearth_message":
+            out.append(f"## Hearth ({when})\n\n{m['text']}\n")
         elif kind == "text":
             if m["text"]:
                 out.append(f"## Agent ({when})\n\n{m['text']}\n")

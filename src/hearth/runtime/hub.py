@@ -4,13 +4,14 @@ Each session runs one task at a time; a second message while it works is refused
 `Busy`. Everything a session does (its events, its streamed deltas, the questions it asks
 a person) is published to its subscribers as it happens; the events also go to the
 activity feed across sessions. A session asks for approval only when someone is
-subscribed to it; with no one there, the call is refused as in a headless run.
+subscribed to it; with no one there, the call is refused, and a plan is made but not carried
+out, as in a headless run. Sessions are driven through `Conversation`, the one entry every
+interface uses.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import re
 import secrets
 from collections.abc import AsyncIterator, Iterator
@@ -18,14 +19,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from hearth.agent.loop import Agent
 from hearth.agent.policy import Approval, PermissionMode
 from hearth.agent.rules import Rule
 from hearth.core.errors import HearthError
 from hearth.core.events import Event, Finished, Status
 from hearth.core.protocols import Delta
-from hearth.runtime.plan_mode import Decision, run_plan
-from hearth.runtime.session import Runtime, start_agent
+from hearth.runtime.conversation import Conversation, Decision, open_conversation
+from hearth.runtime.session import Runtime
 from hearth.tools.base import Tool
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -58,12 +58,7 @@ class Answered:
     id: str
 
 
-@dataclass(frozen=True)
-class ModeChanged:
-    mode: str
-
-
-Update = Event | Delta | ApprovalRequest | PlanRequest | Answered | ModeChanged
+Update = Event | Delta | ApprovalRequest | PlanRequest | Answered
 
 
 class Subscription:
@@ -103,7 +98,7 @@ class Subscription:
 @dataclass
 class LiveSession:
     id: str
-    agent: Agent
+    conversation: Conversation
     task: asyncio.Task[Finished] | None = None
     subscribers: set[Subscription] = field(default_factory=set)
     questions: dict[str, tuple[ApprovalRequest | PlanRequest, asyncio.Future[Any]]] = field(
@@ -116,7 +111,7 @@ class LiveSession:
 
     @property
     def mode(self) -> str:
-        return self.agent.dispatcher.policy.mode.value
+        return self.conversation.mode.value
 
     def open_questions(self) -> list[ApprovalRequest | PlanRequest]:
         return [q for q, _ in self.questions.values()]
@@ -139,17 +134,18 @@ class Hub:
                 f"{session_id!r} is not a usable session id.",
                 "Use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
             )
-        live = LiveSession(id="", agent=None)  # type: ignore[arg-type]
+        live = LiveSession(id="", conversation=None)  # type: ignore[arg-type]
         resume = session_id if session_id is not None and self.rt.store.exists(session_id) else None
-        live.agent = start_agent(
+        live.conversation = open_conversation(
             self.rt,
             resume=resume,
             new_id=None if resume else session_id,
             on_event=self._on_event,
             on_delta=lambda delta: self._publish(live, delta),
             approver=lambda tool, args, reason: self._approve(live, tool, args, reason),
+            plan_approver=lambda steps: self._decide_plan(live, steps),
         )
-        live.id = live.agent.session_id
+        live.id = live.conversation.id
         self.sessions[live.id] = live
         return live
 
@@ -162,19 +158,28 @@ class Hub:
         self.rt.store.delete(session_id)
 
     def set_mode(self, session_id: str, mode: str) -> None:
+        """Recorded as an event, which goes to the viewers; a resumed session keeps it."""
         try:
             chosen = PermissionMode(mode)
         except ValueError:
             raise HearthError(f"Unknown mode {mode!r}.", "Use auto, normal, manual or plan.") from None
         live = self.session(session_id)
-        policy = live.agent.dispatcher.policy
-        live.agent.dispatcher.policy = dataclasses.replace(policy, mode=chosen)
-        self._publish(live, ModeChanged(chosen.value))
+        live.conversation.set_mode(chosen)
+        self._release(live)
 
     # -- running ------------------------------------------------------------------
 
-    def start(self, session_id: str | None, text: str, *, plan: bool = False) -> LiveSession:
-        """Start a task in the background; its progress goes to the subscribers."""
+    def start(
+        self,
+        session_id: str | None,
+        text: str,
+        *,
+        plan: bool = False,
+        deep: bool = False,
+        budget: int | None = None,
+        earlier: str = "",
+    ) -> LiveSession:
+        """Start a task in the background (see Conversation.send); its progress goes to the subscribers."""
         if not text.strip():
             raise HearthError("The message is empty.", "Say what you want done.")
         live = self.session(session_id)
@@ -183,18 +188,23 @@ class Hub:
                 f"Session {live.id} is busy with a task.",
                 "Wait for it to finish, stop it, or use another session.",
             )
-        if plan:
-            mode = live.agent.dispatcher.policy.mode
-            coro = run_plan(live.agent, text, lambda steps: self._decide_plan(live, steps), mode)
-        else:
-            coro = live.agent.run(text)
+        coro = live.conversation.send(text, plan=plan, deep=deep, budget=budget, earlier=earlier)
         live.task = asyncio.ensure_future(coro)
         live.task.add_done_callback(lambda _: self._release(live))
         return live
 
-    async def chat(self, session_id: str | None, text: str, *, plan: bool = False) -> tuple[str, Finished]:
+    async def chat(
+        self,
+        session_id: str | None,
+        text: str,
+        *,
+        plan: bool = False,
+        deep: bool = False,
+        budget: int | None = None,
+        earlier: str = "",
+    ) -> tuple[str, Finished]:
         """Run a task to its end; the session id and how it ended."""
-        live = self.start(session_id, text, plan=plan)
+        live = self.start(session_id, text, plan=plan, deep=deep, budget=budget, earlier=earlier)
         assert live.task is not None
         try:
             return live.id, await asyncio.shield(live.task)
@@ -315,19 +325,15 @@ class Hub:
         self, live: LiveSession, tool: Tool, arguments: dict[str, Any], reason: str
     ) -> Approval:
         if not any(sub.answers for sub in live.subscribers):
-            return Approval(
-                allowed=False,
-                message="No one was connected to approve it. Do the task another way, or say BLOCKED:.",
-                by="headless",
-            )
+            return Approval(allowed=False, by="headless")  # refused as in any headless run
         shown = str(arguments.get("command") or arguments)
         request = ApprovalRequest(_question_id(), tool.name, arguments, shown[:4000], reason)
         answer: Approval = await self._ask(live, request)
         return answer
 
-    async def _decide_plan(self, live: LiveSession, steps: list[str]) -> Decision:
+    async def _decide_plan(self, live: LiveSession, steps: list[str]) -> Decision | None:
         if not any(sub.answers for sub in live.subscribers):
-            return "approve", steps  # asked for by an API client: it wanted the plan carried out
+            return None  # no one to approve it: as in a headless run, the plan is the result
         decision: Decision = await self._ask(live, PlanRequest(_question_id(), tuple(steps)))
         return decision
 
@@ -337,7 +343,7 @@ def _question_id() -> str:
 
 
 def _last_finished(live: LiveSession) -> Finished:
-    for event in reversed(live.agent.history):
+    for event in reversed(live.conversation.events):
         if isinstance(event, Finished):
             return event
     return Finished(status=Status.INTERRUPTED, reason="interrupted")

@@ -20,7 +20,7 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, Notice, SessionStarted, latest_work
+from hearth.core.events import Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
@@ -30,6 +30,7 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.state import session_state
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -187,11 +188,11 @@ def start_agent(
     on_delta: DeltaSink | None = None,
     approver: Approver | None = None,
     permission_mode: PermissionMode | None = None,
-    budget: int | None = None,
     new_id: str | None = None,
 ) -> Agent:
-    """A new session (named `new_id`, or a fresh id), or the one `resume` names, ready to `run`."""
-    mode = permission_mode or rt.settings.permission_mode
+    """A new session (named `new_id`, or a fresh id), or the one `resume` names, ready to `run`,
+    in the state its events describe (see runtime/state). `permission_mode`: the mode to work in;
+    by default a new session takes the settings' and a resumed one keeps its own."""
     history: list[Event] = []
     instructions = load_instructions(rt.workspace, user_config_path().parent)
     if resume:
@@ -202,18 +203,22 @@ def start_agent(
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
         prompt = _prompt(rt, instructions)
+    state = session_state(history, permission_mode or rt.settings.permission_mode)
     nested = NestedInstructions(rt.workspace)
-    nested.seen.update(_seen_folders(history))
+    nested.seen.update(state.seen_folders)
     policy = PermissionPolicy.from_settings(
-        mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
+        state.mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
     )
+    # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
     paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
+    for rule in state.rules:
+        policy = policy.with_allowed(rule)
     context = RunContext(
         paths=paths,
         session_id=session_id,
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
-        work=latest_work(history),
+        work=state.work,
     )
     dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(
@@ -230,7 +235,7 @@ def start_agent(
         history=history,
         compactor=Compactor(window=rt.profile.context_window),
         nested=nested,
-        budget=TokenBudget(budget) if budget else None,
+        budget=TokenBudget.resumed(state.budget, state.budget_used) if state.budget else None,
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
     )
@@ -241,12 +246,15 @@ def start_agent(
                 model=rt.model.name,
                 server=rt.server_url,
                 context_window=rt.profile.context_window,
-                permission_mode=mode.value,
+                permission_mode=state.mode.value,
                 tool_mode=rt.profile.tool_mode.value,
                 system_prompt=prompt,
                 instructions=tuple(instructions.sources()),
             )
         )
+    elif permission_mode is not None and permission_mode is not state.mode:
+        agent.record(ModeChanged(mode=permission_mode.value, reason="asked for on resume"))
+        dispatcher.policy = dataclasses.replace(policy, mode=permission_mode)
     return agent
 
 
@@ -263,12 +271,3 @@ def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:
         return str(path.relative_to(rt.workspace))
 
     return archive
-
-
-def _seen_folders(history: list[Event]) -> set[str]:
-    """Folders whose nested instructions this session was already given."""
-    seen = set()
-    for event in history:
-        if isinstance(event, Notice) and event.reason == "instructions":
-            seen.add(event.text.removeprefix("Instructions for ").split("/ from ", 1)[0])
-    return seen

@@ -32,7 +32,7 @@ text of a tool call as the model wrote it (`raw_arguments`) stays in the store o
 
 Live updates that are not stored events: `delta` (kind, text: a streamed piece of text or
 thinking), `approval_request` (id, tool, input, shown, reason), `plan_approval` (id, steps),
-`answered` (id) and `mode_changed` (mode).
+and `answered` (id).
 """
 
 from __future__ import annotations
@@ -43,7 +43,15 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hearth.agent.finish import strip_markers
-from hearth.core.events import EventBase, Finished, ModelReply, ToolResult, UserMessage, WorkUpdated
+from hearth.core.events import (
+    EventBase,
+    Finished,
+    HearthMessage,
+    ModelReply,
+    ToolResult,
+    UserMessage,
+    WorkUpdated,
+)
 from hearth.core.text import strip_control
 from hearth.core.types import CallFormat
 from hearth.core.work import WorkState
@@ -70,7 +78,6 @@ UPDATE_TYPES = {
     "ApprovalRequest": "approval_request",
     "PlanRequest": "plan_approval",
     "Answered": "answered",
-    "ModeChanged": "mode_changed",
 }
 UPDATE_RENAMES = {"approval_request": {"arguments": "input"}}
 SHOWN_AS_TEXT = frozenset({"shown"})  # fields of an update cleaned like tool output
@@ -94,7 +101,7 @@ class Encoder:
         if isinstance(event, ModelReply):
             return self._reply(event)
         message = fields(event)
-        if isinstance(event, UserMessage):
+        if isinstance(event, UserMessage | HearthMessage):  # a turn starts
             self.iteration = 0
             self.usage = dict.fromkeys(self.usage, 0)
         elif isinstance(event, WorkUpdated):

@@ -12,7 +12,7 @@ from rich.text import Text
 from hearth.agent.policy import Approval, Approver
 from hearth.agent.rules import Rule
 from hearth.core.text import strip_control
-from hearth.runtime.plan_mode import Decision, PlanApprover
+from hearth.runtime.conversation import Decision, PlanApprover
 from hearth.tools.base import Tool
 
 

@@ -37,7 +37,7 @@ def main() -> None:
 
     try:
         flags = {"workspace": workspace}
-        asyncio.run(repl(load_settings(flags), lambda: load_settings(flags)))
+        asyncio.run(repl(load_settings(flags), reload=lambda: load_settings(flags)))
     except HearthError as exc:
         sys.stderr.write(f"error: {exc}\n")
         sys.exit(1)

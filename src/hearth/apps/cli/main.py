@@ -36,7 +36,8 @@ class RunOptions:
     cont: bool
     plan: bool
     deep: bool
-    budget: int
+    budget: int | None
+    permission: str | None  # given on the command line (a resumed session otherwise keeps its own)
 
 
 @app.command()
@@ -53,7 +54,9 @@ def run(
     cont: Annotated[bool, typer.Option("--continue", "-c", help="Continue the latest session")] = False,
     plan: Annotated[bool, typer.Option("--plan", help="Plan first (read-only), then ask to execute")] = False,
     deep: Annotated[bool, typer.Option("--deep", help="Deep-work mode: task tree and token budget")] = False,
-    budget: Annotated[int, typer.Option("--budget", help="Token budget for --deep")] = 200_000,
+    budget: Annotated[
+        int | None, typer.Option("--budget", help="Token budget (default for --deep: 200000)")
+    ] = None,
     max_iterations: Annotated[
         int | None, typer.Option("--max-iterations", help="Model calls before stopping")
     ] = None,
@@ -70,7 +73,7 @@ def run(
 
     if task is None and not (resume or cont):
         fail(ValueError('Say what to do: hearth run "task" (or --resume ID to continue a session).'))
-    options = RunOptions(task, json_out, resume, cont, plan, deep, budget)
+    options = RunOptions(task, json_out, resume, cont, plan, deep, budget, permission)
     try:
         loaded = load_cli_settings(
             workspace=workspace,
@@ -98,24 +101,13 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
-    from hearth.core.errors import HearthError
     from hearth.core.events import Event, ModelReply, Notice
-    from hearth.prompts import render
-    from hearth.runtime.continuation import continuation
-    from hearth.runtime.plan_mode import run_plan
-    from hearth.runtime.session import check_workspace, open_runtime, open_store, start_agent
+    from hearth.runtime.conversation import open_conversation
+    from hearth.runtime.session import check_workspace, open_runtime
 
     settings = loaded.settings
     check_workspace(settings.workspace)
-    resume = opts.resume
-    if opts.cont and not resume:
-        store = open_store(settings.workspace)
-        resume = store.latest()
-        store.close()
-        if resume is None:
-            raise HearthError(
-                "There is no session to continue in this workspace.", "Start one with `hearth run`."
-            )
+    resume = latest_session(settings.workspace) if opts.cont and not opts.resume else opts.resume
     interactive = not opts.json_out and sys.stdin.isatty()
     console = Console(highlight=False, soft_wrap=True)
     view = TerminalView(console)
@@ -137,41 +129,52 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             else:
                 view.on_event(event)
 
-        agent = start_agent(
+        session = open_conversation(
             rt,
             resume=resume,
             on_event=on_event,
             on_delta=None if opts.json_out else view.on_delta,
             approver=ask_in_terminal(console) if interactive else None,
-            budget=opts.budget if opts.deep else None,
+            plan_approver=ask_plan_in_terminal(console) if interactive else None,
+            permission_mode=settings.permission_mode if opts.permission else None,
         )
-        if resume and opts.json_out:
-            on_event(agent.session_id, next(e for e in agent.history if e.kind == "session_started"))
+        if resume and opts.json_out and session.started:
+            on_event(session.id, session.started)
         if opts.json_out and loaded.ignored:
             # Shown, not recorded: the model never sees it.
             text = "\n".join(loaded.ignored_report())
-            on_event(agent.session_id, Notice(reason="untrusted_settings", text=text))
+            on_event(session.id, Notice(reason="untrusted_settings", text=text))
         if not opts.json_out:
             console.print(
-                f"[dim]session {agent.session_id} · {rt.model.name} @ {rt.server_url} · "
-                f"context {rt.profile.context_window} · {settings.permission_mode.value} mode · "
+                f"[dim]session {session.id} · {rt.model.name} @ {rt.server_url} · "
+                f"context {rt.profile.context_window} · {session.mode.value} mode · "
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )
-        message = opts.task if opts.task is not None else continuation(agent.history)
-        if opts.deep:
-            message = render("deep_work", budget=opts.budget, task=message)
-        if opts.plan:
-            approve = ask_plan_in_terminal(console) if interactive else None
-            finished = await run_plan(agent, message, approve, settings.permission_mode)
-        else:
-            finished = await agent.run(message)
+        finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
         if not opts.json_out:
-            u = rt.store.usage(session_id=agent.session_id)
-            estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in agent.history)
+            u = rt.store.usage(session_id=session.id)
+            estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)
             view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)
         return finished
     finally:
         await rt.aclose()
+
+
+def latest_session(workspace: Path) -> str:
+    """The id of the workspace's latest session, for --continue."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.session import open_store
+
+    store = open_store(workspace)
+    try:
+        latest = store.latest()
+    finally:
+        store.close()
+    if latest is None:
+        raise HearthError(
+            "There is no session to continue in this workspace.", "Start one with `hearth run`."
+        )
+    return latest
 
 
 @app.command()
@@ -309,21 +312,78 @@ def web(
 
 
 @app.callback()
-def interactive(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
-    """With no command: an interactive session in the workspace (/help inside)."""
+def interactive(
+    ctx: typer.Context,
+    workspace: WorkspaceOpt = None,
+    permission: Annotated[
+        str | None, typer.Option("--permission", "-p", help="auto | normal | manual | plan")
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option("--resume", "-r", help="Continue the session with this id")
+    ] = None,
+    cont: Annotated[bool, typer.Option("--continue", "-c", help="Continue the latest session")] = False,
+    plan: Annotated[
+        bool, typer.Option("--plan", help="Plan each message first (read-only), then ask to execute")
+    ] = False,
+    deep: Annotated[bool, typer.Option("--deep", help="Deep-work mode: task tree and token budget")] = False,
+    budget: Annotated[
+        int | None, typer.Option("--budget", help="Token budget (default for --deep: 200000)")
+    ] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="Model name on the server")] = None,
+    llm_url: Annotated[str | None, typer.Option("--llm-url", help="OpenAI-compatible server URL")] = None,
+    tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
+) -> None:
+    """With no command: an interactive session in the workspace (/help inside). It takes the
+    flags of `hearth run` that make sense there: hearth -p auto, hearth --resume ID, hearth -c."""
     import asyncio
 
     if ctx.invoked_subcommand is not None:
+        given = permission or resume or cont or plan or deep or budget or model or llm_url or tool_mode
+        if given:
+            fail(ValueError(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS]."))
         return
-    from hearth.apps.cli.repl import repl
+    from hearth.apps.cli.repl import ReplOptions, repl
     from hearth.core.errors import HearthError
 
     try:
-        asyncio.run(
-            repl(load_cli_settings(workspace=workspace), lambda: load_cli_settings(workspace=workspace))
+
+        def load() -> LoadedSettings:
+            return load_cli_settings(
+                workspace=workspace,
+                permission_mode=permission,
+                model=model,
+                llm_url=llm_url,
+                tool_mode=tool_mode,
+            )
+
+        loaded = load()
+        session = _repl_session(loaded.settings.workspace, resume, cont)
+        options = ReplOptions(
+            resume=session,
+            permission=loaded.settings.permission_mode if permission else None,
+            plan=plan,
+            deep=deep,
+            budget=budget,
         )
+        asyncio.run(repl(loaded, options, load))
     except HearthError as exc:
         fail(exc)
+
+
+def _repl_session(workspace: Path, resume: str | None, cont: bool) -> str | None:
+    """The full id of the session to open (checked now, before the prompt), or None for a new one."""
+    from hearth.runtime.session import check_workspace, open_store
+
+    if not resume and not cont:
+        return None
+    check_workspace(workspace)
+    if not resume:
+        return latest_session(workspace)
+    store = open_store(workspace)
+    try:
+        return store.resolve(resume)
+    finally:
+        store.close()
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import asyncio
 import importlib
 import signal
 from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,12 +25,24 @@ from rich.console import Console
 from hearth.apps.cli.commands import COMMANDS
 
 if TYPE_CHECKING:
-    from hearth.agent.loop import Agent
     from hearth.agent.policy import PermissionMode
     from hearth.apps.cli.render import TerminalView
     from hearth.apps.cli.slash import SlashCommands
     from hearth.runtime.config import LoadedSettings, Settings
+    from hearth.runtime.conversation import Conversation
     from hearth.runtime.session import Runtime
+
+
+@dataclass(frozen=True)
+class ReplOptions:
+    """What `hearth` accepts of `hearth run`'s flags: the session to open and its mode, and how
+    messages are sent (planned first, as deep work, with a token budget)."""
+
+    resume: str | None = None  # a full session id (resolved before the REPL starts)
+    permission: PermissionMode | None = None  # given on the command line
+    plan: bool = False
+    deep: bool = False
+    budget: int | None = None
 
 
 class SlashAndPathCompleter(Completer):
@@ -52,17 +65,19 @@ class Repl:
     """The prompt is shown at once; the runtime (sandbox self-test, server probe, and the imports
     they need) opens in the background, and the first command waits for it if it must."""
 
-    def __init__(self, settings: Settings, console: Console) -> None:
+    def __init__(self, settings: Settings, console: Console, options: ReplOptions | None = None) -> None:
         self.settings = settings
         self.console = console
+        self.options = options or ReplOptions()
         self.shown = asyncio.Event()  # set once the first prompt is on the screen
         self.opening: asyncio.Task[Runtime] = asyncio.ensure_future(_open_runtime(settings, self.shown))
         self._rt: Runtime | None = None
         self.view: TerminalView | None = None
-        self.agent: Agent = None  # type: ignore[assignment]  # set once the runtime is open
+        self._session: Conversation | None = None  # set once the runtime is open
         self.commands: SlashCommands = None  # type: ignore[assignment]
         self.running: asyncio.Task[object] | None = None
         self._warned = False
+        self._failed: Exception | None = None  # opening the session failed: said at the first command
         self.opening.add_done_callback(self._opened)
 
     @property
@@ -70,16 +85,27 @@ class Repl:
         assert self._rt is not None, "the runtime is not open yet"
         return self._rt
 
+    @property
+    def session(self) -> Conversation:
+        assert self._session is not None, "the runtime is not open yet"
+        return self._session
+
     def _opened(self, task: asyncio.Task[Runtime]) -> None:
         """Once the runtime is open, the session starts (so the status bar can show it)."""
         if task.cancelled() or task.exception() is not None:
             return
         from hearth.apps.cli.render import MarkdownView, TerminalView
         from hearth.apps.cli.slash import SlashCommands
+        from hearth.core.errors import HearthError
 
         self._rt = task.result()
         self.view = MarkdownView(self.console) if self.console.is_terminal else TerminalView(self.console)
-        self.agent = self.new_agent()
+        try:
+            self._session = self.open_session(self.options.resume, self.options.permission)
+            if self.options.budget is not None:
+                self._session.set_budget(self.options.budget)
+        except HearthError as exc:
+            self._failed = exc
         self.commands = SlashCommands(self)
 
     async def ready(self) -> None:
@@ -87,38 +113,46 @@ class Repl:
         await self.opening
         if self._rt is None:  # the done-callback has not run yet
             self._opened(self.opening)
+        if self._failed is not None:
+            raise self._failed
         if self.rt.sandbox.warning and not self._warned:
             self._warned = True
             self.console.print(f"[bold yellow]warning:[/] {self.rt.sandbox.warning}")
 
-    def new_agent(self, resume: str | None = None) -> Agent:
-        from hearth.apps.cli.approve import ask_in_terminal
-        from hearth.runtime.session import start_agent
+    def open_session(self, resume: str | None = None, mode: PermissionMode | None = None) -> Conversation:
+        """A new session, or the one `resume` names, as the REPL drives it."""
+        from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
+        from hearth.runtime.conversation import open_conversation
 
         view = self.view
         assert view is not None
-        return start_agent(
+        return open_conversation(
             self.rt,
             resume=resume,
             on_event=lambda _sid, e: view.on_event(e),
             on_delta=view.on_delta,
             approver=ask_in_terminal(self.console),
+            plan_approver=ask_plan_in_terminal(self.console),
+            permission_mode=mode,
         )
 
-    def status_line(self) -> str:
-        if self._rt is None:
-            return f"{self.settings.workspace} · starting: sandbox check and model server…"
-        from hearth.core.events import ModelReply
+    def switch_session(self, resume: str | None = None) -> Conversation:
+        """Work in another session from now on: a new one, or the one `resume` names."""
+        self._session = self.open_session(resume)
+        return self._session
 
-        usage = self.rt.store.usage(session_id=self.agent.session_id)
-        last = next((e for e in reversed(self.agent.history) if isinstance(e, ModelReply)), None)
-        used = last.usage.prompt_tokens + last.usage.completion_tokens if last else 0
+    def status_line(self) -> str:
+        if self._rt is None or self._session is None:
+            return f"{self.settings.workspace} · starting: sandbox check and model server…"
+        session = self._session
+        usage = self.rt.store.usage(session_id=session.id)
+        used = session.context_used()
         window = self.rt.profile.context_window
         sandbox = self.rt.sandbox.runner.name + ("" if self.rt.sandbox.runner.isolated else " (NOT ISOLATED)")
         return (
             f"{self.rt.model.name} · context {used}/{window} ({100 * used // max(window, 1)}%) · "
             f"{usage.prompt_tokens} in / {usage.cached_tokens} cached / {usage.completion_tokens} out · "
-            f"{self.agent.dispatcher.policy.mode.value} · sandbox {sandbox} · session {self.agent.session_id}"
+            f"{session.mode.value} · sandbox {sandbox} · session {session.id}"
         )
 
     async def run_step(self, coro: Coroutine[Any, Any, object]) -> None:
@@ -168,20 +202,13 @@ class Repl:
                 if not await self.commands.run(text):
                     return
                 continue
-            await self.run_step(self.agent.run(text))
+            await self.send(text)
 
-    async def plan(self, task: str) -> None:
-        from hearth.apps.cli.approve import ask_plan_in_terminal
-        from hearth.runtime.plan_mode import run_plan
-
-        mode = self.agent.dispatcher.policy.mode
-        await self.run_step(run_plan(self.agent, task, ask_plan_in_terminal(self.console), mode))
-
-    def set_mode(self, mode: PermissionMode) -> None:
-        import dataclasses
-
-        policy = self.agent.dispatcher.policy
-        self.agent.dispatcher.policy = dataclasses.replace(policy, mode=mode)
+    async def send(self, text: str, *, plan: bool = False) -> None:
+        """One message, sent as `hearth run` sends it (planned first with --plan or /plan; deep work
+        with --deep)."""
+        session = self.session
+        await self.run_step(session.send(text, plan=plan or self.options.plan, deep=self.options.deep))
 
     async def aclose(self) -> None:
         if not self.opening.done():
@@ -224,7 +251,11 @@ async def _open_runtime(settings: Settings, shown: asyncio.Event) -> Runtime:
     return runtime
 
 
-async def repl(loaded: LoadedSettings, reload: Callable[[], LoadedSettings] | None = None) -> None:
+async def repl(
+    loaded: LoadedSettings,
+    options: ReplOptions | None = None,
+    reload: Callable[[], LoadedSettings] | None = None,
+) -> None:
     """`reload` loads the settings again (after the person trusted the workspace at the start)."""
     from hearth.core.errors import HearthError
 
@@ -236,7 +267,7 @@ async def repl(loaded: LoadedSettings, reload: Callable[[], LoadedSettings] | No
         )
     console = Console(highlight=False, soft_wrap=True)
     loaded = offer_trust(loaded, console, reload)
-    session = Repl(loaded.settings, console)
+    session = Repl(loaded.settings, console, options)
     try:
         await session.loop()
     finally:

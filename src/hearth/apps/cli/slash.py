@@ -1,23 +1,45 @@
-"""The REPL's slash commands. Each is a method; the table maps names to help text."""
+"""The REPL's slash commands. Each is a method; the table maps names to help text.
+
+They work through a narrow interface (`SlashHost`): the session's own operations
+(`Conversation`: mode, work, compaction, thinking, reload) and the runtime's (store, model,
+sandbox); never the agent's history or policy directly.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from hearth.agent.policy import PermissionMode
 from hearth.apps.cli.commands import COMMANDS
 from hearth.core.errors import HearthError
-from hearth.core.events import SessionStarted
 
 if TYPE_CHECKING:
-    from hearth.apps.cli.repl import Repl
+    from rich.console import Console
+
+    from hearth.runtime.conversation import Conversation
+    from hearth.runtime.session import Runtime
+
+
+class SlashHost(Protocol):
+    """What slash commands may use of the REPL."""
+
+    console: Console
+
+    @property
+    def rt(self) -> Runtime: ...
+
+    @property
+    def session(self) -> Conversation: ...
+
+    def switch_session(self, resume: str | None = None) -> Conversation: ...
+
+    async def send(self, text: str, *, plan: bool = False) -> None: ...
 
 
 class SlashCommands:
-    def __init__(self, repl: Repl) -> None:
-        self.repl = repl
+    def __init__(self, host: SlashHost) -> None:
+        self.host = host
         self._handlers: dict[str, Callable[[str], Awaitable[None]]] = {
             "help": self.cmd_help,
             "sessions": self.cmd_sessions,
@@ -52,62 +74,61 @@ class SlashCommands:
         return True
 
     def say(self, text: str) -> None:
-        self.repl.console.print(text, highlight=False)
+        self.host.console.print(text, highlight=False)
 
     async def cmd_help(self, arg: str) -> None:
         for name, help_text in COMMANDS.items():
             self.say(f"  /{name:<9} {help_text}")
 
     async def cmd_sessions(self, arg: str) -> None:
-        for s in self.repl.rt.store.list_sessions(limit=20):
+        for s in self.host.rt.store.list_sessions(limit=20):
             self.say(f"  {s.id}  {s.status:<11} {s.updated[:16].replace('T', ' ')}  {s.title}")
 
     async def cmd_resume(self, arg: str) -> None:
         if not arg:
             raise HearthError("Say which session: /resume ID (see /sessions).")
-        self.repl.agent = self.repl.new_agent(resume=arg)
-        self.say(f"Resumed {self.repl.agent.session_id}.")
+        session = self.host.switch_session(arg)
+        self.say(f"Resumed {session.id} ({session.mode.value} mode).")
 
     async def cmd_new(self, arg: str) -> None:
-        self.repl.agent = self.repl.new_agent()
-        self.say(f"New session {self.repl.agent.session_id}.")
+        self.say(f"New session {self.host.switch_session().id}.")
 
     async def cmd_session(self, arg: str) -> None:
-        info = self.repl.rt.store.get(self.repl.agent.session_id)
+        info = self.host.rt.store.get(self.host.session.id)
         self.say(f"  {info.id} · {info.title or '(no message yet)'} · {info.status}")
 
     async def cmd_mode(self, arg: str) -> None:
-        try:
-            mode = PermissionMode(arg)
-        except ValueError:
-            raise HearthError(f"Unknown mode {arg!r}: use auto, normal, manual or plan.") from None
-        self.repl.set_mode(mode)
-        self.say(f"Mode: {mode.value}.")
+        if not arg:
+            self.say(f"Mode: {self.host.session.mode.value}.")
+            return
+        self.host.session.set_mode(arg)
+        self.say(f"Mode: {self.host.session.mode.value}.")
 
     async def cmd_plan(self, arg: str) -> None:
         if not arg:
             raise HearthError("Say what to plan: /plan TASK.")
-        await self.repl.plan(arg)
+        await self.host.send(arg, plan=True)
 
     async def cmd_todo(self, arg: str) -> None:
-        self.say(self.repl.agent.work.render())
+        self.say(self.host.session.work.render())
 
     async def cmd_status(self, arg: str) -> None:
-        rt = self.repl.rt
-        started = next((e for e in self.repl.agent.history if isinstance(e, SessionStarted)), None)
+        rt = self.host.rt
+        session = self.host.session
+        started = session.started
         self.say(f"  model    {rt.model.name} @ {rt.server_url}")
         self.say(
             f"  context  {rt.profile.context_window} tokens ({rt.context_source}); tools as {rt.profile.tool_mode.value}"
         )
         self.say(f"  sandbox  {rt.sandbox.describe()}")
-        self.say(f"  mode     {self.repl.agent.dispatcher.policy.mode.value}")
+        self.say(f"  mode     {session.mode.value}")
         self.say(
             f"  files    {', '.join(started.instructions) if started and started.instructions else 'no instruction files'}"
         )
         self.say("  MCP      none (MCP servers are not supported yet)")
 
     async def cmd_model(self, arg: str) -> None:
-        rt = self.repl.rt
+        rt = self.host.rt
         if not arg:
             models = await rt.list_models()
             self.say("  " + ("\n  ".join(models) if models else "the server lists no models"))
@@ -116,18 +137,16 @@ class SlashCommands:
         self.say(f"Model: {arg}.")
 
     async def cmd_compact(self, arg: str) -> None:
-        done = await self.repl.agent.compact(force=True, reason="asked for with /compact")
+        done = await self.host.session.compact("asked for with /compact")
         self.say("Compacted." if done else "Nothing to compact yet.")
 
     async def cmd_soul(self, arg: str) -> None:
-        started = next((e for e in self.repl.agent.history if isinstance(e, SessionStarted)), None)
-        prompt = started.system_prompt if started else self.repl.agent.system_prompt
-        part = prompt.split("\n## ", 1)
+        part = self.host.session.system_prompt.split("\n## ", 1)
         self.say("## " + part[1] if len(part) > 1 else "No personality or instruction files are loaded.")
 
     async def cmd_cost(self, arg: str) -> None:
-        store = self.repl.rt.store
-        s = store.usage(session_id=self.repl.agent.session_id)
+        store = self.host.rt.store
+        s = store.usage(session_id=self.host.session.id)
         midnight = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         t = store.usage(since=midnight)
         self.say(
@@ -140,19 +159,19 @@ class SlashCommands:
     async def cmd_thinking(self, arg: str) -> None:
         from rich.text import Text
 
-        from hearth.core.events import ModelReply
         from hearth.core.text import strip_control
 
-        replies = [e for e in self.repl.agent.history if isinstance(e, ModelReply) and e.thinking.strip()]
-        if not replies:
+        thinking = self.host.session.last_thinking()
+        if not thinking:
             self.say("No thinking in this session yet.")
             return
-        self.repl.console.print(Text(strip_control(replies[-1].thinking.strip()), style="dim italic"))
+        self.host.console.print(Text(strip_control(thinking), style="dim italic"))
 
     async def cmd_undo(self, arg: str) -> None:
         from hearth.runtime.checkpoints import undo
 
+        rt, session = self.host.rt, self.host.session
         steps = int(arg) if arg.isdigit() else 1
-        step, changed = undo(self.repl.rt.store, self.repl.agent.session_id, self.repl.rt.workspace, steps)
-        self.repl.agent.history[:] = self.repl.rt.store.events(self.repl.agent.session_id)
+        step, changed = undo(rt.store, session.id, rt.workspace, steps)
+        session.reload()
         self.say(f"Restored the files to before step {step}: {', '.join(changed) or 'nothing had changed'}.")

@@ -4,7 +4,9 @@ Any chat client (the `openai` package, Open WebUI) can send a task. Each request
 new session: the last user message is the task, earlier turns come along as context. While
 streaming, the agent's work (its thinking, text and tool calls) arrives as `reasoning_content`,
 which chat clients show as thinking; the answer itself arrives as `content`. No one can
-approve calls from here, so calls that need approval are refused as in a headless run.
+approve calls from here, so calls that need approval are refused as in a headless run. Two fields
+of Hearth's own in the request ask for deep work: `deep` and `budget` (with the `openai` package:
+`extra_body={"deep": True}`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from hearth.apps.web.state import WebState
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, ModelReply, Status, ToolResult
 from hearth.core.protocols import Delta
-from hearth.prompts import render
 
 MODEL_ID = "hearth"
 
@@ -39,6 +40,8 @@ class CompletionRequest(BaseModel):
     messages: list[ChatMessage] = Field(min_length=1)
     stream: bool = False
     stream_options: dict[str, Any] | None = None
+    deep: bool = False  # Hearth's own: deep work (a todo tree and a token budget)
+    budget: int | None = Field(default=None, gt=0)  # tokens (default for deep work: 200000)
 
 
 def openai_router(state: WebState) -> APIRouter:
@@ -53,11 +56,15 @@ def openai_router(state: WebState) -> APIRouter:
 
     @router.post("/chat/completions", response_model=None)
     async def completions(body: CompletionRequest) -> dict[str, Any] | StreamingResponse:
-        task = _task(body.messages)
+        task, earlier = _task(body.messages)
         if body.stream:
             include_usage = bool((body.stream_options or {}).get("include_usage"))
-            return StreamingResponse(_stream(state, task, include_usage), media_type="text/event-stream")
-        session_id, finished = await state.hub.chat(None, task)
+            return StreamingResponse(
+                _stream(state, body, task, earlier, include_usage), media_type="text/event-stream"
+            )
+        session_id, finished = await state.hub.chat(
+            None, task, deep=body.deep, budget=body.budget, earlier=earlier
+        )
         usage = state.rt.store.usage(session_id=session_id)
         return {
             "id": f"chatcmpl-{session_id}",
@@ -88,7 +95,8 @@ def _text(content: str | list[dict[str, Any]] | None) -> str:
     return content or ""
 
 
-def _task(messages: list[ChatMessage]) -> str:
+def _task(messages: list[ChatMessage]) -> tuple[str, str]:
+    """The task (the last user message) and the conversation before it, as a transcript."""
     users = [i for i, m in enumerate(messages) if m.role == "user"]
     if not users:
         raise HearthError("There is no user message to work on.", "Send at least one message with role user.")
@@ -97,10 +105,7 @@ def _task(messages: list[ChatMessage]) -> str:
     if not task:
         raise HearthError("The last user message is empty.", "Say what you want done.")
     earlier = [m for m in messages[:last] if m.role in ("user", "assistant") and _text(m.content).strip()]
-    if not earlier:
-        return task
-    transcript = "\n\n".join(f"{m.role}: {_text(m.content).strip()}" for m in earlier)
-    return render("chat_conversation", transcript=transcript, task=task)
+    return task, "\n\n".join(f"{m.role}: {_text(m.content).strip()}" for m in earlier)
 
 
 def _answer(finished: Finished) -> str:
@@ -111,11 +116,13 @@ def _answer(finished: Finished) -> str:
     return f"Stopped ({finished.status.value}): {finished.reason}"
 
 
-async def _stream(state: WebState, task: str, include_usage: bool) -> AsyncIterator[str]:
+async def _stream(
+    state: WebState, body: CompletionRequest, task: str, earlier: str, include_usage: bool
+) -> AsyncIterator[str]:
     with state.hub.watch(None, answers=False) as (live, sub):
         chunk_id = f"chatcmpl-{live.id}"
         yield _chunk(chunk_id, {"role": "assistant", "content": ""})
-        state.hub.start(live.id, task)
+        state.hub.start(live.id, task, deep=body.deep, budget=body.budget, earlier=earlier)
         finished: Finished | None = None
         async for _, update in sub.until_done(live):
             progress = _progress(update)

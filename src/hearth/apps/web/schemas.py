@@ -27,6 +27,8 @@ class ChatIn(BaseModel):
     message: MessageText
     mode: Mode | None = None
     plan: bool = False  # plan with read-only tools first, then carry the plan out
+    deep: bool = False  # deep work: a todo tree and a token budget
+    budget: int | None = Field(default=None, gt=0)  # tokens (default for deep work: 200000)
 
 
 class ModeIn(BaseModel):

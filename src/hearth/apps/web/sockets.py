@@ -2,8 +2,9 @@
 
 On connect a session socket gets `hello` with the whole history (encoded as the live updates
 are, so a reload shows exactly what was there) and any question still waiting for an answer;
-then live updates, each with its `session`. Client messages (`message` with `plan`, `set_mode`,
-`stop`, `approve`, `plan_decision`, `ping`) are checked by the HTTP API's models (schemas.py).
+then live updates, each with its `session`. Client messages (`message` with `plan`, `deep` and
+`budget`, `set_mode`, `stop`, `approve`, `plan_decision`, `ping`) are checked by the HTTP API's
+models (schemas.py).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def _handle(hub: Hub, live: LiveSession, raw: str) -> dict[str, Any] | None:
         if isinstance(msg, SendMessage):
             if msg.mode:
                 hub.set_mode(live.id, msg.mode)
-            hub.start(live.id, msg.message, plan=msg.plan)
+            hub.start(live.id, msg.message, plan=msg.plan, deep=msg.deep, budget=msg.budget)
         elif isinstance(msg, SetMode):
             hub.set_mode(live.id, msg.mode)
         elif isinstance(msg, Stop):

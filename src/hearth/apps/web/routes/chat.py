@@ -42,7 +42,9 @@ async def chat(session_id: str, body: ChatIn, state: State) -> ChatOut:
     """Run the task to its end and answer with its final text, status and token use."""
     if body.mode:
         state.hub.set_mode(session_id, body.mode)
-    sid, finished = await state.hub.chat(session_id, body.message, plan=body.plan)
+    sid, finished = await state.hub.chat(
+        session_id, body.message, plan=body.plan, deep=body.deep, budget=body.budget
+    )
     return _finished(state, sid, finished)
 
 
@@ -62,7 +64,7 @@ async def _stream(state: WebState, session_id: str, body: ChatIn) -> AsyncIterat
     encoder = Encoder()
     with state.hub.watch(session_id) as (live, sub):
         try:
-            state.hub.start(live.id, body.message, plan=body.plan)
+            state.hub.start(live.id, body.message, plan=body.plan, deep=body.deep, budget=body.budget)
         except HearthError as exc:
             yield _sse(encoder.encode(ErrorRaised(message=exc.message, hint=exc.hint))[0])
             return

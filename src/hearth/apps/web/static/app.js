@@ -354,6 +354,15 @@ function render(msg) {
       $("work").hidden = !msg.summary;
       $("work").replaceChildren(el("pre", null, msg.summary));
       break;
+    case "hearth_message":
+      line(`hearth (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
+      break;
+    case "rule_remembered":
+      line(`allowed for this session: ${msg.pattern === null ? msg.tool : `${msg.tool}(${msg.pattern})`}`);
+      break;
+    case "budget_set":
+      line(`token budget: ${msg.tokens}`);
+      break;
     case "notice":
       line(`note (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
       break;

@@ -1,0 +1,227 @@
+"""One session, driven the same way from every interface.
+
+The one-shot CLI, the REPL, the web hub and the OpenAI endpoint all open a `Conversation` and
+call `send(text, plan=..., deep=..., budget=...)`; they only supply callbacks (who approves a
+call, who approves a plan, where events and streamed pieces go) and read events. The session's
+state (permission mode, rules allowed for the session, token budget, nested instructions already
+given, todos and plan) is derived from its events, so a resumed session, from any interface, is
+in the state it was left in.
+
+Plan mode switches the session to `plan` for the plan and puts the mode before it back when the
+plan ends, however it ends. With no one to approve a plan (a headless run, an API client with no
+one watching), the plan is the result: it is recorded and nothing is changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Literal
+
+from hearth.agent.budget import TokenBudget
+from hearth.agent.loop import Agent
+from hearth.agent.plan import parse_plan
+from hearth.agent.policy import Approver, PermissionMode
+from hearth.core.errors import HearthError
+from hearth.core.events import (
+    BudgetSet,
+    Event,
+    Finished,
+    HearthMessage,
+    ModeChanged,
+    ModelReply,
+    PlanReady,
+    SessionStarted,
+    Status,
+    UserMessage,
+    WorkUpdated,
+)
+from hearth.core.protocols import DeltaSink
+from hearth.core.work import PlanStep, WorkState
+from hearth.prompts import render
+from hearth.runtime.continuation import continuation
+from hearth.runtime.session import Runtime, start_agent
+from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
+
+Decision = tuple[Literal["approve", "reject"], list[str]]
+PlanApprover = Callable[[list[str]], Awaitable[Decision | None]]
+"""Shows a plan to a person: approve (with the steps, perhaps edited) or reject; None when no
+one was there to ask (then the plan is the result, as in a headless run)."""
+
+DEFAULT_BUDGET = 200_000  # tokens, for deep work when no budget is given
+
+
+class Conversation:
+    """A session's one way in: `send` a message (perhaps as a plan, or as deep work), change its
+    mode, read what it holds. Everything it changes is recorded as an event first."""
+
+    def __init__(self, agent: Agent, plan_approver: PlanApprover | None = None) -> None:
+        self.agent = agent
+        self.plan_approver = plan_approver
+
+    # -- what it is ---------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.agent.session_id
+
+    @property
+    def mode(self) -> PermissionMode:
+        return self.agent.dispatcher.policy.mode
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return tuple(self.agent.history)
+
+    @property
+    def work(self) -> WorkState:
+        return self.agent.work
+
+    @property
+    def started(self) -> SessionStarted | None:
+        return next((e for e in self.agent.history if isinstance(e, SessionStarted)), None)
+
+    @property
+    def system_prompt(self) -> str:
+        started = self.started
+        return started.system_prompt if started and started.system_prompt else self.agent.system_prompt
+
+    def last_thinking(self) -> str:
+        replies = [e for e in self.agent.history if isinstance(e, ModelReply) and e.thinking.strip()]
+        return replies[-1].thinking.strip() if replies else ""
+
+    def context_used(self) -> int:
+        """Tokens the last request and reply took (what the context holds now, as the server counted)."""
+        last = next((e for e in reversed(self.agent.history) if isinstance(e, ModelReply)), None)
+        return last.usage.prompt_tokens + last.usage.completion_tokens if last else 0
+
+    # -- changing it ----------------------------------------------------------------------
+
+    def set_mode(self, mode: PermissionMode | str, reason: str = "") -> None:
+        try:
+            chosen = PermissionMode(mode)
+        except ValueError:
+            raise HearthError(f"Unknown mode {mode!r}.", "Use auto, normal, manual or plan.") from None
+        if chosen is self.mode and not reason:
+            return
+        self.agent.record(ModeChanged(mode=chosen.value, reason=reason))
+        policy = self.agent.dispatcher.policy
+        self.agent.dispatcher.policy = dataclasses.replace(policy, mode=chosen)
+
+    def set_budget(self, tokens: int) -> None:
+        if tokens <= 0:
+            raise HearthError(
+                f"A token budget of {tokens} is no budget.", "Give a positive number of tokens."
+            )
+        self.agent.record(BudgetSet(tokens=tokens))
+        self.agent.budget = TokenBudget(tokens)
+
+    async def compact(self, reason: str) -> bool:
+        return await self.agent.compact(force=True, reason=reason)
+
+    def reload(self) -> None:
+        """Read the events again from the store (after something outside the agent appended some)."""
+        self.agent.history[:] = self.agent.store.events(self.id)
+
+    # -- working ---------------------------------------------------------------------------
+
+    async def send(
+        self,
+        text: str | None = None,
+        *,
+        plan: bool = False,
+        deep: bool = False,
+        budget: int | None = None,
+        earlier: str = "",
+    ) -> Finished:
+        """Work on the person's message (None: go on where the session left off). `plan`: plan with
+        read-only tools first, then carry the plan out once approved. `deep`: deep work, with a todo
+        tree and a token budget (`budget`, else the session's, else the default). `earlier`: the
+        conversation before this message in another client (a chat client's transcript)."""
+        opening: list[UserMessage | HearthMessage] = []
+        if earlier:
+            opening.append(
+                HearthMessage(reason="conversation", text=render("chat_conversation", transcript=earlier))
+            )
+        if text is None:
+            opening.append(HearthMessage(reason="resume", text=continuation(self.agent.history)))
+        else:
+            if not text.strip():
+                raise HearthError("The message is empty.", "Say what you want done.")
+            opening.append(UserMessage(text=text))
+        if budget is not None or (deep and self.agent.budget is None):
+            self.set_budget(budget or DEFAULT_BUDGET)
+        if deep:
+            assert self.agent.budget is not None
+            opening.append(
+                HearthMessage(reason="deep", text=render("deep_work", budget=self.agent.budget.limit))
+            )
+        if plan:
+            return await self._plan(opening)
+        return await self.agent.run(*opening)
+
+    async def _plan(self, opening: list[UserMessage | HearthMessage]) -> Finished:
+        before = self.mode
+        self.set_mode(PermissionMode.PLAN, PLAN_START)
+        try:
+            planned = await self._make_plan(opening)
+            if isinstance(planned, Finished):
+                return planned
+            self.agent.work.plan = [PlanStep(text=s) for s in planned]
+            self.agent.record(WorkUpdated(state=self.agent.work.model_copy(deep=True)))
+            self.set_mode(
+                before if before is not PermissionMode.PLAN else PermissionMode.NORMAL, PLAN_APPROVED
+            )
+            return await self.agent.run(HearthMessage(reason="plan_approved", text=render("plan_approved")))
+        finally:
+            if self.mode is not before:
+                self.set_mode(before, PLAN_END)
+
+    async def _make_plan(self, opening: list[UserMessage | HearthMessage]) -> Finished | list[str]:
+        """The approved steps, or how the turn ended without them."""
+        finished = await self.agent.run(*opening, HearthMessage(reason="plan", text=render("plan_request")))
+        if finished.status is not Status.DONE:
+            return finished
+        steps = parse_plan(finished.final_text)
+        if not steps:
+            return self._finish(Status.ERROR, "the model's plan had no numbered steps")
+        self.agent.record(PlanReady(steps=tuple(steps), text=finished.final_text))
+        answer = await self.plan_approver(steps) if self.plan_approver else None
+        if answer is None:
+            return finished  # no one to approve it: the plan is the result, nothing was changed
+        decision, chosen = answer
+        if decision == "reject" or not chosen:
+            return self._finish(Status.DONE, "the plan was rejected; nothing was changed")
+        return chosen
+
+    def _finish(self, status: Status, reason: str) -> Finished:
+        finished = Finished(status=status, reason=reason)
+        self.agent.record(finished)
+        return finished
+
+
+def open_conversation(
+    rt: Runtime,
+    *,
+    resume: str | None = None,
+    new_id: str | None = None,
+    on_event: Callable[[str, Event], None] | None = None,
+    on_delta: DeltaSink | None = None,
+    approver: Approver | None = None,
+    plan_approver: PlanApprover | None = None,
+    permission_mode: PermissionMode | None = None,
+) -> Conversation:
+    """A new session (named `new_id`, or a fresh id), or the one `resume` names, in the state its
+    events left it; `permission_mode` is the mode to work in (default: a new session takes the
+    settings', a resumed one keeps its own). No `approver`: calls that need approval are refused;
+    no `plan_approver`: a plan is made and recorded, not carried out."""
+    agent = start_agent(
+        rt,
+        resume=resume,
+        new_id=new_id,
+        on_event=on_event,
+        on_delta=on_delta,
+        approver=approver,
+        permission_mode=permission_mode,
+    )
+    return Conversation(agent, plan_approver)

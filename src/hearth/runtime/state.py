@@ -1,0 +1,81 @@
+"""A session's state, derived from its events: permission mode, rules allowed for the session,
+token budget, folders whose nested instructions were given, todos and plan.
+
+Nothing about a session lives outside its events, so resuming it (from any interface) puts it
+back as it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hearth.agent.budget import TokenBudget
+from hearth.agent.policy import PermissionMode
+from hearth.agent.rules import Rule
+from hearth.core.events import (
+    BudgetSet,
+    Event,
+    ModeChanged,
+    ModelReply,
+    Notice,
+    RuleRemembered,
+    SessionStarted,
+    latest_work,
+)
+from hearth.core.work import WorkState
+
+# ModeChanged reasons of a plan: the switch to plan mode, the switch to carry it out, the end.
+PLAN_START = "plan"
+PLAN_APPROVED = "plan approved"
+PLAN_END = "plan ended"
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """What the events say about how the session stands now."""
+
+    mode: PermissionMode
+    rules: tuple[Rule, ...] = ()
+    budget: int | None = None  # tokens
+    budget_used: int = 0
+    seen_folders: frozenset[str] = frozenset()
+    work: WorkState = dataclasses.field(default_factory=WorkState)
+
+
+def session_state(events: Sequence[Event], default_mode: PermissionMode) -> SessionState:
+    mode = default_mode
+    before_plan: PermissionMode | None = None  # set while a plan runs
+    rules: list[Rule] = []
+    budget: int | None = None
+    used = 0
+    seen: set[str] = set()
+    for event in events:
+        if isinstance(event, SessionStarted):
+            mode = _mode(event.permission_mode, mode)
+        elif isinstance(event, ModeChanged):
+            if event.reason == PLAN_START:
+                before_plan = mode if before_plan is None else before_plan
+            elif event.reason != PLAN_APPROVED:
+                before_plan = None
+            mode = _mode(event.mode, mode)
+        elif isinstance(event, RuleRemembered):
+            rules.append(Rule(event.tool, event.pattern))
+        elif isinstance(event, BudgetSet):
+            budget, used = event.tokens, 0
+        elif isinstance(event, ModelReply) and budget is not None:
+            used += TokenBudget.cost(event.usage)
+        elif isinstance(event, Notice) and event.reason == "instructions" and event.folder:
+            seen.add(event.folder)
+    if before_plan is not None:  # the process ended during a plan: its mode was only for the plan
+        mode = before_plan
+    return SessionState(mode, tuple(rules), budget, used, frozenset(seen), latest_work(list(events)))
+
+
+def _mode(value: str, current: PermissionMode) -> PermissionMode:
+    """The mode an event names; one this version does not know (a newer Hearth's) changes nothing."""
+    try:
+        return PermissionMode(value)
+    except ValueError:
+        return current
