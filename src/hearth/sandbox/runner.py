@@ -34,6 +34,7 @@ class _Job:
     group: ProcessGroup
     capture: OutputCapture
     reader: asyncio.Task[None]
+    before: guard.Snapshot
     started: float = field(default_factory=time.monotonic)
 
 
@@ -73,8 +74,14 @@ class SandboxRunner:
             launch.close()
         return proc, group
 
+    def _baseline(self) -> guard.Snapshot:
+        """Control files as they were before this command or, while background jobs run, before
+        the oldest of them started (so what a job changed meanwhile is undone too)."""
+        running = [j for j in self._jobs.values() if j.process.returncode is None]
+        return running[0].before if running else guard.snapshot(self.backend.workspace)
+
     async def run(self, spec: ExecSpec) -> ExecResult:
-        before = guard.snapshot(self.backend.workspace)
+        before = self._baseline()
         started = time.perf_counter()
         proc, group = await self._spawn(spec)
         capture = OutputCapture()
@@ -94,12 +101,9 @@ class SandboxRunner:
             for _ in range(3):  # let the transport's close callbacks run before the caller's loop may end
                 await asyncio.sleep(0)
         output = capture.text()
-        undone = guard.restore(self.backend.workspace, before)
-        if undone:
-            output += (
-                f"\n[hearth: changes to control files were undone: {', '.join(undone)}. "
-                "They need the user's approval.]"
-            )
+        report = guard.restore(self.backend.workspace, before)
+        if report:
+            output += "\n" + report.message()
         return ExecResult(
             exit_code=None if killed else proc.returncode,
             output=output,
@@ -109,6 +113,7 @@ class SandboxRunner:
         )
 
     async def start(self, spec: ExecSpec) -> JobInfo:
+        before = self._baseline()
         proc, group = await self._spawn(spec)
         capture = OutputCapture(head=8_000, tail=24_000)
         job_id = "job_" + secrets.token_hex(3)
@@ -121,8 +126,11 @@ class SandboxRunner:
                 await _terminate(proc)
             finally:
                 group.remove()
+                report = guard.restore(self.backend.workspace, before)
+                if report:
+                    capture.feed(("\n" + report.message() + "\n").encode())
 
-        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()))
+        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()), before)
         self._jobs[job_id] = job
         return self._info(job)
 
