@@ -129,7 +129,6 @@ class BwrapBackend(Backend):
             out += ["--ro-bind", "/dev/null", str(path)]
         return out
 
-
     def _git_protections(self) -> list[str]:
         """Each repository's folder pinned (a mount point cannot be renamed or removed), its
         settings, hooks and the other control files read-only. See guard.py for what is which."""

@@ -452,7 +452,9 @@ class _Restore:
         for rel in _depth_first(list(self.before.entries)):
             self._put_back(rel, self.before.entries[rel])
         after = _Scan(self.root).run()
-        self.report.errors.extend(e for e in (*self.before.errors, *after.errors) if e not in self.report.errors)
+        self.report.errors.extend(
+            e for e in (*self.before.errors, *after.errors) if e not in self.report.errors
+        )
         new = [r for r in after.entries if r not in self.before.entries]
         for rel in reversed(_depth_first(new)):
             self._new(rel, after)
@@ -708,3 +710,39 @@ def open_path(root_fd: int, rel: str) -> int:
     parent, _, name = rel.rpartition("/")
     with _opened(root_fd, parent) as fd:
         return os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+
+
+REDIRECTS = ("commondir", "config.worktree", "worktrees", "modules", "info/attributes", *ALTERNATES)
+
+
+def settle_repository(workspace: Path, rel: str, config: bytes, exclude: bytes) -> list[str]:
+    """Make the git dir `rel` (Hearth's own) hold exactly `config` and `exclude` and nothing that
+    sends git elsewhere (commondir, alternates, ...). Returns what it fixed. Raises OSError when
+    a step of `rel` is a symlink or not a folder: such a repository must not be used."""
+    fixed = []
+    root = _open_root(workspace)
+    try:
+        with _opened(root, rel) as fd:
+            for name, want in (("config", config), ("info/exclude", exclude)):
+                parent, _, leaf = name.rpartition("/")
+                if parent and _read_entry(fd, parent) is None:
+                    os.mkdir(parent, 0o755, dir_fd=fd)
+                with _opened(fd, parent) as pfd:
+                    if _read_entry(pfd, leaf) != Entry("file", want, 0o644):
+                        now = _read_entry(pfd, leaf)
+                        if now is not None and now.kind == "dir":
+                            _remove_tree(pfd, leaf)
+                        _write(pfd, leaf, Entry("file", want, 0o644))
+                        fixed.append(name)
+            for name in REDIRECTS:
+                parent, _, leaf = name.rpartition("/")
+                try:
+                    with _opened(fd, parent) as pfd:
+                        if _read_entry(pfd, leaf) is not None:
+                            _remove_tree(pfd, leaf)
+                            fixed.append(name)
+                except (FileNotFoundError, NotADirectoryError):
+                    continue
+    finally:
+        os.close(root)
+    return fixed
