@@ -271,30 +271,42 @@ class _Scan:
                     self._error(rel, exc)
 
     def _walk(self, fd: int, rel: str) -> None:
+        dirs: list[str] = []
+        dotgit: str | None = None
+        head = False
         try:
-            names = _names(fd)
+            with os.scandir(fd) as it:
+                for e in it:
+                    is_dir = e.is_dir(follow_symlinks=False)
+                    if e.name == ".git":
+                        dotgit = "dir" if is_dir else "link" if e.is_symlink() else "file"
+                    elif is_dir:
+                        dirs.append(e.name)
+                    elif e.name == "HEAD":
+                        head = True
+            if head:
+                names = _names(fd)
+                if _looks_like_git_dir(fd, names):
+                    self._git_dir(fd, rel, "bare", names)
+                    skip = {*GIT_SETTINGS, "objects"}
+                    dirs = [d for d in dirs if d not in skip]
         except OSError as exc:
             self._error(rel, exc)
             return
-        skip: set[str] = set()
-        if _looks_like_git_dir(fd, names):
-            self._git_dir(fd, rel, "bare", names)
-            skip = {*GIT_SETTINGS, "objects"}
-        for name, kind in names.items():
+        if dotgit is not None:
+            self._dotgit(fd, _join(rel, ".git"), dotgit)
+        for name in dirs:
             child = _join(rel, name)
-            if name == ".git":
-                self._dotgit(fd, child, kind)
-            elif kind == "dir" and name not in skip:
-                try:
-                    sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
-                except OSError as exc:
-                    if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
-                        self._error(child, exc)
-                    continue
-                try:
-                    self._walk(sub, child)
-                finally:
-                    os.close(sub)
+            try:
+                sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                    self._error(child, exc)
+                continue
+            try:
+                self._walk(sub, child)
+            finally:
+                os.close(sub)
 
     def _dotgit(self, parent_fd: int, rel: str, kind: str) -> None:
         if kind != "dir":
