@@ -319,3 +319,15 @@ def test_git_tools_still_work(box: Box, fired: Path) -> None:
     )
     assert "model adds new.py" in history(box.workspace)
     user_works(box.workspace, fired)
+
+
+def test_a_repository_planted_deeper_than_the_walk_holds_descriptors(box: Box, fired: Path) -> None:
+    user_repo(box.workspace)
+    deep = "/".join(["d"] * 150) + "/r"
+    box.run(
+        plant(fired) + f"git init -q {deep} && git -C {deep} -c user.name=m -c user.email=m@x commit -q "
+        f"--allow-empty -m x && plant {deep}/.git && git add {deep}; echo planted",
+        timeout=60,
+    )
+    user_works(box.workspace, fired, deep)
+    assert "fsmonitor" not in (box.workspace / deep / ".git/config").read_text()

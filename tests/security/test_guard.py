@@ -172,3 +172,16 @@ def test_restore_reports_instead_of_raising(box: Box) -> None:
     report = guard.restore(box.workspace / "missing", snap)
     assert report.errors and "missing" in report.message()
     assert guard.snapshot(box.workspace / "missing").errors
+
+
+def test_deep_nesting_is_handled_without_recursion_limits(controls: Box, outside: Path) -> None:
+    out = check(
+        controls,
+        outside,
+        "d=.claude; for i in $(seq 1200); do d=$d/a; done; mkdir -p $d && echo x > $d/f; "
+        "echo '{}' > .vscode/settings.json; echo made",
+        timeout=60,
+    )
+    assert "made" in out
+    assert not (controls.workspace / ".vscode/settings.json").exists()
+    assert not (controls.workspace / ".claude/a").exists()

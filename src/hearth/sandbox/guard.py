@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fnmatch
-import hashlib
 import os
 import secrets
 import stat
@@ -122,7 +121,9 @@ SAFE_CONFIG_KEYS = (
     "submodule.*.url",
     "submodule.*.active",
 )
-CONTENT_CAP = 16 << 20  # larger files are compared by digest and cannot be put back
+CONTENT_CAP = 16 << 20  # larger files are compared by size and times, and cannot be put back
+CONTENT_BUDGET = 64 << 20  # content kept per scan in all
+FD_DEPTH = 64  # the walk holds one descriptor per level down to here, then reopens from the root
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -131,7 +132,8 @@ class Entry:
     kind: str  # "dir", "file", "link", "other"
     data: bytes = b""  # file content (or its sha256 when too large), link target
     mode: int = 0  # permission bits of a file
-    digest: bool = False  # data is a digest: the file cannot be put back
+    digest: bool = False  # data stands for content too large to keep: the file cannot be put back
+    shared: bool = False  # a hardlink: writes through another name would change it
     ident: tuple[int, int] = field(default=(0, 0), compare=False)  # (st_dev, st_ino) of a folder
 
 
@@ -140,6 +142,11 @@ class Snapshot:
     entries: dict[str, Entry] = field(default_factory=dict)  # relative path -> what is there
     git_dirs: dict[str, str] = field(default_factory=dict)  # relative path -> "dotgit", "module", "bare"
     errors: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # where the scan failed ("" for all of it)
+
+    def read(self, rel: str) -> bool:
+        """True when the scan saw `rel`'s folder, so `rel` missing from it means it was not there."""
+        return not any(u == "" or rel == u or rel.startswith(u + "/") for u in self.unread)
 
 
 @dataclass
@@ -203,8 +210,9 @@ def _names(fd: int) -> dict[str, str]:
     return out
 
 
-def _read_entry(parent_fd: int, name: str) -> Entry | None:
-    """What `name` in the folder `parent_fd` is; None when it does not exist."""
+def _read_entry(parent_fd: int, name: str, cap: int = CONTENT_CAP) -> Entry | None:
+    """What `name` in the folder `parent_fd` is; None when it does not exist. Reads at most
+    `cap` bytes of a file; a larger one is known by size, inode and time only."""
     try:
         st = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
     except FileNotFoundError:
@@ -219,16 +227,16 @@ def _read_entry(parent_fd: int, name: str) -> Entry | None:
     fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=parent_fd)
     try:
         st = os.fstat(fd)
+        mode, shared = stat.S_IMODE(st.st_mode), st.st_nlink > 1
         if not stat.S_ISREG(st.st_mode):
-            return Entry("other", mode=stat.S_IMODE(st.st_mode))
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(CONTENT_CAP + 1)
-            if len(data) <= CONTENT_CAP:
-                return Entry("file", data, stat.S_IMODE(st.st_mode))
-            h = hashlib.sha256(data)
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
-        return Entry("file", h.digest(), stat.S_IMODE(st.st_mode), digest=True)
+            return Entry("other", mode=mode)
+        if st.st_size <= cap:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(cap + 1)
+            if len(data) <= cap:
+                return Entry("file", data, mode, shared=shared)
+        stamp = f"{st.st_size}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}".encode()
+        return Entry("file", stamp, mode, digest=True, shared=shared)
     finally:
         os.close(fd)
 
@@ -244,14 +252,25 @@ class _Scan:
     def __init__(self, root_fd: int) -> None:
         self.root_fd = root_fd
         self.snap = Snapshot()
+        self.budget = CONTENT_BUDGET  # bytes of content kept in all; past it, files are known by stamp
+        self.deep: list[str] = []  # folders past FD_DEPTH, walked afterwards from the root
 
     def run(self) -> Snapshot:
         self._controls()
         self._walk(self.root_fd, "")
+        while self.deep:  # folders nested past FD_DEPTH: one at a time, opened from the root
+            rel = self.deep.pop()
+            try:
+                with _opened(self.root_fd, rel) as fd:
+                    self._walk(fd, rel, deep=True)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                    self._error(rel, exc)
         return self.snap
 
     def _error(self, rel: str, exc: OSError) -> None:
         self.snap.errors.append(f"{rel or '.'}: {exc.strerror or exc}")
+        self.snap.unread.append(rel)
 
     def _controls(self) -> None:
         for name in CONTAINERS:
@@ -270,7 +289,7 @@ class _Scan:
                 if exc.errno != errno.ELOOP:
                     self._error(rel, exc)
 
-    def _walk(self, fd: int, rel: str) -> None:
+    def _walk(self, fd: int, rel: str, deep: bool = False) -> None:
         dirs: list[str] = []
         dotgit: str | None = None
         head = False
@@ -297,6 +316,9 @@ class _Scan:
             self._dotgit(fd, _join(rel, ".git"), dotgit)
         for name in dirs:
             child = _join(rel, name)
+            if deep or child.count("/") >= FD_DEPTH:
+                self.deep.append(child)
+                continue
             try:
                 sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
@@ -362,6 +384,9 @@ class _Scan:
     def _modules(self, parent_fd: int, rel: str) -> None:
         """`.git/modules`: folders down to each submodule's repository, which is a git dir itself."""
         name = rel.rpartition("/")[2]
+        if rel.count("/") > FD_DEPTH:
+            self._tree(parent_fd, name, rel)  # no repository is that deep; keep it all as it is
+            return
         try:
             entry = _read_entry(parent_fd, name)
             if entry is None:
@@ -384,20 +409,27 @@ class _Scan:
                 self._error(rel, exc)
 
     def _tree(self, parent_fd: int, name: str, rel: str) -> None:
-        """Record `name` and, for a real folder, everything under it."""
-        try:
-            entry = _read_entry(parent_fd, name)
-            if entry is None:
-                return
-            self.snap.entries[rel] = entry
-            if entry.kind != "dir":
-                return
-            with _opened(parent_fd, name) as fd:
-                for child in _names(fd):
-                    self._tree(fd, child, _join(rel, child))
-        except OSError as exc:
-            if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
-                self._error(rel, exc)
+        """Record `name` and, for a real folder, everything under it. No recursion (any depth
+        works): what is below is opened again from the workspace root, step by step."""
+        todo = [rel]
+        while todo:
+            cur = todo.pop()
+            parent, _, leaf = cur.rpartition("/")
+            start = contextlib.nullcontext(parent_fd) if cur == rel else _opened(self.root_fd, parent)
+            try:
+                with start as pfd:
+                    entry = _read_entry(pfd, name if cur == rel else leaf, min(CONTENT_CAP, self.budget))
+                    if entry is None:
+                        continue
+                    if entry.kind == "file" and not entry.digest:
+                        self.budget -= len(entry.data)
+                    self.snap.entries[cur] = entry
+                    if entry.kind == "dir":
+                        with _opened(pfd, name if cur == rel else leaf) as fd:
+                            todo += [_join(cur, child) for child in _names(fd)]
+            except OSError as exc:
+                if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                    self._error(cur, exc)
 
 
 @contextlib.contextmanager
@@ -423,11 +455,11 @@ def snapshot(workspace: Path) -> Snapshot:
     try:
         root = _open_root(workspace)
     except OSError as exc:
-        return Snapshot(errors=[f"{workspace}: {exc.strerror}"])
+        return Snapshot(errors=[f"{workspace}: {exc.strerror}"], unread=[""])
     try:
         return _Scan(root).run()
-    except OSError as exc:
-        return Snapshot(errors=[f"{workspace}: {exc.strerror or exc}"])
+    except Exception as exc:  # reported with the command's result, never a crash of the loop
+        return Snapshot(errors=[f"{workspace}: {exc}"], unread=[""])
     finally:
         os.close(root)
 
@@ -467,7 +499,7 @@ class _Restore:
         self.report.errors.extend(
             e for e in (*self.before.errors, *after.errors) if e not in self.report.errors
         )
-        new = [r for r in after.entries if r not in self.before.entries]
+        new = [r for r in after.entries if r not in self.before.entries and self.before.read(r)]
         for rel in reversed(_depth_first(new)):
             self._new(rel, after)
 
@@ -531,7 +563,7 @@ class _Restore:
         def walk(fd: int, rel: str) -> str | None:
             with os.scandir(fd) as it:
                 dirs = [e.name for e in it if e.is_dir(follow_symlinks=False)]
-            for d in dirs:
+            for d in dirs if rel.count("/") < FD_DEPTH else []:
                 child = _join(rel, d)
                 st = os.stat(d, dir_fd=fd, follow_symlinks=False)
                 if (st.st_dev, st.st_ino) == ident and child != skip:
@@ -596,7 +628,8 @@ def _keep_in_new_repo(sub: str, entry: Entry) -> bool:
 
 
 def _remove_tree(parent_fd: int, name: str) -> None:
-    """Remove `name` (a folder with everything in it, or anything else) without following symlinks."""
+    """Remove `name` (a folder with everything in it, or anything else) without following
+    symlinks and without recursion, so any depth works."""
     try:
         st = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
     except FileNotFoundError:
@@ -604,10 +637,22 @@ def _remove_tree(parent_fd: int, name: str) -> None:
     if not stat.S_ISDIR(st.st_mode):
         os.unlink(name, dir_fd=parent_fd)
         return
-    with _opened(parent_fd, name) as fd:
-        for child in _names(fd):
-            _remove_tree(fd, child)
-    os.rmdir(name, dir_fd=parent_fd)
+    stack = [name]
+    while stack:
+        rel = stack[-1]
+        with _opened(parent_fd, rel) as fd:
+            names = _names(fd)
+            for child, kind in names.items():
+                if kind != "dir":
+                    os.unlink(child, dir_fd=fd)
+        subdirs = [f"{rel}/{c}" for c, kind in names.items() if kind == "dir"]
+        if subdirs:
+            stack += subdirs
+            continue
+        parent, _, leaf = rel.rpartition("/")
+        with _opened(parent_fd, parent) as pfd:
+            os.rmdir(leaf, dir_fd=pfd)
+        stack.pop()
 
 
 def _write(parent_fd: int, name: str, want: Entry) -> None:
