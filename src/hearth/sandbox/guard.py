@@ -83,9 +83,12 @@ WRITABLE = (
     "rebase-apply",
     "sequencer",
     "lost-found",
+    "lfs",
+    "annex",
     "sharedindex.*",
     "*.lock",
 )
+INFO_WRITABLE = ("refs", "sparse-checkout", "*.lock")
 # In a folder git would take for a bare repository, these names are its settings.
 GIT_SETTINGS = (
     "config",
@@ -359,8 +362,23 @@ class _Scan:
                 self._alternates(fd, child, what)
             elif name == "modules" and what == "dir":
                 self._modules(fd, child)
+            elif name == "info" and what == "dir":
+                self._info(fd, child)
             elif name in GIT_SETTINGS if kind == "bare" else not _writable(name):
                 self._tree(fd, name, child)
+
+    def _info(self, parent_fd: int, rel: str) -> None:
+        """`info/`: exclude, attributes, grafts... unchangeable; `refs` (dumb HTTP) and
+        `sparse-checkout` are data git commands write."""
+        self.snap.entries[rel] = Entry("dir")
+        try:
+            with _opened(parent_fd, "info") as fd:
+                for name in _names(fd):
+                    if not any(fnmatch.fnmatchcase(name, pat) for pat in INFO_WRITABLE):
+                        self._tree(fd, name, _join(rel, name))
+        except OSError as exc:
+            if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                self._error(rel, exc)
 
     def _alternates(self, fd: int, rel: str, kind: str) -> None:
         if kind != "dir":
@@ -516,7 +534,7 @@ class _Restore:
         parent, _, name = rel.rpartition("/")
         try:
             with _opened(self.root, parent) as fd:
-                now = _read_entry(fd, name)
+                now = _read_entry(fd, name, 0 if want.digest else CONTENT_CAP)
                 if now == want:
                     return
                 if want.kind == "dir":
@@ -755,9 +773,16 @@ def mounts(workspace: Path) -> tuple[list[str], list[str]]:
         if entry.kind not in ("dir", "file") or rel in snap.git_dirs or rel.startswith(".hearth/"):
             continue
         parent, _, name = rel.rpartition("/")
-        if name == "modules" and entry.kind == "dir":
-            continue  # submodules' repositories are pinned and protected one by one
-        if rel in CONTROL_ROOTS or parent in snap.git_dirs or rel.endswith(ALTERNATES) or name == ".git":
+        if name in ("modules", "info") and entry.kind == "dir" and parent in snap.git_dirs:
+            continue  # submodules' repositories, and info/'s files, are protected one by one
+        in_info = parent.endswith("/info") and parent.rpartition("/")[0] in snap.git_dirs
+        if (
+            rel in CONTROL_ROOTS
+            or parent in snap.git_dirs
+            or in_info
+            or rel.endswith(ALTERNATES)
+            or name == ".git"
+        ):
             readonly.append(rel)
     return _depth_first(pins), _depth_first(readonly)
 
