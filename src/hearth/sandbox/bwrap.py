@@ -21,6 +21,7 @@ from hearth.sandbox.helper import seccomp_program
 HIDDEN_DIRS = ("/root", "/home", "/tmp", "/var/tmp", "/run", "/var/run", "/mnt", "/media", "/srv")
 ENV_FILE_DEPTH = 3
 SKIP = {"node_modules", ".git", ".venv", "venv", "__pycache__", ".hearth"}
+MAX_GIT_BINDS = 256
 
 
 RELAY = Path(__file__).with_name("relay.py")
@@ -134,13 +135,15 @@ class BwrapBackend(Backend):
         settings, hooks and the other control files read-only. See guard.py for what is which."""
         pins, readonly = guard.mounts(self.workspace)
         out: list[str] = []
+        budget = MAX_GIT_BINDS  # past it (hundreds of nested repositories) only the guard protects
         try:
             root = os.open(self.workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError:
             return out
         try:
             for flag, rels in (("--bind", pins), ("--ro-bind", readonly)):
-                for rel in rels:
+                for rel in rels[:budget]:
+                    budget -= 1
                     dest = str(self.workspace / rel)
                     if self._bind_fds is None:  # a command line to show, not to run
                         out += [flag, dest, dest]
