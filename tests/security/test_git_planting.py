@@ -331,3 +331,22 @@ def test_a_repository_planted_deeper_than_the_walk_holds_descriptors(box: Box, f
     )
     user_works(box.workspace, fired, deep)
     assert "fsmonitor" not in (box.workspace / deep / ".git/config").read_text()
+
+
+def test_hooks_and_includes_the_users_own_config_points_at_in_the_tree(box: Box, fired: Path) -> None:
+    user_repo(box.workspace)
+    (box.workspace / ".githooks").mkdir()
+    (box.workspace / ".githooks/pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    (box.workspace / ".githooks/pre-commit").chmod(0o755)
+    (box.workspace / "team.gitconfig").write_text("[core]\n\tautocrlf = false\n")
+    user_git(box.workspace, "config", "core.hooksPath", ".githooks")
+    user_git(box.workspace, "config", "include.path", "../team.gitconfig")
+    out = box.run(
+        plant(fired) + "plant .githooks; "
+        f"printf '[core]\\n\\tfsmonitor = touch {fired}/fsmonitor\\n' >> team.gitconfig; echo tried"
+    )
+    user_works(box.workspace, fired)
+    assert "tried" in out.output
+    assert (box.workspace / ".githooks/pre-commit").read_text() == "#!/bin/sh\nexit 0\n"
+    assert not (box.workspace / ".githooks/commit-msg").exists()
+    assert "fsmonitor" not in (box.workspace / "team.gitconfig").read_text()

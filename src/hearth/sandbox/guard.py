@@ -124,6 +124,8 @@ SAFE_CONFIG_KEYS = (
     "submodule.*.url",
     "submodule.*.active",
 )
+# Keys of the user's own config naming workspace files git runs or reads: those files are protected.
+TRUSTED_KEYS = ("core.hookspath", "core.fsmonitor", "core.attributesfile", "include.path", "includeif.*.path")
 CONTENT_CAP = 16 << 20  # larger files are compared by size and times, and cannot be put back
 CONTENT_BUDGET = 64 << 20  # content kept per scan in all
 FD_DEPTH = 64  # the walk holds one descriptor per level down to here, then reopens from the root
@@ -146,6 +148,7 @@ class Snapshot:
     git_dirs: dict[str, str] = field(default_factory=dict)  # relative path -> "dotgit", "module", "bare"
     errors: list[str] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)  # where the scan failed ("" for all of it)
+    trusted: list[str] = field(default_factory=list)  # workspace files the user's git config points at
 
     def read(self, rel: str) -> bool:
         """True when the scan saw `rel`'s folder, so `rel` missing from it means it was not there."""
@@ -252,8 +255,10 @@ def _looks_like_git_dir(fd: int, names: dict[str, str]) -> bool:
 
 
 class _Scan:
-    def __init__(self, root_fd: int) -> None:
+    def __init__(self, root_fd: int, trusted: list[str] | None = None) -> None:
+        """`trusted`: the paths an earlier scan found in the users' git config (None: find them)."""
         self.root_fd = root_fd
+        self.given = trusted
         self.snap = Snapshot()
         self.budget = CONTENT_BUDGET  # bytes of content kept in all; past it, files are known by stamp
         self.deep: list[str] = []  # folders past FD_DEPTH, walked afterwards from the root
@@ -269,7 +274,63 @@ class _Scan:
             except OSError as exc:
                 if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                     self._error(rel, exc)
+        self.snap.trusted = self._trusted() if self.given is None else list(self.given)
+        for rel in self.snap.trusted:
+            self._trusted_entry(rel)
         return self.snap
+
+    def _trusted(self) -> list[str]:
+        """Files in the workspace that a repository's config (the user's: a new repository's is
+        made safe) tells git to run or read: `core.hooksPath` hooks, includes, fsmonitor."""
+        found: set[str] = set()
+        for g, kind in self.snap.git_dirs.items():
+            entry = self.snap.entries.get(_join(g, "config"))
+            if entry is None or entry.kind != "file" or entry.digest:
+                continue
+            low = entry.data.lower()
+            if not any(k in low for k in (b"hookspath", b"include", b"fsmonitor", b"attributesfile")):
+                continue
+            worktree = g.rpartition("/")[0] if kind == "dotgit" else g
+            for key, value in config_pairs(entry.data) or []:
+                shape = _shape(key)
+                if not value or shape not in TRUSTED_KEYS or value.lower() in ("true", "false"):
+                    continue
+                base = g if shape.startswith("include") else worktree
+                rel = self._inside(base, value.split()[0] if shape == "core.fsmonitor" else value)
+                if rel is not None and rel != worktree and not g.startswith(rel + "/"):
+                    found.add(rel)
+        return sorted(found)
+
+    def _inside(self, base: str, value: str) -> str | None:
+        if value.startswith("~") or value.startswith(":("):
+            return None
+        if os.path.isabs(value):
+            root = os.readlink(f"/proc/self/fd/{self.root_fd}") if os.path.exists("/proc/self/fd") else ""
+            if not root or not value.startswith(root.rstrip("/") + "/"):
+                return None
+            value, base = value[len(root.rstrip("/")) + 1 :], ""
+        rel = os.path.normpath(os.path.join(base, value)) if base else os.path.normpath(value)
+        return None if rel in (".", "") or rel.startswith("..") else rel
+
+    def _trusted_entry(self, rel: str) -> None:
+        """A trusted file, or a hooks folder and the files directly in it."""
+        parent, _, name = rel.rpartition("/")
+        try:
+            with _opened(self.root_fd, parent) as fd:
+                entry = _read_entry(fd, name)
+                if entry is None:
+                    return
+                self.snap.entries[rel] = entry
+                if entry.kind == "dir":
+                    with _opened(fd, name) as sub:
+                        for child, kind in _names(sub).items():
+                            if kind != "dir":
+                                self.snap.entries[_join(rel, child)] = _read_entry(sub, child) or Entry(
+                                    "other"
+                                )
+        except OSError as exc:
+            if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                self._error(rel, exc)
 
     def _error(self, rel: str, exc: OSError) -> None:
         self.snap.errors.append(f"{rel or '.'}: {exc.strerror or exc}")
@@ -513,7 +574,7 @@ class _Restore:
     def run(self) -> None:
         for rel in _depth_first(list(self.before.entries)):
             self._put_back(rel, self.before.entries[rel])
-        after = _Scan(self.root).run()
+        after = _Scan(self.root, self.before.trusted).run()
         self.report.errors.extend(
             e for e in (*self.before.errors, *after.errors) if e not in self.report.errors
         )
@@ -696,11 +757,15 @@ def _write(parent_fd: int, name: str, want: Entry) -> None:
         raise
 
 
-def _allowed_key(key: str) -> bool:
+def _shape(key: str) -> str:
+    """`remote.origin.url` -> `remote.*.url`; `core.hookspath` stays."""
     section, _, rest = key.partition(".")
     sub, _, name = rest.rpartition(".")
-    shape = f"{section}.*.{name}" if sub else f"{section}.{name}"
-    return shape in SAFE_CONFIG_KEYS
+    return f"{section}.*.{name}" if sub else f"{section}.{name}"
+
+
+def _allowed_key(key: str) -> bool:
+    return _shape(key) in SAFE_CONFIG_KEYS
 
 
 def config_pairs(data: bytes) -> list[tuple[str, str | None]] | None:
@@ -775,11 +840,14 @@ def mounts(workspace: Path) -> tuple[list[str], list[str]]:
         parent, _, name = rel.rpartition("/")
         if name in ("modules", "info") and entry.kind == "dir" and parent in snap.git_dirs:
             continue  # submodules' repositories, and info/'s files, are protected one by one
-        in_info = parent.endswith("/info") and parent.rpartition("/")[0] in snap.git_dirs
+        up, _, folder = parent.rpartition("/")
+        in_info = folder == "info" and up in snap.git_dirs
+        trusted = rel in snap.trusted or parent in snap.trusted
         if (
             rel in CONTROL_ROOTS
             or parent in snap.git_dirs
             or in_info
+            or trusted
             or rel.endswith(ALTERNATES)
             or name == ".git"
         ):
