@@ -182,6 +182,6 @@ def test_deep_nesting_is_handled_without_recursion_limits(controls: Box, outside
         "echo '{}' > .vscode/settings.json; echo made",
         timeout=60,
     )
-    assert "made" in out
+    assert "made" in out and len(out) < 4000  # the report names what was removed, not all inside it
     assert not (controls.workspace / ".vscode/settings.json").exists()
     assert not (controls.workspace / ".claude/a").exists()

@@ -165,16 +165,23 @@ class Report:
     def __bool__(self) -> bool:
         return bool(self.undone or self.errors)
 
-    def message(self) -> str:
+    def message(self, most: int = 20) -> str:
         parts = []
         if self.undone:
             parts.append(
-                f"[hearth: changes to control files were undone: {', '.join(self.undone)}. "
+                f"[hearth: changes to control files were undone: {_listed(self.undone, most, ', ')}. "
                 "They need the user's approval.]"
             )
         if self.errors:
-            parts.append(f"[hearth: control files could not all be checked: {'; '.join(self.errors)}]")
+            parts.append(
+                f"[hearth: control files could not all be checked: {_listed(self.errors, most, '; ')}]"
+            )
         return "\n".join(parts)
+
+
+def _listed(items: list[str], most: int, sep: str) -> str:
+    shown = sep.join(item if len(item) < 300 else item[:300] + "…" for item in items[:most])
+    return shown + (f"{sep}and {len(items) - most} more" if len(items) > most else "")
 
 
 def is_control_path(rel: str) -> bool:
@@ -579,8 +586,13 @@ class _Restore:
             e for e in (*self.before.errors, *after.errors) if e not in self.report.errors
         )
         new = [r for r in after.entries if r not in self.before.entries and self.before.read(r)]
-        for rel in reversed(_depth_first(new)):
-            self._new(rel, after)
+        removed: set[str] = set()
+        for rel in _depth_first(new):  # top down: a removed folder takes everything in it along
+            parts = rel.split("/")
+            if any("/".join(parts[:i]) in removed for i in range(1, len(parts))):
+                continue
+            if self._new(rel, after):
+                removed.add(rel)
 
     def _done(self, rel: str, note: str = "") -> None:
         self.report.undone.append(rel + note)
@@ -655,8 +667,9 @@ class _Restore:
 
         return walk(self.root, "")
 
-    def _new(self, rel: str, after: Snapshot) -> None:
-        """Something that was not there before: made safe when part of a new repository, else removed."""
+    def _new(self, rel: str, after: Snapshot) -> bool:
+        """Something that was not there before: made safe when part of a new repository, else
+        removed (then True)."""
         parent, _, name = rel.rpartition("/")
         home = _owner(rel, after.git_dirs)
         fresh = home is not None and home not in self.before.git_dirs and not _under_control_root(rel)
@@ -664,22 +677,24 @@ class _Restore:
             with _opened(self.root, parent) as fd:
                 now = _read_entry(fd, name)
                 if now is None:
-                    return  # already gone (with a folder put back or removed)
+                    return True  # already gone (with a folder put back or removed)
                 sub = rel[len(home) :].lstrip("/") if home is not None else rel
                 if fresh and _keep_in_new_repo(sub, now):
                     if sub == "config" and _sanitize_config(fd, name):
                         self._done(rel, " (unsafe settings removed)")
-                    return
+                    return False
                 if rel in after.git_dirs and rel not in self.before.git_dirs and now.kind == "dir":
-                    return  # a new repository: its parts are made safe one by one
+                    return False  # a new repository: its parts are made safe one by one
                 if rel in CONTAINERS and now.kind == "dir":
-                    return
+                    return False
                 _remove_tree(fd, name)
                 self._done(rel)
+                return True
         except FileNotFoundError:
-            return
+            return True
         except OSError as exc:
             self._fail(rel, exc)
+            return False
 
 
 def _owner(rel: str, git_dirs: dict[str, str]) -> str | None:
