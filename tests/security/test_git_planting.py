@@ -350,3 +350,14 @@ def test_hooks_and_includes_the_users_own_config_points_at_in_the_tree(box: Box,
     assert (box.workspace / ".githooks/pre-commit").read_text() == "#!/bin/sh\nexit 0\n"
     assert not (box.workspace / ".githooks/commit-msg").exists()
     assert "fsmonitor" not in (box.workspace / "team.gitconfig").read_text()
+
+
+def test_no_descriptor_behind_a_bind_reaches_the_command(box: Box, fired: Path) -> None:
+    if box.name != "bwrap":
+        pytest.skip("only bwrap binds the repositories by descriptor")
+    user_repo(box.workspace)
+    out = box.run(
+        "ls /proc/$$/fd; for n in 3 4 5 6 7 8 9; do echo x >> /proc/$$/fd/$n/config; done 2>/dev/null"
+    )
+    assert sorted(out.output.split()[:3]) == ["0", "1", "2"]
+    assert "x" not in (box.workspace / ".git/config").read_text().split()
