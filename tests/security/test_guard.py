@@ -185,3 +185,26 @@ def test_deep_nesting_is_handled_without_recursion_limits(controls: Box, outside
     assert "made" in out and len(out) < 4000  # the report names what was removed, not all inside it
     assert not (controls.workspace / ".vscode/settings.json").exists()
     assert not (controls.workspace / ".claude/a").exists()
+
+
+def test_symlinks_in_gits_data_never_let_the_users_git_write_outside(controls: Box, outside: Path) -> None:
+    ws = controls.workspace
+    env = {**os.environ, "GIT_AUTHOR_NAME": "U", "GIT_AUTHOR_EMAIL": "u@x", "GIT_COMMITTER_NAME": "U"}
+    env["GIT_COMMITTER_EMAIL"] = "u@x"
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "initial"], cwd=ws, env=env, check=True)
+    (outside / "victim").write_text("precious\n")
+    (outside / "objects").mkdir()
+    check(
+        controls,
+        outside,
+        f"ln -sf {outside}/victim .git/logs/HEAD; ln -sf {outside}/victim .git/COMMIT_EDITMSG; "
+        f"mkdir -p .git/logs/refs/heads; ln -sf {outside}/victim .git/logs/refs/heads/master; "
+        f"for d in $(ls .git/objects); do :; done; ln -s {outside}/objects .git/objects/zz; "
+        f"rm -rf .git/refs/tags; ln -s {outside}/home .git/refs/tags; echo planted",
+    )
+    before = digest(outside)
+    (ws / "new.txt").write_text("user work\n")
+    subprocess.run(["git", "add", "-A"], cwd=ws, env=env, check=True)
+    subprocess.run(["git", "commit", "-qm", "user commit"], cwd=ws, env=env, check=True)
+    subprocess.run(["git", "tag", "v1"], cwd=ws, env=env, check=True)
+    assert digest(outside) == before, "the user's git wrote outside the workspace through a planted symlink"

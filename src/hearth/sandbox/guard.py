@@ -426,8 +426,15 @@ class _Scan:
             return
         for name, what in names.items():
             child = _join(rel, name)
-            if name == "objects":
+            if what == "link" and (kind != "bare" or name in ("refs", "logs", "objects", "index")):
+                if name == "HEAD" and os.readlink(name, dir_fd=fd).startswith("refs/"):
+                    continue  # git's old symbolic HEAD
+                self._tree(fd, name, child)  # git writes through it: a way out of the workspace
+            elif name == "objects":
                 self._alternates(fd, child, what)
+                self._links(fd, name, child, nested=False)
+            elif name in ("refs", "logs") and what == "dir":
+                self._links(fd, name, child, nested=True)
             elif name == "modules" and what == "dir":
                 self._modules(fd, child)
             elif name == "info" and what == "dir":
@@ -447,6 +454,23 @@ class _Scan:
         except OSError as exc:
             if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                 self._error(rel, exc)
+
+    def _links(self, parent_fd: int, name: str, rel: str, nested: bool) -> None:
+        """Symlinks in git's data folders (which git itself never makes): the user's git would
+        append reflogs or write objects through them, outside the workspace."""
+        todo = [(rel, name, parent_fd)]
+        while todo:
+            cur, leaf, pfd = todo.pop()
+            try:
+                with _opened(pfd, leaf) if pfd != -1 else _opened(self.root_fd, cur) as fd:
+                    for child, kind in _names(fd).items():
+                        if kind == "link":
+                            self._tree(fd, child, _join(cur, child))
+                        elif kind == "dir" and nested:
+                            todo.append((_join(cur, child), "", -1))
+            except OSError as exc:
+                if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                    self._error(cur, exc)
 
     def _alternates(self, fd: int, rel: str, kind: str) -> None:
         if kind != "dir":
