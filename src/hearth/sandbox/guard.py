@@ -433,8 +433,8 @@ class _Scan:
             elif name == "objects":
                 self._alternates(fd, child, what)
                 self._links(fd, name, child, nested=False)
-            elif name in ("refs", "logs") and what == "dir":
-                self._links(fd, name, child, nested=True)
+            elif what == "dir" and (name in ("refs", "logs") or (kind != "bare" and _writable(name))):
+                self._links(fd, name, child, nested=name not in ("lfs", "annex"))
             elif name == "modules" and what == "dir":
                 self._modules(fd, child)
             elif name == "info" and what == "dir":
