@@ -114,6 +114,7 @@ SAFE_CONFIG_KEYS = (
     "core.autocrlf",
     "core.eol",
     "extensions.objectformat",
+    "extensions.refstorage",
     "user.name",
     "user.email",
     "remote.*.url",
