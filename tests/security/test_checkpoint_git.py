@@ -86,7 +86,18 @@ def test_a_repository_swapped_for_a_symlink_is_refused(
     shadow.git_dir.rename(tmp_path / "moved.git")
     shadow.git_dir.symlink_to(other)
     (shadow.workspace / ".gitattributes").write_text("* filter=evil\n")
-    with pytest.raises(HearthError, match="not a plain folder"):
+    with pytest.raises(HearthError, match="plain folder"):
         shadow.snapshot("fourth")
     assert (other / "config").read_text() == before
     assert sorted(p.name for p in fired.iterdir()) == []
+
+
+def test_a_symlinked_state_folder_never_gets_a_repository(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (ws / ".hearth").symlink_to(elsewhere)
+    with pytest.raises(HearthError, match="symlink"):
+        Checkpoints(ws).snapshot("first")
+    assert list(elsewhere.iterdir()) == []

@@ -85,6 +85,12 @@ class Checkpoints:
             ) from None
 
     def _ensure(self) -> None:
+        for path in (self.git_dir.parent, self.git_dir):
+            if path.is_symlink():
+                raise HearthError(
+                    f"{path} is a symlink; Hearth keeps its checkpoints only in a plain folder.",
+                    "Remove the symlink; Hearth then starts a new checkpoint repository.",
+                )
         if (self.git_dir / "HEAD").exists():
             return
         self.git_dir.parent.mkdir(parents=True, exist_ok=True)
