@@ -26,12 +26,33 @@ import contextlib
 import errno
 import fnmatch
 import os
-import secrets
-import stat
-import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from hearth.sandbox.dirfd import (
+    CONTENT_CAP,
+    DIR_FLAGS,
+    Entry,
+    join,
+    list_dir,
+    open_path,
+    opened,
+    read_entry,
+    remove_tree,
+    write,
+)
+from hearth.sandbox.gitconfig import TRUSTED_KEYS, config_pairs, key_shape, sanitize_config
+
+__all__ = [
+    "CONTENT_CAP",
+    "Report",
+    "Snapshot",
+    "mounts",
+    "open_path",
+    "restore",
+    "settle_repository",
+    "snapshot",
+]
 
 CONTROL_PATTERNS = (
     ".git/hooks",
@@ -102,45 +123,8 @@ GIT_SETTINGS = (
     "remotes",
 )
 ALTERNATES = ("objects/info/alternates", "objects/info/http-alternates")
-# A repository the command created keeps these config keys (lower-case section and key).
-SAFE_CONFIG_KEYS = (
-    "core.repositoryformatversion",
-    "core.filemode",
-    "core.bare",
-    "core.logallrefupdates",
-    "core.ignorecase",
-    "core.precomposeunicode",
-    "core.symlinks",
-    "core.autocrlf",
-    "core.eol",
-    "extensions.objectformat",
-    "extensions.refstorage",
-    "user.name",
-    "user.email",
-    "remote.*.url",
-    "remote.*.pushurl",
-    "remote.*.fetch",
-    "branch.*.remote",
-    "branch.*.merge",
-    "submodule.*.url",
-    "submodule.*.active",
-)
-# Keys of the user's own config naming workspace files git runs or reads: those files are protected.
-TRUSTED_KEYS = ("core.hookspath", "core.fsmonitor", "core.attributesfile", "include.path", "includeif.*.path")
-CONTENT_CAP = 16 << 20  # larger files are compared by size and times, and cannot be put back
 CONTENT_BUDGET = 64 << 20  # content kept per scan in all
 FD_DEPTH = 64  # the walk holds one descriptor per level down to here, then reopens from the root
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-@dataclass(frozen=True)
-class Entry:
-    kind: str  # "dir", "file", "link", "other"
-    data: bytes = b""  # file content (or its sha256 when too large), link target
-    mode: int = 0  # permission bits of a file
-    digest: bool = False  # data stands for content too large to keep: the file cannot be put back
-    shared: bool = False  # a hardlink: writes through another name would change it
-    ident: tuple[int, int] = field(default=(0, 0), compare=False)  # (st_dev, st_ino) of a folder
 
 
 @dataclass
@@ -198,63 +182,6 @@ def _writable(name: str) -> bool:
     return any(fnmatch.fnmatchcase(name, pat) for pat in WRITABLE)
 
 
-def _join(rel: str, name: str) -> str:
-    return f"{rel}/{name}" if rel else name
-
-
-def _kind(st: os.stat_result) -> str:
-    if stat.S_ISDIR(st.st_mode):
-        return "dir"
-    if stat.S_ISREG(st.st_mode):
-        return "file"
-    return "link" if stat.S_ISLNK(st.st_mode) else "other"
-
-
-def _names(fd: int) -> dict[str, str]:
-    """The entries of the folder `fd`: name -> kind, never following a symlink."""
-    out = {}
-    with os.scandir(fd) as it:
-        for e in it:
-            if e.is_symlink():
-                out[e.name] = "link"
-            elif e.is_dir(follow_symlinks=False):
-                out[e.name] = "dir"
-            else:
-                out[e.name] = "file" if e.is_file(follow_symlinks=False) else "other"
-    return out
-
-
-def _read_entry(parent_fd: int, name: str, cap: int = CONTENT_CAP) -> Entry | None:
-    """What `name` in the folder `parent_fd` is; None when it does not exist. Reads at most
-    `cap` bytes of a file; a larger one is known by size, inode and time only."""
-    try:
-        st = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return None
-    kind = _kind(st)
-    if kind == "dir":
-        return Entry("dir", ident=(st.st_dev, st.st_ino))
-    if kind == "link":
-        return Entry("link", os.readlink(name, dir_fd=parent_fd).encode(errors="surrogateescape"))
-    if kind == "other":
-        return Entry("other", mode=stat.S_IMODE(st.st_mode))
-    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=parent_fd)
-    try:
-        st = os.fstat(fd)
-        mode, shared = stat.S_IMODE(st.st_mode), st.st_nlink > 1
-        if not stat.S_ISREG(st.st_mode):
-            return Entry("other", mode=mode)
-        if st.st_size <= cap:
-            with os.fdopen(os.dup(fd), "rb") as f:
-                data = f.read(cap + 1)
-            if len(data) <= cap:
-                return Entry("file", data, mode, shared=shared)
-        stamp = f"{st.st_size}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}".encode()
-        return Entry("file", stamp, mode, digest=True, shared=shared)
-    finally:
-        os.close(fd)
-
-
 def _looks_like_git_dir(fd: int, names: dict[str, str]) -> bool:
     """What git's own test accepts: a HEAD, and objects and refs here or through `commondir`."""
     if names.get("HEAD") not in ("file", "link"):
@@ -277,7 +204,7 @@ class _Scan:
         while self.deep:  # folders nested past FD_DEPTH: one at a time, opened from the root
             rel = self.deep.pop()
             try:
-                with _opened(self.root_fd, rel) as fd:
+                with opened(self.root_fd, rel) as fd:
                     self._walk(fd, rel, deep=True)
             except OSError as exc:
                 if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
@@ -292,7 +219,7 @@ class _Scan:
         made safe) tells git to run or read: `core.hooksPath` hooks, includes, fsmonitor."""
         found: set[str] = set()
         for g, kind in self.snap.git_dirs.items():
-            entry = self.snap.entries.get(_join(g, "config"))
+            entry = self.snap.entries.get(join(g, "config"))
             if entry is None or entry.kind != "file" or entry.digest:
                 continue
             low = entry.data.lower()
@@ -300,7 +227,7 @@ class _Scan:
                 continue
             worktree = g.rpartition("/")[0] if kind == "dotgit" else g
             for key, value in config_pairs(entry.data) or []:
-                shape = _shape(key)
+                shape = key_shape(key)
                 if not value or shape not in TRUSTED_KEYS or value.lower() in ("true", "false"):
                     continue
                 base = g if shape.startswith("include") else worktree
@@ -324,18 +251,16 @@ class _Scan:
         """A trusted file, or a hooks folder and the files directly in it."""
         parent, _, name = rel.rpartition("/")
         try:
-            with _opened(self.root_fd, parent) as fd:
-                entry = _read_entry(fd, name)
+            with opened(self.root_fd, parent) as fd:
+                entry = read_entry(fd, name)
                 if entry is None:
                     return
                 self.snap.entries[rel] = entry
                 if entry.kind == "dir":
-                    with _opened(fd, name) as sub:
-                        for child, kind in _names(sub).items():
+                    with opened(fd, name) as sub:
+                        for child, kind in list_dir(sub).items():
                             if kind != "dir":
-                                self.snap.entries[_join(rel, child)] = _read_entry(sub, child) or Entry(
-                                    "other"
-                                )
+                                self.snap.entries[join(rel, child)] = read_entry(sub, child) or Entry("other")
         except OSError as exc:
             if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                 self._error(rel, exc)
@@ -347,13 +272,13 @@ class _Scan:
     def _controls(self) -> None:
         for name in CONTAINERS:
             with contextlib.suppress(OSError):
-                entry = _read_entry(self.root_fd, name)
+                entry = read_entry(self.root_fd, name)
                 if entry is not None:
                     self.snap.entries[name] = entry
         for rel in CONTROL_ROOTS:
             parent, _, name = rel.rpartition("/")
             try:
-                with _opened(self.root_fd, parent) as fd:
+                with opened(self.root_fd, parent) as fd:
                     self._tree(fd, name, rel)
             except (FileNotFoundError, NotADirectoryError):
                 continue
@@ -376,7 +301,7 @@ class _Scan:
                     elif e.name == "HEAD":
                         head = True
             if head:
-                names = _names(fd)
+                names = list_dir(fd)
                 if _looks_like_git_dir(fd, names):
                     self._git_dir(fd, rel, "bare", names)
                     skip = {*GIT_SETTINGS, "objects"}
@@ -385,14 +310,14 @@ class _Scan:
             self._error(rel, exc)
             return
         if dotgit is not None:
-            self._dotgit(fd, _join(rel, ".git"), dotgit)
+            self._dotgit(fd, join(rel, ".git"), dotgit)
         for name in dirs:
-            child = _join(rel, name)
+            child = join(rel, name)
             if deep or child.count("/") >= FD_DEPTH:
                 self.deep.append(child)
                 continue
             try:
-                sub = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                sub = os.open(name, DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
                 if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                     self._error(child, exc)
@@ -407,7 +332,7 @@ class _Scan:
             self._tree(parent_fd, ".git", rel)
             return
         try:
-            fd = os.open(".git", _DIR_FLAGS, dir_fd=parent_fd)
+            fd = os.open(".git", DIR_FLAGS, dir_fd=parent_fd)
         except OSError:
             self._tree(parent_fd, ".git", rel)  # swapped meanwhile: record what is there now
             return
@@ -421,12 +346,12 @@ class _Scan:
     def _git_dir(self, fd: int, rel: str, kind: str, names: dict[str, str] | None) -> None:
         self.snap.git_dirs[rel] = kind
         try:
-            names = _names(fd) if names is None else names
+            names = list_dir(fd) if names is None else names
         except OSError as exc:
             self._error(rel, exc)
             return
         for name, what in names.items():
-            child = _join(rel, name)
+            child = join(rel, name)
             if what == "link" and (kind != "bare" or name in ("refs", "logs", "objects", "index")):
                 if name == "HEAD" and os.readlink(name, dir_fd=fd).startswith("refs/"):
                     continue  # git's old symbolic HEAD
@@ -448,10 +373,10 @@ class _Scan:
         `sparse-checkout` are data git commands write."""
         self.snap.entries[rel] = Entry("dir")
         try:
-            with _opened(parent_fd, "info") as fd:
-                for name in _names(fd):
+            with opened(parent_fd, "info") as fd:
+                for name in list_dir(fd):
                     if not any(fnmatch.fnmatchcase(name, pat) for pat in INFO_WRITABLE):
-                        self._tree(fd, name, _join(rel, name))
+                        self._tree(fd, name, join(rel, name))
         except OSError as exc:
             if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                 self._error(rel, exc)
@@ -463,12 +388,12 @@ class _Scan:
         while todo:
             cur, leaf, pfd = todo.pop()
             try:
-                with _opened(pfd, leaf) if pfd != -1 else _opened(self.root_fd, cur) as fd:
-                    for child, kind in _names(fd).items():
+                with opened(pfd, leaf) if pfd != -1 else opened(self.root_fd, cur) as fd:
+                    for child, kind in list_dir(fd).items():
                         if kind == "link":
-                            self._tree(fd, child, _join(cur, child))
+                            self._tree(fd, child, join(cur, child))
                         elif kind == "dir" and nested:
-                            todo.append((_join(cur, child), "", -1))
+                            todo.append((join(cur, child), "", -1))
             except OSError as exc:
                 if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                     self._error(cur, exc)
@@ -478,14 +403,14 @@ class _Scan:
             self._tree(fd, "objects", rel)
             return
         try:
-            with _opened(fd, "objects") as objects:
-                info = _read_entry(objects, "info")
+            with opened(fd, "objects") as objects:
+                info = read_entry(objects, "info")
                 if info is None:
                     return
                 if info.kind != "dir":
                     self.snap.entries[rel + "/info"] = info
                     return
-                with _opened(objects, "info") as info_fd:
+                with opened(objects, "info") as info_fd:
                     for name in ("alternates", "http-alternates"):
                         self._tree(info_fd, name, f"{rel}/info/{name}")
         except OSError as exc:
@@ -499,22 +424,22 @@ class _Scan:
             self._tree(parent_fd, name, rel)  # no repository is that deep; keep it all as it is
             return
         try:
-            entry = _read_entry(parent_fd, name)
+            entry = read_entry(parent_fd, name)
             if entry is None:
                 return
             self.snap.entries[rel] = entry
             if entry.kind != "dir":
                 return
-            with _opened(parent_fd, name) as fd:
-                names = _names(fd)
+            with opened(parent_fd, name) as fd:
+                names = list_dir(fd)
                 if _looks_like_git_dir(fd, names):
                     self._git_dir(fd, rel, "module", names)
                     return
                 for child, kind in names.items():
                     if kind == "dir":
-                        self._modules(fd, _join(rel, child))
+                        self._modules(fd, join(rel, child))
                     else:
-                        self._tree(fd, child, _join(rel, child))
+                        self._tree(fd, child, join(rel, child))
         except OSError as exc:
             if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                 self._error(rel, exc)
@@ -526,35 +451,21 @@ class _Scan:
         while todo:
             cur = todo.pop()
             parent, _, leaf = cur.rpartition("/")
-            start = contextlib.nullcontext(parent_fd) if cur == rel else _opened(self.root_fd, parent)
+            start = contextlib.nullcontext(parent_fd) if cur == rel else opened(self.root_fd, parent)
             try:
                 with start as pfd:
-                    entry = _read_entry(pfd, name if cur == rel else leaf, min(CONTENT_CAP, self.budget))
+                    entry = read_entry(pfd, name if cur == rel else leaf, min(CONTENT_CAP, self.budget))
                     if entry is None:
                         continue
                     if entry.kind == "file" and not entry.digest:
                         self.budget -= len(entry.data)
                     self.snap.entries[cur] = entry
                     if entry.kind == "dir":
-                        with _opened(pfd, name if cur == rel else leaf) as fd:
-                            todo += [_join(cur, child) for child in _names(fd)]
+                        with opened(pfd, name if cur == rel else leaf) as fd:
+                            todo += [join(cur, child) for child in list_dir(fd)]
             except OSError as exc:
                 if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
                     self._error(cur, exc)
-
-
-@contextlib.contextmanager
-def _opened(dir_fd: int, rel: str) -> Iterator[int]:
-    """The folder `rel` under `dir_fd`, each step opened without following a symlink."""
-    fd = os.dup(dir_fd)
-    try:
-        for part in [p for p in rel.split("/") if p]:
-            nxt = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            os.close(fd)
-            fd = nxt
-        yield fd
-    finally:
-        os.close(fd)
 
 
 def _open_root(workspace: Path) -> int:
@@ -631,8 +542,8 @@ class _Restore:
             return
         parent, _, name = rel.rpartition("/")
         try:
-            with _opened(self.root, parent) as fd:
-                now = _read_entry(fd, name, 0 if want.digest else CONTENT_CAP)
+            with opened(self.root, parent) as fd:
+                now = read_entry(fd, name, 0 if want.digest else CONTENT_CAP)
                 if now == want:
                     return
                 if want.kind == "dir":
@@ -645,8 +556,8 @@ class _Restore:
                     self._fail(rel, "too large to put back")
                     return
                 if now is not None and now.kind == "dir":
-                    _remove_tree(fd, name)
-                _write(fd, name, want)
+                    remove_tree(fd, name)
+                write(fd, name, want)
                 self._done(rel)
         except FileNotFoundError:
             return  # its folder is gone with a repository the command removed; nothing to run there
@@ -660,7 +571,7 @@ class _Restore:
         moved = self._find(want.ident, rel)
         if moved is not None:
             src_parent, _, src_name = moved.rpartition("/")
-            with _opened(self.root, src_parent) as src_fd:
+            with opened(self.root, src_parent) as src_fd:
                 os.rename(src_name, name, src_dir_fd=src_fd, dst_dir_fd=fd)
             self._done(rel, f" (moved back from {moved})")
         elif repository:
@@ -680,11 +591,11 @@ class _Restore:
             with os.scandir(fd) as it:
                 dirs = [e.name for e in it if e.is_dir(follow_symlinks=False)]
             for d in dirs if rel.count("/") < FD_DEPTH else []:
-                child = _join(rel, d)
+                child = join(rel, d)
                 st = os.stat(d, dir_fd=fd, follow_symlinks=False)
                 if (st.st_dev, st.st_ino) == ident and child != skip:
                     return child
-                with contextlib.suppress(OSError), _opened(fd, d) as sub:
+                with contextlib.suppress(OSError), opened(fd, d) as sub:
                     found = walk(sub, child)
                     if found:
                         return found
@@ -699,20 +610,20 @@ class _Restore:
         home = _owner(rel, after.git_dirs)
         fresh = home is not None and home not in self.before.git_dirs and not _under_control_root(rel)
         try:
-            with _opened(self.root, parent) as fd:
-                now = _read_entry(fd, name)
+            with opened(self.root, parent) as fd:
+                now = read_entry(fd, name)
                 if now is None:
                     return True  # already gone (with a folder put back or removed)
                 sub = rel[len(home) :].lstrip("/") if home is not None else rel
                 if fresh and _keep_in_new_repo(sub, now):
-                    if sub == "config" and _sanitize_config(fd, name):
+                    if sub == "config" and sanitize_config(fd, name):
                         self._done(rel, " (unsafe settings removed)")
                     return False
                 if rel in after.git_dirs and rel not in self.before.git_dirs and now.kind == "dir":
                     return False  # a new repository: its parts are made safe one by one
                 if rel in CONTAINERS and now.kind == "dir":
                     return False
-                _remove_tree(fd, name)
+                remove_tree(fd, name)
                 self._done(rel)
                 return True
         except FileNotFoundError:
@@ -746,128 +657,6 @@ def _keep_in_new_repo(sub: str, entry: Entry) -> bool:
     return sub.startswith("hooks/") and sub.count("/") == 1 and sub.endswith(".sample")
 
 
-def _remove_tree(parent_fd: int, name: str) -> None:
-    """Remove `name` (a folder with everything in it, or anything else) without following
-    symlinks and without recursion, so any depth works."""
-    try:
-        st = os.stat(name, dir_fd=parent_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        return
-    if not stat.S_ISDIR(st.st_mode):
-        os.unlink(name, dir_fd=parent_fd)
-        return
-    stack = [name]
-    while stack:
-        rel = stack[-1]
-        with _opened(parent_fd, rel) as fd:
-            names = _names(fd)
-            for child, kind in names.items():
-                if kind != "dir":
-                    os.unlink(child, dir_fd=fd)
-        subdirs = [f"{rel}/{c}" for c, kind in names.items() if kind == "dir"]
-        if subdirs:
-            stack += subdirs
-            continue
-        parent, _, leaf = rel.rpartition("/")
-        with _opened(parent_fd, parent) as pfd:
-            os.rmdir(leaf, dir_fd=pfd)
-        stack.pop()
-
-
-def _write(parent_fd: int, name: str, want: Entry) -> None:
-    """Put a file or symlink in place atomically: a new name renamed over the old."""
-    tmp = f".hearth-guard-{secrets.token_hex(6)}"
-    if want.kind == "link":
-        os.symlink(want.data.decode(errors="surrogateescape"), tmp, dir_fd=parent_fd)
-    else:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(tmp, flags, 0o600, dir_fd=parent_fd)
-        try:
-            view = memoryview(want.data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fchmod(fd, want.mode or 0o644)
-        finally:
-            os.close(fd)
-    try:
-        os.rename(tmp, name, src_dir_fd=parent_fd, dst_dir_fd=parent_fd)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp, dir_fd=parent_fd)
-        raise
-
-
-def _shape(key: str) -> str:
-    """`remote.origin.url` -> `remote.*.url`; `core.hookspath` stays."""
-    section, _, rest = key.partition(".")
-    sub, _, name = rest.rpartition(".")
-    return f"{section}.*.{name}" if sub else f"{section}.{name}"
-
-
-def _allowed_key(key: str) -> bool:
-    return _shape(key) in SAFE_CONFIG_KEYS
-
-
-def config_pairs(data: bytes) -> list[tuple[str, str | None]] | None:
-    """(key, value) pairs as git itself reads `data` (includes not followed); None if not valid."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "GIT_CONFIG_NOSYSTEM": "1"}
-    env |= {"GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/nonexistent", "GIT_DIR": "/nonexistent"}
-    try:
-        proc = subprocess.run(
-            ["git", "config", "--file", "-", "--no-includes", "--list", "-z"],
-            input=data,
-            capture_output=True,
-            env=env,
-            cwd="/",
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    pairs: list[tuple[str, str | None]] = []
-    for record in proc.stdout.split(b"\0")[:-1]:
-        key, nl, value = record.decode(errors="replace").partition("\n")
-        pairs.append((key, value if nl else None))
-    return pairs
-
-
-def safe_config(pairs: list[tuple[str, str | None]]) -> str:
-    """A config file with only the allowed keys of `pairs`, every value quoted."""
-    sections: dict[tuple[str, str | None], list[str]] = {}
-    for key, value in pairs:
-        section, _, rest = key.partition(".")
-        sub, _, name = rest.rpartition(".")
-        if not _allowed_key(key) or any(c in (sub + (value or "")) for c in "\0\n\r"):
-            continue
-        if value is not None and any(ord(c) < 0x20 and c != "\t" for c in value):
-            continue
-        line = f"\t{name}" if value is None else f"\t{name} = {_quote(value)}"
-        sections.setdefault((section, sub or None), []).append(line)
-    out = []
-    for (section, subsection), lines in sections.items():
-        out.append(f"[{section}]" if subsection is None else f"[{section} {_quote(subsection)}]")
-        out.extend(lines)
-    return "\n".join(out) + "\n"
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t") + '"'
-
-
-def _sanitize_config(parent_fd: int, name: str) -> bool:
-    """Rewrite a new repository's config with only safe keys; True when something was removed."""
-    entry = _read_entry(parent_fd, name)
-    if entry is None or entry.kind != "file":
-        return False
-    pairs = None if entry.digest else config_pairs(entry.data)
-    if pairs is not None and all(_allowed_key(k) for k, _ in pairs):
-        return False
-    text = safe_config(pairs or [("core.repositoryformatversion", "0")])
-    _write(parent_fd, name, Entry("file", text.encode(), 0o644))
-    return True
-
-
 def mounts(workspace: Path) -> tuple[list[str], list[str]]:
     """For bwrap: git dirs to pin in place (bound over themselves, so they cannot be renamed or
     removed), then the existing unchangeable parts to bind read-only. Relative paths; no symlinks."""
@@ -895,13 +684,6 @@ def mounts(workspace: Path) -> tuple[list[str], list[str]]:
     return _depth_first(pins), _depth_first(readonly)
 
 
-def open_path(root_fd: int, rel: str) -> int:
-    """An O_PATH descriptor for `rel` under `root_fd`, no step through a symlink (for bind mounts)."""
-    parent, _, name = rel.rpartition("/")
-    with _opened(root_fd, parent) as fd:
-        return os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
-
-
 REDIRECTS = ("commondir", "config.worktree", "worktrees", "modules", "info/attributes", *ALTERNATES)
 
 
@@ -912,24 +694,24 @@ def settle_repository(workspace: Path, rel: str, config: bytes, exclude: bytes) 
     fixed = []
     root = _open_root(workspace)
     try:
-        with _opened(root, rel) as fd:
+        with opened(root, rel) as fd:
             for name, want in (("config", config), ("info/exclude", exclude)):
                 parent, _, leaf = name.rpartition("/")
-                if parent and _read_entry(fd, parent) is None:
+                if parent and read_entry(fd, parent) is None:
                     os.mkdir(parent, 0o755, dir_fd=fd)
-                with _opened(fd, parent) as pfd:
-                    if _read_entry(pfd, leaf) != Entry("file", want, 0o644):
-                        now = _read_entry(pfd, leaf)
+                with opened(fd, parent) as pfd:
+                    if read_entry(pfd, leaf) != Entry("file", want, 0o644):
+                        now = read_entry(pfd, leaf)
                         if now is not None and now.kind == "dir":
-                            _remove_tree(pfd, leaf)
-                        _write(pfd, leaf, Entry("file", want, 0o644))
+                            remove_tree(pfd, leaf)
+                        write(pfd, leaf, Entry("file", want, 0o644))
                         fixed.append(name)
             for name in REDIRECTS:
                 parent, _, leaf = name.rpartition("/")
                 try:
-                    with _opened(fd, parent) as pfd:
-                        if _read_entry(pfd, leaf) is not None:
-                            _remove_tree(pfd, leaf)
+                    with opened(fd, parent) as pfd:
+                        if read_entry(pfd, leaf) is not None:
+                            remove_tree(pfd, leaf)
                             fixed.append(name)
                 except (FileNotFoundError, NotADirectoryError):
                     continue
