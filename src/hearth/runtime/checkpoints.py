@@ -2,8 +2,13 @@
 
 The repository lives in `.hearth/checkpoints.git` with the workspace as its work tree: the
 user's own git history is never touched, and folders that are not repositories work too.
-It honours the workspace's .gitignore and never records `.git/` or `.hearth/`. Git runs with
-hooks, fsmonitor and filters of its own config only (the shadow repository's, which Hearth writes).
+It honours the workspace's .gitignore and never records `.git/` or `.hearth/`.
+
+This git runs on the host, so nothing a sandboxed command wrote may steer it: no system or
+global config, hooks and fsmonitor off, and before every use the shadow repository's config
+is put back to Hearth's own (so no filter, diff or merge driver a `.gitattributes` names
+exists) and anything that sends git elsewhere (commondir, alternates, ...) is removed; a
+repository reached through a symlink is refused.
 """
 
 from __future__ import annotations
@@ -15,22 +20,42 @@ from pathlib import Path
 from hearth.core.errors import HearthError
 from hearth.core.events import Checkpointed, Notice
 from hearth.prompts import render
+from hearth.sandbox import guard
 from hearth.store.sessions import SessionStore
 
-SAFE = (
-    "-c",
+SAFE_SETTINGS = (
     "core.hooksPath=/dev/null",
-    "-c",
     "core.fsmonitor=false",
-    "-c",
+    "core.untrackedCache=false",
     "core.autocrlf=false",
-    "-c",
+    "core.attributesFile=/dev/null",
+    "core.pager=cat",
+    "core.sshCommand=false",
+    "diff.external=",
+    "submodule.recurse=false",
+    "protocol.allow=never",
+    "gc.auto=0",
+    "maintenance.auto=false",
     "user.name=Hearth checkpoints",
-    "-c",
     "user.email=hearth@localhost",
-    "-c",
     "commit.gpgsign=false",
 )
+SAFE = tuple(part for setting in SAFE_SETTINGS for part in ("-c", setting))
+SHADOW_CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
+EXCLUDE = b".git/\n.hearth/\n"
+RELATIVE_DIR = ".hearth/checkpoints.git"
+
+
+def _env() -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": "/dev/null",
+        "GIT_ATTR_NOSYSTEM": "1",
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "HOME": "/nonexistent",
+        "GIT_TERMINAL_PROMPT": "0",
+    }
 
 
 @dataclass
@@ -39,28 +64,38 @@ class Checkpoints:
 
     @property
     def git_dir(self) -> Path:
-        return self.workspace / ".hearth" / "checkpoints.git"
+        return self.workspace / RELATIVE_DIR
 
     def _git(self, *args: str, check: bool = True) -> str:
+        self._settle()
         cmd = ["git", f"--git-dir={self.git_dir}", f"--work-tree={self.workspace}", *SAFE, *args]
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "GIT_CONFIG_NOSYSTEM": "1",
-            "HOME": str(self.git_dir),
-            "GIT_TERMINAL_PROMPT": "0",
-        }
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=self.workspace)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=_env(), cwd=self.workspace)
         if check and proc.returncode != 0:
             raise HearthError(f"Checkpoint git failed: {proc.stderr.strip()[:300]}", "Is git installed?")
         return proc.stdout.strip()
 
+    def _settle(self) -> None:
+        """Hearth's own config and nothing that redirects git, checked right before each use."""
+        try:
+            guard.settle_repository(self.workspace, RELATIVE_DIR, SHADOW_CONFIG, EXCLUDE)
+        except OSError as exc:
+            raise HearthError(
+                f"The checkpoint repository {self.git_dir} is not a plain folder ({exc.strerror}).",
+                "Something replaced it (a symlink?); move it away and Hearth starts a new one.",
+            ) from None
+
     def _ensure(self) -> None:
+        for path in (self.git_dir.parent, self.git_dir):
+            if path.is_symlink():
+                raise HearthError(
+                    f"{path} is a symlink; Hearth keeps its checkpoints only in a plain folder.",
+                    "Remove the symlink; Hearth then starts a new checkpoint repository.",
+                )
         if (self.git_dir / "HEAD").exists():
             return
         self.git_dir.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "-q", "--bare", str(self.git_dir)], check=True, capture_output=True)
-        (self.git_dir / "info").mkdir(exist_ok=True)
-        (self.git_dir / "info" / "exclude").write_text(".git/\n.hearth/\n")
+        init = ["git", "init", "-q", "--bare", "--template=", str(self.git_dir)]
+        subprocess.run(init, check=True, capture_output=True, env=_env(), cwd=self.workspace)
 
     def snapshot(self, label: str) -> str:
         """Record the workspace as it is now; returns the checkpoint id."""

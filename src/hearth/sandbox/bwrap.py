@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox import guard
 from hearth.sandbox.backend import Backend, Isolation, Launch, sandbox_env
 from hearth.sandbox.helper import seccomp_program
 from hearth.sandbox.secrets import secret_index
 
 HIDDEN_DIRS = ("/root", "/home", "/tmp", "/var/tmp", "/run", "/var/run", "/mnt", "/media", "/srv")
+MAX_GIT_BINDS = 256
 
 
 RELAY = Path(__file__).with_name("relay.py")
@@ -31,6 +33,7 @@ class BwrapBackend(Backend):
     name = "bwrap"
     isolation = Isolation(files=True, network=True, processes=True, notes="bubblewrap, PID namespace")
     proxy_socket: Path | None = None  # set for network by allow-list (see proxy.py)
+    _bind_fds: list[int] | None = None  # collects descriptors for --bind-fd while launching
 
     def available(self) -> str | None:
         if not shutil.which("bwrap"):
@@ -38,17 +41,25 @@ class BwrapBackend(Backend):
         return None
 
     def launch(self, spec: ExecSpec) -> Launch:
-        """bwrap with a seccomp filter (no ptrace, io_uring or namespace games) read from a pipe."""
-        argv = self.argv(spec)
+        """bwrap with a seccomp filter (no ptrace, io_uring or namespace games) read from a pipe,
+        and the git binds made from descriptors (so a path swapped for a symlink cannot redirect them)."""
+        self._bind_fds = []
+        try:
+            argv = self.argv(spec)
+        except BaseException:
+            Launch([], tuple(self._bind_fds)).close()
+            raise
+        finally:
+            fds, self._bind_fds = tuple(self._bind_fds), None
         try:
             program = seccomp_program(block_inet=False)  # the network namespace does that part
         except OSError:
-            return Launch(argv)
+            return Launch(argv, fds)
         read_fd, write_fd = os.pipe()
         os.write(write_fd, program)
         os.close(write_fd)
         cut = argv.index("--")
-        return Launch([*argv[:cut], "--seccomp", str(read_fd), *argv[cut:]], pass_fds=(read_fd,))
+        return Launch([*argv[:cut], "--seccomp", str(read_fd), *argv[cut:]], pass_fds=(read_fd, *fds))
 
     def argv(self, spec: ExecSpec) -> list[str]:
         ws = str(self.workspace)
@@ -111,14 +122,38 @@ class BwrapBackend(Backend):
 
     def _protections(self) -> list[str]:
         ws = self.workspace
-        out: list[str] = []
-        for rel in (".git/hooks", ".git/config"):
-            for path in [ws / rel, *ws.glob("*/" + rel)]:
-                if path.exists() and not path.is_symlink():
-                    out += ["--ro-bind", str(path), str(path)]
+        out = self._git_protections()
         if (ws / ".hearth").is_dir():
             out += ["--tmpfs", str(ws / ".hearth")]
         out += _secret_binds(ws)
+        return out
+
+    def _git_protections(self) -> list[str]:
+        """Each repository's folder pinned (a mount point cannot be renamed or removed), its
+        settings, hooks and the other control files read-only. See guard.py for what is which."""
+        pins, readonly = guard.mounts(self.workspace)
+        out: list[str] = []
+        budget = MAX_GIT_BINDS  # past it (hundreds of nested repositories) only the guard protects
+        try:
+            root = os.open(self.workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            return out
+        try:
+            for flag, rels in (("--bind", pins), ("--ro-bind", readonly)):
+                for rel in rels[:budget]:
+                    budget -= 1
+                    dest = str(self.workspace / rel)
+                    if self._bind_fds is None:  # a command line to show, not to run
+                        out += [flag, dest, dest]
+                        continue
+                    try:
+                        fd = guard.open_path(root, rel)
+                    except OSError:
+                        continue  # gone or swapped since the scan; the guard checks after the command
+                    self._bind_fds.append(fd)
+                    out += [flag + "-fd", str(fd), dest]
+        finally:
+            os.close(root)
         return out
 
 

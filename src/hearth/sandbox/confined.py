@@ -5,6 +5,11 @@ the command may write only the workspace and a private temp folder, read
 only system folders and the workspace, open no TCP or IP sockets, reach no
 abstract Unix socket or process outside. The process backend is the honest
 last resort: limits and clean-up, but no isolation, and it says so.
+
+Landlock cannot deny a sub-path of a folder it allows, so control files and
+each repository's settings inside the workspace are writable here: the guard
+(guard.py, called by the runner when each command or background job ends)
+is what puts them back.
 """
 
 from __future__ import annotations

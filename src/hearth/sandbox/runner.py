@@ -41,6 +41,7 @@ class _Job:
     group: ProcessGroup
     capture: OutputCapture
     reader: asyncio.Task[None]
+    before: guard.Snapshot
     started: float = field(default_factory=time.monotonic)
 
 
@@ -140,9 +141,15 @@ class SandboxRunner:
             launch.close()
         return proc, group
 
+    def _baseline(self) -> guard.Snapshot:
+        """Control files as they were before this command or, while background jobs run, before
+        the oldest of them started (so what a job changed meanwhile is undone too)."""
+        running = [j for j in self._jobs.values() if j.process.returncode is None]
+        return running[0].before if running else guard.snapshot(self.backend.workspace)
+
     async def run(self, spec: ExecSpec) -> ExecResult:
         over = await self.budget.over()  # past the budget, a command may still read and delete
-        before = guard.snapshot(self.backend.workspace)
+        before = self._baseline()
         started = time.perf_counter()
         limits = dataclasses.replace(self.limits, file_bytes=0) if over is not None else None
         proc, group = await self._spawn(spec, limits)
@@ -174,12 +181,9 @@ class SandboxRunner:
             output += "\n" + self.budget.message(over, "Until then commands cannot write files.")
         elif self.budget.cap and (grown := await self.budget.over()) is not None:
             output += "\n" + self.budget.message(grown, "From now on commands cannot write files.")
-        undone = guard.restore(self.backend.workspace, before)
-        if undone:
-            output += (
-                f"\n[hearth: changes to control files were undone: {', '.join(undone)}. "
-                "They need the user's approval.]"
-            )
+        report = guard.restore(self.backend.workspace, before)
+        if report:
+            output += "\n" + report.message()
         return ExecResult(
             exit_code=None if killed else proc.returncode,
             output=output,
@@ -190,6 +194,7 @@ class SandboxRunner:
 
     async def start(self, spec: ExecSpec) -> JobInfo:
         await self._check_jobs()
+        before = self._baseline()
         proc, group = await self._spawn(spec)
         self._watch(proc)
         capture = OutputCapture(head=8_000, tail=24_000)
@@ -205,8 +210,11 @@ class SandboxRunner:
                 group.remove()
                 self._live.pop(id(proc), None)
                 self._over_budget.pop(id(proc), None)
+                report = guard.restore(self.backend.workspace, before)
+                if report:
+                    capture.feed(("\n" + report.message() + "\n").encode())
 
-        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()))
+        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()), before)
         self._jobs[job_id] = job
         return self._info(job)
 
