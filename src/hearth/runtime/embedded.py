@@ -113,8 +113,14 @@ def ensure_model(
                     while chunk := fh.read(1 << 20):
                         digest.update(chunk)
                         out.write(chunk)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise HearthError(
+            f"Could not assemble {chosen.title} into {dest}: {exc}",
+            f"It needs {chosen.size / 1e9:.1f} GB free in {dest.parent}; check the space and retry.",
+        ) from exc
     except BaseException:
-        tmp.unlink(missing_ok=True)  # a full disk or Ctrl+C leaves no half-written model behind
+        tmp.unlink(missing_ok=True)  # Ctrl+C leaves no half-written model behind
         raise
     if digest.hexdigest() != chosen.sha256:
         tmp.unlink(missing_ok=True)
