@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start a real model server for the task suite on a machine of our kind (2 cores, no GPU):
 # llama-cpp-python[server] built from PyPI with portable flags, the embedded default model
-# (or HEARTH_MODEL_PATH), a fixed context size and prefix caching. Its log records, per request,
+# (HEARTH_EMBEDDED_MODEL chooses which; or HEARTH_MODEL_PATH), a fixed context size and prefix caching. Its log records, per request,
 # how many prompt tokens it evaluated and how many it took from its cache; pass that log to
 # `hearth bench run --server-log` so the results show each agent's prefill.
 #
@@ -18,7 +18,7 @@ if ! "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
   fi
   "$VENV/bin/pip" install --no-cache-dir -e '.[local]'
 fi
-MODEL=$("$VENV/bin/python" -c 'from hearth.runtime.config import user_data_path; from hearth.runtime.embedded import ensure_model; import os, pathlib; p = os.environ.get("HEARTH_MODEL_PATH"); print(ensure_model(user_data_path(), pathlib.Path(p) if p else None))')
+MODEL=$("$VENV/bin/python" -c 'from hearth.runtime.config import user_data_path; from hearth.runtime.embedded import DEFAULT_MODEL, ensure_model; import os, pathlib; p = os.environ.get("HEARTH_MODEL_PATH"); print(ensure_model(user_data_path(), pathlib.Path(p) if p else None, os.environ.get("HEARTH_EMBEDDED_MODEL") or DEFAULT_MODEL))')
 mkdir -p bench/out
 "$VENV/bin/python" -m llama_cpp.server --model "$MODEL" --model_alias local --host 127.0.0.1 --port "$PORT" \
   --n_ctx "$N_CTX" --n_threads "$(nproc)" --n_threads_batch "$(nproc)" --interrupt_requests false \

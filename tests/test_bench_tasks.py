@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -29,6 +30,68 @@ def test_check_fails_untouched_and_passes_with_the_reference_solution(task) -> N
     subprocess.run(["/bin/sh", str(task.folder / "solution.sh")], cwd=ws, check=True, capture_output=True)
     passed, output = check(task, ws, exit_code=task.expect_exit if task.expect_exit is not None else 0)
     assert passed, output
+
+
+# One task per failure class of a weak model's run (issue 13). Each check must catch its failure
+# even where the visible result looks right: (task, what a failing run leaves, its exit code).
+FAILURE_RUNS = [
+    # 1: overwrote a file it never read: the typos are gone, and so is the rest of the file
+    ("23_fix_typo_keep_the_rest", "grep teh notes.md | sed s/teh/the/ > new && mv new notes.md", 0),
+    ("23_fix_typo_keep_the_rest", "sed -i 's/teh/the/g; s/4,200 EUR/4200 EUR/' notes.md", 0),
+    ("23_fix_typo_keep_the_rest", "sed -i '0,/teh/s//the/' notes.md", 0),  # fixed only the first
+    # 2: declared success before seeing a result: a guess, or the wrong count
+    ("24_count_matching_lines", "echo 20 > errors.txt", 0),
+    ("24_count_matching_lines", "wc -l < app.log > errors.txt", 0),
+    # 3: gave up at the first recoverable error (commit without add), or stopped after the add
+    ("25_commit_needs_add", "git -c user.name=t -c user.email=t@t commit -qm 'Add notes' || true", 0),
+    ("25_commit_needs_add", "git add notes.txt", 0),
+    # 4: no working edit: the module rewritten without its other functions, or add missing
+    ("26_add_function_to_module", "printf 'def add(a, b):\\n    return a + b\\n' > calc/ops.py", 0),
+    ("26_add_function_to_module", "printf '\\ndef add(a, b):\\n    return a - b\\n' >> calc/ops.py", 0),
+    # 5: ran away: right answer, but stopped by a limit, or went on to change other things
+    ("27_short_answer", "echo greet_user > answer.txt", 2),
+    ("27_short_answer", "echo greet_user > answer.txt && echo '# greets' >> greet.py", 0),
+    ("27_short_answer", "echo greet_user > answer.txt && echo notes > summary.md", 0),
+    # 7: did the one step, then did not finish (limit reached)
+    ("28_one_step_done", "echo ready > status.txt", 2),
+    # impossible: an invented answer, a made-up input file, or a claim of success
+    ("29_blocked_change_nothing", "echo 1.5.0 > VERSION", 3),
+    ("29_blocked_change_nothing", "touch release_email.eml", 3),
+    ("29_blocked_change_nothing", "true", 0),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "script", "exit_code"),
+    FAILURE_RUNS,
+    ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(FAILURE_RUNS)],
+)
+def test_failure_class_checks_catch_the_failure(name: str, script: str, exit_code: int) -> None:
+    task = next(t for t in ALL if t.name == name)
+    failing, solved = prepare(task), prepare(task)
+    try:
+        for ws in (failing, solved):  # what a real run leaves behind never counts as a change
+            (ws / ".hearth" / "logs").mkdir(parents=True)
+            (ws / ".hearth" / "logs" / "embedded-server.log").write_text("log\n")
+        subprocess.run(["/bin/sh", "-c", script], cwd=failing, check=True, capture_output=True)
+        passed, output = check(task, failing, exit_code=exit_code)
+        assert not passed, f"the check let this failing run pass: {script!r}\n{output}"
+        subprocess.run(
+            ["/bin/sh", str(task.folder / "solution.sh")], cwd=solved, check=True, capture_output=True
+        )
+        passed, output = check(
+            task, solved, exit_code=task.expect_exit if task.expect_exit is not None else 0
+        )
+        assert passed, output
+    finally:
+        shutil.rmtree(failing, ignore_errors=True)
+        shutil.rmtree(solved, ignore_errors=True)
+
+
+def test_every_failure_class_has_a_task() -> None:
+    names = {t.name for t in ALL}
+    assert {name for name, _, _ in FAILURE_RUNS} <= names
+    assert len({name for name, _, _ in FAILURE_RUNS}) == 7
 
 
 def test_runner_end_to_end_against_the_scripted_server(tmp_path: Path) -> None:

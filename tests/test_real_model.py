@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from hearth.runtime.embedded import PART_PACKAGES
+from hearth.runtime.embedded import DEFAULT_MODEL, embedded_model, missing_packages
 
 pytestmark = pytest.mark.real_model
 
-if importlib.util.find_spec("llama_cpp") is None or any(
-    importlib.util.find_spec(p) is None for p in PART_PACKAGES
-):
+# The tests run `hearth` with a clean environment, so with the default embedded model.
+if importlib.util.find_spec("llama_cpp") is None or missing_packages(embedded_model(DEFAULT_MODEL)):
     pytest.skip(
         "the embedded model is not installed (./scripts/quickstart installs it)", allow_module_level=True
     )

@@ -24,7 +24,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
@@ -35,6 +35,10 @@ from hearth.llm.profiles import ToolMode
 from hearth.runtime.trust import TRUST_FILE, TrustStore
 
 APP = "hearth"
+
+# The embedded models Hearth can assemble and serve (runtime/embedded.py has their packages and
+# checksums; a test keeps the two lists equal). Named here so reading settings stays cheap.
+EmbeddedModelName = Literal["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"]
 
 
 class Settings(BaseModel):
@@ -65,6 +69,10 @@ class Settings(BaseModel):
     )
     output_limit: int = Field(16000, ge=1000, description="Characters of tool output the model sees")
     model_path: Path | None = Field(None, description="A GGUF file for the embedded server")
+    embedded_model: EmbeddedModelName = Field(
+        "qwen2.5-coder-0.5b",
+        description="Embedded model when no server is set: qwen2.5-coder-0.5b | qwen2.5-coder-1.5b",
+    )
     embedded_context: int = Field(8192, ge=512, description="Context size of the embedded server")
     embedded_threads: int = Field(max(1, os.cpu_count() or 1), ge=1)
     sandbox: str = Field("auto", description="auto | bwrap | landlock | podman | docker | seatbelt | process")

@@ -13,7 +13,7 @@ from hearth.core.errors import HearthError
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir
-from hearth.runtime.embedded import PART_PACKAGES, embedded_available
+from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
 from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 
@@ -98,12 +98,20 @@ async def _model(settings: Settings) -> list[Check]:
                     "(./scripts/quickstart installs it)",
                 )
             ]
-        import importlib.util
-
-        missing = [p for p in PART_PACKAGES if importlib.util.find_spec(p) is None]
-        if missing and settings.model_path is None:
-            return [Check("model", "fail", f"embedded model packages missing: {', '.join(missing)}")]
-        return [Check("model", "ok", f"embedded server, context {settings.embedded_context}")]
+        if settings.model_path is not None:
+            return [Check("model", "ok", f"embedded server with {settings.model_path}")]
+        chosen = embedded_model(settings.embedded_model)
+        missing = missing_packages(chosen)
+        if missing:
+            return [
+                Check(
+                    "model",
+                    "fail",
+                    f"{chosen.name}: {len(missing)} of its {len(chosen.packages)} packages missing "
+                    f"({missing[0]}…); {chosen.install}",
+                )
+            ]
+        return [Check("model", "ok", f"embedded {chosen.title}, context {settings.embedded_context}")]
     try:
         base = normalize_base_url(settings.llm_url)
     except HearthError as exc:

@@ -122,7 +122,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             base = normalize_base_url(settings.llm_url)
             model_name = settings.model
         else:
-            gguf = ensure_model(user_data_path(), settings.model_path)
+            gguf = ensure_model(user_data_path(), settings.model_path, settings.embedded_model)
             embedded = EmbeddedServer(
                 gguf,
                 settings.embedded_context,
@@ -132,7 +132,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             base = await asyncio.to_thread(embedded.start)
             model_name = ALIAS
             if tool_mode is ToolMode.AUTO:
-                tool_mode = ToolMode.TEXT  # measured: the 0.5B model calls tools reliably only as text
+                tool_mode = ToolMode.TEXT  # measured: the embedded models call tools reliably only as text
         window, source = settings.context_window, "configured"
         if window is None and embedded is not None:
             window, source = settings.embedded_context, "embedded server --n_ctx"

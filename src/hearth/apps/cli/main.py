@@ -112,7 +112,8 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     console = Console(highlight=False, soft_wrap=True)
     view = TerminalView(console)
     if not opts.json_out and settings.llm_url == "":
-        console.print("[dim]No HEARTH_LLM_URL set: starting the embedded model (Qwen2.5-Coder 0.5B)…[/]")
+        what = settings.model_path or settings.embedded_model
+        console.print(f"[dim]No HEARTH_LLM_URL set: starting the embedded model ({what})…[/]")
     if not opts.json_out:
         for line in loaded.ignored_report():
             sys.stderr.write(f"warning: {line}\n")
