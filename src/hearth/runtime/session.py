@@ -38,9 +38,11 @@ from hearth.sandbox.paths import SafePaths
 from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
+from hearth.tools.builtin.clock import clock_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
 from hearth.tools.toolset import Toolset
 
@@ -49,6 +51,19 @@ DEFAULT_CONTEXT_WINDOW = 4096
 
 def default_toolset() -> Toolset:
     return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
+
+
+def full_toolset(settings: Settings, sandbox: SandboxChoice) -> Toolset:
+    """The default tools plus those that fit this setup: `web_fetch` only when the settings let
+    commands reach the network (through the same policy as the sandbox's allow-list)."""
+    tools = default_toolset()
+    for tool in clock_tools():
+        tools.add(tool)
+    if settings.network or settings.network_allow:
+        policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
+        for tool in web_tools(policy.check):
+            tools.add(tool)
+    return tools
 
 
 @dataclass
@@ -163,7 +178,18 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             await proxy.close()
         raise
     profile = ModelProfile(tool_mode=tool_mode, context_window=window)
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    return Runtime(
+        settings,
+        store,
+        model,
+        base,
+        profile,
+        source,
+        sandbox,
+        embedded,
+        proxy,
+        full_toolset(settings, sandbox),
+    )
 
 
 async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:

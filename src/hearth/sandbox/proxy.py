@@ -44,6 +44,7 @@ class ProxyPolicy:
     allow: Sequence[str]
     resolver: Resolver = system_resolver
     allow_private: bool = False  # tests only: lets the proxy reach a server on loopback
+    any_domain: bool = False  # `network = true`: every public domain (addresses still checked)
     log: list[str] = field(default_factory=list)
 
     def host_allowed(self, host: str) -> bool:
@@ -69,7 +70,7 @@ class ProxyPolicy:
             raise Refused(f"{host!r} is not a plain domain name")
         if any(label.startswith("xn--") for label in labels) and not self.host_allowed(name):
             raise Refused(f"{host!r} is an internationalised (punycode) name that is not allowed")
-        if not self.host_allowed(name):
+        if not self.any_domain and not self.host_allowed(name):
             raise Refused(f"{name} is not in the network allow-list")
         try:
             addresses = await self.resolver(name, port)
