@@ -188,3 +188,4 @@ def test_web_fetch_is_offered_only_when_the_network_is_configured(workspace: Pat
     assert "web_fetch" not in asyncio.run(names())
     assert "web_fetch" in asyncio.run(names(network_allow=["example.com"]))
     assert "web_fetch" in asyncio.run(names(network=True))
+    assert "python" not in asyncio.run(names())  # the process runner does not isolate

@@ -41,6 +41,7 @@ from hearth.tools.base import RunContext
 from hearth.tools.builtin.clock import clock_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
+from hearth.tools.builtin.python import python_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
@@ -55,10 +56,14 @@ def default_toolset() -> Toolset:
 
 def full_toolset(settings: Settings, sandbox: SandboxChoice) -> Toolset:
     """The default tools plus those that fit this setup: `web_fetch` only when the settings let
-    commands reach the network (through the same policy as the sandbox's allow-list)."""
+    commands reach the network (through the same policy as the sandbox's allow-list); `python`
+    only when the sandbox isolates (its interpreter lives on between calls)."""
     tools = default_toolset()
     for tool in clock_tools():
         tools.add(tool)
+    if sandbox.runner.isolated:
+        for tool in python_tools():
+            tools.add(tool)
     if settings.network or settings.network_allow:
         policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
         for tool in web_tools(policy.check):
