@@ -39,6 +39,7 @@ from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.clock import clock_tools
+from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.python import python_tools
@@ -59,7 +60,7 @@ def full_toolset(settings: Settings, sandbox: SandboxChoice) -> Toolset:
     commands reach the network (through the same policy as the sandbox's allow-list); `python`
     only when the sandbox isolates (its interpreter lives on between calls)."""
     tools = default_toolset()
-    for tool in clock_tools():
+    for tool in [*clock_tools(), *data_tools()]:
         tools.add(tool)
     if sandbox.runner.isolated:
         for tool in python_tools():
