@@ -29,8 +29,7 @@ Row = dict[str, Any]
 
 
 class DataViewInput(ToolInput):
-    """Show a data file's shape, columns and types (op=info) or first rows (op=head).
-    CSV, TSV, JSON, JSONL, Parquet."""
+    """Shape, columns and types (op=info) or first rows (op=head) of a CSV/TSV/JSON/JSONL/Parquet file."""
 
     path: str
     op: Literal["info", "head"] = "info"
