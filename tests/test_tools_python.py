@@ -177,3 +177,10 @@ def test_the_interpreter_dies_with_hearth(workspace: Path, tmp_path: Path) -> No
         assert (workspace / "beat").stat().st_mtime == stamp
     finally:
         host.kill()
+
+
+def test_endless_allocation_is_a_memory_error_and_the_session_goes_on(py: Py) -> None:
+    py("kept = 7")
+    with pytest.raises(ToolError, match="MemoryError"):
+        py("blob = bytearray(64 << 30)")  # past the sandbox's address-space limit
+    assert py("kept") == "7"
