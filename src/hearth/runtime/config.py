@@ -81,6 +81,11 @@ class Settings(BaseModel):
     network_allow: list[str] = Field(
         default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
     )
+    search_provider: str = Field(
+        "", description="web_search through: searxng | brave | tavily | duckduckgo; blank = no web_search"
+    )
+    search_url: str = Field("", description="The SearXNG instance's URL (search_provider = searxng)")
+    search_api_key: SecretStr = Field(SecretStr(""), description="Brave or Tavily API key")
     max_session_write_bytes: int = Field(
         1 << 30,
         ge=0,
@@ -103,6 +108,14 @@ class Settings(BaseModel):
             if text.startswith("["):
                 return json.loads(text)
             return [r.strip() for r in _split_rules(text) if r.strip()]
+        return value
+
+    @field_validator("search_provider")
+    @classmethod
+    def _search_provider(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in ("", "searxng", "brave", "tavily", "duckduckgo"):
+            raise ValueError("search_provider is one of searxng, brave, tavily, duckduckgo (or blank)")
         return value
 
     @field_validator("allow", "ask", "deny")

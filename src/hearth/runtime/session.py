@@ -43,6 +43,7 @@ from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.python import python_tools
+from hearth.tools.builtin.search import SearchProvider, search_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
@@ -55,10 +56,11 @@ def default_toolset() -> Toolset:
     return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
 
 
-def full_toolset(settings: Settings, sandbox: SandboxChoice) -> Toolset:
+def full_toolset(settings: Settings, sandbox: SandboxChoice, search: SearchProvider | None = None) -> Toolset:
     """The default tools plus those that fit this setup: `web_fetch` only when the settings let
     commands reach the network (through the same policy as the sandbox's allow-list); `python`
-    only when the sandbox isolates (its interpreter lives on between calls)."""
+    only when the sandbox isolates (its interpreter lives on between calls); `web_search` only with
+    a provider that is configured and answered (see `search_provider`)."""
     tools = default_toolset()
     for tool in [*clock_tools(), *data_tools()]:
         tools.add(tool)
@@ -68,6 +70,9 @@ def full_toolset(settings: Settings, sandbox: SandboxChoice) -> Toolset:
     if settings.network or settings.network_allow:
         policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
         for tool in web_tools(policy.check):
+            tools.add(tool)
+    if search is not None:
+        for tool in search_tools(search):
             tools.add(tool)
     return tools
 
@@ -184,18 +189,21 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             await proxy.close()
         raise
     profile = ModelProfile(tool_mode=tool_mode, context_window=window)
-    return Runtime(
-        settings,
-        store,
-        model,
-        base,
-        profile,
-        source,
-        sandbox,
-        embedded,
-        proxy,
-        full_toolset(settings, sandbox),
+    tools = full_toolset(settings, sandbox, await usable_search(settings))
+    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools)
+
+
+async def usable_search(settings: Settings) -> SearchProvider | None:
+    """The configured search provider if it is complete and its host answers; else None (and
+    `web_search` is left out of the tool list)."""
+    if not settings.search_provider:
+        return None
+    provider = SearchProvider(
+        settings.search_provider, settings.search_url, settings.search_api_key.get_secret_value()
     )
+    if provider.problem() is not None or not await provider.reachable():
+        return None
+    return provider
 
 
 async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
