@@ -184,3 +184,18 @@ def test_endless_allocation_is_a_memory_error_and_the_session_goes_on(py: Py) ->
     with pytest.raises(ToolError, match="MemoryError"):
         py("blob = bytearray(64 << 30)")  # past the sandbox's address-space limit
     assert py("kept") == "7"
+
+
+def test_the_write_budget_stops_the_interpreter(workspace: Path) -> None:
+    from hearth.sandbox.budget import SessionCaps
+
+    p = Py(workspace)
+    try:
+        p.choice.runner.set_caps(SessionCaps(write_bytes=2 << 20))
+        with pytest.raises(ToolError, match="ended"):
+            p(
+                "import time\nfor i in range(200):\n    open(f'f{i}', 'wb').write(b'x' * 100_000); time.sleep(0.01)"
+            )
+        assert sum(f.stat().st_size for f in workspace.iterdir()) < 10 << 20
+    finally:
+        p.close()

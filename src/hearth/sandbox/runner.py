@@ -243,6 +243,7 @@ class SandboxRunner:
         `python` tool's interpreter). Same backend, limits and clean-up as a command; it dies
         with Hearth (the backend's parent-death handling) and with `close`."""
         proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
+        self._watch(proc)  # the write budget holds for it too: past it, it is stopped
         long = LongProcess(self, proc, group)
         self._long.add(long)
         return long
@@ -314,6 +315,8 @@ class LongProcess:
 
     async def close(self) -> None:
         self._runner._long.discard(self)
+        self._runner._live.pop(id(self.process), None)
+        self._runner._over_budget.pop(id(self.process), None)
         if self.process.returncode is None:
             await _terminate(self.process)
         self._group.remove()
