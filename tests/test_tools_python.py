@@ -192,10 +192,11 @@ def test_the_write_budget_stops_the_interpreter(workspace: Path) -> None:
     p = Py(workspace)
     try:
         p.choice.runner.set_caps(SessionCaps(write_bytes=2 << 20))
-        with pytest.raises(ToolError, match="ended"):
+        with pytest.raises(ToolError, match="ended") as err:
             p(
                 "import time\nfor i in range(200):\n    open(f'f{i}', 'wb').write(b'x' * 100_000); time.sleep(0.01)"
             )
+        assert "max_session_write_bytes" in str(err.value)
         assert sum(f.stat().st_size for f in workspace.iterdir()) < 10 << 20
     finally:
         p.close()

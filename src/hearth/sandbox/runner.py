@@ -305,6 +305,9 @@ class LongProcess:
                         answer = line[len(marker) :].rstrip(b"\n")
                         break
         except (TimeoutError, EOFError, ConnectionError, ValueError, asyncio.LimitOverrunError) as exc:
+            grown = self._runner._over_budget.get(id(proc))
+            if grown is not None:
+                exc.add_note(self._runner.budget.message(grown, "The process was stopped."))
             await self.close()
             report = guard.restore(self._runner.backend.workspace, before)
             if report:
