@@ -14,7 +14,7 @@ import pytest
 
 from hearth.core.errors import ToolError
 from hearth.sandbox.paths import SafePaths
-from hearth.sandbox.proxy import ProxyPolicy
+from hearth.sandbox.proxy import ProxyPolicy, Refused
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.web import WebFetchInput, web_tools
 
@@ -189,3 +189,16 @@ def test_web_fetch_is_offered_only_when_the_network_is_configured(workspace: Pat
     assert "web_fetch" in asyncio.run(names(network_allow=["example.com"]))
     assert "web_fetch" in asyncio.run(names(network=True))
     assert "python" not in asyncio.run(names())  # the process runner does not isolate
+
+
+def test_network_true_reaches_any_public_name_but_still_no_internal_address() -> None:
+    async def resolve(host: str, port: int) -> list[str]:
+        return {"public.test": ["93.184.216.34"], "sneaky.test": ["93.184.216.34", "127.0.0.1"]}[host]
+
+    policy = ProxyPolicy([], resolver=resolve, any_domain=True)
+    assert asyncio.run(policy.check("public.test", 443)) == "93.184.216.34"
+    for host in ("sneaky.test", "127.0.0.1", "169.254.169.254"):
+        with pytest.raises(Refused, match=r"not a public address|IP address"):
+            asyncio.run(policy.check(host, 80))
+    with pytest.raises(Refused, match="allow-list"):
+        asyncio.run(ProxyPolicy([], resolver=resolve).check("public.test", 443))
