@@ -69,7 +69,7 @@ def chatml(body: dict[str, object]) -> str:
 def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-untyped-def]
     rows = []
     tools = default_toolset()
-    for mode in (ToolMode.TEXT, ToolMode.AUTO):
+    for mode in (ToolMode.TEXT, ToolMode.AUTO, ToolMode.NATIVE):
         prompt = system_prompt(tools, mode)
         body = {"messages": [Message(role="system", content=prompt).to_wire()]}
         if mode is not ToolMode.TEXT:

@@ -75,7 +75,7 @@ def prompt_tokens(body: dict[str, object]) -> int:
 
 def test_old_tool_outputs_are_masked_first_and_stay_in_the_store(workspace: Path) -> None:
     agent, model = make(
-        workspace, [read_call(i) for i in range(8)] + [ScriptedReply(text="read them all")], 6000
+        workspace, [read_call(i) for i in range(8)] + [ScriptedReply(text="read them all")], 5000
     )
     fin = asyncio.run(agent.run("read the files"))
     assert fin.status is Status.DONE and model.violations == []

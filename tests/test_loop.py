@@ -197,15 +197,19 @@ def test_blocked_before_trying_anything_is_pushed_back_once(workspace: Path) -> 
     assert run(stubborn).status is Status.BLOCKED  # a second BLOCKED stands
 
 
-def test_task_complete_next_to_a_call_runs_the_call_first(workspace: Path) -> None:
-    agent, _, _ = make_agent(
+def test_task_complete_next_to_a_call_runs_the_call_and_waits_for_a_later_finish(workspace: Path) -> None:
+    agent, model, _ = make_agent(
         workspace,
         [
             ScriptedReply(text=fenced("write", path="x.txt", content="1") + "\nTASK_COMPLETE"),
+            ScriptedReply(text="Wrote x.txt. TASK_COMPLETE"),
         ],
     )
-    assert run(agent).status is Status.DONE
+    fin = run(agent)
+    assert fin.status is Status.DONE and fin.final_text == "Wrote x.txt."
     assert (workspace / "x.txt").read_text() == "1"
+    assert len(model.requests) == 2  # the model saw the write's result before it finished
+    assert "before seeing their results" in model.requests[1]["messages"][-1]["content"]
 
 
 def test_task_complete_next_to_a_failing_call_is_not_done_yet(workspace: Path) -> None:

@@ -14,12 +14,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hearth.agent.budget import BudgetAction, TokenBudget
-from hearth.agent.compaction import Compactor
+from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.finish import BadWait, final_answer, marker_stop
+from hearth.agent.finish import (
+    BadWait,
+    answer_text,
+    claims_completion,
+    final_answer,
+    imitates_results,
+    marker_stop,
+)
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
+from hearth.agent.remedy import remedy
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     Checkpointed,
@@ -68,6 +76,12 @@ class Agent:
     budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
+    _reply_cap: int = field(
+        default=0, init=False
+    )  # max_tokens sent with each reply; raised when a reply is cut mid-call
+
+    def __post_init__(self) -> None:
+        self._reply_cap = self.profile.max_reply_tokens
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -131,6 +145,16 @@ class Agent:
             reason=reason,
         )
 
+    def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> None:
+        """Take the window the overflow error states; when it states none and the window was
+        never known, take a guess under the prompt that did not fit."""
+        if self.compactor is None:
+            return
+        if exc.window:
+            self.compactor.learn(exc.window)
+        elif not self.compactor.known:
+            self.compactor.learn(int(estimate_tokens(request.messages, request.tools) * 0.75))
+
     def _tools(self) -> list[ToolSpec]:
         return self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else []
 
@@ -141,10 +165,12 @@ class Agent:
                 messages=build_messages(self.system_prompt, self.history),
                 tools=self._tools(),
                 temperature=self.temperature,
+                max_tokens=self._reply_cap or None,
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))
-            except ContextOverflow:
+            except ContextOverflow as exc:
+                self._learn_window(exc, request)
                 if attempt or not await self.compact(
                     force=True, reason="the server said the context overflowed"
                 ):
@@ -157,10 +183,13 @@ class Agent:
         self.record(reply)
         if self.budget:
             await self._spend(self.budget, reply)
+        cut = self._note_cut(reply, unparsed)
         if unparsed:
             self.record(Notice(reason="unparsed_call", text=render("notice_unparsed_call", error=unparsed)))
             return
         if not reply.tool_calls:
+            if cut:
+                return  # a reply cut short is not an answer
             if not reply.text.strip():
                 guard.empty_reply()
                 self.record(Notice(reason="empty_reply", text=render("notice_empty_reply")))
@@ -175,7 +204,17 @@ class Agent:
         guard.reply_with_content()
         self._checkpoint_if_changing(reply)
         all_ok = True
-        for call in reply.tool_calls:
+        read_only = True
+        for index, call in enumerate(reply.tool_calls):
+            tool = self.dispatcher.toolset.get(call.name)
+            read_only = read_only and tool is not None and tool.read_only
+            if index and self.profile.one_call_per_reply:
+                skipped = ToolResult(
+                    call_id=call.id, name=call.name, output=render("error_one_call"), ok=False
+                )
+                self.record(skipped)
+                all_ok = False
+                continue
             work_before = self.work.model_dump()
             *audit, result = await self.dispatcher.dispatch(call)
             for event in audit:
@@ -191,15 +230,71 @@ class Agent:
             pattern = guard.call_result(call, result.ok, result.output)
             if pattern:
                 self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
-        # A marker written next to calls counts only if they all worked: the model
-        # has not seen their results yet.
+        stop = self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)
+        if stop is not None:
+            self._check_finish(stop, guard)
+            raise stop
+
+    def _stop_next_to_calls(self, reply: ModelReply, *, all_ok: bool, read_only: bool) -> StopRun | None:
+        """A stop asked for in a reply that also called tools, once they have run.
+
+        WAIT stands when every call worked. BLOCKED does not: the model has not seen the
+        results. A completion claim is a finish only when it repeats a claim the model made
+        before seeing the results of its last calls, and this reply's calls are read-only
+        checks that all worked (or the model has claimed so three times in a row, all calls
+        working); a reply that imitates a tool result is never a finish.
+        """
         try:
             stop = marker_stop(reply.text) if all_ok else None
         except BadWait:
             stop = None
-        if stop is not None:
-            self._check_finish(stop, guard)
-            raise stop
+        if isinstance(stop, Waiting):
+            return stop
+        if not claims_completion(reply.text):
+            return None
+        claims = self._claims_in_a_row()
+        if all_ok and not imitates_results(reply.text) and ((claims >= 2 and read_only) or claims >= 3):
+            return TaskDone("the model said the task is complete", final_text=answer_text(reply.text))
+        if claims == 1:
+            self.record(Notice(reason="claim_with_calls", text=render("notice_claim_with_calls")))
+        return None
+
+    def _claims_in_a_row(self) -> int:
+        """How many of this turn's latest replies (this one included) claim completion next to
+        calls that all worked (the last one's results are not checked: it is the current reply)."""
+        n = 0
+        failed: set[str] = {e.call_id for e in self.history if isinstance(e, ToolResult) and not e.ok}
+        latest = True
+        for event in reversed(self.history):
+            if isinstance(event, UserMessage):
+                break
+            if not isinstance(event, ModelReply):
+                continue
+            worked = latest or not any(c.id in failed for c in event.tool_calls)
+            if not (event.tool_calls and claims_completion(event.text) and worked):
+                break
+            n += 1
+            latest = False
+        return n
+
+    def _note_cut(self, reply: ModelReply, unparsed: str | None) -> bool:
+        """Tell the model when its reply was cut (by the token cap or for repeating itself).
+
+        A reply cut in the middle of a tool call raises the cap for the next replies.
+        """
+        reason = reply.finish_reason
+        if reason not in ("length", "repetition"):
+            return False
+        mid_call = bool(unparsed) or any(c.error or c.repaired for c in reply.tool_calls)
+        raised = ""
+        if reason == "length" and mid_call and self._reply_cap < self.profile.max_reply_tokens * 4:
+            self._reply_cap *= 2
+            raised = render("notice_cap_raised", cap=self._reply_cap)
+        template = "notice_reply_repeating" if reason == "repetition" else "notice_reply_cut"
+        where = ", in the middle of a tool call, so that call was not run" if mid_call else ""
+        text = " ".join(render(template, where=where, raised=raised).split())
+        self.record(Notice(reason="reply_cut", text=text))
+        return True
 
     async def _spend(self, budget: TokenBudget, reply: ModelReply) -> None:
         action = budget.spend(reply.usage)
@@ -227,6 +322,15 @@ class Agent:
             steps = sum(1 for e in self.history if isinstance(e, ModelReply))
             self.record(Checkpointed(id=self.checkpoint(f"before step {steps}"), step=steps))
 
+    def _last_result(self) -> ToolResult | None:
+        """The result of this turn's most recent call, if any."""
+        for event in reversed(self.history):
+            if isinstance(event, ToolResult):
+                return event
+            if isinstance(event, UserMessage):
+                return None
+        return None
+
     def _tried_a_tool(self) -> bool:
         for event in reversed(self.history):
             if isinstance(event, ToolResult):
@@ -243,11 +347,19 @@ class Agent:
         """A finish is refused (the model is told what is open) while tracked work remains.
 
         A BLOCKED before any tool was tried in this turn is pushed back once: weak models reach
-        for it at the first difficulty. A second BLOCKED stands.
+        for it at the first difficulty. A BLOCKED right after an error whose message names a
+        remedy is pushed back once per error, with that remedy. A BLOCKED after that stands.
         """
         if isinstance(stop, Blocked) and guard.push_back_blocked(tried=self._tried_a_tool()):
             self.record(Notice(reason="blocked_early", text=render("notice_blocked_early")))
             raise _Continue
+        if isinstance(stop, Blocked):
+            failed = self._last_result()
+            advice = remedy(failed.output) if failed is not None and not failed.ok else ""
+            if advice and failed is not None and guard.push_back_blocked_after_error(failed.output):
+                text = render("notice_blocked_after_error", remedy=advice)
+                self.record(Notice(reason="blocked_after_error", text=text))
+                raise _Continue
         if not isinstance(stop, TaskDone):
             return
         open_items = self.work.unfinished()
@@ -305,6 +417,12 @@ class Agent:
             if calls:
                 fmt = CallFormat.TEXT
                 unparsed = None
+        if response.finish_reason in ("length", "repetition"):
+            # A call the server cut short was only "repaired" by guessing its end: never run it.
+            calls = [
+                c.model_copy(update={"error": render("error_call_cut")}) if c.repaired and not c.error else c
+                for c in calls
+            ]
         reply = ModelReply(
             text=text,
             thinking=thinking,

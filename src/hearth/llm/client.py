@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,15 @@ _OVERFLOW_HINTS = (
     "n_ctx",
     "maximum context",
     "context_length",
+)
+
+_WINDOW_STATED = (
+    re.compile(r"context window of\s*(\d+)", re.IGNORECASE),  # llama-cpp-python's own ValueError
+    re.compile(
+        r"maximum context length is\s*(\d+)", re.IGNORECASE
+    ),  # llama-cpp-python's server, vLLM, OpenAI
+    re.compile(r"\bn_ctx\b\D{0,12}(\d+)", re.IGNORECASE),  # llama.cpp: "n_ctx": 4096 / n_ctx = 4096
+    re.compile(r"context (?:size|length)(?: is| of)?\s*\(?(\d+)", re.IGNORECASE),
 )
 
 
@@ -315,7 +325,12 @@ def _http_error(url: str, resp: httpx.Response) -> ModelError:
             f"{url} was not found (404): {message}",
             "Check HEARTH_LLM_URL (it should end in /v1) and HEARTH_MODEL (blank uses the server's default).",
         )
-    err = classify_error(f"HTTP {status}: {message}", stream=False)
+    window = None
+    if isinstance(payload := _json_or_none(resp), dict):
+        detail = payload.get("error", payload)
+        if isinstance(detail, dict) and isinstance(detail.get("n_ctx"), int):
+            window = detail["n_ctx"]  # llama.cpp's exceed_context_size_error says it as a field
+    err = classify_error(f"HTTP {status}: {message}", stream=False, window=window)
     if isinstance(err, ContextOverflow):
         return err
     return ModelError(
@@ -325,11 +340,30 @@ def _http_error(url: str, resp: httpx.Response) -> ModelError:
     )
 
 
-def classify_error(message: str, *, stream: bool) -> ModelError:
+def classify_error(message: str, *, stream: bool, window: int | None = None) -> ModelError:
     low = message.lower()
     if "context" in low and any(h in low for h in _OVERFLOW_HINTS):
-        return ContextOverflow(f"The prompt does not fit the model's context window: {message}")
+        return ContextOverflow(
+            f"The prompt does not fit the model's context window: {message}",
+            window=window or stated_window(message),
+        )
     return ModelError(f"The model server reported an error: {message}", retryable=stream)
+
+
+def stated_window(message: str) -> int | None:
+    """The context window an overflow error states, in the wordings servers use."""
+    for pattern in _WINDOW_STATED:
+        m = pattern.search(message)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _json_or_none(resp: httpx.Response) -> Any:
+    try:
+        return resp.json()
+    except (json.JSONDecodeError, ValueError):
+        return None
 
 
 def _reason(exc: Exception) -> str:

@@ -40,9 +40,10 @@ from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.builtin.work import work_tools
+from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
 
-DEFAULT_CONTEXT_WINDOW = 4096
+DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 
 def default_toolset() -> Toolset:
@@ -212,6 +213,7 @@ def start_agent(
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
         work=latest_work(history),
+        known=KnownFiles.from_events(history, paths, _canonical(rt.toolset)),
     )
     dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(
@@ -226,7 +228,7 @@ def start_agent(
         on_event=on_event,
         on_delta=on_delta,
         history=history,
-        compactor=Compactor(window=rt.profile.context_window),
+        compactor=Compactor(window=rt.profile.context_window, known=rt.profile.window_known),
         nested=nested,
         budget=TokenBudget(budget) if budget else None,
         archive=_archiver(rt, session_id),
@@ -246,6 +248,14 @@ def start_agent(
             )
         )
     return agent
+
+
+def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
+    def name(called: str) -> str | None:
+        tool = toolset.get(called)
+        return tool.name if tool else None
+
+    return name
 
 
 def _prompt(rt: Runtime, instructions: Instructions) -> str:
