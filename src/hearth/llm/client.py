@@ -20,6 +20,7 @@ import httpx
 from hearth.core.errors import ContextOverflow, ModelError
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
+from hearth.llm.repetition import RepeatWatch
 
 _OVERFLOW_HINTS = (
     "context length",
@@ -124,7 +125,7 @@ class OpenAICompatModel:
             try:
                 assert self._slots is not None
                 async with self._slots:
-                    return await self._stream_once(client, url, body, on_delta)
+                    return await self._stream_once(client, url, body, on_delta, request.headers)
             except ModelError as exc:
                 if not exc.retryable:
                     raise
@@ -133,12 +134,17 @@ class OpenAICompatModel:
         raise last
 
     async def _stream_once(
-        self, client: httpx.AsyncClient, url: str, body: dict[str, Any], on_delta: DeltaSink | None
+        self,
+        client: httpx.AsyncClient,
+        url: str,
+        body: dict[str, Any],
+        on_delta: DeltaSink | None,
+        headers: dict[str, str] | None = None,
     ) -> ModelResponse:
         started = time.perf_counter()
         acc = _Accumulator()
         try:
-            async with client.stream("POST", url, json=body) as resp:
+            async with client.stream("POST", url, json=body, headers=headers or None) as resp:
                 if resp.status_code >= 400:
                     await resp.aread()
                     raise _http_error(url, resp)
@@ -170,6 +176,8 @@ class OpenAICompatModel:
                         acc.ttft = time.perf_counter() - started
                         first = False
                     acc.add(_parse_chunk(data), on_delta)
+                    if acc.repeating:
+                        break  # leaving the stream closes it: the server stops generating
         except httpx.ConnectError as exc:
             raise ModelError(
                 f"Cannot reach the model server at {url} ({_reason(exc)}).",
@@ -204,6 +212,13 @@ class _Accumulator:
         self.timings: dict[str, Any] | None = None
         self.model = ""
         self.ttft: float | None = None
+        self.watches: dict[str, RepeatWatch] = {}
+        self.repeating = False
+
+    def _watch(self, channel: str, piece: str) -> None:
+        if self.watches.setdefault(channel, RepeatWatch()).feed(piece):
+            self.repeating = True
+            self.finish_reason = "repetition"
 
     @property
     def empty(self) -> bool:
@@ -225,17 +240,18 @@ class _Accumulator:
                 self.finish_reason = choice["finish_reason"]
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if reasoning:
+                self._watch("reasoning", reasoning)
                 self.reasoning.append(reasoning)
                 if on_delta:
                     on_delta(Delta("thinking", reasoning))
             if delta.get("content"):
+                self._watch("content", delta["content"])
                 self.content.append(delta["content"])
                 if on_delta:
                     on_delta(Delta("text", delta["content"]))
             for tc in delta.get("tool_calls") or []:
-                slot = self.calls.setdefault(
-                    tc.get("index", len(self.calls)), {"id": "", "name": "", "arguments": ""}
-                )
+                index = tc.get("index", len(self.calls))
+                slot = self.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
                 if tc.get("id"):
                     slot["id"] = tc["id"]
                 fn = tc.get("function") or {}
@@ -243,17 +259,26 @@ class _Accumulator:
                     slot["name"] += fn["name"]
                 if fn.get("arguments"):
                     args = fn["arguments"]
-                    slot["arguments"] += args if isinstance(args, str) else json.dumps(args)
+                    piece = args if isinstance(args, str) else json.dumps(args)
+                    self._watch(f"call{index}", piece)
+                    slot["arguments"] += piece
+
+    def _kept(self, channel: str, text: str) -> str:
+        """The text of a channel, without the repeated rounds past the second."""
+        watch = self.watches.get(channel)
+        return text[: watch.cut_at] if watch is not None and watch.cut_at is not None else text
 
     def response(self, body: dict[str, Any], elapsed: float) -> ModelResponse:
-        content = "".join(self.content)
+        content = self._kept("content", "".join(self.content))
         calls = tuple(
-            RawToolCall(id=slot["id"], name=slot["name"], arguments=slot["arguments"])
-            for _, slot in sorted(self.calls.items())
+            RawToolCall(
+                id=slot["id"], name=slot["name"], arguments=self._kept(f"call{index}", slot["arguments"])
+            )
+            for index, slot in sorted(self.calls.items())
         )
         return ModelResponse(
             content=content,
-            reasoning="".join(self.reasoning),
+            reasoning=self._kept("reasoning", "".join(self.reasoning)),
             tool_calls=calls,
             finish_reason=self.finish_reason,
             usage=self._usage(body, content, calls),
