@@ -112,6 +112,7 @@ def strip_imitations(text: str) -> str:
             else:
                 while i < len(lines) and lines[i].strip():
                     i += 1
+                i += 1  # and the blank line that ends it
             continue
         out.append(line)
         i += 1

@@ -228,9 +228,7 @@ async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatMo
         known = {}
     if key in known and known[key] in ToolMode.__members__.values():
         return ToolMode(known[key])
-    found = await probe_tool_mode(model)
-    if found is None:
-        return ToolMode.AUTO
+    found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
     known[key] = found.value
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
