@@ -502,3 +502,27 @@ def test_first_request_stays_small_with_the_default_tools() -> None:
     text = {"messages": [{"role": "system", "content": system_prompt(tools, ToolMode.TEXT)}]}
     assert estimate_tokens(prompt_text(native)) < 2100
     assert estimate_tokens(prompt_text(text)) < 900
+
+
+def test_the_remedy_an_error_names_is_found() -> None:
+    from hearth.agent.remedy import remedy
+
+    git = (
+        "On branch main\nChanges not staged for commit:\n"
+        '  (use "git add <file>..." to update what will be committed)\n\tmodified:   app.py\n\n'
+        'no changes added to commit (use "git add" and/or "git commit -a")'
+    )
+    assert 'use "git add <file>..."' in remedy(git)
+    assert "Did you mean" in remedy("NameError: name 'prnt' is not defined. Did you mean: 'print'?")
+    assert remedy("Error: 'x.txt' does not exist. Use glob or ls to find the right path.")
+    assert remedy("Traceback (most recent call last):\nZeroDivisionError: division by zero") == ""
+
+
+def test_a_blocked_after_an_error_without_a_remedy_stands(workspace: Path) -> None:
+    agent, _, _ = make_agent(
+        workspace,
+        [ScriptedReply(text=fenced("boom")), ScriptedReply(text="BLOCKED: the tool is broken.")],
+    )
+    fin = run(agent)
+    assert fin.status is Status.BLOCKED
+    assert not any(isinstance(e, Notice) and e.reason == "blocked_after_error" for e in agent.history)
