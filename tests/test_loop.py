@@ -488,10 +488,12 @@ def test_the_prompt_prefix_is_byte_stable_across_steps(workspace: Path) -> None:
 def test_first_request_stays_small_with_the_default_tools() -> None:
     """The prefix every cold start prefills: system prompt plus all default tool schemas.
 
-    Measured with Qwen2.5's tokenizer at 1,979 tokens (bench/prompt_overhead.py); this guards the
-    size with the scripted server's estimate, which runs without the model installed.
+    Measured with Qwen2.5's tokenizer (bench/prompt_overhead.py): 1,498 tokens in auto mode and
+    1,477 in native mode with the 22 default tools (was 1,979), 649 in text mode, 339 for the
+    small-model profile in text mode. This guards the size with the scripted server's estimate
+    (chars/4), which runs without the model installed.
     """
-    from hearth.runtime.session import default_toolset
+    from hearth.runtime.session import default_toolset, small_toolset
     from hearth.testing.script import estimate_tokens, prompt_text
 
     tools = default_toolset()
@@ -500,8 +502,13 @@ def test_first_request_stays_small_with_the_default_tools() -> None:
         "tools": [t.to_wire() for t in tools.specs()],
     }
     text = {"messages": [{"role": "system", "content": system_prompt(tools, ToolMode.TEXT)}]}
-    assert estimate_tokens(prompt_text(native)) < 2100
-    assert estimate_tokens(prompt_text(text)) < 900
+    small = {
+        "messages": [{"role": "system", "content": system_prompt(small_toolset(), ToolMode.TEXT, small=True)}]
+    }
+    assert len(tools) == 22
+    assert estimate_tokens(prompt_text(native)) < 1600
+    assert estimate_tokens(prompt_text(text)) < 720
+    assert estimate_tokens(prompt_text(small)) < 400
 
 
 def test_the_remedy_an_error_names_is_found() -> None:
