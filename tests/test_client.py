@@ -229,3 +229,13 @@ def test_ordinary_text_and_code_are_not_taken_for_repetition() -> None:
         assert not any(watch.feed(text[i : i + 7]) for i in range(0, len(text), 7)), text[:40]
     looping = RepeatWatch()
     assert any(looping.feed("Let me check again. ") for _ in range(100))
+
+
+def test_a_server_that_refuses_max_tokens_is_asked_again_without_it(server: ScriptedServer) -> None:
+    refusal = "Unsupported parameter: 'max_tokens' is not supported with this model."
+    server.add(ScriptedReply(status=400, error=refusal), ScriptedReply(text="a"), ScriptedReply(text="b"))
+    model = client(server.url, retries=0)
+    capped = ModelRequest(messages=REQ.messages, max_tokens=512)
+    assert asyncio.run(model.complete(capped)).content == "a"
+    assert asyncio.run(model.complete(capped)).content == "b"
+    assert [("max_tokens" in b) for b in server.requests] == [True, False, False]

@@ -286,8 +286,13 @@ class Agent:
         if reason not in ("length", "repetition"):
             return False
         mid_call = bool(unparsed) or any(c.error or c.repaired for c in reply.tool_calls)
+        thinking_only = not reply.text.strip() and not reply.tool_calls and bool(reply.thinking)
         raised = ""
-        if reason == "length" and mid_call and self._reply_cap < self.profile.max_reply_tokens * 4:
+        if (
+            reason == "length"
+            and (mid_call or thinking_only)
+            and self._reply_cap < self.profile.max_reply_tokens * 4
+        ):
             self._reply_cap *= 2
             raised = render("notice_cap_raised", cap=self._reply_cap)
         template = "notice_reply_repeating" if reason == "repetition" else "notice_reply_cut"
@@ -355,7 +360,8 @@ class Agent:
             raise _Continue
         if isinstance(stop, Blocked):
             failed = self._last_result()
-            advice = remedy(failed.output) if failed is not None and not failed.ok else ""
+            fixable = failed is not None and not failed.ok and not failed.output.startswith("Denied:")
+            advice = remedy(failed.output) if fixable and failed is not None else ""
             if advice and failed is not None and guard.push_back_blocked_after_error(failed.output):
                 text = render("notice_blocked_after_error", remedy=advice)
                 self.record(Notice(reason="blocked_after_error", text=text))

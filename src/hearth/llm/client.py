@@ -64,6 +64,7 @@ class OpenAICompatModel:
         self._http: httpx.AsyncClient | None = None
         self._http_loop: asyncio.AbstractEventLoop | None = None
         self._slots: asyncio.Semaphore | None = None
+        self._no_max_tokens = False  # the server refused `max_tokens` once: it is not sent again
 
     @property
     def name(self) -> str:
@@ -102,13 +103,24 @@ class OpenAICompatModel:
             body["tools"] = [t.to_wire() for t in request.tools]
         if request.temperature is not None:
             body["temperature"] = request.temperature
-        if request.max_tokens is not None:
+        if request.max_tokens is not None and not self._no_max_tokens:
             body["max_tokens"] = request.max_tokens
         body.update(request.extra)
         return body
 
     async def complete(self, request: ModelRequest, on_delta: DeltaSink | None = None) -> ModelResponse:
-        body = self.request_body(request)
+        try:
+            return await self._complete(self.request_body(request), request, on_delta)
+        except ModelError as exc:
+            if request.max_tokens is None or self._no_max_tokens or not _rejects_max_tokens(exc.message):
+                raise
+        # Some servers (OpenAI's reasoning models) refuse the cap: ask again, and send none from now on.
+        self._no_max_tokens = True
+        return await self._complete(self.request_body(request), request, on_delta)
+
+    async def _complete(
+        self, body: dict[str, Any], request: ModelRequest, on_delta: DeltaSink | None
+    ) -> ModelResponse:
         url = self.settings.base_url + "/chat/completions"
         last: ModelError | None = None
         client = self._client()
@@ -382,6 +394,13 @@ def stated_window(message: str) -> int | None:
         if m:
             return int(m.group(1))
     return None
+
+
+def _rejects_max_tokens(message: str) -> bool:
+    low = message.lower()
+    return "max_tokens" in low and any(
+        w in low for w in ("unsupported", "not supported", "unrecognized", "unknown")
+    )
 
 
 def _json_or_none(resp: httpx.Response) -> Any:
