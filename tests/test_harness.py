@@ -249,14 +249,15 @@ def test_an_invented_tool_gets_the_real_tools_and_the_one_that_does_it(hearth, s
 # 5. Running away
 
 
-def test_each_reply_is_capped_and_the_cap_rises_only_when_a_call_is_cut(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_each_reply_is_capped_and_the_cap_rises_only_when_a_call_is_cut(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
     cut = '```json\n{"name": "write", "arguments": {"path": "big.py", "content": "x = 1\\ny = '
-    server.add(
+    script = [
         ScriptedReply(text=cut, finish_reason="length"),
         call("write", path="big.py", content="x = 1\ny = 2\n"),
         ScriptedReply(text="Wrote big.py. TASK_COMPLETE"),
-    )
-    assert run(hearth, server, workspace, HEARTH_TOOL_MODE="auto").code == 0
+    ]
+    with ScriptedServer(script, context_window=32768) as server:
+        assert run(hearth, server, workspace, HEARTH_TOOL_MODE="auto").code == 0
     caps = [body.get("max_tokens") for body in server.requests]
     assert caps == [4096, 8192, 8192]
     [notice] = notices(workspace, "reply_cut")
@@ -432,3 +433,13 @@ def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> Non
     assert run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-32b-instruct").code == 0
     assert len(server.requests[0]["tools"]) == 22
     assert server.requests[0]["max_tokens"] == 4096
+
+
+def test_the_cap_never_asks_for_more_than_the_window_leaves(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedServer(
+        [ScriptedReply(text="Hi. TASK_COMPLETE")], context_window=4096, flavor="vllm"
+    ) as server:
+        assert run(hearth, server, workspace).code == 0
+        body = server.requests[0]
+    prompt = len(json.dumps(body["messages"])) + len(json.dumps(body["tools"]))
+    assert body["max_tokens"] + prompt / 3.5 <= 4096  # vLLM refuses prompt + max_tokens > window

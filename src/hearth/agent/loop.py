@@ -42,7 +42,7 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
-from hearth.core.types import CallFormat, ToolCall, ToolSpec
+from hearth.core.types import CallFormat, Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.textcalls import load_arguments, parse_text_calls
@@ -50,6 +50,8 @@ from hearth.llm.thinking import ThinkSplitter, split_thinking
 from hearth.prompts import render
 
 log = logging.getLogger(__name__)
+
+MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,16 @@ class Agent:
             reason=reason,
         )
 
+    def _cap(self, messages: list[Message], tools: list[ToolSpec]) -> int | None:
+        """This reply's max_tokens: the profile's cap, but never more than the known window leaves
+        (strict servers such as vLLM refuse a prompt plus cap larger than the window)."""
+        if not self._reply_cap:
+            return None
+        if self.compactor is None or not self.compactor.known:
+            return self._reply_cap
+        room = self.compactor.window - estimate_tokens(messages, tools) - 64  # the template adds a little
+        return max(MIN_REPLY_TOKENS, min(self._reply_cap, room))
+
     def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> None:
         """Take the window the overflow error states; when it states none and the window was
         never known, take a guess under the prompt that did not fit."""
@@ -161,11 +173,12 @@ class Agent:
     async def _query(self) -> ModelResponse:
         await self.compact()
         for attempt in range(2):
+            messages, tools = build_messages(self.system_prompt, self.history), self._tools()
             request = ModelRequest(
-                messages=build_messages(self.system_prompt, self.history),
-                tools=self._tools(),
+                messages=messages,
+                tools=tools,
                 temperature=self.temperature,
-                max_tokens=self._reply_cap or None,
+                max_tokens=self._cap(messages, tools),
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))
