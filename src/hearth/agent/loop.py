@@ -78,9 +78,8 @@ class Agent:
     budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
-    _reply_cap: int = field(
-        default=0, init=False
-    )  # max_tokens sent with each reply; raised when a reply is cut mid-call
+    # max_tokens sent with each reply: the profile's cap, raised when a reply is cut mid-call
+    _reply_cap: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
         self._reply_cap = self.profile.max_reply_tokens
