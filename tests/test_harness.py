@@ -443,3 +443,65 @@ def test_the_cap_never_asks_for_more_than_the_window_leaves(hearth, workspace) -
         body = server.requests[0]
     prompt = len(json.dumps(body["messages"])) + len(json.dumps(body["tools"]))
     assert body["max_tokens"] + prompt / 3.5 <= 4096  # vLLM refuses prompt + max_tokens > window
+
+
+# Replayed from a real session with Qwen2.5-Coder-1.5B on llama-cpp-python (text mode): after a
+# call it wrote the result itself, a second call inside that made-up result, and Hearth's own footer.
+REAL_REPLY = (
+    '```json\n{"name": "write", "arguments": {"path": "geometry.py", "content": '
+    '"def perimeter(w, h):\\n    return 2 * (w + h)\\n"}}\n```\n\nResult of write:\n```json\n'
+    '{"name": "read", "arguments": {"path": "geometry.py"}}\n```\n\nResult of read:\n```json\n'
+    "1: def area(w, h):\n2:     return w * h\n```\n\nContinue: call the next tool, or if the task is "
+    "done, give a short summary and TASK_COMPLETE."
+)
+
+
+def test_calls_and_claims_after_an_imitated_result_are_not_acted_on(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n\n\nW = 2\n")
+    server.add(
+        ScriptedReply(text=fenced("read", path="geometry.py")),
+        ScriptedReply(text=REAL_REPLY),
+        ScriptedReply(
+            text=fenced(
+                "edit",
+                path="geometry.py",
+                old="W = 2\n",
+                new="W = 2\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
+            )
+        ),
+        ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, "Add perimeter(w, h) to geometry.py", HEARTH_TOOL_MODE="text")
+    assert res.code == 0, res.stdout[-2000:]
+    replies = [e for e in events(workspace) if isinstance(e, ModelReply)]
+    assert [c.name for c in replies[1].tool_calls] == ["write"]  # not the read inside the made-up result
+    assert notices(workspace, "claim_with_calls") == []  # the echoed footer is not a claim
+    read, dropping, edit = results(workspace)
+    # the write that kept only the new function is refused (the same write again would go through)
+    assert (
+        not dropping.ok
+        and "would delete 3 of the 3 lines" in dropping.output
+        and "use edit" in dropping.output
+    )
+    assert read.ok and edit.ok
+    text = (workspace / "geometry.py").read_text()
+    assert "def area(w, h)" in text and "def perimeter(w, h)" in text
+    assert all(b.get("stop") == ["\nResult of "] for b in server.requests)  # the server stops imitations
+
+
+def test_replacing_a_whole_file_goes_through_when_the_model_repeats_the_write(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "notes.md").write_text("# Notes\n\n- one\n- two\n- three\n")
+    fresh = "# Plan\n\nStart again.\n"
+    server.add(
+        call("read", path="notes.md"),
+        call("write", path="notes.md", content=fresh),
+        call("write", path="notes.md", content=fresh),
+        ScriptedReply(text="Replaced the notes. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace, "Replace notes.md with a fresh plan").code == 0
+    _, first, second = results(workspace)
+    assert not first.ok and "send the same write again" in first.output
+    assert second.ok and (workspace / "notes.md").read_text() == fresh
+    assert "stop" not in server.requests[0] or server.requests[0]["stop"] == ["\nResult of "]

@@ -67,7 +67,11 @@ def final_answer(text: str) -> StopRun:
 
 
 def claims_completion(text: str) -> bool:
-    """True when the reply says the task is done: TASK_COMPLETE, or a claim line in plain words."""
+    """True when the reply says the task is done: TASK_COMPLETE, or a claim line in plain words.
+
+    Only the model's own words count: not what it wrote after imitating a tool result (small
+    models echo Hearth's "Continue: ... TASK_COMPLETE" footer after a made-up result)."""
+    text = before_imitation(text)
     return bool(_COMPLETE.search(text) or _TASK_COMPLETE_WORDS.search(text) or _CLAIM_LINE.search(text))
 
 
@@ -81,6 +85,17 @@ def answer_text(text: str) -> str:
     text = _CLAIM_LINE.sub("", text)
     text = _TASK_COMPLETE_WORDS.sub("", _COMPLETE.sub("", text))
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def before_imitation(text: str) -> str:
+    """The reply up to where it starts imitating a tool result: what follows is built on a
+    result the model made up (more calls, claims), so none of it is acted on."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if _IMITATION_START.match(line) or _OUTPUT_FENCE.match(line):
+            return text[:offset]
+        offset += len(line)
+    return text
 
 
 def imitates_results(text: str) -> bool:

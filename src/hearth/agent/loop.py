@@ -20,6 +20,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.finish import (
     BadWait,
     answer_text,
+    before_imitation,
     claims_completion,
     final_answer,
     imitates_results,
@@ -52,6 +53,8 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
+# The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
+RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,13 @@ class Agent:
         room = self.compactor.window - estimate_tokens(messages, tools) - 64  # the template adds a little
         return max(MIN_REPLY_TOKENS, min(self._reply_cap, room))
 
+    def _stops(self) -> dict[str, list[str]]:
+        """When calls may come as text, stop the reply where the model starts writing the
+        result itself (as a model that has seen "Result of read:" blocks tends to)."""
+        if self.profile.tool_mode is ToolMode.NATIVE:
+            return {}
+        return {"stop": [RESULT_STOP]}
+
     def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> None:
         """Take the window the overflow error states; when it states none and the window was
         never known, take a guess under the prompt that did not fit."""
@@ -178,6 +188,7 @@ class Agent:
                 tools=tools,
                 temperature=self.temperature,
                 max_tokens=self._cap(messages, tools),
+                extra=self._stops(),
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))
@@ -418,7 +429,7 @@ class Agent:
                     )
         elif self.profile.tool_mode is not ToolMode.NATIVE:
             table = self.dispatcher.toolset.parameter_table()
-            for tc in parse_text_calls(text, table):
+            for tc in parse_text_calls(before_imitation(text), table):
                 if not tc.name:
                     unparsed = tc.error or "no tool name"
                     continue

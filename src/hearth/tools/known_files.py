@@ -22,6 +22,7 @@ from hearth.core.protocols import WorkspacePaths
 
 SEEN_BY = frozenset({"read", "write", "edit"})
 HASH_LIMIT = 8 << 20  # larger files are compared by size and time only
+MIN_LINES_GUARDED = 3  # a write that drops most lines of a file at least this long is checked once
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Fingerprint:
 @dataclass
 class KnownFiles:
     _seen: dict[Path, Fingerprint] = field(default_factory=dict)
+    _warned: set[tuple[Path, str]] = field(default_factory=set)  # (file, content hash) warned about
 
     def note(self, paths: WorkspacePaths, path: Path) -> None:
         """Remember the file as it is now (after the agent read, wrote or edited it)."""
@@ -63,6 +65,29 @@ class KnownFiles:
                 f"{shown} changed since you last read it (by a command or someone else). "
                 f"Read it again (read path={shown!r}) before you change it."
             )
+
+    def check_overwrite(self, path: Path, old: str, new: str, shown: str) -> None:
+        """Raise ToolError, once per (file, content), when a write would drop most of a file's lines.
+
+        A small model that read a file often writes back only the part it was asked to add. The
+        same write sent again goes through: replacing a whole file can be what was meant."""
+        old_lines = [line.strip() for line in old.splitlines() if line.strip()]
+        if len(old_lines) < MIN_LINES_GUARDED:
+            return
+        new_lines = {line.strip() for line in new.splitlines()}
+        lost = [line for line in old_lines if line not in new_lines]
+        if len(lost) * 2 <= len(old_lines):
+            return
+        key = (path, hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        examples = "; ".join(f"`{line[:60]}`" for line in lost[:3])
+        raise ToolError(
+            f"Not written: this would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
+            f"(e.g. {examples}). To add or change part of a file, use edit. If you really mean to "
+            "replace the whole file, send the same write again."
+        )
 
     def __contains__(self, path: Path) -> bool:
         return path in self._seen

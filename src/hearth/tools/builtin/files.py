@@ -150,6 +150,9 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     existed = kind is not None
     if existed and ctx.known is not None:
         ctx.known.check(ctx.paths, path, args.path)
+        with _open_read(ctx, path) as raw:
+            old = b"" if _is_binary(raw) else raw.read(WHOLE_READ_BYTES)
+        ctx.known.check_overwrite(path, old.decode("utf-8", "replace"), args.content, args.path)
     if not existed:
         _make_parents(path)
     data = args.content.encode("utf-8")
