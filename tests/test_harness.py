@@ -505,3 +505,21 @@ def test_replacing_a_whole_file_goes_through_when_the_model_repeats_the_write(
     assert not first.ok and "send the same write again" in first.output
     assert second.ok and (workspace / "notes.md").read_text() == fresh
     assert "stop" not in server.requests[0] or server.requests[0]["stop"] == ["\nResult of "]
+
+
+@pytest.mark.parametrize(
+    "finish",
+    [
+        ScriptedReply(text='```json\n{"name": "task_complete"}\n```'),  # replayed from a real 1.5B run
+        ScriptedReply(tool_calls=[ScriptedCall(name="finish", arguments={"summary": "Wrote a.txt."})]),
+    ],
+)
+def test_a_made_up_finish_tool_is_taken_as_the_completion_claim_it_is(
+    hearth, server, workspace, finish
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(call("write", path="a.txt", content="a"), finish)
+    res = run(hearth, server, workspace)
+    assert res.code == 0 and len(server.requests) == 2
+    assert finished(workspace).reason == "the model said the task is complete"
+    assert "```" not in finished(workspace).final_text
+    assert len(results(workspace)) == 1  # the made-up tool was not "called"

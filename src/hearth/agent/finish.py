@@ -23,7 +23,18 @@ _CLAIM_LINE = re.compile(
     r"[ \t.!*_`]*$",
     re.IGNORECASE | re.MULTILINE,
 )
-_TASK_COMPLETE_WORDS = re.compile(r"\bTASK[ _-]COMPLETED?\b")
+_TASK_COMPLETE_WORDS = re.compile(r"\bTASK[ _-]COMPLETED?\b|\btask_complete\b")
+# Names small models give a made-up "finish" tool: {"name": "task_complete"} means "I am done".
+FINISH_NAMES = frozenset(
+    {"task_complete", "complete", "finish", "done", "task_done", "complete_task", "finish_task",
+     "final_answer", "attempt_completion", "submit"}
+)  # fmt: skip
+_FINISH_CALL = re.compile(
+    r"(?:```[\w-]*\s*)?\{\s*\"name\"\s*:\s*\"(?:"
+    + "|".join(sorted(FINISH_NAMES))
+    + r")\"[^{}]*(?:\{[^{}]*\})?[^{}]*\}"
+    r"(?:\s*```)?"
+)
 # Text that imitates a tool result: Hearth's own "Result of <tool>:" block, ReAct's
 # "Observation:", and fenced output blocks. Each runs to the next blank line (a fence to its end).
 _IMITATION_START = re.compile(
@@ -72,7 +83,12 @@ def claims_completion(text: str) -> bool:
     Only the model's own words count: not what it wrote after imitating a tool result (small
     models echo Hearth's "Continue: ... TASK_COMPLETE" footer after a made-up result)."""
     text = before_imitation(text)
-    return bool(_COMPLETE.search(text) or _TASK_COMPLETE_WORDS.search(text) or _CLAIM_LINE.search(text))
+    return bool(
+        _COMPLETE.search(text)
+        or _TASK_COMPLETE_WORDS.search(text)
+        or _CLAIM_LINE.search(text)
+        or _FINISH_CALL.search(text)
+    )
 
 
 def strip_markers(text: str) -> str:
@@ -81,7 +97,7 @@ def strip_markers(text: str) -> str:
 
 def answer_text(text: str) -> str:
     """What is recorded as the model's answer: no markers, no claim lines, no imitated results."""
-    text = strip_imitations(text)
+    text = _FINISH_CALL.sub("", strip_imitations(text))
     text = _CLAIM_LINE.sub("", text)
     text = _TASK_COMPLETE_WORDS.sub("", _COMPLETE.sub("", text))
     return re.sub(r"\n{3,}", "\n\n", text).strip()

@@ -18,6 +18,7 @@ from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.finish import (
+    FINISH_NAMES,
     BadWait,
     answer_text,
     before_imitation,
@@ -446,6 +447,14 @@ class Agent:
             if calls:
                 fmt = CallFormat.TEXT
                 unparsed = None
+        finish_calls = [
+            c for c in calls if c.name in FINISH_NAMES and self.dispatcher.toolset.get(c.name) is None
+        ]
+        if finish_calls:  # a made-up "task_complete" tool: the model means it is done, not a call to run
+            calls = [c for c in calls if c not in finish_calls]
+            fmt = fmt if calls else CallFormat.NONE
+            if not text.strip():
+                text = "TASK_COMPLETE"
         if response.finish_reason in ("length", "repetition"):
             # A call the server cut short was only "repaired" by guessing its end: never run it.
             calls = [

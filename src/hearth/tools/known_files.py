@@ -22,7 +22,7 @@ from hearth.core.protocols import WorkspacePaths
 
 SEEN_BY = frozenset({"read", "write", "edit"})
 HASH_LIMIT = 8 << 20  # larger files are compared by size and time only
-MIN_LINES_GUARDED = 3  # a write that drops most lines of a file at least this long is checked once
+MIN_LINES_GUARDED = 2  # a write that drops most lines of a file at least this long is checked once
 
 
 @dataclass(frozen=True)
