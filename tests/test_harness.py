@@ -414,18 +414,21 @@ def test_a_small_model_gets_fewer_tools_a_worked_example_and_one_call_per_reply(
             ScriptedCall(name="write", arguments={"path": "b.txt", "content": "b"}),
         ]
     )
-    script = [two_calls, ScriptedReply(text="Wrote a.txt. TASK_COMPLETE")]
+    hidden = call("glob", pattern="*.txt")  # not shown to a small model, still callable
+    script = [two_calls, hidden, ScriptedReply(text="Wrote a.txt. TASK_COMPLETE")]
     with ScriptedServer(script, model="qwen2.5-coder-1.5b-instruct") as server:
         res = run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-1.5b-instruct")
         assert res.code == 0
         body = server.requests[0]
     names = [t["function"]["name"] for t in body["tools"]]
-    assert len(names) <= 9 and {"read", "write", "edit", "shell"} <= set(names)
+    assert set(names) == {"read", "write", "edit", "ls", "grep", "shell"}
     assert body["max_tokens"] == 1024
     system = body["messages"][0]["content"]
     assert '{"path": "notes.txt"}' in system and "one tool call per reply" in system
     assert (workspace / "a.txt").exists() and not (workspace / "b.txt").exists()
     assert "one tool call per reply" in results(workspace)[1].output
+    assert results(workspace)[2].ok and "a.txt" in results(workspace)[2].output  # glob ran
+    assert "glob" not in system and "git_commit" not in system
 
 
 def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]

@@ -489,7 +489,7 @@ def test_first_request_stays_small_with_the_default_tools() -> None:
     """The prefix every cold start prefills: system prompt plus all default tool schemas.
 
     Measured with Qwen2.5's tokenizer (bench/prompt_overhead.py): 1,498 tokens in auto mode and
-    1,477 in native mode with the 22 default tools (was 1,979), 649 in text mode, 339 for the
+    1,477 in native mode with the 22 default tools (was 1,979), 649 in text mode, 305 for the
     small-model profile in text mode. This guards the size with the scripted server's estimate
     (chars/4), which runs without the model installed.
     """

@@ -33,7 +33,8 @@ _FINISH_CALL = re.compile(
     r"(?:```[\w-]*\s*)?\{\s*\"name\"\s*:\s*\"(?:"
     + "|".join(sorted(FINISH_NAMES))
     + r")\"[^{}]*(?:\{[^{}]*\})?[^{}]*\}"
-    r"(?:\s*```)?"
+    r"(?:\s*```)?",
+    re.IGNORECASE,
 )
 # Text that imitates a tool result: Hearth's own "Result of <tool>:" block, ReAct's
 # "Observation:", and fenced output blocks. Each runs to the next blank line (a fence to its end).

@@ -178,7 +178,11 @@ class Agent:
             self.compactor.learn(int(estimate_tokens(request.messages, request.tools) * 0.75))
 
     def _tools(self) -> list[ToolSpec]:
-        return self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else []
+        if self.profile.tool_mode is ToolMode.TEXT:
+            return []
+        specs = self.dispatcher.toolset.specs()
+        shown = self.profile.shown_tools
+        return [s for s in specs if s.name in shown] if shown else specs
 
     async def _query(self) -> ModelResponse:
         await self.compact()

@@ -27,6 +27,7 @@ class ModelProfile(BaseModel):
     window_known: bool = True  # False: the server never said; only a real overflow makes Hearth compact
     small: bool = False  # fewer tools, a shorter prompt with one worked example, one call per reply
     max_reply_tokens: int = REPLY_TOKENS
+    shown_tools: tuple[str, ...] = ()  # the tools the prompt shows (empty: all); all stay callable
 
     @property
     def one_call_per_reply(self) -> bool:

@@ -58,11 +58,13 @@ def default_toolset() -> Toolset:
     return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
 
 
-SMALL_TOOLS = ("read", "write", "edit", "ls", "grep", "shell", "git_status", "git_add", "git_commit")
+# What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
+# shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
+# other tools stay callable (a task that names todo_add still works); they are just not listed.
+SMALL_TOOLS = ("read", "write", "edit", "ls", "grep", "shell")
 
 
 def small_toolset() -> Toolset:
-    """The tools a small model gets: what most tasks need, and a short prompt."""
     return default_toolset().filtered(SMALL_TOOLS)
 
 
@@ -193,9 +195,9 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         window_known=known,
         small=small,
         max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
+        shown_tools=SMALL_TOOLS if small else (),
     )
-    toolset = small_toolset() if small else default_toolset()
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, toolset)
+    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
 
 
 async def _close_all(
@@ -333,7 +335,8 @@ def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
 
 
 def _prompt(rt: Runtime, instructions: Instructions) -> str:
-    return system_prompt(rt.toolset, rt.profile.tool_mode, instructions, small=rt.profile.small)
+    shown = rt.toolset.filtered(rt.profile.shown_tools) if rt.profile.shown_tools else rt.toolset
+    return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 
 def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:
