@@ -526,3 +526,52 @@ def test_a_made_up_finish_tool_is_taken_as_the_completion_claim_it_is(
     assert finished(workspace).reason == "the model said the task is complete"
     assert "```" not in finished(workspace).final_text
     assert len(results(workspace)) == 1  # the made-up tool was not "called"
+
+
+def test_a_bare_done_after_each_call_ends_the_task_once_checks_pass(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: every reply was one call and then "Done."; the session ran
+    until the loop guard stopped it. Now the claim counts once a read-only check after it worked."""
+    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
+    both = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+    server.add(
+        ScriptedReply(text=fenced("read", path="geometry.py") + "\nDone."),
+        ScriptedReply(text=fenced("write", path="geometry.py", content=both) + "\nDone."),
+        ScriptedReply(text=fenced("read", path="geometry.py") + "\nDone."),
+        ScriptedReply(text=fenced("write", path="geometry.py", content=both) + "\nDone."),  # never reached
+    )
+    res = run(hearth, server, workspace, "Add perimeter(w, h) to geometry.py", HEARTH_TOOL_MODE="text")
+    assert res.code == 0, res.stdout[-1500:]
+    assert len(server.requests) == 3 and (workspace / "geometry.py").read_text() == both
+    assert finished(workspace).final_text == fenced("read", path="geometry.py")
+
+
+def test_an_edit_that_replaces_a_whole_small_file_is_refused_once(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: told to use edit, it replaced area() with perimeter()."""
+    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
+    server.add(
+        call("read", path="geometry.py"),
+        call(
+            "edit",
+            path="geometry.py",
+            old="def area(w, h):\n    return w * h\n",
+            new="def perimeter(w, h):\n    return 2 * (w + h)\n",
+        ),
+        call(
+            "edit",
+            path="geometry.py",
+            old="    return w * h\n",
+            new="    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
+        ),
+        ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace).code == 0
+    _, replaced, added = results(workspace)
+    assert not replaced.ok and "keep the old lines in `new`" in replaced.output
+    assert added.ok and "def area" in (workspace / "geometry.py").read_text()
+
+
+def test_done_inside_a_sentence_is_not_a_claim() -> None:
+    from hearth.agent.finish import claims_completion
+
+    assert not claims_completion("Done reading; now I will edit it.\n" + fenced("edit", path="a"))
+    assert claims_completion(fenced("read", path="a") + "\nAll done!")

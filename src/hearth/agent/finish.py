@@ -23,6 +23,8 @@ _CLAIM_LINE = re.compile(
     r"[ \t.!*_`]*$",
     re.IGNORECASE | re.MULTILINE,
 )
+# A bare "Done." / "All done!" / "Finished." counts only as the reply's last line.
+_LAST_LINE_DONE = re.compile(r"^[ \t>#*_`-]*(?:all\s+)?(?:done|finished|complete)[ \t.!*_`]*$", re.IGNORECASE)
 _TASK_COMPLETE_WORDS = re.compile(r"\bTASK[ _-]COMPLETED?\b|\btask_complete\b")
 # Names small models give a made-up "finish" tool: {"name": "task_complete"} means "I am done".
 FINISH_NAMES = frozenset(
@@ -84,8 +86,10 @@ def claims_completion(text: str) -> bool:
     Only the model's own words count: not what it wrote after imitating a tool result (small
     models echo Hearth's "Continue: ... TASK_COMPLETE" footer after a made-up result)."""
     text = before_imitation(text)
+    lines = [line for line in text.splitlines() if line.strip()]
     return bool(
-        _COMPLETE.search(text)
+        (lines and _LAST_LINE_DONE.match(lines[-1]))
+        or _COMPLETE.search(text)
         or _TASK_COMPLETE_WORDS.search(text)
         or _CLAIM_LINE.search(text)
         or _FINISH_CALL.search(text)
@@ -100,6 +104,9 @@ def answer_text(text: str) -> str:
     """What is recorded as the model's answer: no markers, no claim lines, no imitated results."""
     text = _FINISH_CALL.sub("", strip_imitations(text))
     text = _CLAIM_LINE.sub("", text)
+    lines = text.rstrip().splitlines()
+    if lines and _LAST_LINE_DONE.match(lines[-1]):
+        text = "\n".join(lines[:-1])
     text = _TASK_COMPLETE_WORDS.sub("", _COMPLETE.sub("", text))
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 

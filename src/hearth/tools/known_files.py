@@ -66,7 +66,7 @@ class KnownFiles:
                 f"Read it again (read path={shown!r}) before you change it."
             )
 
-    def check_overwrite(self, path: Path, old: str, new: str, shown: str) -> None:
+    def check_overwrite(self, path: Path, old: str, new: str, shown: str, *, by_edit: bool = False) -> None:
         """Raise ToolError, once per (file, content), when a write would drop most of a file's lines.
 
         A small model that read a file often writes back only the part it was asked to add. The
@@ -83,10 +83,15 @@ class KnownFiles:
             return
         self._warned.add(key)
         examples = "; ".join(f"`{line[:60]}`" for line in lost[:3])
+        what = "edit" if by_edit else "write"
+        advice = (
+            "To add code, keep the old lines in `new` (the old text, then what you add)."
+            if by_edit
+            else "To add or change part of a file, use edit."
+        )
         raise ToolError(
-            f"Not written: this would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
-            f"(e.g. {examples}). To add or change part of a file, use edit. If you really mean to "
-            "replace the whole file, send the same write again."
+            f"Not changed: this {what} would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
+            f"(e.g. {examples}). {advice} If you really mean to remove them, send the same {what} again."
         )
 
     def __contains__(self, path: Path) -> bool:

@@ -208,8 +208,11 @@ def edit(args: EditInput, ctx: RunContext) -> str:
         ) from None
     except NoMatch as exc:
         raise ToolError(f"{args.path}: {exc.hint}") from None
+    before = text
     for m in reversed(matches):
         text = text[: m.start] + m.replacement + text[m.end :]
+    if ctx.known is not None:
+        ctx.known.check_overwrite(path, before, text, args.path, by_edit=True)
     _write_file(ctx, path, text.encode("utf-8"))
     _seen(ctx, path)
     lines = ", ".join(str(m.first_line) for m in matches[:10])
