@@ -199,3 +199,18 @@ def test_a_summary_larger_than_what_it_replaces_is_dropped(workspace: Path) -> N
     asyncio.run(agent.run("read"))
     assert not any(isinstance(e, Compacted) and e.summary for e in agent.history)
     assert all(r.get("max_tokens") for r in model.requests if r not in agent_requests(model))
+
+
+def test_an_overflow_that_states_no_window_still_teaches_one(workspace: Path) -> None:
+    overflow = ScriptedReply(
+        status=400, error="the request exceeds the available context size, try increasing it"
+    )
+    agent, _ = make(
+        workspace, [*[read_call(i) for i in range(6)], overflow, ScriptedReply(text="done")], 4096
+    )
+    assert agent.compactor is not None
+    agent.compactor.known = False  # as when the server never said
+    fin = asyncio.run(agent.run("read"))
+    assert fin.status is Status.DONE
+    assert agent.compactor.known and agent.compactor.window < 4096  # a guess under what did not fit
+    assert any(isinstance(e, Compacted) and "overflowed" in e.reason for e in agent.history)
