@@ -550,6 +550,7 @@ def test_an_edit_that_replaces_a_whole_small_file_is_refused_once(hearth, server
     (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
     server.add(
         call("read", path="geometry.py"),
+        call("write", path="geometry.py", content="def perimeter(w, h):\n    return 2 * (w + h)\n"),
         call(
             "edit",
             path="geometry.py",
@@ -565,7 +566,9 @@ def test_an_edit_that_replaces_a_whole_small_file_is_refused_once(hearth, server
         ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
     )
     assert run(hearth, server, workspace).code == 0
-    _, replaced, added = results(workspace)
+    _, written, replaced, added = results(workspace)
+    assert not written.ok and "use edit" in written.output
+    # the same result reached by edit after the write was refused is refused too (as in the real run)
     assert not replaced.ok and "keep the old lines in `new`" in replaced.output
     assert added.ok and "def area" in (workspace / "geometry.py").read_text()
 

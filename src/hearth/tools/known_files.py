@@ -35,7 +35,7 @@ class Fingerprint:
 @dataclass
 class KnownFiles:
     _seen: dict[Path, Fingerprint] = field(default_factory=dict)
-    _warned: set[tuple[Path, str]] = field(default_factory=set)  # (file, content hash) warned about
+    _warned: set[tuple[Path, str, str]] = field(default_factory=set)  # (file, tool, content hash) warned
 
     def note(self, paths: WorkspacePaths, path: Path) -> None:
         """Remember the file as it is now (after the agent read, wrote or edited it)."""
@@ -78,12 +78,12 @@ class KnownFiles:
         lost = [line for line in old_lines if line not in new_lines]
         if len(lost) * 2 <= len(old_lines):
             return
-        key = (path, hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
+        what = "edit" if by_edit else "write"
+        key = (path, what, hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
         if key in self._warned:
             return
         self._warned.add(key)
         examples = "; ".join(f"`{line[:60]}`" for line in lost[:3])
-        what = "edit" if by_edit else "write"
         advice = (
             "To add code, keep the old lines in `new` (the old text, then what you add)."
             if by_edit
