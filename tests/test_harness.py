@@ -128,7 +128,7 @@ def test_files_the_agent_made_or_read_stay_known_after_a_resume(hearth, server, 
     )
     first = run(hearth, server, workspace)
     assert first.code == 0 and all(r.ok for r in results(workspace))
-    sid = first.json_lines()[0]["session_id"]
+    sid = first.json_lines()[0]["session"]
     server.add(
         call("write", path="old.txt", content="changed\n"),
         call("write", path="never-read.txt", content="x"),
