@@ -30,6 +30,7 @@ from hearth.agent.finish import (
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.remedy import remedy
+from hearth.agent.turn import claims_in_a_row, last_result, tried_a_tool
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     Checkpointed,
@@ -283,30 +284,12 @@ class Agent:
             return stop
         if not claims_completion(reply.text):
             return None
-        claims = self._claims_in_a_row()
+        claims = claims_in_a_row(self.history)
         if all_ok and not imitates_results(reply.text) and ((claims >= 2 and read_only) or claims >= 3):
             return TaskDone("the model said the task is complete", final_text=answer_text(reply.text))
         if claims == 1:
             self.record(Notice(reason="claim_with_calls", text=render("notice_claim_with_calls")))
         return None
-
-    def _claims_in_a_row(self) -> int:
-        """How many of this turn's latest replies (this one included) claim completion next to
-        calls that all worked (the last one's results are not checked: it is the current reply)."""
-        n = 0
-        failed: set[str] = {e.call_id for e in self.history if isinstance(e, ToolResult) and not e.ok}
-        latest = True
-        for event in reversed(self.history):
-            if isinstance(event, UserMessage):
-                break
-            if not isinstance(event, ModelReply):
-                continue
-            worked = latest or not any(c.id in failed for c in event.tool_calls)
-            if not (event.tool_calls and claims_completion(event.text) and worked):
-                break
-            n += 1
-            latest = False
-        return n
 
     def _note_cut(self, reply: ModelReply, unparsed: str | None) -> bool:
         """Tell the model when its reply was cut (by the token cap or for repeating itself).
@@ -358,23 +341,6 @@ class Agent:
             steps = sum(1 for e in self.history if isinstance(e, ModelReply))
             self.record(Checkpointed(id=self.checkpoint(f"before step {steps}"), step=steps))
 
-    def _last_result(self) -> ToolResult | None:
-        """The result of this turn's most recent call, if any."""
-        for event in reversed(self.history):
-            if isinstance(event, ToolResult):
-                return event
-            if isinstance(event, UserMessage):
-                return None
-        return None
-
-    def _tried_a_tool(self) -> bool:
-        for event in reversed(self.history):
-            if isinstance(event, ToolResult):
-                return True
-            if isinstance(event, UserMessage | HearthMessage):
-                return False
-        return False
-
     @property
     def work(self) -> WorkState:
         return self.dispatcher.context.work
@@ -386,11 +352,11 @@ class Agent:
         for it at the first difficulty. A BLOCKED right after an error whose message names a
         remedy is pushed back once per error, with that remedy. A BLOCKED after that stands.
         """
-        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=self._tried_a_tool()):
+        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=tried_a_tool(self.history)):
             self.record(Notice(reason="blocked_early", text=render("notice_blocked_early")))
             raise _Continue
         if isinstance(stop, Blocked):
-            failed = self._last_result()
+            failed = last_result(self.history)
             fixable = failed is not None and not failed.ok and not failed.output.startswith("Denied:")
             advice = remedy(failed.output) if fixable and failed is not None else ""
             if advice and failed is not None and guard.push_back_blocked_after_error(failed.output):
