@@ -180,7 +180,9 @@ def test_web_fetch_is_offered_only_when_the_network_is_configured(workspace: Pat
     async def names(**settings: object) -> list[str]:
         choice = await choose_sandbox("process", workspace)
         try:
-            return full_toolset(Settings(workspace=workspace, **settings), choice).names()
+            return full_toolset(
+                Settings(workspace=workspace, **settings), isolated=choice.runner.isolated
+            ).names()
         finally:
             await choice.runner.close()
 

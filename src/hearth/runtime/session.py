@@ -65,15 +65,15 @@ def default_toolset() -> Toolset:
     return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
 
 
-def full_toolset(settings: Settings, sandbox: SandboxChoice, search: SearchProvider | None = None) -> Toolset:
+def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
     """The default tools plus those that fit this setup: `web_fetch` only when the settings let
     commands reach the network (through the same policy as the sandbox's allow-list); `python`
-    only when the sandbox isolates (its interpreter lives on between calls); `web_search` only with
+    only when the sandbox isolates (`isolated`: its interpreter lives on between calls); `web_search` only with
     a provider that is configured and answered (see `search_provider`)."""
     tools = default_toolset()
     for tool in [*clock_tools(), *data_tools()]:
         tools.add(tool)
-    if sandbox.runner.isolated:
+    if isolated:
         for tool in python_tools():
             tools.add(tool)
     if settings.network or settings.network_allow:
@@ -227,7 +227,8 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         shown_tools=SMALL_TOOLS if small else (),
     )
     try:
-        tools = full_toolset(settings, sandbox, await usable_search(settings))
+        search = await usable_search(settings)
+        tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=search)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
