@@ -91,6 +91,10 @@ class Settings(BaseModel):
     )
     search_url: str = Field("", description="The SearXNG instance's URL (search_provider = searxng)")
     search_api_key: SecretStr = Field(SecretStr(""), description="Brave or Tavily API key")
+    web_render: bool = Field(
+        False, description="Offer web_fetch's render option (Chromium through Playwright: hearth[render])"
+    )
+    browser_path: str = Field("", description="Chromium for web_fetch render; blank = found on PATH")
     max_session_write_bytes: int = Field(
         1 << 30,
         ge=0,

@@ -43,7 +43,7 @@ from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
-from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
+from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy, loopback_proxy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.clock import clock_tools
@@ -51,6 +51,7 @@ from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.python import python_tools
+from hearth.tools.builtin.render import Renderer
 from hearth.tools.builtin.search import SearchProvider, search_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.builtin.web import web_tools
@@ -78,7 +79,10 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
             tools.add(tool)
     if settings.network or settings.network_allow:
         policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
-        for tool in web_tools(policy.check):
+        renderer = None
+        if settings.web_render:
+            renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)
+        for tool in web_tools(policy.check, renderer):
             tools.add(tool)
     if search is not None:
         for tool in search_tools(search):

@@ -21,6 +21,7 @@ from pydantic import Field
 
 from hearth.core.errors import ToolError
 from hearth.tools.base import RunContext, Tool, ToolInput
+from hearth.tools.builtin.render import Renderer
 
 Check = Callable[[str, int], Awaitable[str]]  # (host, port) -> the checked address, or raises
 MAX_BODY = 5 << 20
@@ -85,6 +86,12 @@ class WebFetchInput(ToolInput):
     max_chars: int = Field(20000, ge=200, le=200000)
 
 
+class WebFetchRenderInput(WebFetchInput):
+    """Fetch a web page (http/https) as Markdown. Long pages are cut."""
+
+    render: bool = Field(False, description="Run the page's JavaScript in a browser first")
+
+
 async def fetch(url: str, check: Check, *, max_body: int = MAX_BODY) -> tuple[str, str, bytes]:
     """(final URL, content type, body) after checked redirects; ToolError with the reason."""
     async with _client(check) as client:
@@ -145,12 +152,18 @@ def _decode(body: bytes, kind: str) -> str:
     return body.decode("utf-8", errors="replace")
 
 
-def web_tools(check: Check) -> list[Tool]:
-    """`check`: the egress policy (the sandbox's network settings) every connection passes."""
+def web_tools(check: Check, renderer: Renderer | None = None) -> list[Tool]:
+    """`check`: the egress policy (the sandbox's network settings) every connection passes.
+    `renderer`: offers `render` (a browser whose every request passes the same policy)."""
 
     async def web_fetch(args: WebFetchInput, ctx: RunContext) -> str:
+        url = args.url.strip()
         try:
-            final, kind, body = await asyncio.wait_for(fetch(args.url.strip(), check), timeout=TIMEOUT)
+            if renderer is not None and getattr(args, "render", False):
+                final, html = await asyncio.wait_for(renderer.render(url, TIMEOUT), timeout=TIMEOUT + 15)
+                kind, body = "text/html", html.encode("utf-8")
+            else:
+                final, kind, body = await asyncio.wait_for(fetch(url, check), timeout=TIMEOUT)
         except TimeoutError:
             raise ToolError(f"{args.url} took longer than {TIMEOUT:g}s; not read.") from None
         text = _decode(body, kind)
@@ -162,4 +175,5 @@ def web_tools(check: Check) -> list[Tool]:
             text = text[: args.max_chars] + f"\n[cut at {args.max_chars} of {len(text)} characters]"
         return f"URL: {final}\n\n{text or '(empty page)'}"
 
-    return [Tool("web_fetch", WebFetchInput, web_fetch, read_only=True, aliases=("fetch", "webfetch"))]
+    model = WebFetchRenderInput if renderer is not None else WebFetchInput
+    return [Tool("web_fetch", model, web_fetch, read_only=True, aliases=("fetch", "webfetch"))]
