@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.agent.context import build_messages
 from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
@@ -34,6 +35,8 @@ class Compactor:
     threshold: float = 0.8  # compact when the prompt would use more than this share of the room
     keep_results: int = 4  # the most recent tool results stay visible
     keep_events: int = 8  # events kept verbatim after a summary
+    model: Model | None = None  # who writes summaries (the summarizer role); None: the agent's model
+    sampling: dict[str, Any] = field(default_factory=dict)  # that role's request settings
 
     @property
     def budget(self) -> int:
@@ -71,7 +74,8 @@ class Compactor:
                     role="user",
                     content=render("compact_summary_request", task=task, transcript=transcript[-60000:]),
                 ),
-            ]
+            ],
+            extra=dict(self.sampling),
         )
         response = await model.complete(request)
         from hearth.llm.thinking import split_thinking
@@ -113,7 +117,7 @@ class Compactor:
         first_task = next((i for i, e in enumerate(history) if isinstance(e, UserMessage)), 0)
         upto = self.boundary(history)
         if upto > first_task + 1:
-            summary = await self.summarise(model, history, upto)
+            summary = await self.summarise(self.model or model, history, upto)
             event = Compacted(
                 summary=summary,
                 summary_upto=upto,

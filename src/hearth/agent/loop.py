@@ -12,6 +12,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor
@@ -69,6 +70,9 @@ class Agent:
     budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
+    sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
+    parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
+    deadline: float | None = None  # time.monotonic() when the running turn must end
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -83,6 +87,9 @@ class Agent:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
         deadline = time.monotonic() + self.limits.max_seconds
+        if self.parent_deadline is not None:
+            deadline = min(deadline, self.parent_deadline)
+        self.deadline = deadline
         try:
             for _ in range(self.limits.max_iterations):
                 if time.monotonic() > deadline:
@@ -144,6 +151,7 @@ class Agent:
                 messages=build_messages(self.system_prompt, self.history),
                 tools=self._tools(),
                 temperature=self.temperature,
+                extra=dict(self.sampling),
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))
