@@ -197,7 +197,10 @@ class SubAgents:
             )
         keep = [t for t in wanted if t not in AGENT_TOOLS]
         deeper = SubAgents(rt, self.depth + 1, self.approver, self.definitions)
-        toolset = Toolset([*parent_tools.filtered(keep), *deeper.tools()])
+        agent_tools_kept = [
+            t for t in deeper.tools() if not definition or not definition.tools or t.name in wanted
+        ]
+        toolset = Toolset([*parent_tools.filtered(keep), *agent_tools_kept])
         policy = parent.dispatcher.policy
         mode = policy.mode
         if (
