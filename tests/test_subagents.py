@@ -300,3 +300,23 @@ def test_a_childs_tokens_count_against_the_parents_budget(workspace: Path, srv: 
     got = json.loads(tool_results(events, "delegate")[0].output)
     assert got["status"] == "failed" and "budget" in got["error"]
     assert budget.used >= 1500
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_a_scratch_folder_planted_as_a_symlink_is_refused(
+    workspace: Path, srv: ScriptedServer, tmp_path: Path, relative: bool
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (workspace / ".hearth-scratch").symlink_to("../outside" if relative else outside)
+    srv.add(call("delegate", objective="PLANTED work", deliverable="x"), done("went on"))
+    srv.route("PLANTED", done("should not run"))
+    finished, events, _ = run_parent(workspace, srv)
+    assert finished.status is Status.DONE
+    (result,) = tool_results(events, "delegate")
+    assert not result.ok and "outside the workspace" in result.output
+    assert list(outside.iterdir()) == []  # nothing was created outside the workspace
+    assert not any("PLANTED" in first_user(b) for b in srv.requests)
+    store = SessionStore(workspace / ".hearth" / "sessions.db")
+    assert len(store.list_sessions()) == 1  # no empty child session was left behind
+    store.close()

@@ -38,6 +38,7 @@ from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile
 from hearth.prompts import render
 from hearth.runtime.agentdefs import AgentDefinition
+from hearth.store.sessions import new_session_id
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.agents import DecomposeInput, DelegateInput, SubTask, agent_tools
 from hearth.tools.toolset import Toolset
@@ -209,11 +210,15 @@ class SubAgents:
             and _STRICTNESS[definition.permission_mode] > _STRICTNESS[mode]
         ):
             mode = definition.permission_mode  # a definition may only make the mode stricter
-        session_id = rt.store.create(
-            str(rt.workspace), model.name, parent=parent.session_id, title=brief.objective
-        )
+        session_id = new_session_id()
         scratch = f"{SCRATCH}/{session_id}"
-        os.makedirs(rt.workspace / scratch, exist_ok=True)
+        paths = parent.dispatcher.context.paths
+        # Through the tools' own resolver: a `.hearth-scratch` made a symlink (by a repository or
+        # a command) is refused, never followed out of the workspace.
+        paths.makedirs(paths.resolve(scratch, write=True))
+        rt.store.create(
+            str(rt.workspace), model.name, session_id, parent=parent.session_id, title=brief.objective
+        )
         context = replace(parent.dispatcher.context, session_id=session_id, work=WorkState())
         dispatcher = Dispatcher(
             toolset, replace(policy, mode=mode), context, self.approver, parent.dispatcher.output_limit
@@ -287,7 +292,9 @@ class _Child:
         """Files in the scratch folder, and files the child wrote or edited elsewhere."""
         found: set[str] = set()
         root = self.workspace / self.scratch
-        for folder, _dirs, files in os.walk(root):
+        if root.is_symlink():
+            return []
+        for folder, _dirs, files in os.walk(root):  # symlinked folders inside are not followed
             for name in files:
                 found.add(str((Path(folder) / name).relative_to(self.workspace)))
         calls = {c.id: c for e in self.agent.history if isinstance(e, ModelReply) for c in e.tool_calls}
