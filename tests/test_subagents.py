@@ -320,3 +320,57 @@ def test_a_scratch_folder_planted_as_a_symlink_is_refused(
     store = SessionStore(workspace / ".hearth" / "sessions.db")
     assert len(store.list_sessions()) == 1  # no empty child session was left behind
     store.close()
+
+
+def test_a_resumed_parent_still_counts_what_its_children_spent(workspace: Path, srv: ScriptedServer) -> None:
+    light = {"prompt_tokens": 100, "completion_tokens": 10}
+    heavy = {"prompt_tokens": 400, "completion_tokens": 10}
+    first = call("delegate", objective="RESUMED-CHILD work", deliverable="x").model_copy(
+        update={"usage": light}
+    )
+    srv.add(first, done("parent done").model_copy(update={"usage": light}))
+    srv.route(
+        "RESUMED-CHILD",
+        call("ls", path=".").model_copy(update={"usage": heavy}),
+        done("ok").model_copy(update={"usage": heavy}),
+    )
+    settings = Settings(
+        llm_url=srv.url,
+        workspace=workspace,
+        sandbox="process",
+        permission_mode=PermissionMode.AUTO,
+        checkpoints=False,
+    )
+
+    async def go() -> tuple[int, int]:
+        rt = await open_runtime(settings)
+        try:
+            conv = open_conversation(rt)
+            conv.set_budget(100_000)
+            await conv.send(PARENT_TASK)
+            live = conv.agent.budget
+            assert live is not None
+            again = open_conversation(rt, resume=conv.id)
+            resumed = again.agent.budget
+            assert resumed is not None
+            return live.used, resumed.used
+        finally:
+            await rt.aclose()
+
+    live, resumed = asyncio.run(go())
+    assert live == 2 * 110 + 2 * 410  # the parent's two replies and the child's two
+    assert resumed == live
+
+
+def test_a_child_ends_when_its_parents_time_does(workspace: Path) -> None:
+    """Each answer takes 1 s; the limit is 2.8 s. Alone, the child's three requests would fit its
+    own 2.8 s; started 1 s into the parent's turn, it must stop at the parent's deadline."""
+    server = ScriptedServer(request_delay=1.0).start()
+    try:
+        server.add(call("delegate", objective="SLOWCHILD work", deliverable="x"), done())
+        server.route("SLOWCHILD", call("ls", path="."), call("glob", pattern="*"), done("finished in time"))
+        _finished, events, _ = run_parent(workspace, server, max_seconds=2.8)
+    finally:
+        server.stop()
+    got = json.loads(tool_results(events, "delegate")[0].output)
+    assert got["status"] == "failed" and "time limit" in got["error"]

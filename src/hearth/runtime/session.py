@@ -21,7 +21,7 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, ModeChanged, SessionStarted
+from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
@@ -34,7 +34,7 @@ from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.state import session_state
-from hearth.runtime.subagents import SubAgents
+from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -297,7 +297,7 @@ def start_agent(
         history=history,
         compactor=Compactor(window=rt.profile.context_window, model=summarizer, sampling=summarizer_sampling),
         nested=nested,
-        budget=TokenBudget.resumed(state.budget, state.budget_used) if state.budget else None,
+        budget=_resumed_budget(rt, session_id, history, state.budget, state.budget_used),
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
         sampling=main.sampling,
@@ -320,6 +320,19 @@ def start_agent(
         agent.record(ModeChanged(mode=permission_mode.value, reason="asked for on resume"))
         dispatcher.policy = dataclasses.replace(policy, mode=permission_mode)
     return agent
+
+
+def _resumed_budget(
+    rt: Runtime, session_id: str, history: list[Event], limit: int | None, used: int
+) -> TokenBudget | None:
+    """The session's token budget as its events leave it, with what its sub-agents spent since
+    the budget was set (their replies are in their own sessions)."""
+    if not limit:
+        return None
+    since = next((e.ts for e in reversed(history) if isinstance(e, BudgetSet)), None)
+    if since is not None:
+        used += children_spent(rt.store, session_id, since)
+    return TokenBudget.resumed(limit, used)
 
 
 def _prompt(rt: Runtime, toolset: Toolset, instructions: Instructions) -> str:

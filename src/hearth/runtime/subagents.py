@@ -22,6 +22,7 @@ import os
 import re
 import time
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile
 from hearth.prompts import render
 from hearth.runtime.agentdefs import AgentDefinition
-from hearth.store.sessions import new_session_id
+from hearth.store.sessions import SessionStore, new_session_id
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.agents import DecomposeInput, DelegateInput, SubTask, agent_tools
 from hearth.tools.toolset import Toolset
@@ -368,6 +369,16 @@ def _last_text(events: list[Event]) -> str:
 def _short(text: str, limit: int) -> str:
     text = text.replace("TASK_COMPLETE", "").strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def children_spent(store: SessionStore, session_id: str, since: datetime) -> int:
+    """Tokens (as a budget counts them) the session's sub-agents, and theirs, spent since `since`."""
+    total = 0
+    for child in store.children(session_id):
+        usage = store.usage(since=since, session_id=child)
+        total += max(0, usage.prompt_tokens - usage.cached_tokens) + usage.completion_tokens
+        total += children_spent(store, child, since)
+    return total
 
 
 def _check_graph(tasks: list[SubTask]) -> list[SubTask]:
