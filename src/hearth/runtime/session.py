@@ -43,6 +43,7 @@ from hearth.runtime.export import to_markdown
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
+from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -291,7 +292,11 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools)
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools)
+    seeing = vision_tool(rt)
+    if seeing is not None:
+        rt.toolset.add(seeing)
+    return rt
 
 
 async def usable_search(settings: Settings) -> SearchProvider | None:
