@@ -9,7 +9,7 @@ const state = { session: null, ws: null, running: false, pendingSend: null, stre
 
 async function api(path, options = {}) {
   const init = { credentials: "same-origin", ...options, headers: { ...(options.headers || {}) } };
-  if (init.body && typeof init.body !== "string") {
+  if (init.body && typeof init.body !== "string" && !(init.body instanceof Blob)) {
     init.body = JSON.stringify(init.body);
     init.headers["Content-Type"] = "application/json";
   }
@@ -517,21 +517,89 @@ async function showUsage(range) {
   if (!usage.days.length) body.appendChild(el("p", "dim", "No model requests in this range."));
 }
 
-$("open-files").addEventListener("click", async () => {
+$("open-files").addEventListener("click", () => showFiles());
+
+// The workspace as a folder tree (the server leaves out secrets, .hearth/ and .git/), with uploads.
+async function showFiles(note = "") {
   const body = panel("Workspace files");
+  const bar = body.appendChild(el("div", "upload-bar"));
+  const folder = bar.appendChild(el("input"));
+  folder.id = "upload-folder";
+  folder.value = "uploads";
+  folder.setAttribute("aria-label", "Upload into folder");
+  const picker = bar.appendChild(el("input"));
+  picker.type = "file";
+  picker.multiple = true;
+  picker.id = "upload-input";
+  picker.setAttribute("aria-label", "Upload files");
+  const status = body.appendChild(el("p", "dim", note));
+  status.id = "upload-status";
+  picker.addEventListener("change", () => upload(picker.files, folder.value, status));
   const { files } = await api("/api/files");
-  const list = body.appendChild(el("ul", "files"));
-  const view = body.appendChild(el("div"));
-  for (const f of files) {
-    const li = list.appendChild(el("li", null, `${f.path} (${f.size} B)`));
-    li.addEventListener("click", () => showFile(view, f.path));
-  }
+  const view = el("div");
+  body.appendChild(tree(files, view));
+  body.appendChild(view);
   if (!files.length) body.appendChild(el("p", "dim", "The workspace is empty."));
-});
+}
+
+async function upload(files, folder, status) {
+  const base = folder.trim().replace(/^\/+|\/+$/g, "");
+  const saved = [];
+  for (const file of files) {
+    const path = base ? `${base}/${file.name}` : file.name;
+    try {
+      const r = await api(`/api/files/upload?path=${encodeURIComponent(path)}`, { method: "PUT", body: file });
+      saved.push(r.path);
+    } catch (err) {
+      status.className = "error";
+      status.textContent = `${path}: ${err.message}`;
+      return;
+    }
+  }
+  const input = $("input");
+  input.value = `${input.value}${input.value && !input.value.endsWith("\n") ? "\n" : ""}Uploaded: ${saved.join(", ")}`;
+  await showFiles(`Uploaded ${saved.join(", ")}`);
+}
+
+function tree(files, view) {
+  const root = { dirs: new Map(), files: [] };
+  for (const f of files) {
+    const parts = f.path.split("/");
+    let node = root;
+    for (const part of parts.slice(0, -1)) {
+      if (!node.dirs.has(part)) node.dirs.set(part, { dirs: new Map(), files: [] });
+      node = node.dirs.get(part);
+    }
+    node.files.push({ name: parts[parts.length - 1], ...f });
+  }
+  const build = (node) => {
+    const list = el("ul", "files");
+    for (const [name, sub] of [...node.dirs].sort(([a], [b]) => a.localeCompare(b))) {
+      const folder = list.appendChild(el("li", "folder"));
+      const details = folder.appendChild(el("details"));
+      details.open = true;
+      details.appendChild(el("summary", null, `${name}/`));
+      details.appendChild(build(sub));
+    }
+    for (const f of node.files) {
+      const li = list.appendChild(el("li", "file", `${f.name} (${f.size} B)`));
+      li.title = f.path;
+      li.addEventListener("click", () => showFile(view, f.path));
+    }
+    return list;
+  };
+  return build(root);
+}
 
 async function showFile(view, path) {
   const url = `/api/files/raw?path=${encodeURIComponent(path)}`;
   view.replaceChildren(el("h3", null, path));
+  if (/\.(png|jpe?g|gif|webp)$/i.test(path)) {
+    const img = view.appendChild(el("img", "file-image"));
+    img.alt = path;
+    img.src = url;
+    return;
+  }
   try {
     view.appendChild(el("pre", null, await api(url)));
   } catch (err) {
