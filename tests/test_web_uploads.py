@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from websupport import TOKEN, Web, receive_until, running_web
 
@@ -170,3 +171,39 @@ def test_upload_and_file_tree_in_the_browser(web: Web, tmp_path: Path) -> None:
         browser.close()
     assert errors == []
     assert TOKEN  # the browser logged in with the PIN, not the API token
+
+
+@pytest.fixture
+def many_models(workspace: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Web]:
+    more = ["Qwen2.5-Coder-7B-Instruct", "llama-3.1-8b-instruct", "qwen2.5-coder-32b-instruct"]
+    with ScriptedServer(more_models=more) as model, running_web(workspace, home, model, monkeypatch) as w:
+        yield w
+
+
+def test_models_search_matches_every_word_in_any_case(many_models: Web) -> None:
+    with many_models.client() as api:
+        found = api.get("/api/models/search", params={"q": "QWEN coder"}).json()
+        assert found["models"] == ["Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-32b-instruct"]
+        assert api.get("/api/models/search", params={"q": "llama 8b"}).json()["models"] == [
+            "llama-3.1-8b-instruct"
+        ]
+        assert api.get("/api/models/search", params={"q": "mistral"}).json()["models"] == []
+        assert len(api.get("/api/models/search").json()["models"]) == 4
+
+
+def test_websocket_clear_waits_for_a_running_task(web: Web) -> None:
+    import time
+
+    def slow(body: dict[str, object]) -> ScriptedReply:
+        time.sleep(1.5)
+        return ScriptedReply(text="done. TASK_COMPLETE")
+
+    web.model.add(slow)
+    with web.ws("/ws/busy-one") as ws:
+        receive_until(ws, "hello")
+        ws.send(json.dumps({"type": "message", "content": "take your time"}))
+        receive_until(ws, "user_message")
+        ws.send(json.dumps({"type": "clear"}))
+        error = receive_until(ws, "error")[-1]
+        assert "running a task" in error["message"]
+        receive_until(ws, "done")

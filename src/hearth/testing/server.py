@@ -50,6 +50,7 @@ class ScriptedServer:
         port: int = 0,
         tool_style: str = "native",
         request_delay: float = 0.0,
+        more_models: Sequence[str] = (),
     ) -> None:
         """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
         (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models).
@@ -58,6 +59,7 @@ class ScriptedServer:
         in `probes`, apart from the scripted conversation."""
         self.script: list[ScriptItem] = list(script)
         self.model = model
+        self.more_models = list(more_models)  # listed by /v1/models after `model`
         self.context_window = context_window
         self.flavor = flavor
         self.routes: dict[str, list[ScriptItem]] = {}
@@ -174,7 +176,8 @@ class _Handler(BaseHTTPRequestHandler):
             entry: dict[str, Any] = {"id": owner.model, "object": "model"}
             if owner.flavor == "vllm" and window:
                 entry["max_model_len"] = window
-            self._json(200, {"object": "list", "data": [entry]})
+            more = [{"id": name, "object": "model"} for name in owner.more_models]
+            self._json(200, {"object": "list", "data": [entry, *more]})
         elif path == "/props" and owner.flavor == "llamacpp" and window:
             self._json(200, {"default_generation_settings": {"n_ctx": window}})
         elif path == "/api/v0/models" and owner.flavor == "lmstudio" and window:
