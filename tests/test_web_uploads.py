@@ -207,3 +207,38 @@ def test_websocket_clear_waits_for_a_running_task(web: Web) -> None:
         error = receive_until(ws, "error")[-1]
         assert "running a task" in error["message"]
         receive_until(ws, "done")
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_deep_work_from_the_chat_box_shows_the_budget(web: Web) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from hearth.core.events import BudgetSet
+    from hearth.store.sessions import SessionStore
+
+    web.model.add(ScriptedReply(text="Deep thoughts.\nTASK_COMPLETE"))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(web.url + "/")
+        page.fill("#pin", web.auth.pin)
+        page.click("text=Log in")
+        expect(page.locator("#budget")).to_be_hidden()
+        page.check("#deep-work")
+        page.fill("#budget", "50000")
+        page.fill("#input", "think hard")
+        page.click("#send")
+        expect(page.locator(".line.done")).to_have_text("✓ done")
+        meter = page.locator("#budget-meter")
+        expect(meter).to_be_visible()
+        expect(meter).to_contain_text("/ 50000 tokens")
+        used = int(meter.inner_text().split()[1])
+        page.reload()
+        page.wait_for_selector(".line.done")
+        expect(meter).to_have_text(f"budget: {used} / 50000 tokens")  # the same after a reload
+        browser.close()
+    assert used > 0
+    store = SessionStore(web.workspace / ".hearth" / "sessions.db")
+    [info] = store.list_sessions()[:1]
+    assert [e.tokens for e in store.events(info.id) if isinstance(e, BudgetSet)] == [50000]

@@ -138,6 +138,8 @@ function fmtTime(iso) {
 function clearChat() {
   closeSocket();
   state.session = null;
+  state.budget = null;
+  showBudget();
   history.replaceState(null, "", location.pathname);
   $("messages").replaceChildren(el("p", "dim", "New session: say what you want done."));
   $("work").hidden = true;
@@ -149,6 +151,8 @@ function clearChat() {
 function openSession(id) {
   closeSocket();
   state.session = id;
+  state.budget = null;
+  showBudget();
   history.replaceState(null, "", `#s=${encodeURIComponent(id)}`);
   document.querySelectorAll("#session-list li").forEach((li) => li.classList.toggle("current", li.dataset.id === id));
   connect(id);
@@ -243,7 +247,9 @@ function handle(msg) {
       $("messages").replaceChildren();
       resetTurn();
       state.tools.clear();
+      state.budget = null;
       for (const m of msg.history) render(m);
+      showBudget();
       resetTurn();
       setRunning(msg.running);
       $("mode").value = msg.mode;
@@ -363,6 +369,15 @@ function render(msg) {
       break;
     case "budget_set":
       line(`token budget: ${msg.tokens}`);
+      state.budget = { limit: msg.tokens, used: 0 };
+      showBudget();
+      break;
+    case "usage":
+      if (state.budget) {
+        // what the budget counts (agent/budget.py): new prompt tokens plus output
+        state.budget.used += Math.max(0, msg.prompt_tokens - msg.cached_tokens) + msg.completion_tokens;
+        showBudget();
+      }
       break;
     case "notice":
       line(`note (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
@@ -439,11 +454,24 @@ function planCard(msg) {
 
 // ---- composer and header -------------------------------------------------------------------
 
+function showBudget() {
+  const meter = $("budget-meter");
+  meter.hidden = !state.budget;
+  if (state.budget) meter.textContent = `budget: ${state.budget.used} / ${state.budget.limit} tokens`;
+}
+
+$("deep-work").addEventListener("change", () => ($("budget").hidden = !$("deep-work").checked));
+
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
   const text = $("input").value.trim();
   if (!text || state.running) return;
   const message = { type: "message", content: text, plan: $("plan-first").checked };
+  if ($("deep-work").checked) {
+    message.deep = true;
+    const budget = parseInt($("budget").value, 10);
+    if (budget > 0) message.budget = budget;
+  }
   $("input").value = "";
   if (!state.session) {
     const { id } = await api("/api/sessions", { method: "POST" });
