@@ -96,6 +96,9 @@ class Settings(BaseModel):
         "info", description="How much goes to the log file (JSON Lines, secrets masked)"
     )
     log_file: str = Field("", description="The log file; blank = the workspace's .hearth/logs/hearth.log")
+    transcription_model: str = Field(
+        "whisper-1", description="Model for the web UI's voice input (/v1/audio/transcriptions)"
+    )
     web_render: bool = Field(
         False, description="Offer web_fetch's render option (Chromium through Playwright: hearth[render])"
     )

@@ -64,6 +64,7 @@ async function start() {
   $("mode").value = state.defaultMode = status.permission_mode;
   refreshSessions();
   showTrust();
+  setupVoice();
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("s");
   if (fromHash) openSession(fromHash);
   else clearChat();
@@ -450,6 +451,56 @@ function planCard(msg) {
   reject.type = "button";
   reject.addEventListener("click", () => decide("reject"));
   state.questions.set(msg.id, card);
+}
+
+// ---- voice input: shown only when the model server transcribes speech -------------------------
+
+async function setupVoice() {
+  const button = $("voice");
+  let voice;
+  try {
+    voice = await api("/api/voice");
+  } catch {
+    return;
+  }
+  button.hidden = !(voice.available && navigator.mediaDevices && window.MediaRecorder);
+  if (button.hidden || button.dataset.ready) return;
+  button.dataset.ready = "1";
+  let recorder = null;
+  button.addEventListener("click", async () => {
+    if (recorder) {
+      recorder.stop();
+      return;
+    }
+    let stream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (err) {
+      line(`microphone: ${err.message}`, "error");
+      return;
+    }
+    const chunks = [];
+    recorder = new MediaRecorder(stream);
+    recorder.addEventListener("dataavailable", (e) => e.data.size && chunks.push(e.data));
+    recorder.addEventListener("stop", async () => {
+      stream.getTracks().forEach((t) => t.stop());
+      recorder = null;
+      button.classList.remove("recording");
+      button.textContent = "🎤";
+      const blob = new Blob(chunks, { type: chunks[0]?.type || "audio/webm" });
+      try {
+        const { text } = await api("/api/voice/transcribe", { method: "POST", body: blob, headers: { "Content-Type": blob.type.split(";")[0] || "audio/webm" } });
+        const input = $("input");
+        input.value = input.value ? `${input.value} ${text}` : text;
+        input.focus();
+      } catch (err) {
+        line(`voice: ${err.message}`, "error");
+      }
+    });
+    recorder.start();
+    button.classList.add("recording");
+    button.textContent = "■";
+  });
 }
 
 // ---- composer and header -------------------------------------------------------------------
