@@ -96,6 +96,10 @@ class Settings(BaseModel):
         "info", description="How much goes to the log file (JSON Lines, secrets masked)"
     )
     log_file: str = Field("", description="The log file; blank = the workspace's .hearth/logs/hearth.log")
+    otel_endpoint: str = Field(
+        "",
+        description="OTLP/HTTP endpoint for OpenTelemetry traces, e.g. http://127.0.0.1:4318; blank = none",
+    )
     transcription_model: str = Field(
         "whisper-1", description="Model for the web UI's voice input (/v1/audio/transcriptions)"
     )

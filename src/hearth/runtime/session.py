@@ -44,6 +44,7 @@ from hearth.runtime.logs import configure_logging
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
+from hearth.runtime.traces import configure_traces
 from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
@@ -217,6 +218,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     configure_logging(settings)
+    configure_traces(settings)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
