@@ -30,6 +30,7 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.mcp import McpServers, start_servers
 from hearth.runtime.state import session_state
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
@@ -63,6 +64,7 @@ class Runtime:
     embedded: EmbeddedServer | None = None
     proxy: AllowlistProxy | None = None
     toolset: Toolset = field(default_factory=default_toolset)
+    mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
 
     @property
     def workspace(self) -> Path:
@@ -83,6 +85,8 @@ class Runtime:
         self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.stop()
         close_model = getattr(self.model, "aclose", None)
         if close_model is not None:
             await close_model()
@@ -163,7 +167,13 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             await proxy.close()
         raise
     profile = ModelProfile(tool_mode=tool_mode, context_window=window)
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    try:
+        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    except BaseException:
+        await rt.aclose()
+        raise
+    return rt
 
 
 async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
