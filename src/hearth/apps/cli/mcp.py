@@ -5,12 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
 from hearth.core.errors import HearthError
+
+if TYPE_CHECKING:
+    from hearth.mcp.client import ServerStatus
+    from hearth.runtime.config import Settings
 
 mcp_app = typer.Typer(help="MCP servers whose tools Hearth uses.", no_args_is_help=True)
 
@@ -149,14 +153,12 @@ def test(
         raise typer.Exit(1)
 
 
-async def _test(settings: object, name: str) -> tuple[object, list[str]]:
+async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]:
     from hearth.mcp.client import McpServers
     from hearth.mcp.tools import mcp_tools
-    from hearth.runtime.config import Settings
     from hearth.runtime.mcp import configured_servers, sandbox_launcher
     from hearth.sandbox.choice import choose_sandbox
 
-    assert isinstance(settings, Settings)
     configs, notes = configured_servers(settings.workspace)
     chosen = [c for c in configs if c.name == name]
     if not chosen:
