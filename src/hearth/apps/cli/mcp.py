@@ -72,7 +72,7 @@ def add(
         pairs = [e.split("=", 1) for e in env]
         if any(len(p) != 2 for p in pairs):
             fail(HearthError("--env takes KEY=VALUE.", "For example --env TOKEN=abc."))
-        entry["env"] = dict(pairs)  # type: ignore[arg-type]
+        entry["env"] = dict(pairs)
     if network:
         entry["network"] = True
     if tool_timeout is not None:
