@@ -207,5 +207,9 @@ class McpServers:
     def lines(self) -> list[str]:
         return [s.line() for s in self.status()] + self.notes
 
+    def problems(self) -> list[str]:
+        """What a person should hear about: servers that failed, and notes (e.g. awaiting approval)."""
+        return [s.line() for s in self.status() if s.state == "failed"] + self.notes
+
     async def stop(self) -> None:
         await asyncio.gather(*(conn.stop() for conn in self.connections))

@@ -122,6 +122,8 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     rt = await open_runtime(settings)
     if rt.sandbox.warning:
         sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
+    for line in rt.mcp.problems() if rt.mcp else ():
+        sys.stderr.write(f"warning: MCP server {line}\n")
     try:
 
         def on_event(session_id: str, event: Event) -> None:

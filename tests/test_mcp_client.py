@@ -1,0 +1,161 @@
+"""Real MCP servers (npm and PyPI) used by the real `hearth run`, against the scripted model server.
+
+The npm servers are installed by .ci/run into .ci/node; without them (or without node) their
+tests are skipped here with the reason, and fail in CI (HEARTH_TEST_REQUIRE_MCP=1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+ROOT = Path(__file__).resolve().parents[1]
+NPM = ROOT / ".ci" / "node" / "node_modules" / "@modelcontextprotocol"
+BIN = Path(sys.executable).parent
+
+
+def need(path: Path, what: str) -> Path:
+    if path.exists() and shutil.which("node"):
+        return path
+    if os.environ.get("HEARTH_TEST_REQUIRE_MCP"):
+        pytest.fail(f"{what} is not installed at {path} (.ci/run installs it)")
+    pytest.skip(f"{what} is not installed (npm install --prefix .ci/node {what}; node needed)")
+
+
+def filesystem(workspace: Path, **extra: Any) -> dict[str, Any]:
+    index = need(NPM / "server-filesystem" / "dist" / "index.js", "@modelcontextprotocol/server-filesystem")
+    return {"command": "node", "args": [str(index), str(workspace)], **extra}
+
+
+def everything(**extra: Any) -> dict[str, Any]:
+    index = need(NPM / "server-everything" / "dist" / "index.js", "@modelcontextprotocol/server-everything")
+    return {"command": "node", "args": [str(index), "stdio"], **extra}
+
+
+def configure(home: Path, servers: dict[str, Any]) -> None:
+    folder = home / ".config" / "hearth"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
+
+
+def run(hearth, server: ScriptedServer, workspace: Path, *extra: str, **env: str):  # type: ignore[no-untyped-def]
+    return hearth(
+        "run",
+        "Use the tools",
+        "-w",
+        str(workspace),
+        *extra,
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_TOOL_MODE": "native", **env},
+        timeout=120,
+    )
+
+
+def tool_names(request: dict[str, Any]) -> set[str]:
+    return {t["function"]["name"] for t in request.get("tools", [])}
+
+
+def tool_results(request: dict[str, Any]) -> list[str]:
+    return [str(m.get("content")) for m in request["messages"] if m.get("role") == "tool"]
+
+
+def call(name: str, **arguments: Any) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=arguments)])
+
+
+DONE = ScriptedReply(text="TASK_COMPLETE")
+
+
+def test_the_model_reads_a_file_through_the_filesystem_server_in_the_sandbox(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    (workspace / "notes.txt").write_text("the answer is 42\n")
+    configure(home, {"filesystem": filesystem(workspace, disabled_tools=["write_file", "move_file"])})
+    server.add(call("mcp__filesystem__read_text_file", path=str(workspace / "notes.txt")), DONE)
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr
+    names = tool_names(server.requests[0])
+    assert "mcp__filesystem__read_text_file" in names and "read" in names
+    # disabled tools are not offered at all
+    assert "mcp__filesystem__write_file" not in names and "mcp__filesystem__move_file" not in names
+    assert any("the answer is 42" in r for r in tool_results(server.requests[1]))
+
+
+def test_a_hanging_tool_times_out_and_the_model_reads_why(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    configure(home, {"everything": everything(tool_timeout=2)})
+    server.add(call("mcp__everything__trigger-long-running-operation", duration=60, steps=2), DONE)
+    started = time.monotonic()
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr
+    assert time.monotonic() - started < 40
+    results = tool_results(server.requests[1])
+    assert any("did not answer within 2s" in r and "tool_timeout" in r for r in results), results
+
+
+def test_the_time_server_from_pypi_answers(hearth, server: ScriptedServer, workspace: Path, home: Path) -> None:
+    exe = BIN / "mcp-server-time"
+    if not exe.exists():
+        pytest.skip("mcp-server-time is not installed (pip install -e '.[dev]')")
+    configure(home, {"time": {"command": str(exe), "args": ["--local-timezone", "UTC"]}})
+    server.add(call("mcp__time__get_current_time", timezone="Europe/Paris"), DONE)
+    # The process runner: bwrap hides /root, where this test machine's venv interpreter lives
+    # (a Python server needs its interpreter visible inside the sandbox; node's is in /usr).
+    res = run(hearth, server, workspace, HEARTH_SANDBOX="process", HEARTH_PERMISSION_MODE="auto")
+    assert res.code == 0, res.stderr
+    results = tool_results(server.requests[1])
+    assert any("Europe/Paris" in r and "datetime" in r for r in results), results
+
+
+def test_an_unapproved_workspace_mcp_json_starts_nothing(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    marker = workspace / "started-marker"
+    script = f"touch {marker}; echo this is not json-rpc; exit 3"
+    entry = {"command": "/bin/sh", "args": ["-c", script], "startup_timeout": 5}
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": entry}}))
+    server.add(DONE)
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr
+    assert not marker.exists()
+    assert "not approved" in res.stderr and "hearth mcp approve" in res.stderr
+
+    approved = hearth("mcp", "approve", str(workspace), "--yes")
+    assert approved.code == 0, approved.stderr
+    server.add(DONE)
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr  # the server that printed garbage and exited is reported; the session goes on
+    assert marker.exists()
+    assert "MCP server local (stdio): failed" in res.stderr
+
+    # a change (by the model, or a pull) needs a new approval
+    marker.unlink()
+    entry["args"] = ["-c", script + " # changed"]
+    (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": entry}}))
+    server.add(DONE)
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr
+    assert not marker.exists() and "changed since approved" in res.stderr
+
+
+def test_mcp_commands_add_list_test_remove(hearth, workspace: Path) -> None:
+    index = filesystem(workspace)["args"][0]
+    assert hearth("mcp", "add", "fs", "--", "node", index, str(workspace)).code == 0
+    listed = hearth("mcp", "list", "-w", str(workspace))
+    assert "fs" in listed.stdout and "server-filesystem" in listed.stdout
+    tested = hearth("mcp", "test", "fs", "-w", str(workspace), "--json")
+    assert tested.code == 0, tested.stderr
+    data = json.loads(tested.stdout)
+    assert data["state"] == "ready" and any("mcp__fs__read_text_file" in t for t in data["tools"])
+    assert hearth("mcp", "remove", "fs").code == 0
+    assert "No MCP servers" in hearth("mcp", "list", "-w", str(workspace)).stdout
+    assert hearth("mcp", "remove", "fs").code != 0
