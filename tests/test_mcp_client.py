@@ -102,7 +102,9 @@ def test_a_hanging_tool_times_out_and_the_model_reads_why(
     assert any("did not answer within 2s" in r and "tool_timeout" in r for r in results), results
 
 
-def test_the_time_server_from_pypi_answers(hearth, server: ScriptedServer, workspace: Path, home: Path) -> None:
+def test_the_time_server_from_pypi_answers(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
     exe = BIN / "mcp-server-time"
     if not exe.exists():
         pytest.skip("mcp-server-time is not installed (pip install -e '.[dev]')")
@@ -133,7 +135,9 @@ def test_an_unapproved_workspace_mcp_json_starts_nothing(
     assert approved.code == 0, approved.stderr
     server.add(DONE)
     res = run(hearth, server, workspace)
-    assert res.code == 0, res.stderr  # the server that printed garbage and exited is reported; the session goes on
+    assert res.code == 0, (
+        res.stderr
+    )  # the server that printed garbage and exited is reported; the session goes on
     assert marker.exists()
     assert "MCP server local (stdio): failed" in res.stderr
 
@@ -159,3 +163,64 @@ def test_mcp_commands_add_list_test_remove(hearth, workspace: Path) -> None:
     assert hearth("mcp", "remove", "fs").code == 0
     assert "No MCP servers" in hearth("mcp", "list", "-w", str(workspace)).stdout
     assert hearth("mcp", "remove", "fs").code != 0
+
+
+def _processes_mentioning(token: str) -> list[str]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit() and int(proc.name) != os.getpid():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if token in cmdline:
+                found.append(f"{proc.name}: {cmdline[:200]}")
+    return found
+
+
+def test_web_status_and_tools_show_servers_failures_and_nothing_outlives_the_server(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from websupport import running_web
+
+    token = f"{workspace}/hang-token"
+    configure(
+        home,
+        {
+            "filesystem": filesystem(workspace),
+            "hangs": {"command": "/bin/sh", "args": ["-c", f"sleep 60 # {token}"], "startup_timeout": 1},
+            "garbage": {"command": "/bin/sh", "args": ["-c", "echo '{not json'; exit 1"]},
+            "off": {"command": "/bin/false", "enabled": False},
+        },
+    )
+    started = time.monotonic()
+    with running_web(workspace, home, server, monkeypatch, tool_mode="native") as web, web.client() as http:
+        assert time.monotonic() - started < 20
+        lines = http.get("/api/status").json()["mcp_servers"]
+        text = "\n".join(lines)
+        assert "filesystem (stdio): 14 tools" in text or "filesystem (stdio): 1" in text, text
+        assert "hangs (stdio): failed; did not start within 1s (startup_timeout)" in text
+        assert "garbage (stdio): failed" in text and "off (): disabled" in text
+        tools = {t["name"]: t for t in http.get("/api/tools").json()}
+        assert tools["mcp__filesystem__read_text_file"]["source"] == "mcp:filesystem"
+        assert tools["mcp__filesystem__read_text_file"]["read_only"] is True
+        assert tools["read"]["source"] == "built-in"
+        assert _processes_mentioning(str(workspace)), "the filesystem server should be running"
+    deadline = time.monotonic() + 10
+    while _processes_mentioning(str(workspace)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_mentioning(str(workspace)) == []
+
+
+def test_doctor_reports_each_server(hearth, workspace: Path, home: Path) -> None:
+    configure(
+        home,
+        {
+            "filesystem": filesystem(workspace),
+            "broken": {"command": "/nonexistent/server", "startup_timeout": 5},
+        },
+    )
+    res = hearth("doctor", "-w", str(workspace))
+    assert "mcp" in res.stdout
+    assert "filesystem (stdio): 14 tools" in res.stdout
+    assert "broken (stdio): failed" in res.stdout
