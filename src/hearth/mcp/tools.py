@@ -26,10 +26,12 @@ from hearth.core.types import ToolSpec
 from hearth.mcp.client import Connection
 from hearth.tools.base import RunContext, Tool, ToolInput
 
-MAX_DESCRIPTION = 200
-MAX_PARAM_DESCRIPTION = 100
+MAX_DESCRIPTION = 160
+MAX_PARAM_DESCRIPTION = 80
 MAX_NAME = 64
 UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+MIN_SENTENCE = 24  # shorter first sentences say too little alone
 
 
 class McpArguments(ToolInput):
@@ -136,8 +138,11 @@ def _compact(node: Any, depth: int) -> Any:
 
 
 def _short(text: str, limit: int) -> str:
-    """The first paragraph, at most `limit` characters."""
+    """The first sentence, at most `limit` characters: every tool's words are in every request."""
     first = " ".join(text.strip().split("\n\n")[0].split())
+    sentence = SENTENCE_END.split(first, maxsplit=1)[0]
+    if len(sentence) >= MIN_SENTENCE:
+        first = sentence
     return first if len(first) <= limit else first[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
