@@ -224,3 +224,44 @@ def test_doctor_reports_each_server(hearth, workspace: Path, home: Path) -> None
     assert "mcp" in res.stdout
     assert "filesystem (stdio): 14 tools" in res.stdout
     assert "broken (stdio): failed" in res.stdout
+
+
+@pytest.fixture
+def everything_http(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """server-everything over Streamable HTTP on a free port of 127.0.0.1."""
+    import socket
+    import subprocess
+
+    index = everything()["args"][0]
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = (tmp_path / "everything.log").open("w")
+    proc = subprocess.Popen(
+        ["node", index, "streamableHttp"], env={**os.environ, "PORT": str(port)}, stdout=log, stderr=log
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}/mcp"
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+def test_a_streamable_http_server_is_used_end_to_end(
+    hearth, server: ScriptedServer, workspace: Path, home: Path, everything_http: str
+) -> None:
+    configure(home, {"every": {"url": everything_http, "enabled_tools": ["echo", "get-sum"]}})
+    listed = hearth("mcp", "test", "every", "-w", str(workspace), "--json")
+    assert listed.code == 0, listed.stdout + listed.stderr
+    assert sorted(json.loads(listed.stdout)["tools"]) == ["mcp__every__echo  (read-only)", "mcp__every__get-sum  (read-only)"]
+    server.add(call("mcp__every__get-sum", a=40, b=2), DONE)
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr
+    assert tool_names(server.requests[0]) >= {"mcp__every__echo", "mcp__every__get-sum"}
+    assert any("42" in r for r in tool_results(server.requests[1]))
