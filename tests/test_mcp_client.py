@@ -259,7 +259,10 @@ def test_a_streamable_http_server_is_used_end_to_end(
     configure(home, {"every": {"url": everything_http, "enabled_tools": ["echo", "get-sum"]}})
     listed = hearth("mcp", "test", "every", "-w", str(workspace), "--json")
     assert listed.code == 0, listed.stdout + listed.stderr
-    assert sorted(json.loads(listed.stdout)["tools"]) == ["mcp__every__echo  (read-only)", "mcp__every__get-sum  (read-only)"]
+    assert sorted(json.loads(listed.stdout)["tools"]) == [
+        "mcp__every__echo  (read-only)",
+        "mcp__every__get-sum  (read-only)",
+    ]
     server.add(call("mcp__every__get-sum", a=40, b=2), DONE)
     res = run(hearth, server, workspace)
     assert res.code == 0, res.stderr

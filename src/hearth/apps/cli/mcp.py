@@ -176,3 +176,14 @@ async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]
     finally:
         await servers.stop()
         await sandbox.runner.close()
+
+
+def mcp_server(workspace: WorkspaceOpt = None) -> None:
+    """Serve Hearth's file, shell and git tools over MCP (stdio), sandboxed like a headless run."""
+    from hearth.runtime.mcp_server import serve_stdio
+
+    try:
+        loaded = load_cli_settings(workspace=workspace)
+        asyncio.run(serve_stdio(loaded.settings))
+    except HearthError as exc:
+        fail(exc)
