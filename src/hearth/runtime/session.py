@@ -40,6 +40,7 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.mcp import McpServers, start_servers
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
@@ -88,6 +89,7 @@ class Runtime:
     toolset: Toolset = field(default_factory=default_toolset)
     role_models: dict[str, str] = field(default_factory=dict)  # a role's model chosen at run time
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
+    mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
 
     @property
     def workspace(self) -> Path:
@@ -155,6 +157,8 @@ class Runtime:
         self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.stop()
         for client in [self.model, *self._clients.values()]:
             close_model = getattr(client, "aclose", None)
             if close_model is not None:
@@ -255,7 +259,13 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
         shown_tools=SMALL_TOOLS if small else (),
     )
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    try:
+        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    except BaseException:
+        await rt.aclose()
+        raise
+    return rt
 
 
 async def _close_all(
