@@ -175,7 +175,7 @@ def test_secrets_are_never_stored(tmp_path: Path, text: str) -> None:
 
 
 def test_ordinary_text_is_not_taken_for_a_secret() -> None:
-    for text in FACTS + ["Use the token bucket in src/rate_limit.py", "sha 9c57203 merged"]:
+    for text in [*FACTS, "Use the token bucket in src/rate_limit.py", "sha 9c57203 merged"]:
         assert not holds_secret(text), text
 
 
