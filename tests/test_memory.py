@@ -223,3 +223,58 @@ def test_memory_cli_list_show_forget(tmp_path: Path) -> None:
     assert "Nothing remembered" in hearth("list").stdout
     out = hearth("show", str(item))
     assert out.returncode == 1 and "No item" in out.stderr
+
+
+def test_memory_tools_through_the_agent_loop(tmp_path: Path) -> None:
+    """The model stores a fact and finds it again, through the one dispatcher; a secret is refused
+    as a tool result, and the item is linked to its session."""
+    import asyncio
+
+    from hearth.agent.dispatch import Dispatcher
+    from hearth.agent.loop import Agent, Limits
+    from hearth.agent.policy import PermissionMode, PermissionPolicy
+    from hearth.agent.prompt import system_prompt
+    from hearth.core.events import ToolResult
+    from hearth.llm.profiles import ModelProfile, ToolMode
+    from hearth.runtime.memory import project_memory_tools
+    from hearth.sandbox.paths import SafePaths
+    from hearth.store.sessions import SessionStore
+    from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply
+    from hearth.tools.base import RunContext
+    from hearth.tools.toolset import Toolset
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    tools = Toolset(project_memory_tools())
+    store = SessionStore(ws / ".hearth" / "sessions.db")
+    sid = store.create(str(ws), "scripted")
+    calls = [
+        ("memory_store", {"text": "Builds use make, not ninja.", "kind": "learning"}),
+        ("memory_store", {"text": "the password = hunter2hunter2"}),
+        ("memory_search", {"query": "make ninja builds"}),
+    ]
+    model = ScriptedModel(
+        [
+            ScriptedReply(tool_calls=[ScriptedCall(id=f"c{i}", name=n, arguments=a)])
+            for i, (n, a) in enumerate(calls)
+        ]
+        + [ScriptedReply(text="done")]
+    )
+    agent = Agent(
+        model=model,
+        profile=ModelProfile(tool_mode=ToolMode.AUTO),
+        dispatcher=Dispatcher(
+            tools, PermissionPolicy(PermissionMode.AUTO), RunContext(paths=SafePaths(ws), session_id=sid)
+        ),
+        store=store,
+        session_id=sid,
+        system_prompt=system_prompt(tools, ToolMode.AUTO),
+        limits=Limits(max_iterations=10),
+    )
+    asyncio.run(agent.run("remember the build tool"))
+    out = [e.output for e in agent.history if isinstance(e, ToolResult)]
+    assert out[0].startswith("Stored memory 1.")
+    assert "Not stored" in out[1] and "secret" in out[1]
+    assert "[1] (learning) Builds use make" in out[2] and "keyword-only" in out[2]
+    mem = MemoryStore(ws / ".hearth" / "memory.db")
+    assert mem.count() == 1 and mem.get(1) is not None and mem.get(1).session == sid  # type: ignore[union-attr]

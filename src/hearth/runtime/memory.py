@@ -8,6 +8,8 @@ from pathlib import Path
 from hearth.memory.embed import Embedder
 from hearth.memory.store import MemoryStore
 from hearth.runtime.config import project_dir, user_data_path
+from hearth.tools.base import Tool
+from hearth.tools.builtin.memory import memory_tools
 
 SCOPES = ("project", "user")
 
@@ -21,3 +23,9 @@ def memory_path(scope: str, workspace: Path) -> Path:
 def open_memory(scope: str, workspace: Path, embedder: Embedder | None = None) -> MemoryStore:
     """Open a scope's store; raises MemoryUnavailable (a HearthError) for a corrupt or locked file."""
     return MemoryStore(memory_path(scope, workspace), embedder)
+
+
+def project_memory_tools() -> list[Tool]:
+    """memory_store and memory_search over the workspace's project scope (keyword-only: no
+    embedder is wired for tools yet, and each result says so)."""
+    return memory_tools(lambda ctx: open_memory("project", ctx.workspace))
