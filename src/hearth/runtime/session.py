@@ -30,6 +30,7 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.skills import skill_tools
 from hearth.runtime.state import session_state
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
@@ -163,7 +164,10 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
             await proxy.close()
         raise
     profile = ModelProfile(tool_mode=tool_mode, context_window=window)
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    for tool in skill_tools(settings.workspace):  # none found: no `skill` tool, no prompt cost
+        rt.toolset.add(tool)
+    return rt
 
 
 async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
