@@ -219,6 +219,14 @@ def test_memory_cli_list_show_forget(tmp_path: Path) -> None:
     assert out.returncode == 0 and "Builds use make" in out.stdout and "learning" in out.stdout
     out = hearth("show", str(item))
     assert "session s-42" in out.stdout and "not ninja" in out.stdout
+    out = hearth("edit", str(item), "Builds use bazel now.")
+    assert out.returncode == 0, out.stderr
+    out = hearth("edit", str(item), "password = hunter2hunter2")
+    assert out.returncode == 1 and "secret" in out.stderr
+    mem = MemoryStore(ws / ".hearth" / "memory.db")
+    assert [it.text for it in mem.search("bazel").items] == ["Builds use bazel now."]
+    assert mem.search("ninja").items == []
+    mem.close()
     assert hearth("forget", str(item)).returncode == 0
     assert "Nothing remembered" in hearth("list").stdout
     out = hearth("show", str(item))

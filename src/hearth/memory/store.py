@@ -32,6 +32,9 @@ CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
     INSERT INTO items_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags); END;
 CREATE TRIGGER IF NOT EXISTS items_ad AFTER DELETE ON items BEGIN
     INSERT INTO items_fts(items_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, old.tags); END;
+CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE ON items BEGIN
+    INSERT INTO items_fts(items_fts, rowid, text, tags) VALUES ('delete', old.id, old.text, old.tags);
+    INSERT INTO items_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags); END;
 CREATE TABLE IF NOT EXISTS vectors (
     item_id INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
     model TEXT NOT NULL, dim INTEGER NOT NULL, vec BLOB NOT NULL);
@@ -253,6 +256,25 @@ class MemoryStore:
             self._embed_items([(int(r[0]), str(r[1])) for r in rows])
             done += len(rows)
         return done
+
+    def edit(self, item_id: int, text: str) -> Stored:
+        """Replace an item's text (same checks as storing); its index entry and vector follow."""
+        text = text.strip()
+        if not text:
+            return Stored(None, ["Not changed: the text is empty."])
+        if holds_secret(text):
+            return Stored(None, ["Not changed: the text looks like it holds a secret (a key or password)."])
+        notices = []
+        if len(text) > MAX_CHARS:
+            notices.append(f"The text was cut to {MAX_CHARS} characters (it had {len(text)}).")
+            text = text[:MAX_CHARS]
+        with self.db:
+            if not self.db.execute("UPDATE items SET text=? WHERE id=?", (text, item_id)).rowcount:
+                return Stored(None, [f"No item {item_id}."])
+            self.db.execute("DELETE FROM vectors WHERE item_id=?", (item_id,))
+            self._bump()
+        vec_notice = self._embed_items([(item_id, text)])
+        return Stored(item_id, [*notices, *([vec_notice] if vec_notice else [])])
 
     def forget(self, item_id: int) -> bool:
         with self.db:

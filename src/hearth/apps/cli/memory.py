@@ -1,4 +1,4 @@
-"""`hearth memory`: list, show and forget what Hearth remembers (per scope: project or user)."""
+"""`hearth memory`: list, show, edit and forget what Hearth remembers (per scope: project or user)."""
 
 from __future__ import annotations
 
@@ -80,3 +80,23 @@ def forget(item_id: IdArg, workspace: WorkspaceOpt = None, scope: ScopeOpt = "pr
     if not removed:
         fail(HearthError(f"No item {item_id} in the {scope} scope.", "See `hearth memory list`."))
     print(f"Forgot item {item_id}.")
+
+
+@memory_app.command("edit")
+def edit(
+    item_id: IdArg,
+    text: Annotated[str, typer.Argument(help="The new text")],
+    workspace: WorkspaceOpt = None,
+    scope: ScopeOpt = "project",
+) -> None:
+    """Replace one item's text (re-indexed; re-embedded when the model is installed)."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.memory import embedded_embedder
+
+    store = _open(scope, workspace)
+    store.embedder = embedded_embedder()
+    res = store.edit(item_id, text)
+    store.close()
+    if res.id is None:
+        fail(HearthError(res.notices[0], "See `hearth memory list`."))
+    print("\n".join([f"Changed item {item_id}.", *res.notices]))
