@@ -198,6 +198,21 @@ def test_corrupt_database_is_reported(tmp_path: Path) -> None:
     assert "cannot be used" in str(exc.value) and "without memory" in str(exc.value)
 
 
+def test_locked_database_is_reported(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "memory.db"
+    MemoryStore(path).close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO meta VALUES ('x', '1')")
+    with pytest.raises(MemoryUnavailable) as exc:
+        MemoryStore(path)
+    assert "locked" in str(exc.value)
+    holder.close()
+
+
 def test_memory_cli_list_show_forget(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
