@@ -24,7 +24,7 @@ from pathlib import Path
 from hearth.agent.prompt import system_prompt
 from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
-from hearth.runtime.session import default_toolset
+from hearth.runtime.session import default_toolset, small_toolset
 from hearth.testing.script import (
     ScriptedCall,
     ScriptedReply,
@@ -36,15 +36,16 @@ from hearth.testing.script import (
 from hearth.testing.server import ScriptedServer
 
 
-def qwen_tokenizer():  # type: ignore[no-untyped-def]
-    """The embedded model's tokenizer, or None when it is not installed here."""
+def qwen_tokenizer(gguf: str | None = None):  # type: ignore[no-untyped-def]
+    """The embedded model's tokenizer (or that of the GGUF given), or None when not installed here."""
     try:
         from llama_cpp import Llama
 
         from hearth.runtime.config import user_data_path
         from hearth.runtime.embedded import ensure_model
 
-        llm = Llama(model_path=str(ensure_model(user_data_path())), vocab_only=True, verbose=False)
+        path = gguf or str(ensure_model(user_data_path()))
+        llm = Llama(model_path=path, vocab_only=True, verbose=False)
         return lambda text: len(llm.tokenize(text.encode(), add_bos=False, special=True))
     except Exception:
         return None
@@ -68,19 +69,20 @@ def chatml(body: dict[str, object]) -> str:
 
 def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-untyped-def]
     rows = []
-    tools = default_toolset()
-    for mode in (ToolMode.TEXT, ToolMode.AUTO):
-        prompt = system_prompt(tools, mode)
-        body = {"messages": [Message(role="system", content=prompt).to_wire()]}
-        if mode is not ToolMode.TEXT:
-            body["tools"] = [t.to_wire() for t in tools.specs()]
-        rows.append(
-            (
-                f"{mode.value} mode, {len(tools)} tools",
-                estimate_tokens(prompt_text(body)),
-                count(chatml(body)) if count else None,
+    for small in (False, True):
+        tools = small_toolset() if small else default_toolset()
+        for mode in (ToolMode.TEXT, ToolMode.AUTO, ToolMode.NATIVE):
+            prompt = system_prompt(tools, mode, small=small)
+            body = {"messages": [Message(role="system", content=prompt).to_wire()]}
+            if mode is not ToolMode.TEXT:
+                body["tools"] = [t.to_wire() for t in tools.specs()]
+            rows.append(
+                (
+                    f"{'small, ' if small else ''}{mode.value} mode, {len(tools)} tools",
+                    estimate_tokens(prompt_text(body)),
+                    count(chatml(body)) if count else None,
+                )
             )
-        )
     return rows
 
 
@@ -144,12 +146,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--gguf", help="count with this GGUF's tokenizer (default: the embedded model's)")
     args = parser.parse_args()
-    count = qwen_tokenizer()
+    count = qwen_tokenizer(args.gguf)
     print("First request: system prompt + tool schemas")
-    print(f"{'':28} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
+    print(f"{'':34} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
     for name, est, real in overhead(count):
-        print(f"{name:28} {est:>20} {real if real is not None else 'not installed':>18}")
+        print(f"{name:34} {est:>20} {real if real is not None else 'not installed':>18}")
     requests = hearth_session(args.steps)
     shares = prefix_reuse(requests)
     print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")

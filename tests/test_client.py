@@ -181,3 +181,61 @@ def test_a_chunk_that_is_not_json_is_an_error_not_a_crash(server: ScriptedServer
     with pytest.raises(ModelError, match="not JSON"):
         asyncio.run(client(server.url, retries=1).complete(REQ))
     assert len(server.requests) == 2  # retried once
+
+
+@pytest.mark.parametrize(
+    ("error", "window"),
+    [
+        ("Requested tokens (5210) exceed context window of 4096", 4096),  # llama-cpp-python
+        (
+            "This model's maximum context length is 2048 tokens. However, you requested 2300 tokens "
+            "(2300 in the messages, 0 in the completion).",
+            2048,
+        ),  # llama-cpp-python's server, vLLM
+        ("the request exceeds the available context size, try increasing it", None),  # llama.cpp, no number
+    ],
+)
+def test_a_context_overflow_states_the_window(server: ScriptedServer, error: str, window: int | None) -> None:
+    server.add(ScriptedReply(status=400, error=error))
+    with pytest.raises(ContextOverflow) as info:
+        asyncio.run(client(server.url, retries=0).complete(REQ))
+    assert info.value.window == window
+
+
+def test_max_tokens_is_sent_when_the_request_has_a_cap(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(text="a"), ScriptedReply(text="b"))
+    model = client(server.url)
+    asyncio.run(model.complete(ModelRequest(messages=REQ.messages, max_tokens=1024)))
+    asyncio.run(model.complete(REQ))
+    assert server.requests[0]["max_tokens"] == 1024 and "max_tokens" not in server.requests[1]
+
+
+def test_a_native_call_whose_arguments_repeat_is_cut(server: ScriptedServer) -> None:
+    looping = '{"path": "a.txt", "content": "' + "ha" * 5000 + '"}'
+    server.add(ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments=looping)], chunk_size=4))
+    resp = asyncio.run(client(server.url).complete(REQ))
+    assert resp.finish_reason == "repetition"
+    assert len(resp.tool_calls[0].arguments) < 1200
+
+
+def test_ordinary_text_and_code_are_not_taken_for_repetition() -> None:
+    from hearth.llm.repetition import RepeatWatch
+
+    code = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(200))
+    table = "\n".join(f"| {i:3} | {i * i:6} | ok |" for i in range(300))
+    rule = "=" * 79 + "\n" + "text\n" + "-" * 79
+    for text in (code, table, rule):
+        watch = RepeatWatch()
+        assert not any(watch.feed(text[i : i + 7]) for i in range(0, len(text), 7)), text[:40]
+    looping = RepeatWatch()
+    assert any(looping.feed("Let me check again. ") for _ in range(100))
+
+
+def test_a_server_that_refuses_max_tokens_is_asked_again_without_it(server: ScriptedServer) -> None:
+    refusal = "Unsupported parameter: 'max_tokens' is not supported with this model."
+    server.add(ScriptedReply(status=400, error=refusal), ScriptedReply(text="a"), ScriptedReply(text="b"))
+    model = client(server.url, retries=0)
+    capped = ModelRequest(messages=REQ.messages, max_tokens=512)
+    assert asyncio.run(model.complete(capped)).content == "a"
+    assert asyncio.run(model.complete(capped)).content == "b"
+    assert [("max_tokens" in b) for b in server.requests] == [True, False, False]

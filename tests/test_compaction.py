@@ -13,7 +13,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
-from hearth.core.events import Compacted, Status
+from hearth.core.events import Compacted, ModelReply, Status
 from hearth.core.types import Message
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.sandbox.paths import SafePaths
@@ -75,7 +75,7 @@ def prompt_tokens(body: dict[str, object]) -> int:
 
 def test_old_tool_outputs_are_masked_first_and_stay_in_the_store(workspace: Path) -> None:
     agent, model = make(
-        workspace, [read_call(i) for i in range(8)] + [ScriptedReply(text="read them all")], 6000
+        workspace, [read_call(i) for i in range(8)] + [ScriptedReply(text="read them all")], 5000
     )
     fin = asyncio.run(agent.run("read the files"))
     assert fin.status is Status.DONE and model.violations == []
@@ -151,3 +151,66 @@ def test_estimate_counts_tools_too() -> None:
     msgs = [Message(role="user", content="x" * 350)]
     assert estimate_tokens(msgs) >= 100
     assert build_messages("s", [])[0].content == "s"
+
+
+def test_a_compaction_that_cannot_get_under_the_budget_is_not_repeated(workspace: Path) -> None:
+    """A window so small that the tools alone nearly fill it: one attempt, not one per step."""
+    replies = [
+        ScriptedReply(
+            text=f"step {i} " + "note " * 30,
+            tool_calls=[ScriptedCall(name="ls", arguments={"path": f"d{i}"})],
+        )
+        for i in range(12)
+    ]
+    for i in range(12):
+        (workspace / f"d{i}").mkdir()
+    agent, model = make(workspace, [*replies, ScriptedReply(text="done")], 2200)
+    fin = asyncio.run(agent.run("look around"))
+    assert fin.status is Status.DONE, fin.reason
+    summary_requests = len(model.requests) - len(agent_requests(model))
+    assert summary_requests <= 3  # was one on nearly every step
+    steps_at = []
+    replies_seen = 0
+    for e in agent.history:
+        replies_seen += isinstance(e, ModelReply)
+        if isinstance(e, Compacted):
+            steps_at.append(replies_seen)
+    assert all(b - a >= 4 for a, b in itertools.pairwise(steps_at))  # it waits for real growth
+
+
+def test_an_unknown_window_waits_for_the_server_and_learns_it() -> None:
+    compactor = Compactor(window=4096, known=False)
+    assert not compactor.due(3000)  # a short session with an unknown window is left alone
+    compactor.learn(2048)
+    assert compactor.known and compactor.window == 2048 and compactor.due(3000)
+
+
+def test_a_summary_larger_than_what_it_replaces_is_dropped(workspace: Path) -> None:
+    long_summary = ScriptedReply(text="summary " * 4000)
+    agent, model = make(workspace, [read_call(i) for i in range(6)] + [ScriptedReply(text="ok")], 3000)
+
+    def respond(body: dict[str, object]) -> ScriptedReply:
+        if "You summarise" in body["messages"][0]["content"]:  # type: ignore[index]
+            return long_summary
+        return queue.pop(0) if queue else ScriptedReply(text="ok")
+
+    queue = [read_call(i) for i in range(6)]
+    model.script = [respond] * 40  # type: ignore[list-item]
+    asyncio.run(agent.run("read"))
+    assert not any(isinstance(e, Compacted) and e.summary for e in agent.history)
+    assert all(r.get("max_tokens") for r in model.requests if r not in agent_requests(model))
+
+
+def test_an_overflow_that_states_no_window_still_teaches_one(workspace: Path) -> None:
+    overflow = ScriptedReply(
+        status=400, error="the request exceeds the available context size, try increasing it"
+    )
+    agent, _ = make(
+        workspace, [*[read_call(i) for i in range(6)], overflow, ScriptedReply(text="done")], 4096
+    )
+    assert agent.compactor is not None
+    agent.compactor.known = False  # as when the server never said
+    fin = asyncio.run(agent.run("read"))
+    assert fin.status is Status.DONE
+    assert agent.compactor.known and agent.compactor.window < 4096  # a guess under what did not fit
+    assert any(isinstance(e, Compacted) and "overflowed" in e.reason for e in agent.history)

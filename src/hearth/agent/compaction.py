@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hearth.agent.context import build_messages
 from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
@@ -27,6 +27,10 @@ def estimate_tokens(messages: Sequence[Message], tools: Sequence[ToolSpec] = ())
     return int(size / CHARS_PER_TOKEN)
 
 
+ASSUMED_WINDOW = 32768  # while the server has not said: compact a long session, never a short one
+SUMMARY_TOKENS = (256, 1024)  # a summary's cap: a quarter of the budget, within these bounds
+
+
 @dataclass
 class Compactor:
     window: int
@@ -34,10 +38,25 @@ class Compactor:
     threshold: float = 0.8  # compact when the prompt would use more than this share of the room
     keep_results: int = 4  # the most recent tool results stay visible
     keep_events: int = 8  # events kept verbatim after a summary
+    known: bool = True  # False: the server never said its window; learn it from an overflow error
+    _stuck_at: int | None = field(default=None, init=False)  # size after a compaction that freed too little
 
     @property
     def budget(self) -> int:
-        return int(max(self.window - self.reserve, self.window // 2) * self.threshold)
+        window = self.window if self.known else max(self.window, ASSUMED_WINDOW)
+        return int(max(window - self.reserve, window // 2) * self.threshold)
+
+    def learn(self, window: int) -> None:
+        """The server stated its window (in an overflow error): use it from now on."""
+        self.window, self.known = window, True
+        self._stuck_at = None
+
+    def due(self, tokens: int) -> bool:
+        """Compact now? Not when a compaction just failed to get well under the budget and
+        the context has not grown by a quarter of the budget since (it would fail again)."""
+        if tokens <= self.budget:
+            return False
+        return self._stuck_at is None or tokens - self._stuck_at >= self.budget // 4
 
     def over(self, system_prompt: str, events: Sequence[Event], tools: Sequence[ToolSpec]) -> int:
         """Estimated tokens beyond the budget (0 when it fits)."""
@@ -71,7 +90,8 @@ class Compactor:
                     role="user",
                     content=render("compact_summary_request", task=task, transcript=transcript[-60000:]),
                 ),
-            ]
+            ],
+            max_tokens=min(max(self.budget // 4, SUMMARY_TOKENS[0]), SUMMARY_TOKENS[1]),
         )
         response = await model.complete(request)
         from hearth.llm.thinking import split_thinking
@@ -91,7 +111,7 @@ class Compactor:
     ) -> bool:
         """Mask, then summarise if still needed (or if forced). True when anything was compacted."""
         before = estimate_tokens(build_messages(system_prompt, history), tools)
-        if not force and before <= self.budget:
+        if not force and not self.due(before):
             return False
         done = False
         masked = self.mask(history)
@@ -108,10 +128,14 @@ class Compactor:
                 )
             )
             done = True
+            before_summary = after
             if not force and after <= self.budget:
-                return True
+                return self._settled(after)
+        else:
+            before_summary = before
         first_task = next((i for i, e in enumerate(history) if isinstance(e, UserMessage)), 0)
         upto = self.boundary(history)
+        after = before_summary
         if upto > first_task + 1:
             summary = await self.summarise(model, history, upto)
             event = Compacted(
@@ -120,10 +144,17 @@ class Compactor:
                 reason=reason or "near the context window",
                 tokens_before=before,
             )
-            after = estimate_tokens(build_messages(system_prompt, [*history, event]), tools)
-            record(event.model_copy(update={"tokens_after": after}))
-            done = True
+            summarised = estimate_tokens(build_messages(system_prompt, [*history, event]), tools)
+            if summarised < before_summary:  # a summary larger than what it replaces is dropped
+                record(event.model_copy(update={"tokens_after": summarised}))
+                after, done = summarised, True
+        self._settled(after)
         return done
+
+    def _settled(self, after: int) -> bool:
+        """Remember a compaction that could not get well under the budget, so it is not repeated."""
+        self._stuck_at = after if after > self.budget * 3 // 4 else None
+        return True
 
 
 def _line(event: Event) -> str:

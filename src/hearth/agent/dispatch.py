@@ -7,6 +7,7 @@ the call's id kept. A tool that crashes is reported, never raised.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import time
 from dataclasses import dataclass, replace
@@ -52,7 +53,7 @@ class Dispatcher:
     async def _run(self, call: ToolCall, audit: list[Event]) -> tuple[bool, str]:
         tool = self.toolset.get(call.name)
         if tool is None:
-            return False, render("error_unknown_tool", name=call.name, names=", ".join(self.toolset.names()))
+            return False, self._unknown_tool(call)
         if call.error:
             return False, render("error_call_unparsed", name=call.name, error=call.error)
         try:
@@ -83,6 +84,18 @@ class Dispatcher:
         except Exception as exc:  # a bug in a tool must not end the session
             log.exception("tool %s crashed", tool.name)
             return False, f"Error: {tool.name} failed unexpectedly ({type(exc).__name__}: {exc})."
+
+    def _unknown_tool(self, call: ToolCall) -> str:
+        """The real tools, and what the model probably meant: a near spelling, or, when the name
+        is nothing like a tool (`add` while asked to write a function add), the tool that does it."""
+        names = self.toolset.names()
+        close = difflib.get_close_matches(call.name.lower(), names, n=1, cutoff=0.75)
+        if close:
+            hint = render("hint_unknown_tool_spelling", name=close[0])
+        else:
+            doers = [n for n in ("write", "edit", "shell") if n in names]
+            hint = render("hint_unknown_tool_content", name=call.name) if doers else ""
+        return render("error_unknown_tool", name=call.name, names=", ".join(names), hint=hint).strip()
 
     async def _permit(
         self, tool: Tool, call: ToolCall, arguments: dict[str, Any], verdict: Verdict, audit: list[Event]

@@ -26,6 +26,7 @@ class LoopGuard:
     _refused_finishes: int = 0
     _nudged: set[str] = field(default_factory=set)
     _blocked_pushed_back: bool = False
+    _remedies_given: set[str] = field(default_factory=set)
 
     def empty_reply(self) -> bool:
         """Count an empty reply; True means nudge, raises when it is time to stop."""
@@ -47,6 +48,13 @@ class LoopGuard:
         if tried or self._blocked_pushed_back:
             return False
         self._blocked_pushed_back = True
+        return True
+
+    def push_back_blocked_after_error(self, error: str) -> bool:
+        """True the first time a BLOCKED answers this error (its remedy is then given back)."""
+        if error in self._remedies_given:
+            return False
+        self._remedies_given.add(error)
         return True
 
     def reply_with_content(self) -> None:

@@ -14,12 +14,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hearth.agent.budget import BudgetAction, TokenBudget
-from hearth.agent.compaction import Compactor
+from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.finish import BadWait, final_answer, marker_stop
+from hearth.agent.finish import (
+    FINISH_NAMES,
+    BadWait,
+    answer_text,
+    before_imitation,
+    claims_completion,
+    final_answer,
+    imitates_results,
+    marker_stop,
+)
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
+from hearth.agent.remedy import remedy
+from hearth.agent.turn import claims_in_a_row, last_result, tried_a_tool
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     Checkpointed,
@@ -35,7 +46,7 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
-from hearth.core.types import CallFormat, ToolCall, ToolSpec
+from hearth.core.types import CallFormat, Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.textcalls import load_arguments, parse_text_calls
@@ -43,6 +54,10 @@ from hearth.llm.thinking import ThinkSplitter, split_thinking
 from hearth.prompts import render
 
 log = logging.getLogger(__name__)
+
+MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
+# The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
+RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
 
 @dataclass(frozen=True)
@@ -69,6 +84,11 @@ class Agent:
     budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
+    # max_tokens sent with each reply: the profile's cap, raised when a reply is cut mid-call
+    _reply_cap: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self._reply_cap = self.profile.max_reply_tokens
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -134,20 +154,55 @@ class Agent:
             reason=reason,
         )
 
+    def _cap(self, messages: list[Message], tools: list[ToolSpec]) -> int | None:
+        """This reply's max_tokens: the profile's cap, but never more than the known window leaves
+        (strict servers such as vLLM refuse a prompt plus cap larger than the window)."""
+        if not self._reply_cap:
+            return None
+        if self.compactor is None or not self.compactor.known:
+            return self._reply_cap
+        room = self.compactor.window - estimate_tokens(messages, tools) - 64  # the template adds a little
+        return max(MIN_REPLY_TOKENS, min(self._reply_cap, room))
+
+    def _stops(self) -> dict[str, list[str]]:
+        """When calls may come as text, stop the reply where the model starts writing the
+        result itself (as a model that has seen "Result of read:" blocks tends to)."""
+        if self.profile.tool_mode is ToolMode.NATIVE:
+            return {}
+        return {"stop": [RESULT_STOP]}
+
+    def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> None:
+        """Take the window the overflow error states; when it states none and the window was
+        never known, take a guess under the prompt that did not fit."""
+        if self.compactor is None:
+            return
+        if exc.window:
+            self.compactor.learn(exc.window)
+        elif not self.compactor.known:
+            self.compactor.learn(int(estimate_tokens(request.messages, request.tools) * 0.75))
+
     def _tools(self) -> list[ToolSpec]:
-        return self.dispatcher.toolset.specs() if self.profile.tool_mode is not ToolMode.TEXT else []
+        if self.profile.tool_mode is ToolMode.TEXT:
+            return []
+        specs = self.dispatcher.toolset.specs()
+        shown = self.profile.shown_tools
+        return [s for s in specs if s.name in shown] if shown else specs
 
     async def _query(self) -> ModelResponse:
         await self.compact()
         for attempt in range(2):
+            messages, tools = build_messages(self.system_prompt, self.history), self._tools()
             request = ModelRequest(
-                messages=build_messages(self.system_prompt, self.history),
-                tools=self._tools(),
+                messages=messages,
+                tools=tools,
                 temperature=self.temperature,
+                max_tokens=self._cap(messages, tools),
+                extra=self._stops(),
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))
-            except ContextOverflow:
+            except ContextOverflow as exc:
+                self._learn_window(exc, request)
                 if attempt or not await self.compact(
                     force=True, reason="the server said the context overflowed"
                 ):
@@ -160,10 +215,13 @@ class Agent:
         self.record(reply)
         if self.budget:
             await self._spend(self.budget, reply)
+        cut = self._note_cut(reply, unparsed)
         if unparsed:
             self.record(Notice(reason="unparsed_call", text=render("notice_unparsed_call", error=unparsed)))
             return
         if not reply.tool_calls:
+            if cut:
+                return  # a reply cut short is not an answer
             if not reply.text.strip():
                 guard.empty_reply()
                 self.record(Notice(reason="empty_reply", text=render("notice_empty_reply")))
@@ -178,7 +236,17 @@ class Agent:
         guard.reply_with_content()
         self._checkpoint_if_changing(reply)
         all_ok = True
-        for call in reply.tool_calls:
+        read_only = True
+        for index, call in enumerate(reply.tool_calls):
+            tool = self.dispatcher.toolset.get(call.name)
+            read_only = read_only and tool is not None and tool.read_only
+            if index and self.profile.one_call_per_reply:
+                skipped = ToolResult(
+                    call_id=call.id, name=call.name, output=render("error_one_call"), ok=False
+                )
+                self.record(skipped)
+                all_ok = False
+                continue
             work_before = self.work.model_dump()
             *audit, result = await self.dispatcher.dispatch(call)
             for event in audit:
@@ -194,15 +262,58 @@ class Agent:
             pattern = guard.call_result(call, result.ok, result.output)
             if pattern:
                 self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
-        # A marker written next to calls counts only if they all worked: the model
-        # has not seen their results yet.
+        stop = self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)
+        if stop is not None:
+            self._check_finish(stop, guard)
+            raise stop
+
+    def _stop_next_to_calls(self, reply: ModelReply, *, all_ok: bool, read_only: bool) -> StopRun | None:
+        """A stop asked for in a reply that also called tools, once they have run.
+
+        WAIT stands when every call worked. BLOCKED does not: the model has not seen the
+        results. A completion claim is a finish only when it repeats a claim the model made
+        before seeing the results of its last calls, and this reply's calls are read-only
+        checks that all worked (or the model has claimed so three times in a row, all calls
+        working); a reply that imitates a tool result is never a finish.
+        """
         try:
             stop = marker_stop(reply.text) if all_ok else None
         except BadWait:
             stop = None
-        if stop is not None:
-            self._check_finish(stop, guard)
-            raise stop
+        if isinstance(stop, Waiting):
+            return stop
+        if not claims_completion(reply.text):
+            return None
+        claims = claims_in_a_row(self.history)
+        if all_ok and not imitates_results(reply.text) and ((claims >= 2 and read_only) or claims >= 3):
+            return TaskDone("the model said the task is complete", final_text=answer_text(reply.text))
+        if claims == 1:
+            self.record(Notice(reason="claim_with_calls", text=render("notice_claim_with_calls")))
+        return None
+
+    def _note_cut(self, reply: ModelReply, unparsed: str | None) -> bool:
+        """Tell the model when its reply was cut (by the token cap or for repeating itself).
+
+        A reply cut in the middle of a tool call raises the cap for the next replies.
+        """
+        reason = reply.finish_reason
+        if reason not in ("length", "repetition"):
+            return False
+        mid_call = bool(unparsed) or any(c.error or c.repaired for c in reply.tool_calls)
+        thinking_only = not reply.text.strip() and not reply.tool_calls and bool(reply.thinking)
+        raised = ""
+        if (
+            reason == "length"
+            and (mid_call or thinking_only)
+            and self._reply_cap < self.profile.max_reply_tokens * 4
+        ):
+            self._reply_cap *= 2
+            raised = render("notice_cap_raised", cap=self._reply_cap)
+        template = "notice_reply_repeating" if reason == "repetition" else "notice_reply_cut"
+        where = ", in the middle of a tool call, so that call was not run" if mid_call else ""
+        text = " ".join(render(template, where=where, raised=raised).split())
+        self.record(Notice(reason="reply_cut", text=text))
+        return True
 
     async def _spend(self, budget: TokenBudget, reply: ModelReply) -> None:
         action = budget.spend(reply.usage)
@@ -230,14 +341,6 @@ class Agent:
             steps = sum(1 for e in self.history if isinstance(e, ModelReply))
             self.record(Checkpointed(id=self.checkpoint(f"before step {steps}"), step=steps))
 
-    def _tried_a_tool(self) -> bool:
-        for event in reversed(self.history):
-            if isinstance(event, ToolResult):
-                return True
-            if isinstance(event, UserMessage | HearthMessage):
-                return False
-        return False
-
     @property
     def work(self) -> WorkState:
         return self.dispatcher.context.work
@@ -246,11 +349,20 @@ class Agent:
         """A finish is refused (the model is told what is open) while tracked work remains.
 
         A BLOCKED before any tool was tried in this turn is pushed back once: weak models reach
-        for it at the first difficulty. A second BLOCKED stands.
+        for it at the first difficulty. A BLOCKED right after an error whose message names a
+        remedy is pushed back once per error, with that remedy. A BLOCKED after that stands.
         """
-        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=self._tried_a_tool()):
+        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=tried_a_tool(self.history)):
             self.record(Notice(reason="blocked_early", text=render("notice_blocked_early")))
             raise _Continue
+        if isinstance(stop, Blocked):
+            failed = last_result(self.history)
+            fixable = failed is not None and not failed.ok and not failed.output.startswith("Denied:")
+            advice = remedy(failed.output) if fixable and failed is not None else ""
+            if advice and failed is not None and guard.push_back_blocked_after_error(failed.output):
+                text = render("notice_blocked_after_error", remedy=advice)
+                self.record(Notice(reason="blocked_after_error", text=text))
+                raise _Continue
         if not isinstance(stop, TaskDone):
             return
         open_items = self.work.unfinished()
@@ -291,7 +403,7 @@ class Agent:
                     )
         elif self.profile.tool_mode is not ToolMode.NATIVE:
             table = self.dispatcher.toolset.parameter_table()
-            for tc in parse_text_calls(text, table):
+            for tc in parse_text_calls(before_imitation(text), table):
                 if not tc.name:
                     unparsed = tc.error or "no tool name"
                     continue
@@ -308,6 +420,20 @@ class Agent:
             if calls:
                 fmt = CallFormat.TEXT
                 unparsed = None
+        finish_calls = [
+            c for c in calls if c.name in FINISH_NAMES and self.dispatcher.toolset.get(c.name) is None
+        ]
+        if finish_calls:  # a made-up "task_complete" tool: the model means it is done, not a call to run
+            calls = [c for c in calls if c not in finish_calls]
+            fmt = fmt if calls else CallFormat.NONE
+            if not text.strip():
+                text = "TASK_COMPLETE"
+        if response.finish_reason in ("length", "repetition"):
+            # A call the server cut short was only "repaired" by guessing its end: never run it.
+            calls = [
+                c.model_copy(update={"error": render("error_call_cut")}) if c.repaired and not c.error else c
+                for c in calls
+            ]
         reply = ModelReply(
             text=text,
             thinking=thinking,

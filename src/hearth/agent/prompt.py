@@ -1,4 +1,9 @@
-"""The session's system prompt: rendered once, then never changed."""
+"""The session's system prompt: rendered once, then never changed.
+
+A small model gets a shorter prompt with one worked example of a tool call and the
+rule of one call per reply (issue 13's small-model profile); larger models get the
+full rules.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +14,21 @@ from hearth.tools.base import signature
 from hearth.tools.toolset import Toolset
 
 
-def system_prompt(toolset: Toolset, tool_mode: ToolMode, instructions: Instructions | None = None) -> str:
+def system_prompt(
+    toolset: Toolset, tool_mode: ToolMode, instructions: Instructions | None = None, *, small: bool = False
+) -> str:
+    extra = instructions.render() if instructions else ""
+    tool_list = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in toolset)
+    if small:
+        if tool_mode is ToolMode.TEXT:
+            protocol = render("tool_protocol_text_small", tool_list=tool_list)
+        else:
+            protocol = render("tool_protocol_native_small")
+        return render("system_small", tool_protocol=protocol, instructions=extra)
     if tool_mode is ToolMode.TEXT:
-        tool_list = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in toolset)
         protocol = render("tool_protocol_text", tool_list=tool_list)
     elif tool_mode is ToolMode.AUTO:
         protocol = render("tool_protocol_hint")
     else:
         protocol = ""
-    extra = instructions.render() if instructions else ""
     return render("system", tool_protocol=protocol, instructions=extra)

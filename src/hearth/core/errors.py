@@ -36,7 +36,11 @@ class ModelError(HearthError):
 
 
 class ContextOverflow(ModelError):
-    """The server said the prompt does not fit its context window."""
+    """The server said the prompt does not fit its context window (`window`, when it said how big)."""
+
+    def __init__(self, message: str, hint: str = "", *, window: int | None = None) -> None:
+        super().__init__(message, hint)
+        self.window = window
 
 
 class ToolError(Exception):

@@ -19,6 +19,7 @@ class ModelRequest:
     temperature: float | None = None
     max_tokens: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)  # extra HTTP headers, e.g. to mark a probe
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ import httpx
 from hearth.core.errors import ContextOverflow, ModelError
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
+from hearth.llm.repetition import RepeatWatch
 
 _OVERFLOW_HINTS = (
     "context length",
@@ -28,6 +30,15 @@ _OVERFLOW_HINTS = (
     "n_ctx",
     "maximum context",
     "context_length",
+)
+
+_WINDOW_STATED = (
+    re.compile(r"context window of\s*(\d+)", re.IGNORECASE),  # llama-cpp-python's own ValueError
+    re.compile(
+        r"maximum context length is\s*(\d+)", re.IGNORECASE
+    ),  # llama-cpp-python's server, vLLM, OpenAI
+    re.compile(r"\bn_ctx\b\D{0,12}(\d+)", re.IGNORECASE),  # llama.cpp: "n_ctx": 4096 / n_ctx = 4096
+    re.compile(r"context (?:size|length)(?: is| of)?\s*\(?(\d+)", re.IGNORECASE),
 )
 
 
@@ -53,6 +64,7 @@ class OpenAICompatModel:
         self._http: httpx.AsyncClient | None = None
         self._http_loop: asyncio.AbstractEventLoop | None = None
         self._slots: asyncio.Semaphore | None = None
+        self._no_max_tokens = False  # the server refused `max_tokens` once: it is not sent again
 
     @property
     def name(self) -> str:
@@ -91,13 +103,24 @@ class OpenAICompatModel:
             body["tools"] = [t.to_wire() for t in request.tools]
         if request.temperature is not None:
             body["temperature"] = request.temperature
-        if request.max_tokens is not None:
+        if request.max_tokens is not None and not self._no_max_tokens:
             body["max_tokens"] = request.max_tokens
         body.update(request.extra)
         return body
 
     async def complete(self, request: ModelRequest, on_delta: DeltaSink | None = None) -> ModelResponse:
-        body = self.request_body(request)
+        try:
+            return await self._complete(self.request_body(request), request, on_delta)
+        except ModelError as exc:
+            if request.max_tokens is None or self._no_max_tokens or not _rejects_max_tokens(exc.message):
+                raise
+        # Some servers (OpenAI's reasoning models) refuse the cap: ask again, and send none from now on.
+        self._no_max_tokens = True
+        return await self._complete(self.request_body(request), request, on_delta)
+
+    async def _complete(
+        self, body: dict[str, Any], request: ModelRequest, on_delta: DeltaSink | None
+    ) -> ModelResponse:
         url = self.settings.base_url + "/chat/completions"
         last: ModelError | None = None
         client = self._client()
@@ -114,7 +137,7 @@ class OpenAICompatModel:
             try:
                 assert self._slots is not None
                 async with self._slots:
-                    return await self._stream_once(client, url, body, on_delta)
+                    return await self._stream_once(client, url, body, on_delta, request.headers)
             except ModelError as exc:
                 if not exc.retryable:
                     raise
@@ -123,12 +146,17 @@ class OpenAICompatModel:
         raise last
 
     async def _stream_once(
-        self, client: httpx.AsyncClient, url: str, body: dict[str, Any], on_delta: DeltaSink | None
+        self,
+        client: httpx.AsyncClient,
+        url: str,
+        body: dict[str, Any],
+        on_delta: DeltaSink | None,
+        headers: dict[str, str] | None = None,
     ) -> ModelResponse:
         started = time.perf_counter()
         acc = _Accumulator()
         try:
-            async with client.stream("POST", url, json=body) as resp:
+            async with client.stream("POST", url, json=body, headers=headers or None) as resp:
                 if resp.status_code >= 400:
                     await resp.aread()
                     raise _http_error(url, resp)
@@ -160,6 +188,8 @@ class OpenAICompatModel:
                         acc.ttft = time.perf_counter() - started
                         first = False
                     acc.add(_parse_chunk(data), on_delta)
+                    if acc.repeating:
+                        break  # leaving the stream closes it: the server stops generating
         except httpx.ConnectError as exc:
             raise ModelError(
                 f"Cannot reach the model server at {url} ({_reason(exc)}).",
@@ -194,6 +224,13 @@ class _Accumulator:
         self.timings: dict[str, Any] | None = None
         self.model = ""
         self.ttft: float | None = None
+        self.watches: dict[str, RepeatWatch] = {}
+        self.repeating = False
+
+    def _watch(self, channel: str, piece: str) -> None:
+        if self.watches.setdefault(channel, RepeatWatch()).feed(piece):
+            self.repeating = True
+            self.finish_reason = "repetition"
 
     @property
     def empty(self) -> bool:
@@ -215,17 +252,18 @@ class _Accumulator:
                 self.finish_reason = choice["finish_reason"]
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if reasoning:
+                self._watch("reasoning", reasoning)
                 self.reasoning.append(reasoning)
                 if on_delta:
                     on_delta(Delta("thinking", reasoning))
             if delta.get("content"):
+                self._watch("content", delta["content"])
                 self.content.append(delta["content"])
                 if on_delta:
                     on_delta(Delta("text", delta["content"]))
             for tc in delta.get("tool_calls") or []:
-                slot = self.calls.setdefault(
-                    tc.get("index", len(self.calls)), {"id": "", "name": "", "arguments": ""}
-                )
+                index = tc.get("index", len(self.calls))
+                slot = self.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
                 if tc.get("id"):
                     slot["id"] = tc["id"]
                 fn = tc.get("function") or {}
@@ -233,17 +271,26 @@ class _Accumulator:
                     slot["name"] += fn["name"]
                 if fn.get("arguments"):
                     args = fn["arguments"]
-                    slot["arguments"] += args if isinstance(args, str) else json.dumps(args)
+                    piece = args if isinstance(args, str) else json.dumps(args)
+                    self._watch(f"call{index}", piece)
+                    slot["arguments"] += piece
+
+    def _kept(self, channel: str, text: str) -> str:
+        """The text of a channel, without the repeated rounds past the second."""
+        watch = self.watches.get(channel)
+        return text[: watch.cut_at] if watch is not None and watch.cut_at is not None else text
 
     def response(self, body: dict[str, Any], elapsed: float) -> ModelResponse:
-        content = "".join(self.content)
+        content = self._kept("content", "".join(self.content))
         calls = tuple(
-            RawToolCall(id=slot["id"], name=slot["name"], arguments=slot["arguments"])
-            for _, slot in sorted(self.calls.items())
+            RawToolCall(
+                id=slot["id"], name=slot["name"], arguments=self._kept(f"call{index}", slot["arguments"])
+            )
+            for index, slot in sorted(self.calls.items())
         )
         return ModelResponse(
             content=content,
-            reasoning="".join(self.reasoning),
+            reasoning=self._kept("reasoning", "".join(self.reasoning)),
             tool_calls=calls,
             finish_reason=self.finish_reason,
             usage=self._usage(body, content, calls),
@@ -315,7 +362,12 @@ def _http_error(url: str, resp: httpx.Response) -> ModelError:
             f"{url} was not found (404): {message}",
             "Check HEARTH_LLM_URL (it should end in /v1) and HEARTH_MODEL (blank uses the server's default).",
         )
-    err = classify_error(f"HTTP {status}: {message}", stream=False)
+    window = None
+    if isinstance(payload := _json_or_none(resp), dict):
+        detail = payload.get("error", payload)
+        if isinstance(detail, dict) and isinstance(detail.get("n_ctx"), int):
+            window = detail["n_ctx"]  # llama.cpp's exceed_context_size_error says it as a field
+    err = classify_error(f"HTTP {status}: {message}", stream=False, window=window)
     if isinstance(err, ContextOverflow):
         return err
     return ModelError(
@@ -325,11 +377,37 @@ def _http_error(url: str, resp: httpx.Response) -> ModelError:
     )
 
 
-def classify_error(message: str, *, stream: bool) -> ModelError:
+def classify_error(message: str, *, stream: bool, window: int | None = None) -> ModelError:
     low = message.lower()
     if "context" in low and any(h in low for h in _OVERFLOW_HINTS):
-        return ContextOverflow(f"The prompt does not fit the model's context window: {message}")
+        return ContextOverflow(
+            f"The prompt does not fit the model's context window: {message}",
+            window=window or stated_window(message),
+        )
     return ModelError(f"The model server reported an error: {message}", retryable=stream)
+
+
+def stated_window(message: str) -> int | None:
+    """The context window an overflow error states, in the wordings servers use."""
+    for pattern in _WINDOW_STATED:
+        m = pattern.search(message)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _rejects_max_tokens(message: str) -> bool:
+    low = message.lower()
+    return "max_tokens" in low and any(
+        w in low for w in ("unsupported", "not supported", "unrecognized", "unknown")
+    )
+
+
+def _json_or_none(resp: httpx.Response) -> Any:
+    try:
+        return resp.json()
+    except (json.JSONDecodeError, ValueError):
+        return None
 
 
 def _reason(exc: Exception) -> str:

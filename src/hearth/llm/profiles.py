@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -13,8 +14,35 @@ class ToolMode(StrEnum):
     TEXT = "text"  # describe tools in the prompt; read calls from the text
 
 
+REPLY_TOKENS = 4096  # per-reply cap for larger models: room for a sizeable file in one write
+SMALL_REPLY_TOKENS = 1024  # a small model on a CPU writes ~10-20 tokens/s; past this it is rambling
+SMALL_MODEL_BILLIONS = 4.0  # at or under this many parameters a model gets the small profile
+
+
 class ModelProfile(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tool_mode: ToolMode = ToolMode.AUTO
     context_window: int = 8192
+    window_known: bool = True  # False: the server never said; only a real overflow makes Hearth compact
+    small: bool = False  # fewer tools, a shorter prompt with one worked example, one call per reply
+    max_reply_tokens: int = REPLY_TOKENS
+    shown_tools: tuple[str, ...] = ()  # the tools the prompt shows (empty: all); all stay callable
+
+    @property
+    def one_call_per_reply(self) -> bool:
+        return self.small
+
+
+def parameters_in_billions(model_name: str) -> float | None:
+    """The size a model's name states ("qwen2.5-coder-1.5b-instruct" -> 1.5), if it states one."""
+    sizes = [
+        float(m)
+        for m in re.findall(r"(?<![\w.])(\d+(?:\.\d+)?)[bB](?![a-zA-Z])", model_name.replace("_", "-"))
+    ]
+    return max(sizes) if sizes else None
+
+
+def is_small_model(model_name: str) -> bool:
+    size = parameters_in_billions(model_name)
+    return size is not None and size <= SMALL_MODEL_BILLIONS

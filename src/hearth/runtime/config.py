@@ -56,7 +56,12 @@ class Settings(BaseModel):
     max_iterations: int = Field(50, ge=1, description="Model calls per task before stopping (exit 2)")
     max_seconds: float = Field(3600.0, gt=0, description="Wall-clock limit per task in seconds (exit 2)")
     temperature: float | None = Field(0.2, description="Sampling temperature; blank = server default")
-    tool_mode: ToolMode = Field(ToolMode.AUTO, description="auto | native | text tool calling")
+    tool_mode: ToolMode = Field(
+        ToolMode.AUTO, description="auto (a probe asks the model) | native | text tool calling"
+    )
+    model_profile: Literal["auto", "small", "full"] = Field(
+        "auto", description="small: fewer tools, a shorter prompt, one call per reply; auto: by model size"
+    )
     context_window: int | None = Field(None, ge=512, description="Context window; blank = ask the server")
     connect_timeout: float = Field(10.0, gt=0)
     first_token_timeout: float = Field(600.0, gt=0, description="Seconds to wait for the first token")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,7 +24,14 @@ from hearth.core.errors import HearthError
 from hearth.core.events import Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.llm.client import ClientSettings, OpenAICompatModel
-from hearth.llm.profiles import ModelProfile, ToolMode
+from hearth.llm.probe import probe_tool_mode
+from hearth.llm.profiles import (
+    REPLY_TOKENS,
+    SMALL_REPLY_TOKENS,
+    ModelProfile,
+    ToolMode,
+    is_small_model,
+)
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.checkpoints import Checkpoints
@@ -43,13 +51,24 @@ from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.builtin.work import work_tools
+from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
 
-DEFAULT_CONTEXT_WINDOW = 4096
+DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 
 def default_toolset() -> Toolset:
     return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
+
+
+# What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
+# shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
+# other tools stay callable (a task that names todo_add still works); they are just not listed.
+SMALL_TOOLS = ("read", "write", "edit", "ls", "grep", "shell")
+
+
+def small_toolset() -> Toolset:
+    return default_toolset().filtered(SMALL_TOOLS)
 
 
 @dataclass
@@ -109,7 +128,7 @@ def open_store(workspace: Path) -> SessionStore:
     return SessionStore(project_dir(workspace) / "sessions.db")
 
 
-async def open_runtime(settings: Settings, *, model: Model | None = None) -> Runtime:
+async def open_runtime(settings: Settings, *, model: Model | None = None, probe: bool = True) -> Runtime:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
@@ -140,8 +159,10 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
         if window is None:
             info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
             window, source = info.context_window, info.source
+        known = window is not None
         if window is None:
-            window, source = DEFAULT_CONTEXT_WINDOW, "default (the server did not say)"
+            window, source = DEFAULT_CONTEXT_WINDOW, "assumed (the server did not say; learned on overflow)"
+        size_name = embedded.model.name if embedded is not None else model_name
         if model is None:
             model = OpenAICompatModel(
                 ClientSettings(
@@ -163,11 +184,67 @@ async def open_runtime(settings: Settings, *, model: Model | None = None) -> Run
         if proxy:
             await proxy.close()
         raise
-    profile = ModelProfile(tool_mode=tool_mode, context_window=window)
+    try:
+        if tool_mode is ToolMode.AUTO and probe and isinstance(model, OpenAICompatModel):
+            tool_mode = await _probed_tool_mode(settings, base, model)
+    except BaseException:
+        await _close_all(embedded, store, sandbox, proxy, model)
+        raise
+    small = settings.model_profile == "small" or (
+        settings.model_profile == "auto" and is_small_model(size_name)
+    )
+    profile = ModelProfile(
+        tool_mode=tool_mode,
+        context_window=window,
+        window_known=known,
+        small=small,
+        max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
+        shown_tools=SMALL_TOOLS if small else (),
+    )
     rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
     for tool in skill_tools(settings.workspace):  # none found: no `skill` tool, no prompt cost
         rt.toolset.add(tool)
     return rt
+
+
+async def _close_all(
+    embedded: EmbeddedServer | None,
+    store: SessionStore,
+    sandbox: SandboxChoice,
+    proxy: AllowlistProxy | None,
+    model: Model,
+) -> None:
+    close_model = getattr(model, "aclose", None)
+    if close_model is not None:
+        await close_model()
+    if embedded:
+        embedded.stop()
+    store.close()
+    await sandbox.runner.close()
+    if proxy:
+        await proxy.close()
+
+
+async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatModel) -> ToolMode:
+    """How this server and model call tools: asked once, then remembered for the workspace."""
+    cache = project_dir(settings.workspace) / "tool_modes.json"
+    key = f"{base} {model.settings.model}"
+    try:
+        known = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    if key in known and known[key] in ToolMode.__members__.values():
+        return ToolMode(known[key])
+    found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    known[key] = found.value
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
+    except OSError:
+        pass
+    return found
 
 
 async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
@@ -223,6 +300,7 @@ def start_agent(
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
         work=state.work,
+        known=KnownFiles.from_events(history, paths, _canonical(rt.toolset)),
     )
     dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
     agent = Agent(
@@ -237,7 +315,7 @@ def start_agent(
         on_event=on_event,
         on_delta=on_delta,
         history=history,
-        compactor=Compactor(window=rt.profile.context_window),
+        compactor=Compactor(window=rt.profile.context_window, known=rt.profile.window_known),
         nested=nested,
         budget=TokenBudget.resumed(state.budget, state.budget_used) if state.budget else None,
         archive=_archiver(rt, session_id),
@@ -262,8 +340,17 @@ def start_agent(
     return agent
 
 
+def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
+    def name(called: str) -> str | None:
+        tool = toolset.get(called)
+        return tool.name if tool else None
+
+    return name
+
+
 def _prompt(rt: Runtime, instructions: Instructions) -> str:
-    return system_prompt(rt.toolset, rt.profile.tool_mode, instructions)
+    shown = rt.toolset.filtered(rt.profile.shown_tools) if rt.profile.shown_tools else rt.toolset
+    return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 
 def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:

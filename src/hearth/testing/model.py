@@ -32,6 +32,8 @@ class ScriptedModel:
         body: dict[str, Any] = {"messages": [m.to_wire() for m in request.messages]}
         if request.tools:
             body["tools"] = [t.to_wire() for t in request.tools]
+        if request.max_tokens is not None:
+            body["max_tokens"] = request.max_tokens
         self.requests.append(body)
         problems = check_request(body)
         if problems:

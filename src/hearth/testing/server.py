@@ -23,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from hearth.testing.script import (
+    ScriptedCall,
     ScriptedReply,
     ScriptItem,
     check_request,
@@ -42,9 +43,13 @@ class ScriptedServer:
         context_window: int | None = 8192,
         flavor: str = "llamacpp",
         port: int = 0,
+        tool_style: str = "native",
     ) -> None:
         """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
-        (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models)."""
+        (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models).
+        `tool_style` is how the simulated model answers Hearth's tool-calling probe: `native`
+        (a structured call), `text` (a fenced JSON call) or `none` (prose); probes are kept
+        in `probes`, apart from the scripted conversation."""
         self.script: list[ScriptItem] = list(script)
         self.model = model
         self.context_window = context_window
@@ -52,6 +57,8 @@ class ScriptedServer:
         self.requests: list[dict[str, Any]] = []
         self.violations: list[str] = []
         self.cached_tokens: list[int] = []
+        self.tool_style = tool_style
+        self.probes: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
@@ -184,6 +191,12 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._json(400, {"error": {"message": "body is not JSON"}})
             return
+        if self.headers.get("X-Hearth-Probe"):
+            self.owner.probes.append(body)
+            self._stream(
+                _probe_reply(self.owner.tool_style), {"prompt_tokens": 50, "completion_tokens": 10}, False
+            )
+            return
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})
@@ -232,6 +245,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+
+def _probe_reply(style: str) -> ScriptedReply:
+    if style == "native":
+        return ScriptedReply(tool_calls=[ScriptedCall(name="ls", arguments={"path": "src"})])
+    if style == "text":
+        return ScriptedReply(text='```json\n{"name": "ls", "arguments": {"path": "src"}}\n```')
+    return ScriptedReply(text="The folder src holds the sources.")
 
 
 def _chunk(model: str, delta: dict[str, Any] | None = None, finish: str | None = None, **extra: Any) -> str:

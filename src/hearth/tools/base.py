@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from hearth.core.protocols import Sandbox, WorkspacePaths
 from hearth.core.types import ToolSpec
 from hearth.core.work import WorkState
+from hearth.tools.known_files import KnownFiles
 
 
 class ToolInput(BaseModel):
@@ -35,6 +36,7 @@ class RunContext:
     sandbox: Sandbox | None = None
     network: bool = False  # may sandboxed commands use the network
     work: WorkState = field(default_factory=WorkState)
+    known: KnownFiles | None = None  # files read in this session; None: no read-before-write check
 
     @property
     def workspace(self) -> Path:
@@ -58,9 +60,9 @@ class Tool:
         return inspect.cleandoc(self.input_model.__doc__ or self.name)
 
     def spec(self) -> ToolSpec:
-        return ToolSpec(
-            name=self.name, description=self.description, parameters=input_schema(self.input_model)
-        )
+        """What the model is sent: the description's first paragraph (the rest is for people)."""
+        summary = self.description.split("\n\n", 1)[0]
+        return ToolSpec(name=self.name, description=summary, parameters=input_schema(self.input_model))
 
     def parameter_names(self) -> tuple[str, ...]:
         return tuple(self.input_model.model_fields)
@@ -75,8 +77,9 @@ class Tool:
 def input_schema(model: type[BaseModel]) -> dict[str, Any]:
     """JSON schema for the model, compacted: every token is prefilled on each cold start.
 
-    No titles, no `additionalProperties` (unknown arguments are refused anyway), and an
-    optional `X | None` shown as plain `X` without its null default (not required says it).
+    No titles, no `additionalProperties` (unknown arguments are refused anyway), no bounds
+    (checked on validation), and an optional `X | None` shown as plain `X`; a default of
+    null, false or "" is left out (not required says it).
     """
     schema = _strip_titles(model.model_json_schema())
     schema.pop("description", None)
@@ -86,9 +89,20 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
         if isinstance(variants, list) and {"type": "null"} in variants and len(variants) == 2:
             prop.pop("anyOf")
             prop.update(next(v for v in variants if v != {"type": "null"}))
-            if prop.get("default", 0) is None:
-                prop.pop("default")
+        for key in _CHECKED_NOT_SHOWN:
+            prop.pop(key, None)
+        if "default" in prop and _says_nothing(prop["default"]):
+            prop.pop("default")
     return schema
+
+
+# Bounds are still enforced when a call is validated (the model hears what was wrong); they are
+# not worth their tokens in every prompt (issue 12, item 8).
+_CHECKED_NOT_SHOWN = ("minimum", "maximum", "exclusiveMinimum", "minLength", "minItems", "maxItems")
+
+
+def _says_nothing(default: Any) -> bool:
+    return default is None or default is False or default == ""
 
 
 def _strip_titles(node: Any) -> Any:

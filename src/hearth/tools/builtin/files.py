@@ -97,15 +97,21 @@ def _text(fh: BinaryIO) -> io.TextIOWrapper:
     return io.TextIOWrapper(fh, encoding="utf-8", errors="replace", newline="")
 
 
+def _seen(ctx: RunContext, path: Path) -> None:
+    """The agent now knows this file as it is: later writes and edits may change it."""
+    if ctx.known is not None:
+        ctx.known.note(ctx.paths, path)
+
+
 def _rel(ctx: RunContext, path: Path) -> str:
     return ctx.paths.display(path)
 
 
 class ReadInput(ToolInput):
-    """Read a text file in the workspace. Shows numbered lines; use offset/limit for long files."""
+    """Read a text file; shows numbered lines (offset: first line, 1-based)."""
 
     path: str
-    offset: int = Field(1, ge=0, description="First line to show (1-based; 0 is taken as 1)")
+    offset: int = Field(1, ge=0)
     limit: int = Field(DEFAULT_READ_LINES, ge=1, le=5000)
 
 
@@ -123,6 +129,7 @@ def read(args: ReadInput, ctx: RunContext) -> str:
         head = raw.read(WHOLE_READ_BYTES)
         if b"\x00" in head[:8192]:
             size = os.fstat(raw.fileno()).st_size
+            _seen(ctx, path)
             return f"<binary file {_rel(ctx, path)}: {size} bytes, not shown>"
         if len(head) < WHOLE_READ_BYTES:  # small file: one read, split in memory
             lines: Iterable[str] = io.StringIO(head.decode("utf-8", errors="replace"), newline="")
@@ -136,9 +143,11 @@ def read(args: ReadInput, ctx: RunContext) -> str:
                     text = text[:MAX_LINE_CHARS] + f" …[line cut, {len(text)} chars]"
                 out.append(f"{total}\t{text}")
     if total == 0:
+        _seen(ctx, path)
         return f"{_rel(ctx, path)} is empty."
     if offset > total:
         raise ToolError(f"{args.path!r} has only {total} lines; offset {offset} is past the end.")
+    _seen(ctx, path)
     shown_end = offset + len(out) - 1
     body = "\n".join(out)
     if offset > 1 or shown_end < total:
@@ -147,7 +156,7 @@ def read(args: ReadInput, ctx: RunContext) -> str:
 
 
 class WriteInput(ToolInput):
-    """Create or overwrite a file in the workspace with the given content."""
+    """Create or overwrite a file."""
 
     path: str
     content: str
@@ -159,24 +168,30 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; give a file path.")
     existed = kind is not None
+    if existed and ctx.known is not None:
+        ctx.known.check(ctx.paths, path, args.path)
+        with _open_read(ctx, path) as raw:
+            old = b"" if _is_binary(raw) else raw.read(WHOLE_READ_BYTES)
+        ctx.known.check_overwrite(path, old.decode("utf-8", "replace"), args.content, args.path)
     if not existed:
         _make_parents(ctx, path)
     data = args.content.encode("utf-8")
     _write_file(ctx, path, data)
+    _seen(ctx, path)
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
     verb = "Overwrote" if existed else "Created"
     return f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes)."
 
 
 class EditInput(ToolInput):
-    """Replace the text `old` with `new` in a file; include enough lines in `old` to make it unique.
+    """Replace `old` with `new` in a file; `old` must be unique unless replace_all.
 
     Small differences in whitespace and indentation are tolerated."""
 
     path: str
     old: str
     new: str
-    replace_all: bool = Field(False, description="Replace every occurrence instead of exactly one")
+    replace_all: bool = False
 
 
 def edit(args: EditInput, ctx: RunContext) -> str:
@@ -186,6 +201,7 @@ def edit(args: EditInput, ctx: RunContext) -> str:
         if args.old == "":
             _make_parents(ctx, path)
             _write_file(ctx, path, args.new.encode("utf-8"))
+            _seen(ctx, path)
             return f"Created {_rel(ctx, path)}."
         raise ToolError(f"{args.path!r} does not exist. Use write to create it.")
     if kind == "dir":
@@ -196,6 +212,8 @@ def edit(args: EditInput, ctx: RunContext) -> str:
         )
     if args.old == args.new:
         raise ToolError("`old` and `new` are the same; nothing would change.")
+    if ctx.known is not None:
+        ctx.known.check(ctx.paths, path, args.path)
     with _open_read(ctx, path) as raw:
         if _is_binary(raw):
             raise ToolError(f"{args.path!r} is not a text file.")
@@ -210,9 +228,13 @@ def edit(args: EditInput, ctx: RunContext) -> str:
         ) from None
     except NoMatch as exc:
         raise ToolError(f"{args.path}: {exc.hint}") from None
+    before = text
     for m in reversed(matches):
         text = text[: m.start] + m.replacement + text[m.end :]
+    if ctx.known is not None:
+        ctx.known.check_overwrite(path, before, text, args.path, by_edit=True)
     _write_file(ctx, path, text.encode("utf-8"))
+    _seen(ctx, path)
     lines = ", ".join(str(m.first_line) for m in matches[:10])
     how = "" if matches[0].how == "exact" else f" (matched {matches[0].how})"
     count = "1 occurrence" if len(matches) == 1 else f"{len(matches)} occurrences"
@@ -265,10 +287,10 @@ def _file_inside(ctx: RunContext, link: Path) -> bool:
 
 
 class GlobInput(ToolInput):
-    """Find files by name pattern, e.g. '*.py' (searched in all folders) or 'src/**/*.ts'."""
+    """Find files by name, e.g. '*.py' (any folder) or 'src/**/*.ts'."""
 
-    pattern: str = Field(description="Glob pattern; without '/' it matches file names in every folder")
-    path: str = Field(".", description="Folder to search in")
+    pattern: str
+    path: str = "."
 
 
 def glob(args: GlobInput, ctx: RunContext) -> str:
@@ -292,12 +314,12 @@ def glob(args: GlobInput, ctx: RunContext) -> str:
 
 
 class GrepInput(ToolInput):
-    """Search file contents with a regular expression. Shows path:line: text for each match."""
+    """Search file contents with a Python regex (glob filters file names, e.g. '*.py')."""
 
-    pattern: str = Field(description="Python regular expression")
-    path: str = Field(".", description="File or folder to search")
-    glob: str | None = Field(None, description="Only files named like this, e.g. '*.py'")
-    ignore_case: bool = Field(False)
+    pattern: str
+    path: str = "."
+    glob: str | None = None
+    ignore_case: bool = False
 
 
 def grep(args: GrepInput, ctx: RunContext) -> str:
@@ -340,7 +362,7 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
 
 
 class LsInput(ToolInput):
-    """List a folder in the workspace: folders end with '/', files show their size."""
+    """List a folder: names and sizes."""
 
     path: str = Field(".")
 
@@ -381,7 +403,7 @@ def _describe(e: os.DirEntry[str], fd: int) -> tuple[str, str]:
 
 
 class MkdirInput(ToolInput):
-    """Create a folder (and its parents) in the workspace."""
+    """Create a folder and its parents."""
 
     path: str
 

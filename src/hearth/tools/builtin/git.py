@@ -83,7 +83,7 @@ async def _git(ctx: RunContext, *args: str) -> str:
 
 
 class GitStatusInput(ToolInput):
-    """Show the working tree status (branch, staged, changed and untracked files)."""
+    """Show git status."""
 
 
 async def git_status(args: GitStatusInput, ctx: RunContext) -> str:
@@ -91,10 +91,10 @@ async def git_status(args: GitStatusInput, ctx: RunContext) -> str:
 
 
 class GitDiffInput(ToolInput):
-    """Show changes: unstaged by default, staged with staged=true; optionally for one path."""
+    """Show unstaged changes, or staged ones with staged=true."""
 
-    path: str | None = Field(None, description="Limit the diff to this file or folder")
-    staged: bool = Field(False, description="Show staged changes instead of unstaged ones")
+    path: str | None = None
+    staged: bool = False
 
 
 async def git_diff(args: GitDiffInput, ctx: RunContext) -> str:
@@ -107,7 +107,7 @@ async def git_diff(args: GitDiffInput, ctx: RunContext) -> str:
 class GitAddInput(ToolInput):
     """Stage files for the next commit."""
 
-    paths: list[str] = Field(min_length=1, description="Files or folders to stage, e.g. ['src/app.py']")
+    paths: list[str] = Field(min_length=1)
 
 
 async def git_add(args: GitAddInput, ctx: RunContext) -> str:
@@ -117,7 +117,7 @@ async def git_add(args: GitAddInput, ctx: RunContext) -> str:
 
 
 class GitCommitInput(ToolInput):
-    """Commit the staged changes with a message."""
+    """Commit the staged changes."""
 
     message: str = Field(min_length=1)
 
@@ -127,9 +127,9 @@ async def git_commit(args: GitCommitInput, ctx: RunContext) -> str:
 
 
 class GitBranchInput(ToolInput):
-    """List branches, or create and/or switch to one."""
+    """List branches (no name), or create and/or switch to one."""
 
-    name: str | None = Field(None, description="Branch name; omit to list branches")
+    name: str | None = None
     create: bool = Field(False)
     switch: bool = Field(False)
 

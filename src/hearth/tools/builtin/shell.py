@@ -18,12 +18,12 @@ def _sandbox(ctx: RunContext) -> Sandbox:
 
 
 class ShellInput(ToolInput):
-    """Run a shell command in the workspace (sandboxed, fresh process each call). Long output is cut.
-    Use background=true for servers."""
+    """Run a command with /bin/sh -c in the sandboxed workspace (timeout in seconds).
+    background=true returns at once (for servers; see shell_jobs)."""
 
-    command: str = Field(description="Run with /bin/sh -c")
-    timeout: float = Field(120, gt=0, le=3600, description="Seconds")
-    background: bool = Field(False, description="Return at once; see shell_jobs")
+    command: str
+    timeout: float = Field(120, gt=0, le=3600)
+    background: bool = False
 
 
 async def shell(args: ShellInput, ctx: RunContext) -> str:
@@ -48,7 +48,7 @@ async def shell(args: ShellInput, ctx: RunContext) -> str:
 
 
 class ShellJobsInput(ToolInput):
-    """List, read or stop background shell commands."""
+    """List, read or stop background commands."""
 
     action: Literal["list", "read", "stop"]
     id: str | None = Field(None)

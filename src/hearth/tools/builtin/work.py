@@ -18,10 +18,10 @@ def _todo(ctx: RunContext, todo_id: int) -> Todo:
 
 
 class TodoAddInput(ToolInput):
-    """Add a todo item; give parent to make it a sub-task."""
+    """Add a todo; parent makes it a sub-task."""
 
     text: str = Field(min_length=1)
-    parent: int | None = Field(None, description="Id of the todo this belongs under")
+    parent: int | None = None
 
 
 def todo_add(args: TodoAddInput, ctx: RunContext) -> str:
@@ -33,7 +33,7 @@ def todo_add(args: TodoAddInput, ctx: RunContext) -> str:
 
 
 class TodoUpdateInput(ToolInput):
-    """Change a todo's text or status (pending, in_progress, done)."""
+    """Change a todo's text or status."""
 
     id: int
     text: str | None = None
@@ -50,7 +50,7 @@ def todo_update(args: TodoUpdateInput, ctx: RunContext) -> str:
 
 
 class TodoCompleteInput(ToolInput):
-    """Mark a todo as done."""
+    """Mark a todo done."""
 
     id: int
 
@@ -67,7 +67,7 @@ def _after_change(ctx: RunContext, said: str) -> str:
 
 
 class TodoListInput(ToolInput):
-    """Show the todos, plan and task state."""
+    """Show todos, plan and task state."""
 
 
 def todo_list(args: TodoListInput, ctx: RunContext) -> str:
@@ -75,10 +75,10 @@ def todo_list(args: TodoListInput, ctx: RunContext) -> str:
 
 
 class PlanCompleteStepInput(ToolInput):
-    """Mark a step of the approved plan as done."""
+    """Mark a step of the approved plan done."""
 
     step: int = Field(ge=1)
-    note: str = Field("", description="What was done, briefly")
+    note: str = ""
 
 
 def plan_complete_step(args: PlanCompleteStepInput, ctx: RunContext) -> str:
@@ -95,13 +95,13 @@ def plan_complete_step(args: PlanCompleteStepInput, ctx: RunContext) -> str:
 
 
 class TaskStateUpdateInput(ToolInput):
-    """Record the objective, what must be true to finish, progress counts and what remains."""
+    """Record the objective, completion gate, counts and remaining items."""
 
     objective: str | None = None
-    completion_gate: str | None = Field(None, description="What must be true to finish")
+    completion_gate: str | None = None
     done_count: int | None = Field(None, ge=0)
     total_count: int | None = Field(None, ge=0)
-    remaining: list[str] | None = Field(None, description="Items still to do")
+    remaining: list[str] | None = None
 
 
 def task_state_update(args: TaskStateUpdateInput, ctx: RunContext) -> str:
@@ -114,7 +114,7 @@ def task_state_update(args: TaskStateUpdateInput, ctx: RunContext) -> str:
 
 
 class TaskStateGetInput(ToolInput):
-    """Show the task state: objective, completion gate, counts, remaining items."""
+    """Show the task state."""
 
 
 def task_state_text(ctx: RunContext) -> str:

@@ -1,0 +1,47 @@
+"""Facts about the current turn, read from the session's events (nothing kept beside them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hearth.agent.finish import claims_completion
+from hearth.core.events import Event, HearthMessage, ModelReply, ToolResult, UserMessage
+
+
+def claims_in_a_row(history: Sequence[Event]) -> int:
+    """How many of this turn's latest replies (the last one included) claim completion next to
+    calls that all worked (the last one's results are not checked: it is the current reply)."""
+    n = 0
+    failed: set[str] = {e.call_id for e in history if isinstance(e, ToolResult) and not e.ok}
+    latest = True
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            break
+        if not isinstance(event, ModelReply):
+            continue
+        worked = latest or not any(c.id in failed for c in event.tool_calls)
+        if not (event.tool_calls and claims_completion(event.text) and worked):
+            break
+        n += 1
+        latest = False
+    return n
+
+
+def last_result(history: Sequence[Event]) -> ToolResult | None:
+    """The result of this turn's most recent call, if any."""
+    for event in reversed(history):
+        if isinstance(event, ToolResult):
+            return event
+        if isinstance(event, UserMessage):
+            return None
+    return None
+
+
+def tried_a_tool(history: Sequence[Event]) -> bool:
+    """Whether any call was made since the last message from the user or Hearth."""
+    for event in reversed(history):
+        if isinstance(event, ToolResult):
+            return True
+        if isinstance(event, UserMessage | HearthMessage):
+            return False
+    return False

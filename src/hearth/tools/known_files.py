@@ -1,0 +1,136 @@
+"""Which files the agent has seen, as they were when it saw them (issue 13, item 1).
+
+`write` and `edit` refuse an existing file the agent never read in this session, or
+one that changed since it was read: a small model otherwise overwrites a file with
+what it imagines is in it. A file the agent wrote or edited itself counts as seen.
+
+The record is derived from the session's events, so it survives a resume: each
+successful read, write or edit names its path in the call the model made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hearth.core.errors import ToolError
+from hearth.core.events import Event, ModelReply, ToolResult
+from hearth.core.protocols import WorkspacePaths
+
+SEEN_BY = frozenset({"read", "write", "edit"})
+HASH_LIMIT = 8 << 20  # larger files are compared by size and time only
+MIN_LINES_GUARDED = 2  # a write that drops most lines of a file at least this long is checked once
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    mtime_ns: int
+    size: int
+    sha256: str | None
+
+
+@dataclass
+class KnownFiles:
+    _seen: dict[Path, Fingerprint] = field(default_factory=dict)
+    _warned: set[tuple[Path, str, str]] = field(default_factory=set)  # (file, tool, content hash) warned
+
+    def note(self, paths: WorkspacePaths, path: Path) -> None:
+        """Remember the file as it is now (after the agent read, wrote or edited it)."""
+        fp = _fingerprint(paths, path)
+        if fp is not None:
+            self._seen[path] = fp
+
+    def check(self, paths: WorkspacePaths, path: Path, shown: str) -> None:
+        """Raise ToolError when an existing file was not read in this session or changed since."""
+        seen = self._seen.get(path)
+        if seen is None:
+            if os.path.lexists(path):
+                raise ToolError(
+                    f"{shown} already exists and you have not read it in this session. "
+                    f"Read it first (read path={shown!r}), then change it with edit, or write it "
+                    "in full once you know what it holds."
+                )
+            return
+        now = _fingerprint(paths, path)
+        if now is None:  # deleted since: writing it anew loses nothing
+            return
+        same = (now.mtime_ns, now.size) == (seen.mtime_ns, seen.size) or (
+            now.sha256 is not None and now.sha256 == seen.sha256
+        )
+        if not same:
+            raise ToolError(
+                f"{shown} changed since you last read it (by a command or someone else). "
+                f"Read it again (read path={shown!r}) before you change it."
+            )
+
+    def check_overwrite(self, path: Path, old: str, new: str, shown: str, *, by_edit: bool = False) -> None:
+        """Raise ToolError, once per (file, content), when a write would drop most of a file's lines.
+
+        A small model that read a file often writes back only the part it was asked to add. The
+        same write sent again goes through: replacing a whole file can be what was meant."""
+        old_lines = [line.strip() for line in old.splitlines() if line.strip()]
+        if len(old_lines) < MIN_LINES_GUARDED:
+            return
+        new_lines = {line.strip() for line in new.splitlines()}
+        lost = [line for line in old_lines if line not in new_lines]
+        if len(lost) * 2 <= len(old_lines):
+            return
+        what = "edit" if by_edit else "write"
+        key = (path, what, hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        examples = "; ".join(f"`{line[:60]}`" for line in lost[:3])
+        advice = (
+            "To add code, keep the old lines in `new` (the old text, then what you add)."
+            if by_edit
+            else "To add or change part of a file, use edit."
+        )
+        raise ToolError(
+            f"Not changed: this {what} would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
+            f"(e.g. {examples}). {advice} If you really mean to remove them, send the same {what} again."
+        )
+
+    def __contains__(self, path: Path) -> bool:
+        return path in self._seen
+
+    @classmethod
+    def from_events(
+        cls, events: Iterable[Event], paths: WorkspacePaths, canonical: Callable[[str], str | None]
+    ) -> KnownFiles:
+        """The files this session's successful reads, writes and edits touched, as they are now.
+
+        `canonical` maps a tool name the model used (maybe an alias) to the tool's own name."""
+        known = cls()
+        calls: dict[str, str] = {}
+        for event in events:
+            if isinstance(event, ModelReply):
+                for call in event.tool_calls:
+                    target = call.arguments.get("path")
+                    if canonical(call.name) in SEEN_BY and isinstance(target, str):
+                        calls[call.id] = target
+            elif isinstance(event, ToolResult) and event.ok and event.call_id in calls:
+                try:
+                    known.note(paths, paths.resolve(calls[event.call_id]))
+                except ToolError:
+                    continue
+        return known
+
+
+def _fingerprint(paths: WorkspacePaths, path: Path) -> Fingerprint | None:
+    try:
+        fd = paths.open(path, os.O_RDONLY)
+    except (OSError, ToolError):
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        digest: str | None = None
+        if st.st_size <= HASH_LIMIT:
+            h = hashlib.sha256()
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
+            digest = h.hexdigest()
+    return Fingerprint(st.st_mtime_ns, st.st_size, digest)

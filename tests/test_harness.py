@@ -1,0 +1,580 @@
+"""Issue 13's harness defences and issue 12's compaction and prompt-size items.
+
+Each test replays, through the real `hearth` command line and the scripted OpenAI-compatible
+server over HTTP, the reply a small model really gave, and checks the rule that now catches it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearth.core.events import Compacted, Finished, ModelReply, Notice, SessionStarted, ToolResult
+from hearth.store.sessions import SessionStore
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+ORIGINAL = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+
+
+def fenced(name: str, **args: object) -> str:
+    return "```json\n" + json.dumps({"name": name, "arguments": args}) + "\n```"
+
+
+def call(name: str, **args: object) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
+
+
+def run(hearth, server: ScriptedServer, ws: Path, task: str = "do the task", **env: str):  # type: ignore[no-untyped-def]
+    res = hearth(
+        "run",
+        task,
+        "-w",
+        str(ws),
+        "--json",
+        "--permission",
+        "auto",
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0", **env},
+    )
+    assert "Traceback" not in res.stdout + res.stderr, res.stderr[-2000:]
+    assert server.violations == []
+    return res
+
+
+def events(ws: Path) -> list[Any]:
+    store = SessionStore(ws / ".hearth" / "sessions.db")
+    [info] = store.list_sessions()[:1]
+    return store.events(info.id)
+
+
+def results(ws: Path) -> list[ToolResult]:
+    return [e for e in events(ws) if isinstance(e, ToolResult)]
+
+
+def notices(ws: Path, reason: str) -> list[Notice]:
+    return [e for e in events(ws) if isinstance(e, Notice) and e.reason == reason]
+
+
+def finished(ws: Path) -> Finished:
+    last = events(ws)[-1]
+    assert isinstance(last, Finished)
+    return last
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    return str(body["messages"][-1]["content"])
+
+
+def files(ws: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(ws)): p.read_bytes()
+        for p in sorted(ws.rglob("*"))
+        if p.is_file() and ".hearth" not in p.parts and ".git" not in p.parts
+    }
+
+
+# 1. Overwriting a file it never read
+
+
+def test_write_and_edit_refuse_an_existing_file_that_was_not_read(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text(ORIGINAL)
+    server.add(
+        call("edit", path="geometry.py", old="w * h", new="w*h", replace_all=True),
+        call("write", path="geometry.py", content="def area(w, h):\n    pass\n"),  # invented content
+        call("read", path="geometry.py"),
+        call("edit", path="geometry.py", old="return w * h", new="return float(w * h)"),
+        ScriptedReply(text="Made area return a float. TASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stdout[-1500:]
+    first, second, read, edit = results(workspace)
+    assert not first.ok and "have not read it" in first.output and "read path='geometry.py'" in first.output
+    assert not second.ok and "have not read it" in second.output
+    assert read.ok and edit.ok
+    assert (workspace / "geometry.py").read_text() == ORIGINAL.replace("return w * h", "return float(w * h)")
+
+
+def test_a_file_changed_since_it_was_read_must_be_read_again(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "notes.txt").write_text("one\n")
+
+    def someone_edits(body: dict[str, Any]) -> ScriptedReply:
+        (workspace / "notes.txt").write_text("one\ntwo, added by the user\n")
+        return call("write", path="notes.txt", content="one\nthree\n")
+
+    server.add(
+        call("read", path="notes.txt"),
+        someone_edits,
+        call("read", path="notes.txt"),
+        call("write", path="notes.txt", content="one\ntwo, added by the user\nthree\n"),
+        ScriptedReply(text="Added three. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace).code == 0
+    refused = results(workspace)[1]
+    assert not refused.ok and "changed since you last read it" in refused.output
+    assert (workspace / "notes.txt").read_text() == "one\ntwo, added by the user\nthree\n"
+
+
+def test_files_the_agent_made_or_read_stay_known_after_a_resume(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "old.txt").write_text("kept\n")
+    server.add(
+        call("write", path="new.txt", content="1\n"),
+        call("write", path="new.txt", content="2\n"),  # its own file: no read needed
+        call("read", path="old.txt"),
+        ScriptedReply(text="Done for now. TASK_COMPLETE"),
+    )
+    first = run(hearth, server, workspace)
+    assert first.code == 0 and all(r.ok for r in results(workspace))
+    sid = first.json_lines()[0]["session"]
+    server.add(
+        call("write", path="old.txt", content="changed\n"),
+        call("write", path="never-read.txt", content="x"),
+        ScriptedReply(text="Done. TASK_COMPLETE"),
+    )
+    (workspace / "never-read.txt").write_text("the user's\n")
+    again = hearth(
+        "run", "now change them", "--resume", sid, "-w", str(workspace), "--json", "--permission", "auto",
+        env={"HEARTH_LLM_URL": server.url},
+    )  # fmt: skip
+    assert again.code == 0, again.stdout[-1500:] + again.stderr
+    *_, old, never = results(workspace)
+    assert old.ok and (workspace / "old.txt").read_text() == "changed\n"
+    assert not never.ok and (workspace / "never-read.txt").read_text() == "the user's\n"
+
+
+# 2. Declaring success before seeing a result
+
+
+def test_a_finish_next_to_a_call_with_an_invented_result_waits_for_the_real_one(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (workspace / name).write_text(name)
+    server.add(
+        ScriptedReply(
+            text=fenced("ls") + "\nResult of ls:\na.txt\nb.txt\n\nThere are 2 files.\nTASK_COMPLETE",
+        ),
+        ScriptedReply(text="There are 3 files: a.txt, b.txt and c.txt.\nTASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, "How many files are there?", HEARTH_TOOL_MODE="text")
+    assert res.code == 0
+    assert len(server.requests) == 2  # the model was shown the real listing and answered again
+    assert "c.txt" in last_user_text(server.requests[1])
+    assert finished(workspace).final_text == "There are 3 files: a.txt, b.txt and c.txt."
+
+
+def test_text_that_imitates_a_tool_result_is_not_recorded_as_the_answer(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        ScriptedReply(text="I counted them.\nObservation: 7 files\n\n```output\n7\n```\nThe answer is 7."),
+    )
+    assert run(hearth, server, workspace).code == 0
+    answer = finished(workspace).final_text
+    assert answer == "I counted them.\nThe answer is 7."
+
+
+# 3. Giving up at the first recoverable error
+
+
+def _git_repo(ws: Path) -> None:
+    subprocess.run(["git", "init", "-q", "-b", "main", str(ws)], check=True)
+    for key, value in (("user.name", "T"), ("user.email", "t@example.com")):
+        subprocess.run(["git", "config", key, value], cwd=ws, check=True)
+    (ws / "app.py").write_text("print(1)\n")
+    subprocess.run(["git", "add", "app.py"], cwd=ws, check=True)
+    subprocess.run(["git", "commit", "-qm", "start"], cwd=ws, check=True)
+    (ws / "app.py").write_text("print(2)\n")
+
+
+def test_blocked_after_an_error_that_names_its_remedy_is_pushed_back_with_it(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    _git_repo(workspace)
+    server.add(
+        call("git_commit", message="print 2"),
+        ScriptedReply(text="BLOCKED: git commit failed."),
+        call("git_add", paths=["app.py"]),
+        call("git_commit", message="print 2"),
+        ScriptedReply(text="Committed. TASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, "Commit the change to app.py")
+    assert res.code == 0, res.stdout[-2000:]
+    assert not results(workspace)[0].ok
+    [pushed] = notices(workspace, "blocked_after_error")
+    assert "git add" in pushed.text
+    assert "git add" in last_user_text(server.requests[2])
+    log = subprocess.run(["git", "log", "--oneline"], cwd=workspace, capture_output=True, text=True).stdout
+    assert "print 2" in log
+
+
+def test_an_impossible_task_still_ends_blocked_with_exit_3_and_changes_nothing(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "readme.md").write_text("hello\n")
+    before = files(workspace)
+    server.add(
+        call("read", path="plans/secret_plan.txt"),
+        ScriptedReply(text="BLOCKED: the file does not exist."),
+        call("ls"),
+        ScriptedReply(text="BLOCKED: there is no plans/secret_plan.txt in the workspace."),
+    )
+    res = run(hearth, server, workspace, "Summarise plans/secret_plan.txt")
+    assert res.code == 3
+    assert finished(workspace).reason == "there is no plans/secret_plan.txt in the workspace."
+    assert len(notices(workspace, "blocked_after_error")) == 1  # pushed back once, then it stands
+    assert files(workspace) == before
+
+
+# 4. Inventing tools
+
+
+def test_an_invented_tool_gets_the_real_tools_and_the_one_that_does_it(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        call("add", a=1, b=2),
+        call("reed", path="x.py"),
+        call("write", path="calc.py", content="def add(a, b):\n    return a + b\n"),
+        ScriptedReply(text="Added add(a, b) to calc.py. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace, "Add a function add(a, b) to calc.py").code == 0
+    invented, misspelt, write = results(workspace)
+    assert not invented.ok and "'add' is not a tool" in invented.output
+    assert "write creates a file" in invented.output and "edit changes one" in invented.output
+    assert "read, write, edit" in invented.output  # the real tools are listed
+    assert "Did you mean 'read'?" in misspelt.output
+    assert write.ok
+
+
+# 5. Running away
+
+
+def test_each_reply_is_capped_and_the_cap_rises_only_when_a_call_is_cut(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    cut = '```json\n{"name": "write", "arguments": {"path": "big.py", "content": "x = 1\\ny = '
+    script = [
+        ScriptedReply(text=cut, finish_reason="length"),
+        call("write", path="big.py", content="x = 1\ny = 2\n"),
+        ScriptedReply(text="Wrote big.py. TASK_COMPLETE"),
+    ]
+    with ScriptedServer(script, context_window=32768) as server:
+        assert run(hearth, server, workspace, HEARTH_TOOL_MODE="auto").code == 0
+    caps = [body.get("max_tokens") for body in server.requests]
+    assert caps == [4096, 8192, 8192]
+    [notice] = notices(workspace, "reply_cut")
+    assert "in the middle of a tool call" in notice.text and "8192 tokens" in notice.text
+    assert (workspace / "big.py").read_text() == "x = 1\ny = 2\n"  # the cut call never wrote half a file
+    cut_result, write = results(workspace)
+    assert not cut_result.ok and "cut off before this call was complete" in cut_result.output
+    assert write.ok
+
+
+def test_a_reply_cut_by_the_cap_without_a_call_is_not_taken_as_the_answer(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        ScriptedReply(text="Let me think about this at length. " * 20, finish_reason="length"),
+        ScriptedReply(text="Short answer: 42. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace).code == 0
+    assert finished(workspace).final_text == "Short answer: 42."
+    assert server.requests[1]["max_tokens"] == 4096  # not raised: no call was cut
+
+
+def test_a_stream_that_repeats_itself_is_stopped(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    loop = ScriptedReply(text="I will now check the file again.\n" * 3000, chunk_size=16, delay=0.002)
+    server.add(loop, ScriptedReply(text="Checked. TASK_COMPLETE"))
+    started = time.monotonic()
+    res = run(hearth, server, workspace)
+    elapsed = time.monotonic() - started
+    assert res.code == 0
+    assert elapsed < 12  # the full reply would stream for 3000*33/16*2 ms = 12+ s on its own
+    [reply, _] = [e for e in events(workspace) if isinstance(e, ModelReply)]
+    assert reply.finish_reason == "repetition"
+    assert 2 <= reply.text.count("I will now check the file again.") <= 6  # a few rounds kept, not 3000
+    assert "kept repeating" in notices(workspace, "reply_cut")[0].text
+
+
+# 6. and issue 12 item 3: compaction when the window is unknown
+
+
+def summarising(replies: list[ScriptedReply], then: ScriptedReply) -> list[Any]:
+    """A script that answers compaction's summary requests apart from the conversation."""
+    queue = list(replies)
+
+    def respond(body: dict[str, Any]) -> ScriptedReply:
+        if "You summarise" in body["messages"][0]["content"]:
+            return ScriptedReply(text="Read a.txt several times; nothing else was done.")
+        return queue.pop(0) if queue else then
+
+    return [respond] * (len(replies) + 20)
+
+
+def agent_requests(server: ScriptedServer) -> list[dict[str, Any]]:
+    return [b for b in server.requests if "You summarise" not in b["messages"][0]["content"]]
+
+
+def test_an_unknown_window_never_makes_a_short_session_compact(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12, item 3: 30 small steps against a server that reports no window."""
+    (workspace / "a.txt").write_text("alpha\n" * 20)
+    steps = [call("read", path="a.txt", offset=i % 20 + 1, limit=2) for i in range(29)]
+    script = summarising(steps, ScriptedReply(text="Looked. TASK_COMPLETE"))
+    with ScriptedServer(script, context_window=None) as server:
+        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="40")
+        assert res.code == 0, res.stdout[-1500:]
+        assert len(agent_requests(server)) == 30
+        assert len(server.requests) - 30 <= 1  # at most one summary request
+    started = next(e for e in events(workspace) if isinstance(e, SessionStarted))
+    assert started.context_window == 4096  # shown as assumed
+    assert len([e for e in events(workspace) if isinstance(e, Compacted)]) <= 1
+
+
+def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "a.txt").write_text("alpha beta gamma delta\n" * 120)
+    overflow = ScriptedReply(status=400, error="Requested tokens (5210) exceed context window of 4096")
+    steps = [
+        *[call("read", path="a.txt", offset=i + 1) for i in range(3)],
+        overflow,
+        *[call("read", path="a.txt", offset=i + 10) for i in range(8)],
+    ]
+    with ScriptedServer(
+        summarising(steps, ScriptedReply(text="Read it. TASK_COMPLETE")), context_window=None
+    ) as server:
+        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30")
+        assert res.code == 0, res.stdout[-2000:]
+        requests = agent_requests(server)
+    compactions = [e for e in events(workspace) if isinstance(e, Compacted)]
+    assert "overflowed" in compactions[0].reason
+    assert any(c.reason == "near the context window" for c in compactions[1:])  # learned: compacts ahead
+    # every request after the error stays within the learned window (chars/3.5 overestimates tokens)
+    assert all(len(json.dumps(b)) / 3.5 < 4096 for b in requests[4:])
+
+
+# 7. Finishing in its own words
+
+
+def test_a_claim_in_its_own_words_after_successful_read_only_checks_is_a_finish(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        ScriptedReply(
+            text="Wrote it.\n# Task Complete",
+            tool_calls=[
+                ScriptedCall(name="write", arguments={"path": "hello.py", "content": "print('hello')\n"})
+            ],
+        ),
+        ScriptedReply(
+            text="Checking the file.\n\n# Task Complete",
+            tool_calls=[ScriptedCall(name="read", arguments={"path": "hello.py"})],
+        ),
+        call("write", path="hello.py", content="print('hello, improved')\n"),  # never reached
+    )
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stdout[-1500:]
+    assert len(server.requests) == 2
+    assert (workspace / "hello.py").read_text() == "print('hello')\n"
+    assert finished(workspace).final_text == "Checking the file."
+
+
+@pytest.mark.parametrize(
+    "claim", ["**Task completed.**", "The task is complete!", "# Task Complete", "Task is now done."]
+)
+def test_usual_spellings_of_a_completion_claim_are_recognised(hearth, server, workspace, claim: str) -> None:  # type: ignore[no-untyped-def]
+    server.add(ScriptedReply(text=f"Wrote the file.\n{claim}"))
+    assert run(hearth, server, workspace).code == 0
+    assert finished(workspace).final_text == "Wrote the file."
+
+
+def test_talking_about_completion_mid_sentence_is_not_a_claim() -> None:
+    from hearth.agent.finish import claims_completion
+
+    assert not claims_completion("Once the task is complete, I will run the tests.")
+    assert not claims_completion("I will mark the task done after checking.")
+    assert claims_completion("All good.\nTASK_COMPLETE")
+
+
+# 8. Tool mode by what the model does; the small-model profile
+
+
+@pytest.mark.parametrize(("style", "mode"), [("text", "text"), ("native", "auto"), ("none", "auto")])
+def test_a_probe_chooses_the_tool_mode_by_what_the_model_does(
+    hearth, workspace, style: str, mode: str
+) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 2, tool_style=style) as server:
+        assert run(hearth, server, workspace).code == 0
+        assert len(server.probes) == 1 and server.probes[0]["max_tokens"] == 64
+        started = next(e for e in events(workspace) if isinstance(e, SessionStarted))
+        assert started.tool_mode == mode
+        assert ("tools" in server.requests[0]) == (mode != "text")
+        run(hearth, server, workspace)
+        assert len(server.probes) == 1  # remembered for this server and model
+
+
+def test_a_small_model_gets_fewer_tools_a_worked_example_and_one_call_per_reply(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    two_calls = ScriptedReply(
+        tool_calls=[
+            ScriptedCall(name="write", arguments={"path": "a.txt", "content": "a"}),
+            ScriptedCall(name="write", arguments={"path": "b.txt", "content": "b"}),
+        ]
+    )
+    hidden = call("glob", pattern="*.txt")  # not shown to a small model, still callable
+    script = [two_calls, hidden, ScriptedReply(text="Wrote a.txt. TASK_COMPLETE")]
+    with ScriptedServer(script, model="qwen2.5-coder-1.5b-instruct") as server:
+        res = run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-1.5b-instruct")
+        assert res.code == 0
+        body = server.requests[0]
+    names = [t["function"]["name"] for t in body["tools"]]
+    assert set(names) == {"read", "write", "edit", "ls", "grep", "shell"}
+    assert body["max_tokens"] == 1024
+    system = body["messages"][0]["content"]
+    assert '{"path": "notes.txt"}' in system and "one tool call per reply" in system
+    assert (workspace / "a.txt").exists() and not (workspace / "b.txt").exists()
+    assert "one tool call per reply" in results(workspace)[1].output
+    assert results(workspace)[2].ok and "a.txt" in results(workspace)[2].output  # glob ran
+    assert "glob" not in system and "git_commit" not in system
+
+
+def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
+    assert run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-32b-instruct").code == 0
+    assert len(server.requests[0]["tools"]) == 22
+    assert server.requests[0]["max_tokens"] == 4096
+
+
+def test_the_cap_never_asks_for_more_than_the_window_leaves(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    with ScriptedServer(
+        [ScriptedReply(text="Hi. TASK_COMPLETE")], context_window=4096, flavor="vllm"
+    ) as server:
+        assert run(hearth, server, workspace).code == 0
+        body = server.requests[0]
+    prompt = len(json.dumps(body["messages"])) + len(json.dumps(body["tools"]))
+    assert body["max_tokens"] + prompt / 3.5 <= 4096  # vLLM refuses prompt + max_tokens > window
+
+
+# Replayed from a real session with Qwen2.5-Coder-1.5B on llama-cpp-python (text mode): after a
+# call it wrote the result itself, a second call inside that made-up result, and Hearth's own footer.
+REAL_REPLY = (
+    '```json\n{"name": "write", "arguments": {"path": "geometry.py", "content": '
+    '"def perimeter(w, h):\\n    return 2 * (w + h)\\n"}}\n```\n\nResult of write:\n```json\n'
+    '{"name": "read", "arguments": {"path": "geometry.py"}}\n```\n\nResult of read:\n```json\n'
+    "1: def area(w, h):\n2:     return w * h\n```\n\nContinue: call the next tool, or if the task is "
+    "done, give a short summary and TASK_COMPLETE."
+)
+
+
+def test_calls_and_claims_after_an_imitated_result_are_not_acted_on(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n\n\nW = 2\n")
+    server.add(
+        ScriptedReply(text=fenced("read", path="geometry.py")),
+        ScriptedReply(text=REAL_REPLY),
+        ScriptedReply(
+            text=fenced(
+                "edit",
+                path="geometry.py",
+                old="W = 2\n",
+                new="W = 2\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
+            )
+        ),
+        ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, "Add perimeter(w, h) to geometry.py", HEARTH_TOOL_MODE="text")
+    assert res.code == 0, res.stdout[-2000:]
+    replies = [e for e in events(workspace) if isinstance(e, ModelReply)]
+    assert [c.name for c in replies[1].tool_calls] == ["write"]  # not the read inside the made-up result
+    assert notices(workspace, "claim_with_calls") == []  # the echoed footer is not a claim
+    read, dropping, edit = results(workspace)
+    # the write that kept only the new function is refused (the same write again would go through)
+    assert (
+        not dropping.ok
+        and "would delete 3 of the 3 lines" in dropping.output
+        and "use edit" in dropping.output
+    )
+    assert read.ok and edit.ok
+    text = (workspace / "geometry.py").read_text()
+    assert "def area(w, h)" in text and "def perimeter(w, h)" in text
+    assert all(b.get("stop") == ["\nResult of "] for b in server.requests)  # the server stops imitations
+
+
+def test_replacing_a_whole_file_goes_through_when_the_model_repeats_the_write(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "notes.md").write_text("# Notes\n\n- one\n- two\n- three\n")
+    fresh = "# Plan\n\nStart again.\n"
+    server.add(
+        call("read", path="notes.md"),
+        call("write", path="notes.md", content=fresh),
+        call("write", path="notes.md", content=fresh),
+        ScriptedReply(text="Replaced the notes. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace, "Replace notes.md with a fresh plan").code == 0
+    _, first, second = results(workspace)
+    assert not first.ok and "send the same write again" in first.output
+    assert second.ok and (workspace / "notes.md").read_text() == fresh
+    assert "stop" not in server.requests[0] or server.requests[0]["stop"] == ["\nResult of "]
+
+
+@pytest.mark.parametrize(
+    "finish",
+    [
+        ScriptedReply(text='```json\n{"name": "task_complete"}\n```'),  # replayed from a real 1.5B run
+        ScriptedReply(tool_calls=[ScriptedCall(name="finish", arguments={"summary": "Wrote a.txt."})]),
+    ],
+)
+def test_a_made_up_finish_tool_is_taken_as_the_completion_claim_it_is(
+    hearth, server, workspace, finish
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(call("write", path="a.txt", content="a"), finish)
+    res = run(hearth, server, workspace)
+    assert res.code == 0 and len(server.requests) == 2
+    assert finished(workspace).reason == "the model said the task is complete"
+    assert "```" not in finished(workspace).final_text
+    assert len(results(workspace)) == 1  # the made-up tool was not "called"
+
+
+def test_a_bare_done_after_each_call_ends_the_task_once_checks_pass(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: every reply was one call and then "Done."; the session ran
+    until the loop guard stopped it. Now the claim counts once a read-only check after it worked."""
+    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
+    both = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+    server.add(
+        ScriptedReply(text=fenced("read", path="geometry.py") + "\nDone."),
+        ScriptedReply(text=fenced("write", path="geometry.py", content=both) + "\nDone."),
+        ScriptedReply(text=fenced("read", path="geometry.py") + "\nDone."),
+        ScriptedReply(text=fenced("write", path="geometry.py", content=both) + "\nDone."),  # never reached
+    )
+    res = run(hearth, server, workspace, "Add perimeter(w, h) to geometry.py", HEARTH_TOOL_MODE="text")
+    assert res.code == 0, res.stdout[-1500:]
+    assert len(server.requests) == 3 and (workspace / "geometry.py").read_text() == both
+    assert finished(workspace).final_text == fenced("read", path="geometry.py")
+
+
+def test_an_edit_that_replaces_a_whole_small_file_is_refused_once(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: told to use edit, it replaced area() with perimeter()."""
+    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
+    server.add(
+        call("read", path="geometry.py"),
+        call("write", path="geometry.py", content="def perimeter(w, h):\n    return 2 * (w + h)\n"),
+        call(
+            "edit",
+            path="geometry.py",
+            old="def area(w, h):\n    return w * h\n",
+            new="def perimeter(w, h):\n    return 2 * (w + h)\n",
+        ),
+        call(
+            "edit",
+            path="geometry.py",
+            old="    return w * h\n",
+            new="    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
+        ),
+        ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace).code == 0
+    _, written, replaced, added = results(workspace)
+    assert not written.ok and "use edit" in written.output
+    # the same result reached by edit after the write was refused is refused too (as in the real run)
+    assert not replaced.ok and "keep the old lines in `new`" in replaced.output
+    assert added.ok and "def area" in (workspace / "geometry.py").read_text()
+
+
+def test_done_inside_a_sentence_is_not_a_claim() -> None:
+    from hearth.agent.finish import claims_completion
+
+    assert not claims_completion("Done reading; now I will edit it.\n" + fenced("edit", path="a"))
+    assert claims_completion(fenced("read", path="a") + "\nAll done!")
