@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.agent.context import build_messages
 from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
@@ -39,6 +40,8 @@ class Compactor:
     keep_results: int = 4  # the most recent tool results stay visible
     keep_events: int = 8  # events kept verbatim after a summary
     known: bool = True  # False: the server never said its window; learn it from an overflow error
+    model: Model | None = None  # who writes summaries (the summarizer role); None: the agent's model
+    sampling: dict[str, Any] = field(default_factory=dict)  # that role's request settings
     _stuck_at: int | None = field(default=None, init=False)  # size after a compaction that freed too little
 
     @property
@@ -92,6 +95,7 @@ class Compactor:
                 ),
             ],
             max_tokens=min(max(self.budget // 4, SUMMARY_TOKENS[0]), SUMMARY_TOKENS[1]),
+            extra=dict(self.sampling),
         )
         response = await model.complete(request)
         from hearth.llm.thinking import split_thinking
@@ -137,7 +141,7 @@ class Compactor:
         upto = self.boundary(history)
         after = before_summary
         if upto > first_task + 1:
-            summary = await self.summarise(model, history, upto)
+            summary = await self.summarise(self.model or model, history, upto)
             event = Compacted(
                 summary=summary,
                 summary_upto=upto,
