@@ -248,7 +248,7 @@ def test_memory_cli_list_show_forget(tmp_path: Path) -> None:
     assert out.returncode == 1 and "No item" in out.stderr
 
 
-def test_memory_tools_through_the_agent_loop(tmp_path: Path) -> None:
+def test_memory_tools_through_the_agent_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The model stores a fact and finds it again, through the one dispatcher; a secret is refused
     as a tool result, and the item is linked to its session."""
     import asyncio
@@ -259,16 +259,17 @@ def test_memory_tools_through_the_agent_loop(tmp_path: Path) -> None:
     from hearth.agent.prompt import system_prompt
     from hearth.core.events import ToolResult
     from hearth.llm.profiles import ModelProfile, ToolMode
-    from hearth.runtime.memory import project_memory_tools
+    from hearth.runtime.memory import session_memory_tools
     from hearth.sandbox.paths import SafePaths
     from hearth.store.sessions import SessionStore
     from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply
     from hearth.tools.base import RunContext
     from hearth.tools.toolset import Toolset
 
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     ws = tmp_path / "ws"
     ws.mkdir()
-    tools = Toolset(project_memory_tools())
+    tools = Toolset(session_memory_tools())
     store = SessionStore(ws / ".hearth" / "sessions.db")
     sid = store.create(str(ws), "scripted")
     calls = [
@@ -297,7 +298,7 @@ def test_memory_tools_through_the_agent_loop(tmp_path: Path) -> None:
     asyncio.run(agent.run("remember the build tool"))
     out = [e.output for e in agent.history if isinstance(e, ToolResult)]
     assert out[0].startswith("Stored memory 1.")
-    assert "Not stored" in out[1] and "secret" in out[1]
+    assert "Nothing stored" in out[1] and "secret" in out[1]
     assert "[1] (learning) Builds use make" in out[2]
     mem = MemoryStore(ws / ".hearth" / "memory.db")
     assert mem.count() == 1 and mem.get(1) is not None and mem.get(1).session == sid  # type: ignore[union-attr]

@@ -16,11 +16,12 @@ from typing import Any
 
 from hearth.core.errors import HearthError
 from hearth.memory.embed import Embedder, EmbedError
-from hearth.memory.secrets import holds_secret
+from hearth.memory.secrets import SecretValues, holds_secret
 
 RRF_K = 60
 MAX_CHARS = 4000  # a longer item is cut, and the result says so
 CANDIDATES = 50  # how deep each ranking goes before fusion
+MIN_COSINE = 0.35  # all-MiniLM-L6-v2: unrelated sentences score about 0-0.2, paraphrases 0.5+
 KINDS = ("fact", "learning", "preference", "skill_candidate", "note")
 
 _SCHEMA = """
@@ -55,6 +56,12 @@ class Item:
     session: str
     created: float
     score: float = 0.0
+    scope: str = "project"
+
+    @property
+    def ref(self) -> str:
+        """How the model and the web UI name it: `12` in the project scope, `u12` in the user's."""
+        return f"u{self.id}" if self.scope == "user" else str(self.id)
 
 
 @dataclass
@@ -137,9 +144,12 @@ def fts_query(text: str) -> str:
 
 
 class MemoryStore:
-    def __init__(self, path: Path, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, path: Path, embedder: Embedder | None = None, secrets: SecretValues | None = None
+    ) -> None:
         self.path = path
         self.embedder = embedder
+        self.secrets = secrets  # values known to be secret, refused like key-shaped strings
         self._embed_broken: str | None = None
         self._matrix: Any = None
         self._matrix_ids: list[int] = []
@@ -178,7 +188,7 @@ class MemoryStore:
         text = text.strip()
         if not text:
             return Stored(None, ["Nothing stored: the text is empty."])
-        if holds_secret(text) or any(holds_secret(t) for t in tags or []):
+        if holds_secret(text, self.secrets) or any(holds_secret(t, self.secrets) for t in tags or []):
             return Stored(
                 None, ["Nothing stored: the text looks like it holds a secret (a key or password)."]
             )
@@ -262,7 +272,7 @@ class MemoryStore:
         text = text.strip()
         if not text:
             return Stored(None, ["Not changed: the text is empty."])
-        if holds_secret(text):
+        if holds_secret(text, self.secrets):
             return Stored(None, ["Not changed: the text looks like it holds a secret (a key or password)."])
         notices = []
         if len(text) > MAX_CHARS:
@@ -311,6 +321,11 @@ class MemoryStore:
 
     def vector_ranking(self, query: str, n: int = CANDIDATES) -> list[int] | None:
         """Ids by cosine similarity to the query, or None when vectors cannot be used."""
+        scored = self.vector_scores(query, n)
+        return None if scored is None else [i for i, _ in scored]
+
+    def vector_scores(self, query: str, n: int = CANDIDATES) -> list[tuple[int, float]] | None:
+        """(id, cosine similarity) best first, or None when vectors cannot be used."""
         if self.embedder is None or self._embed_broken:
             return None
         import numpy as np
@@ -334,7 +349,7 @@ class MemoryStore:
         n = min(n, len(scores))
         top = np.argpartition(-scores, n - 1)[:n]
         top = top[np.argsort(-scores[top])]
-        return [self._matrix_ids[i] for i in top]
+        return [(self._matrix_ids[i], float(scores[i])) for i in top]
 
     def _load_matrix(self) -> None:
         gen = self._gen()
@@ -370,6 +385,21 @@ class MemoryStore:
                 item.score = score
                 items.append(item)
         return Found(items, "keyword" if vec is None else "hybrid", notices)
+
+    def relevant(self, query: str, k: int = 5, min_cosine: float = MIN_COSINE) -> list[Item]:
+        """Items worth offering unasked: a keyword match, or a vector at least `min_cosine` close;
+        fused by RRF like `search`, best first."""
+        rankings = [self.keyword_ranking(query)]
+        scored = self.vector_scores(query)
+        if scored:
+            rankings.append([i for i, score in scored if score >= min_cosine])
+        items = []
+        for item_id, score in rrf(rankings)[:k]:
+            item = self.get(item_id)
+            if item:
+                item.score = score
+                items.append(item)
+        return items
 
 
 def _unit(v: Any) -> Any:

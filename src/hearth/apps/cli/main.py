@@ -105,6 +105,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.render import TerminalView
     from hearth.core.events import Event, ModelReply, Notice
     from hearth.runtime.conversation import open_conversation
+    from hearth.runtime.reflection import reflect
     from hearth.runtime.session import check_workspace, open_runtime
 
     settings = loaded.settings
@@ -154,6 +155,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )
         finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
+        await reflect(rt, session)  # a session that did work: what it learned goes to memory
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)

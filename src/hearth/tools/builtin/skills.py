@@ -4,10 +4,12 @@ Scripts beside a skill are only named: they run, like any command, through the s
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, create_model
 
@@ -33,6 +35,11 @@ def parse_skill(path: Path) -> Skill | None:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+    return parse_skill_text(text, path)
+
+
+def parse_skill_text(text: str, path: Path) -> Skill | None:
+    """The skill a SKILL.md text declares (its folder's name when the front matter names none)."""
     m = _FRONT.match(text)
     if not m:
         return None
@@ -98,3 +105,44 @@ def skill_tool(skills: list[Skill]) -> Tool | None:
             raise ToolError(f"Cannot read skill {skill.name}: {e}") from e
 
     return Tool("skill", model, load, read_only=True)
+
+
+class PromoteSkillInput(ToolInput):
+    """Make a candidate skill (from memory_search) a skill for later sessions; the user approves."""
+
+    id: int
+    place: Literal["workspace", "user"] = "workspace"
+
+
+CandidateText = Callable[[RunContext, int], str | None]
+"""The text of project memory item `id` when it is a candidate skill (SKILL.md with front matter)."""
+
+
+def promote_skill_tool(candidate: CandidateText, folders: Callable[[RunContext], dict[str, Path]]) -> Tool:
+    """`promote_skill`: writes `<folder>/<name>/SKILL.md` from a candidate. A control file (a skill
+    is instructions the model follows), so the call always asks the user first, whatever the mode
+    or rules; with no one to ask it is refused and nothing is written."""
+
+    def promote(args: PromoteSkillInput, ctx: RunContext) -> str:
+        text = candidate(ctx, args.id)
+        if text is None:
+            raise ToolError(f"Memory item {args.id} is not a candidate skill; memory_search lists them.")
+        skill = parse_skill_text(text, Path("candidate", "SKILL.md"))  # as discovery will read it
+        if skill is None or skill.name == "candidate":
+            raise ToolError(f"Memory item {args.id} has no valid name and description in its front matter.")
+        folder = folders(ctx)[args.place] / skill.name
+        target = folder / "SKILL.md"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except FileExistsError:
+            raise ToolError(
+                f"A skill {skill.name!r} already exists at {target}; choose another name."
+            ) from None
+        except OSError as e:
+            raise ToolError(f"Cannot write {target}: {e}") from e
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text.rstrip("\n") + "\n")
+        return f"Skill {skill.name!r} written to {target}; later sessions discover it."
+
+    return Tool("promote_skill", PromoteSkillInput, promote, control=True)
