@@ -5,6 +5,7 @@ log_mistake, promote_skill that asks first, and the secrets memory never keeps."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -398,3 +399,49 @@ def test_secret_environment_values_are_never_stored(tmp_path: Path, monkeypatch:
         assert mem.store("the key is set in the environment", "fact").id is not None
     finally:
         mem.close()
+
+
+# -- ingesting a repository into searchable chunks ----------------------------------------------------------
+
+
+def test_ingest_chunks_a_repository_into_memory_search_without_secrets(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    src = workspace / "src"
+    src.mkdir()
+    body = "\n".join(f"    step_{i}()" for i in range(60))
+    (src / "net.py").write_text(
+        f"def fetch_with_backoff(url):\n    # retry with exponential backoff\n{body}\n"
+    )
+    (workspace / "README.md").write_text("# Demo\nRun the server with `make serve`.\n")
+    (workspace / ".env").write_text("DB_PASSWORD=orchid-lantern-77\n")
+    (workspace / "docs").mkdir()
+    os.link(workspace / ".env", workspace / "docs" / "notes.txt")  # a hardlink to the secret
+    (workspace / "settings.py").write_text("PASSWORD = 'orchid-lantern-77'  # copied by hand\n")
+    (workspace / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0binary")
+    (workspace / "node_modules" / "dep").mkdir(parents=True)
+    (workspace / "node_modules" / "dep" / "index.js").write_text("module.exports = 'backoff';\n")
+    res = hearth("memory", "ingest", "-w", str(workspace))
+    assert res.code == 0, res.stderr
+    assert "Ingested 3 chunks from 3 files" in res.stdout and "1 chunks held a secret" in res.stdout
+    mem = _project(workspace)
+    chunks = mem.items(kind="chunk")
+    assert sorted(c.tags[0] for c in chunks) == ["README.md", "src/net.py", "src/net.py"]  # 62 lines: two
+    assert all("orchid-lantern-77" not in c.text for c in chunks)
+    assert not any("node_modules" in c.tags[0] or "docs" in c.tags[0] for c in chunks)
+    mem.close()
+    # Ingesting again replaces a file's chunks instead of adding to them.
+    (workspace / "README.md").write_text("# Demo\nRun the server with `make run`.\n")
+    assert hearth("memory", "ingest", "README.md", "-w", str(workspace)).code == 0
+    mem = _project(workspace)
+    assert [c.text for c in mem.items(kind="chunk") if c.tags == ["README.md"]] == [
+        "README.md:1-2\n# Demo\nRun the server with `make run`."
+    ]
+    mem.close()
+    # The model finds code through memory_search, with where it is.
+    server.add(_call("memory_search", query="exponential backoff retry"), _done())
+    run = hearth("run", "how do we retry requests?", "-w", str(workspace), "--json", env=_env(server))
+    [result] = [line for line in run.json_lines() if line["type"] == "tool_result"]
+    assert "(chunk) src/net.py:1-40" in result["output"]
+    # Chunks are not offered unasked at the start of a task.
+    assert "fetch_with_backoff" not in _user_text(server.requests[0])

@@ -22,7 +22,7 @@ RRF_K = 60
 MAX_CHARS = 4000  # a longer item is cut, and the result says so
 CANDIDATES = 50  # how deep each ranking goes before fusion
 MIN_COSINE = 0.35  # all-MiniLM-L6-v2: unrelated sentences score about 0-0.2, paraphrases 0.5+
-KINDS = ("fact", "learning", "preference", "skill_candidate", "note")
+KINDS = ("fact", "learning", "preference", "skill_candidate", "note", "chunk")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (
@@ -209,6 +209,32 @@ class MemoryStore:
         if vec_notice:
             notices.append(vec_notice)
         return Stored(item_id, notices)
+
+    def store_chunks(self, source: str, chunks: list[str], batch: int = 64) -> tuple[int, int]:
+        """Replace the chunks of `source` (a file path, kept as the tag) by `chunks`; embedded in
+        batches. Returns (stored, refused as secrets)."""
+        with self.db:
+            self.db.execute("DELETE FROM items WHERE kind='chunk' AND tags=?", (source,))
+            self._bump()
+        rows: list[tuple[int, str]] = []
+        refused = 0
+        with self.db:
+            for text in chunks:
+                text = text.strip()[:MAX_CHARS]
+                if not text:
+                    continue
+                if holds_secret(text, self.secrets):
+                    refused += 1
+                    continue
+                cur = self.db.execute(
+                    "INSERT INTO items(text, kind, tags, session, created) VALUES (?, 'chunk', ?, '', ?)",
+                    (text, source, time.time()),
+                )
+                rows.append((int(cur.lastrowid or 0), text))
+            self._bump()
+        for i in range(0, len(rows), batch):
+            self._embed_items(rows[i : i + batch])
+        return len(rows), refused
 
     def _embed_items(self, rows: list[tuple[int, str]]) -> str | None:
         if self.embedder is None or self._embed_broken or not rows:

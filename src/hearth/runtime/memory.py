@@ -172,6 +172,8 @@ def offer_memories(
     budget = max_tokens * CHARS_PER_TOKEN - len(render("memories_offer", items=""))
     lines: list[str] = []
     for item in items:
+        if item.kind == "chunk":  # ingested code and documents: found by memory_search when wanted
+            continue
         flat = " ".join(item.text.split())
         if flat in shown:
             continue

@@ -100,3 +100,22 @@ def edit(
     if res.id is None:
         fail(HearthError(res.notices[0], "See `hearth memory list`."))
     print("\n".join([f"Changed item {item_id}.", *res.notices]))
+
+
+@memory_app.command("ingest")
+def ingest_cmd(
+    path: Annotated[str, typer.Argument(help="A folder or file in the workspace")] = ".",
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Chunk a repository's text files into the project's memory, for memory_search (secrets skipped)."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.ingest import ingest
+
+    try:
+        done = ingest((workspace or Path.cwd()).resolve(), path)
+    except HearthError as exc:
+        fail(exc)
+    print(
+        f"Ingested {done.chunks} chunks from {done.files} files "
+        f"({done.skipped} files skipped: secret, binary or too large; {done.refused} chunks held a secret)."
+    )

@@ -56,7 +56,7 @@ class MemoryStoreInput(ToolInput):
 
 
 class MemorySearchInput(ToolInput):
-    """Search what earlier sessions remembered."""
+    """Search what earlier sessions remembered (and ingested files)."""
 
     query: str = Field(min_length=1)
     k: int = Field(5, ge=1, le=20)

@@ -568,7 +568,7 @@ async function showMemory(query, kind) {
   const kinds = form.appendChild(el("select"));
   kinds.setAttribute("aria-label", "Kind");
   for (const [value, label] of [["", "all kinds"], ["fact", "facts"], ["learning", "learnings (mistakes)"],
-    ["preference", "preferences"], ["skill_candidate", "candidate skills"], ["note", "notes"]]) {
+    ["preference", "preferences"], ["skill_candidate", "candidate skills"], ["note", "notes"], ["chunk", "ingested chunks"]]) {
     const option = kinds.appendChild(el("option", null, label));
     option.value = value;
   }
