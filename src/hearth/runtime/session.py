@@ -41,7 +41,9 @@ from hearth.runtime.config import Settings, project_dir, user_config_path, user_
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
 from hearth.runtime.mcp import McpServers, start_servers
+from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.roles import Role, resolve_role
+from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.sandbox.budget import SessionCaps
@@ -62,7 +64,7 @@ DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the s
 
 
 def default_toolset() -> Toolset:
-    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
+    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools()])
 
 
 # What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
@@ -260,6 +262,9 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         shown_tools=SMALL_TOOLS if small else (),
     )
     rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
+    for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
+        rt.toolset.add(tool)
     try:
         rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
     except BaseException:

@@ -38,6 +38,8 @@ from hearth.testing.script import (
     prompt_text,
 )
 
+NOTHING_LEARNED = '{"knowledge": [], "learnings": [], "skills": []}'
+
 
 class ScriptedServer:
     def __init__(
@@ -67,6 +69,10 @@ class ScriptedServer:
         self.cached_tokens: list[int] = []
         self.tool_style = tool_style
         self.probes: list[dict[str, Any]] = []
+        # Reflection at the end of a session (marked X-Hearth-Reflection) is answered apart, like
+        # the probe: from `reflection_replies` when a test scripted some, else with nothing learned.
+        self.reflections: list[dict[str, Any]] = []
+        self.reflection_replies: list[ScriptedReply] = []
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
@@ -223,6 +229,17 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.owner.request_delay:
             time.sleep(self.owner.request_delay)
+        if self.headers.get("X-Hearth-Reflection"):
+            owner = self.owner
+            with owner._lock:
+                owner.reflections.append(body)
+                scripted = owner.reflection_replies.pop(0) if owner.reflection_replies else None
+            answer = scripted or ScriptedReply(text=NOTHING_LEARNED)
+            if answer.status >= 400:
+                self._json(answer.status, {"error": {"message": answer.error}})
+            else:
+                self._stream(answer, {"prompt_tokens": 100, "completion_tokens": 20}, False)
+            return
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})
