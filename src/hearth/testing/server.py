@@ -73,6 +73,8 @@ class ScriptedServer:
         # the probe: from `reflection_replies` when a test scripted some, else with nothing learned.
         self.reflections: list[dict[str, Any]] = []
         self.reflection_replies: list[ScriptedReply] = []
+        self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
+        self.most_busy = 0  # the most at one time
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
@@ -228,7 +230,12 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if self.owner.request_delay:
+            with self.owner._lock:
+                self.owner.busy += 1
+                self.owner.most_busy = max(self.owner.most_busy, self.owner.busy)
             time.sleep(self.owner.request_delay)
+            with self.owner._lock:
+                self.owner.busy -= 1
         if self.headers.get("X-Hearth-Reflection"):
             owner = self.owner
             with owner._lock:
