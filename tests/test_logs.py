@@ -59,7 +59,7 @@ def test_a_session_is_logged_as_json_lines_with_tokens_and_durations(hearth, wor
     records = lines(log)
     events = [r for r in records if r["logger"] == "hearth.events"]
     kinds = [r["event"] for r in events]
-    assert kinds[0] == "session_started" and kinds[-1] == "finished"
+    assert kinds[0] == "session_started" and "finished" in kinds  # (memory's reflection may follow)
     reply = next(r for r in events if r["event"] == "model_reply")
     assert reply["prompt_tokens"] > 0 and reply["completion_tokens"] > 0 and reply["duration_ms"] >= 0
     assert reply["tool_calls"] == ["read"]

@@ -114,6 +114,14 @@ class Settings(BaseModel):
     )
     max_background_jobs: int = Field(8, ge=1, description="Background shell jobs running at once")
     checkpoints: bool = Field(True, description="Record the workspace before each changing step (for undo)")
+    memory_offer_tokens: int = Field(
+        400, ge=0, description="Tokens of relevant memories offered at the start of a task; 0 = none"
+    )
+    reflect: bool | None = Field(
+        None,
+        description="After a session that did work, store what it learned (knowledge, mistakes, skills); "
+        "unset: on, except for a small model with no summarizer role of its own (it would cost a slow reply)",
+    )
     allow: list[str] = Field(
         default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"
     )

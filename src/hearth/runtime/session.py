@@ -41,7 +41,10 @@ from hearth.runtime.config import Settings, project_dir, user_config_path, user_
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
+from hearth.runtime.mcp import McpServers, start_servers
+from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.roles import Role, resolve_role
+from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.runtime.traces import configure_traces
@@ -70,7 +73,7 @@ DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the s
 
 
 def default_toolset() -> Toolset:
-    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
+    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools()])
 
 
 def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
@@ -121,6 +124,7 @@ class Runtime:
     toolset: Toolset = field(default_factory=default_toolset)
     role_models: dict[str, str] = field(default_factory=dict)  # a role's model chosen at run time
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
+    mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
 
     @property
     def workspace(self) -> Path:
@@ -188,6 +192,8 @@ class Runtime:
         self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.stop()
         for client in [self.model, *self._clients.values()]:
             close_model = getattr(client, "aclose", None)
             if close_model is not None:
@@ -300,6 +306,14 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     seeing = vision_tool(rt)
     if seeing is not None:
         rt.toolset.add(seeing)
+    # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
+    for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
+        rt.toolset.add(tool)
+    try:
+        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    except BaseException:
+        await rt.aclose()
+        raise
     return rt
 
 
