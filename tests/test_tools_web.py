@@ -23,6 +23,15 @@ PAGE = b"""<html><head><title>t</title><script>var secret = 1;</script></head>
 <div id="main"><ul><li>one</li><li>two</li></ul></div></body></html>"""
 
 
+LONG = (
+    b"<html><head><script>"
+    + b"var x = 1;" * 50000
+    + b"</script></head><body><h1>Long</h1>"
+    + b"<p>Some <b>words</b> here.</p>\n" * 40000
+    + b"<div id='end'>THE LAST WORDS</div></body></html>"
+)
+
+
 class Handler(BaseHTTPRequestHandler):
     routes: ClassVar[dict[str, tuple[int, dict[str, str], bytes]]] = {}
 
@@ -70,6 +79,7 @@ def site() -> Iterator[int]:
         "/bin": (200, {"Content-Type": "application/octet-stream"}, b"\x00\x01\x02"),
         "/lying": (200, {"Content-Type": "text/plain"}, b"ELF\x00\x00\x00binary"),
         "/json": (200, {"Content-Type": "application/json"}, b'{"a": 1}'),
+        "/long": (200, {"Content-Type": "text/html"}, LONG),
     }
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -204,3 +214,13 @@ def test_network_true_reaches_any_public_name_but_still_no_internal_address() ->
             asyncio.run(policy.check(host, 80))
     with pytest.raises(Refused, match="allow-list"):
         asyncio.run(ProxyPolicy([], resolver=resolve).check("public.test", 443))
+
+
+def test_a_long_page_is_read_only_as_far_as_it_is_shown(workspace: Path, site: int) -> None:
+    out = fetch(workspace, allowed(), f"http://site.test:{site}/long")
+    assert "# Long" in out and "THE LAST WORDS" not in out and "var x" not in out
+    assert "[cut at 20000 of" in out or "only its start was read" in out
+    short = fetch(workspace, allowed(), f"http://site.test:{site}/long", max_chars=200)
+    assert "# Long" in short and len(short) < 400
+    # a selector looks at the whole page
+    assert "THE LAST WORDS" in fetch(workspace, allowed(), f"http://site.test:{site}/long", selector="#end")

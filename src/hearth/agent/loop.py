@@ -18,6 +18,7 @@ from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.eventlog import log_event
 from hearth.agent.finish import (
     FINISH_NAMES,
     BadWait,
@@ -97,6 +98,7 @@ class Agent:
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
         self.history.append(event)
+        log_event(self.session_id, event)
         if self.on_event:
             self.on_event(self.session_id, event)
 

@@ -92,6 +92,17 @@ class Settings(BaseModel):
     )
     search_url: str = Field("", description="The SearXNG instance's URL (search_provider = searxng)")
     search_api_key: SecretStr = Field(SecretStr(""), description="Brave or Tavily API key")
+    log_level: Literal["debug", "info", "warning", "error", "off"] = Field(
+        "info", description="How much goes to the log file (JSON Lines, secrets masked)"
+    )
+    log_file: str = Field("", description="The log file; blank = the workspace's .hearth/logs/hearth.log")
+    otel_endpoint: str = Field(
+        "",
+        description="OTLP/HTTP endpoint for OpenTelemetry traces, e.g. http://127.0.0.1:4318; blank = none",
+    )
+    transcription_model: str = Field(
+        "whisper-1", description="Model for the web UI's voice input (/v1/audio/transcriptions)"
+    )
     web_render: bool = Field(
         False, description="Offer web_fetch's render option (Chromium through Playwright: hearth[render])"
     )

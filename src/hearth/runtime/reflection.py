@@ -107,7 +107,11 @@ async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
     history = conversation.agent.history
     events = since_last(history)
     summarizer, sampling = rt.summarizer()
-    on = rt.settings.reflect if rt.settings.reflect is not None else summarizer is not None or not rt.profile.small
+    on = (
+        rt.settings.reflect
+        if rt.settings.reflect is not None
+        else summarizer is not None or not rt.profile.small
+    )
     if not on or not did_work(events):
         return None
     model = summarizer or rt.model

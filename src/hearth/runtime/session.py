@@ -40,12 +40,14 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import McpServers, start_servers
 from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
+from hearth.runtime.traces import configure_traces
 from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
@@ -221,6 +223,8 @@ def open_store(workspace: Path) -> SessionStore:
 async def open_runtime(settings: Settings, *, model: Model | None = None, probe: bool = True) -> Runtime:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
+    configure_logging(settings)
+    configure_traces(settings)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None

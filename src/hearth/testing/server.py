@@ -52,6 +52,8 @@ class ScriptedServer:
         port: int = 0,
         tool_style: str = "native",
         request_delay: float = 0.0,
+        more_models: Sequence[str] = (),
+        transcriptions: bool = False,
     ) -> None:
         """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
         (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models).
@@ -60,6 +62,9 @@ class ScriptedServer:
         in `probes`, apart from the scripted conversation."""
         self.script: list[ScriptItem] = list(script)
         self.model = model
+        self.more_models = list(more_models)  # listed by /v1/models after `model`
+        self.transcriptions = transcriptions  # offer /v1/audio/transcriptions (whisper's API)
+        self.audio: list[tuple[dict[str, str], bytes]] = []  # (form fields, file bytes) received
         self.context_window = context_window
         self.flavor = flavor
         self.routes: dict[str, list[ScriptItem]] = {}
@@ -182,7 +187,8 @@ class _Handler(BaseHTTPRequestHandler):
             entry: dict[str, Any] = {"id": owner.model, "object": "model"}
             if owner.flavor == "vllm" and window:
                 entry["max_model_len"] = window
-            self._json(200, {"object": "list", "data": [entry]})
+            more = [{"id": name, "object": "model"} for name in owner.more_models]
+            self._json(200, {"object": "list", "data": [entry, *more]})
         elif path == "/props" and owner.flavor == "llamacpp" and window:
             self._json(200, {"default_generation_settings": {"n_ctx": window}})
         elif path == "/api/v0/models" and owner.flavor == "lmstudio" and window:
@@ -199,12 +205,22 @@ class _Handler(BaseHTTPRequestHandler):
                     ]
                 },
             )
+        elif path == "/v1/audio/transcriptions" and owner.transcriptions:
+            self._json(405, {"error": {"message": "use POST"}})
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
+        if self.path.rstrip("/") == "/v1/audio/transcriptions" and self.owner.transcriptions:
+            fields, audio = _multipart(self.headers.get("Content-Type", ""), raw)
+            self.owner.audio.append((fields, audio))
+            if not audio:
+                self._json(400, {"error": {"message": "no file in the form"}})
+                return
+            self._json(200, {"text": f"heard {len(audio)} bytes"})
+            return
         if self.path.rstrip("/") == "/api/show" and self.owner.flavor == "ollama":
             window = self.owner.context_window
             self._json(
@@ -408,3 +424,21 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _multipart(content_type: str, raw: bytes) -> tuple[dict[str, str], bytes]:
+    """A multipart/form-data body's text fields and its `file` part's bytes."""
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + raw)
+    fields: dict[str, str] = {}
+    audio = b""
+    for part in message.iter_parts() if message.is_multipart() else []:
+        name = part.get_param("name", header="content-disposition") or ""
+        data = part.get_payload(decode=True) or b""
+        if name == "file":
+            audio = bytes(data)
+        else:
+            fields[str(name)] = bytes(data).decode("utf-8", "replace")
+    return fields, audio

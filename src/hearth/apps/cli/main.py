@@ -45,6 +45,14 @@ class RunOptions:
     permission: str | None  # given on the command line (a resumed session otherwise keeps its own)
 
 
+LogLevelOpt = Annotated[
+    str | None, typer.Option("--log-level", help="debug | info | warning | error | off (log file)")
+]
+LogFileOpt = Annotated[
+    str | None, typer.Option("--log-file", help="JSON Lines log (default: .hearth/logs/hearth.log)")
+]
+
+
 @app.command()
 def run(
     task: Annotated[str | None, typer.Argument(help="What to do, in plain language")] = None,
@@ -69,6 +77,8 @@ def run(
     model: Annotated[str | None, typer.Option("--model", "-m", help="Model name on the server")] = None,
     llm_url: Annotated[str | None, typer.Option("--llm-url", help="OpenAI-compatible server URL")] = None,
     tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
+    log_level: LogLevelOpt = None,
+    log_file: LogFileOpt = None,
 ) -> None:
     """Do one task and exit: 0 done, 1 error, 2 limit, 3 blocked, 4 waiting, 130 interrupted."""
     import asyncio
@@ -88,6 +98,8 @@ def run(
             model=model,
             llm_url=llm_url,
             tool_mode=tool_mode,
+            log_level=log_level,
+            log_file=log_file,
         )
         finished = asyncio.run(_run(loaded, options))
     except StillWaiting as exc:
@@ -307,13 +319,15 @@ def web(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on; 0.0.0.0 opens it to your network")
     ] = "127.0.0.1",
+    log_level: LogLevelOpt = None,
+    log_file: LogFileOpt = None,
 ) -> None:
     """Serve the web UI, the HTTP/WebSocket API and an OpenAI-compatible endpoint (login required)."""
     from hearth.apps.web.serve import serve
     from hearth.core.errors import HearthError
 
     try:
-        loaded = load_cli_settings(workspace=workspace)
+        loaded = load_cli_settings(workspace=workspace, log_level=log_level, log_file=log_file)
         for line in loaded.ignored_report():
             sys.stderr.write(f"warning: {line}\n")
         serve(loaded.settings, host, port)
@@ -342,6 +356,8 @@ def interactive(
     model: Annotated[str | None, typer.Option("--model", "-m", help="Model name on the server")] = None,
     llm_url: Annotated[str | None, typer.Option("--llm-url", help="OpenAI-compatible server URL")] = None,
     tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
+    log_level: LogLevelOpt = None,
+    log_file: LogFileOpt = None,
 ) -> None:
     """With no command: an interactive session in the workspace (/help inside). It takes the
     flags of `hearth run` that make sense there: hearth -p auto, hearth --resume ID, hearth -c."""
@@ -349,6 +365,7 @@ def interactive(
 
     if ctx.invoked_subcommand is not None:
         given = permission or resume or cont or plan or deep or budget or model or llm_url or tool_mode
+        given = given or log_level or log_file
         if given:
             fail(ValueError(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS]."))
         return
@@ -364,6 +381,8 @@ def interactive(
                 model=model,
                 llm_url=llm_url,
                 tool_mode=tool_mode,
+                log_level=log_level,
+                log_file=log_file,
             )
 
         loaded = load()

@@ -77,11 +77,17 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
+class Clear(BaseModel):
+    """Start over: a new, empty session (the old one stays in the session list)."""
+
+    type: Literal["clear"]
+
+
 ClientMessage = Annotated[
-    SendMessage | SetMode | Stop | Approve | DecidePlan | Ping, Field(discriminator="type")
+    SendMessage | SetMode | Stop | Approve | DecidePlan | Ping | Clear, Field(discriminator="type")
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("message", "set_mode", "stop", "approve", "plan_decision", "ping")
+CLIENT_TYPES = ("message", "set_mode", "stop", "approve", "plan_decision", "ping", "clear")
 
 
 class Ok(BaseModel):

@@ -3,8 +3,9 @@
 On connect a session socket gets `hello` with the whole history (encoded as the live updates
 are, so a reload shows exactly what was there) and any question still waiting for an answer;
 then live updates, each with its `session`. Client messages (`message` with `plan`, `deep` and
-`budget`, `set_mode`, `stop`, `approve`, `plan_decision`, `ping`) are checked by the HTTP API's
-models (schemas.py).
+`budget`, `set_mode`, `stop`, `approve`, `plan_decision`, `ping`, `clear`) are checked by the HTTP
+API's models (schemas.py). `clear` starts a new, empty session and answers `cleared` with its id
+(`new_session`); the client connects to that session's socket (the old session stays listed).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from hearth.apps.web.schemas import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
     Approve,
+    Clear,
     DecidePlan,
     Ping,
     SendMessage,
@@ -133,6 +135,11 @@ def _handle(hub: Hub, live: LiveSession, raw: str) -> dict[str, Any] | None:
             hub.decide_plan(live.id, msg.id, msg.decision, msg.steps)
         elif isinstance(msg, Ping):
             return {"type": "pong"}
+        elif isinstance(msg, Clear):
+            if live.running:
+                raise HearthError("This session is running a task.", "Stop it first, then clear.")
+            fresh = hub.session(None)
+            return {"type": "cleared", "session": live.id, "new_session": fresh.id}
     except HearthError as exc:
         return _error(exc)
     return None

@@ -24,6 +24,7 @@ class WebState:
     runtime: Runtime | None = None
     hub_: Hub | None = None
     started: float = field(default_factory=time.monotonic)
+    voice: bool | None = None  # does the model server transcribe speech (None: not asked yet)
 
     @property
     def rt(self) -> Runtime:

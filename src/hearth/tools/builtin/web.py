@@ -128,6 +128,23 @@ async def fetch(url: str, check: Check, *, max_body: int = MAX_BODY) -> tuple[st
         raise ToolError(f"More than {MAX_REDIRECTS} redirects; stopped at {url}.")
 
 
+HTML_PER_CHAR = 10  # HTML read per character of Markdown asked for (tags and attributes weigh)
+HTML_READ_FLOOR = 200_000
+_INERT = re.compile(r"<(script|style|noscript|template|svg)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def trim_html(html: str, max_chars: int) -> tuple[str, bool]:
+    """Scripts and styles dropped, and the page cut (at a tag) past what `max_chars` of Markdown
+    can come from: a 1 MB page is not parsed whole to show its first 20,000 characters.
+    (The HTML, whether it was cut.)"""
+    html = _INERT.sub("", html)
+    limit = max(HTML_PER_CHAR * max_chars, HTML_READ_FLOOR)
+    if len(html) <= limit:
+        return html, False
+    cut = html.rfind("<", 0, limit)
+    return html[: cut if cut > 0 else limit], True
+
+
 def to_markdown(html: str, selector: str | None) -> str:
     from bs4 import BeautifulSoup
     from markdownify import MarkdownConverter
@@ -168,7 +185,13 @@ def web_tools(check: Check, renderer: Renderer | None = None) -> list[Tool]:
             raise ToolError(f"{args.url} took longer than {TIMEOUT:g}s; not read.") from None
         text = _decode(body, kind)
         if kind in ("text/html", "application/xhtml+xml") or (not kind and "<html" in text[:2000].lower()):
-            text = to_markdown(text, args.selector)
+            cut = False
+            if not args.selector:  # the selected part may be anywhere; otherwise read what is shown
+                text, cut = trim_html(text, args.max_chars)
+            # parsing a big page takes seconds: off the event loop, so other sessions go on
+            text = await asyncio.to_thread(to_markdown, text, args.selector)
+            if cut and len(text) <= args.max_chars:
+                text += "\n[the page goes on; only its start was read]"
         elif args.selector:
             raise ToolError(f"selector works only on HTML; {final} is {kind or 'untyped'}.")
         if len(text) > args.max_chars:

@@ -1,4 +1,5 @@
-"""The workspace's files for the viewer: listed, and served inert, never `.env`, `.hearth/` or `.git/`."""
+"""The workspace's files for the viewer: listed, and served inert, never `.env`, `.hearth/` or `.git/`;
+and uploads into it, under the agent's own file rules (runtime/uploads.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import mimetypes
 import os
 from pathlib import Path
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from hearth.apps.web.errors import Refused
 from hearth.apps.web.state import State, WebState
+from hearth.runtime.uploads import MAX_UPLOAD_BYTES, save_upload, upload_target
 
 router = APIRouter(prefix="/files", tags=["files"])
 
@@ -28,6 +30,32 @@ class FileOut(BaseModel):
 
 class FilesOut(BaseModel):
     files: list[FileOut]
+
+
+class UploadOut(BaseModel):
+    path: str
+    size: int
+    replaced: bool
+
+
+@router.put("/upload")
+async def upload(path: str, request: Request, state: State, replace: bool = False) -> UploadOut:
+    """The request body becomes the file `path` in the workspace (25 MB at most). Refused like the
+    agent's `write` would be (outside the workspace, a secret's name, `.hearth/` or `.git/`, a deny
+    rule), and for a control file; an existing file is replaced only with `replace=true`."""
+    settings = state.rt.settings
+    declared = request.headers.get("content-length", "")
+    too_big = Refused(413, f"The upload is over {MAX_UPLOAD_BYTES >> 20} MB.", "Copy it in on the machine.")
+    if declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
+        raise too_big
+    await asyncio.to_thread(upload_target, settings, path)  # refused before the body is read
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_UPLOAD_BYTES:
+            raise too_big
+    saved = await asyncio.to_thread(save_upload, settings, path, bytes(body), replace=replace)
+    return UploadOut(path=saved.path, size=saved.size, replaced=saved.replaced)
 
 
 @router.get("")

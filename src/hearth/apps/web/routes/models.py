@@ -22,6 +22,13 @@ class CurrentModel(BaseModel):
     current: str
 
 
+class ModelSearchOut(BaseModel):
+    query: str
+    current: str
+    models: list[str]
+    error: str | None = None
+
+
 @router.get("")
 async def models(state: State) -> ModelsOut:
     try:
@@ -29,6 +36,18 @@ async def models(state: State) -> ModelsOut:
     except HearthError as exc:
         return ModelsOut(current=state.rt.model.name, models=[], error=exc.message)
     return ModelsOut(current=state.rt.model.name, models=listed)
+
+
+@router.get("/search")
+async def search_models(state: State, q: str = "") -> ModelSearchOut:
+    """The server's models whose names hold every word of `q` (any case); all of them for none."""
+    words = q.lower().split()
+    try:
+        listed = await state.rt.list_models()
+    except HearthError as exc:
+        return ModelSearchOut(query=q, current=state.rt.model.name, models=[], error=exc.message)
+    found = [name for name in listed if all(word in name.lower() for word in words)]
+    return ModelSearchOut(query=q, current=state.rt.model.name, models=found)
 
 
 @router.post("/select")

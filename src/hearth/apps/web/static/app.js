@@ -9,7 +9,7 @@ const state = { session: null, ws: null, running: false, pendingSend: null, stre
 
 async function api(path, options = {}) {
   const init = { credentials: "same-origin", ...options, headers: { ...(options.headers || {}) } };
-  if (init.body && typeof init.body !== "string") {
+  if (init.body && typeof init.body !== "string" && !(init.body instanceof Blob)) {
     init.body = JSON.stringify(init.body);
     init.headers["Content-Type"] = "application/json";
   }
@@ -64,6 +64,7 @@ async function start() {
   $("mode").value = state.defaultMode = status.permission_mode;
   refreshSessions();
   showTrust();
+  setupVoice();
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("s");
   if (fromHash) openSession(fromHash);
   else clearChat();
@@ -138,6 +139,8 @@ function fmtTime(iso) {
 function clearChat() {
   closeSocket();
   state.session = null;
+  state.budget = null;
+  showBudget();
   history.replaceState(null, "", location.pathname);
   $("messages").replaceChildren(el("p", "dim", "New session: say what you want done."));
   $("work").hidden = true;
@@ -149,6 +152,8 @@ function clearChat() {
 function openSession(id) {
   closeSocket();
   state.session = id;
+  state.budget = null;
+  showBudget();
   history.replaceState(null, "", `#s=${encodeURIComponent(id)}`);
   document.querySelectorAll("#session-list li").forEach((li) => li.classList.toggle("current", li.dataset.id === id));
   connect(id);
@@ -243,7 +248,9 @@ function handle(msg) {
       $("messages").replaceChildren();
       resetTurn();
       state.tools.clear();
+      state.budget = null;
       for (const m of msg.history) render(m);
+      showBudget();
       resetTurn();
       setRunning(msg.running);
       $("mode").value = msg.mode;
@@ -367,6 +374,15 @@ function render(msg) {
       break;
     case "budget_set":
       line(`token budget: ${msg.tokens}`);
+      state.budget = { limit: msg.tokens, used: 0 };
+      showBudget();
+      break;
+    case "usage":
+      if (state.budget) {
+        // what the budget counts (agent/budget.py): new prompt tokens plus output
+        state.budget.used += Math.max(0, msg.prompt_tokens - msg.cached_tokens) + msg.completion_tokens;
+        showBudget();
+      }
       break;
     case "notice":
       line(`note (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
@@ -441,13 +457,76 @@ function planCard(msg) {
   state.questions.set(msg.id, card);
 }
 
+// ---- voice input: shown only when the model server transcribes speech -------------------------
+
+async function setupVoice() {
+  const button = $("voice");
+  let voice;
+  try {
+    voice = await api("/api/voice");
+  } catch {
+    return;
+  }
+  button.hidden = !(voice.available && navigator.mediaDevices && window.MediaRecorder);
+  if (button.hidden || button.dataset.ready) return;
+  button.dataset.ready = "1";
+  let recorder = null;
+  button.addEventListener("click", async () => {
+    if (recorder) {
+      recorder.stop();
+      return;
+    }
+    let stream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (err) {
+      line(`microphone: ${err.message}`, "error");
+      return;
+    }
+    const chunks = [];
+    recorder = new MediaRecorder(stream);
+    recorder.addEventListener("dataavailable", (e) => e.data.size && chunks.push(e.data));
+    recorder.addEventListener("stop", async () => {
+      stream.getTracks().forEach((t) => t.stop());
+      recorder = null;
+      button.classList.remove("recording");
+      button.textContent = "🎤";
+      const blob = new Blob(chunks, { type: chunks[0]?.type || "audio/webm" });
+      try {
+        const { text } = await api("/api/voice/transcribe", { method: "POST", body: blob, headers: { "Content-Type": blob.type.split(";")[0] || "audio/webm" } });
+        const input = $("input");
+        input.value = input.value ? `${input.value} ${text}` : text;
+        input.focus();
+      } catch (err) {
+        line(`voice: ${err.message}`, "error");
+      }
+    });
+    recorder.start();
+    button.classList.add("recording");
+    button.textContent = "■";
+  });
+}
+
 // ---- composer and header -------------------------------------------------------------------
+
+function showBudget() {
+  const meter = $("budget-meter");
+  meter.hidden = !state.budget;
+  if (state.budget) meter.textContent = `budget: ${state.budget.used} / ${state.budget.limit} tokens`;
+}
+
+$("deep-work").addEventListener("change", () => ($("budget").hidden = !$("deep-work").checked));
 
 $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
   const text = $("input").value.trim();
   if (!text || state.running) return;
   const message = { type: "message", content: text, plan: $("plan-first").checked };
+  if ($("deep-work").checked) {
+    message.deep = true;
+    const budget = parseInt($("budget").value, 10);
+    if (budget > 0) message.budget = budget;
+  }
   $("input").value = "";
   if (!state.session) {
     const { id } = await api("/api/sessions", { method: "POST" });
@@ -521,21 +600,89 @@ async function showUsage(range) {
   if (!usage.days.length) body.appendChild(el("p", "dim", "No model requests in this range."));
 }
 
-$("open-files").addEventListener("click", async () => {
+$("open-files").addEventListener("click", () => showFiles());
+
+// The workspace as a folder tree (the server leaves out secrets, .hearth/ and .git/), with uploads.
+async function showFiles(note = "") {
   const body = panel("Workspace files");
+  const bar = body.appendChild(el("div", "upload-bar"));
+  const folder = bar.appendChild(el("input"));
+  folder.id = "upload-folder";
+  folder.value = "uploads";
+  folder.setAttribute("aria-label", "Upload into folder");
+  const picker = bar.appendChild(el("input"));
+  picker.type = "file";
+  picker.multiple = true;
+  picker.id = "upload-input";
+  picker.setAttribute("aria-label", "Upload files");
+  const status = body.appendChild(el("p", "dim", note));
+  status.id = "upload-status";
+  picker.addEventListener("change", () => upload(picker.files, folder.value, status));
   const { files } = await api("/api/files");
-  const list = body.appendChild(el("ul", "files"));
-  const view = body.appendChild(el("div"));
-  for (const f of files) {
-    const li = list.appendChild(el("li", null, `${f.path} (${f.size} B)`));
-    li.addEventListener("click", () => showFile(view, f.path));
-  }
+  const view = el("div");
+  body.appendChild(tree(files, view));
+  body.appendChild(view);
   if (!files.length) body.appendChild(el("p", "dim", "The workspace is empty."));
-});
+}
+
+async function upload(files, folder, status) {
+  const base = folder.trim().replace(/^\/+|\/+$/g, "");
+  const saved = [];
+  for (const file of files) {
+    const path = base ? `${base}/${file.name}` : file.name;
+    try {
+      const r = await api(`/api/files/upload?path=${encodeURIComponent(path)}`, { method: "PUT", body: file });
+      saved.push(r.path);
+    } catch (err) {
+      status.className = "error";
+      status.textContent = `${path}: ${err.message}`;
+      return;
+    }
+  }
+  const input = $("input");
+  input.value = `${input.value}${input.value && !input.value.endsWith("\n") ? "\n" : ""}Uploaded: ${saved.join(", ")}`;
+  await showFiles(`Uploaded ${saved.join(", ")}`);
+}
+
+function tree(files, view) {
+  const root = { dirs: new Map(), files: [] };
+  for (const f of files) {
+    const parts = f.path.split("/");
+    let node = root;
+    for (const part of parts.slice(0, -1)) {
+      if (!node.dirs.has(part)) node.dirs.set(part, { dirs: new Map(), files: [] });
+      node = node.dirs.get(part);
+    }
+    node.files.push({ name: parts[parts.length - 1], ...f });
+  }
+  const build = (node) => {
+    const list = el("ul", "files");
+    for (const [name, sub] of [...node.dirs].sort(([a], [b]) => a.localeCompare(b))) {
+      const folder = list.appendChild(el("li", "folder"));
+      const details = folder.appendChild(el("details"));
+      details.open = true;
+      details.appendChild(el("summary", null, `${name}/`));
+      details.appendChild(build(sub));
+    }
+    for (const f of node.files) {
+      const li = list.appendChild(el("li", "file", `${f.name} (${f.size} B)`));
+      li.title = f.path;
+      li.addEventListener("click", () => showFile(view, f.path));
+    }
+    return list;
+  };
+  return build(root);
+}
 
 async function showFile(view, path) {
   const url = `/api/files/raw?path=${encodeURIComponent(path)}`;
   view.replaceChildren(el("h3", null, path));
+  if (/\.(png|jpe?g|gif|webp)$/i.test(path)) {
+    const img = view.appendChild(el("img", "file-image"));
+    img.alt = path;
+    img.src = url;
+    return;
+  }
   try {
     view.appendChild(el("pre", null, await api(url)));
   } catch (err) {
