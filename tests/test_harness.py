@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
-from hearth.core.events import Compacted, Finished, ModelReply, Notice, SessionStarted, ToolResult
+from hearth.core.events import (
+    Compacted,
+    Finished,
+    ModelReply,
+    Notice,
+    SessionStarted,
+    ToolResult,
+    WindowLearned,
+)
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 
@@ -345,6 +353,35 @@ def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace
     assert any(c.reason == "near the context window" for c in compactions[1:])  # learned: compacts ahead
     # every request after the error stays within the learned window (chars/3.5 overestimates tokens)
     assert all(len(json.dumps(b)) / 3.5 < 4096 for b in requests[4:])
+    [learned] = [e for e in events(workspace) if isinstance(e, WindowLearned)]
+    assert learned.window == 4096 and "overflow" in learned.reason
+
+
+def test_a_resumed_session_keeps_the_window_it_learned(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    """The learned window is an event: a resume against the same silent server starts from it
+    instead of the assumed one, so it compacts ahead and never overflows again."""
+    (workspace / "a.txt").write_text("alpha beta gamma delta\n" * 120)
+    overflow = ScriptedReply(status=400, error="Requested tokens (5210) exceed context window of 4096")
+    first = [*[call("read", path="a.txt", offset=i + 1) for i in range(3)], overflow]
+    with ScriptedServer(
+        summarising(first, ScriptedReply(text="Read it. TASK_COMPLETE")), context_window=None
+    ) as server:
+        assert run(hearth, server, workspace).code == 0
+    assert [e.window for e in events(workspace) if isinstance(e, WindowLearned)] == [4096]
+    more = [call("read", path="a.txt", offset=i + 10) for i in range(8)]
+    with ScriptedServer(
+        summarising(more, ScriptedReply(text="Read more. TASK_COMPLETE")), context_window=None
+    ) as server:
+        res = hearth(
+            "run", "read it again", "-w", str(workspace), "--json", "--permission", "auto", "--continue",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0", "HEARTH_MAX_ITERATIONS": "30"},
+        )  # fmt: skip
+        assert res.code == 0, res.stdout[-2000:]
+        requests = agent_requests(server)
+    assert len(requests) == 9  # no overflow error needed this time
+    assert all(len(json.dumps(b)) / 3.5 < 4096 for b in requests)
+    compactions = [e for e in events(workspace) if isinstance(e, Compacted)]
+    assert any(c.reason == "near the context window" for c in compactions)
 
 
 # 7. Finishing in its own words

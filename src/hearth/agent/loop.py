@@ -43,6 +43,7 @@ from hearth.core.events import (
     Status,
     ToolResult,
     UserMessage,
+    WindowLearned,
     WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
@@ -177,9 +178,15 @@ class Agent:
         if self.compactor is None:
             return
         if exc.window:
-            self.compactor.learn(exc.window)
+            window, reason = exc.window, "stated by the server's overflow error"
         elif not self.compactor.known:
-            self.compactor.learn(int(estimate_tokens(request.messages, request.tools) * 0.75))
+            window = int(estimate_tokens(request.messages, request.tools) * 0.75)
+            reason = "guessed under a prompt that overflowed"
+        else:
+            return
+        if window != self.compactor.window or not self.compactor.known:
+            self.compactor.learn(window)
+            self.record(WindowLearned(window=window, reason=reason))
 
     def _tools(self) -> list[ToolSpec]:
         if self.profile.tool_mode is ToolMode.TEXT:

@@ -112,6 +112,16 @@ class Compacted(EventBase):
     tokens_after: int = 0
 
 
+class WindowLearned(EventBase):
+    """The server's context window, learned after the session started (stated in an overflow
+    error, or guessed under a prompt that did not fit when it stated none). A resumed session
+    starts from it when the server still does not say."""
+
+    kind: Literal["window_learned"] = "window_learned"
+    window: int
+    reason: str = ""
+
+
 class PlanReady(EventBase):
     """Plan mode produced a plan, for the user to approve, edit or reject."""
 
@@ -190,6 +200,7 @@ Event = Annotated[
     | PermissionDecided
     | WorkUpdated
     | Compacted
+    | WindowLearned
     | PlanReady
     | Checkpointed
     | Notice

@@ -38,7 +38,7 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
-from hearth.runtime.state import session_state
+from hearth.runtime.state import SessionState, session_state
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -311,7 +311,7 @@ def start_agent(
         on_event=on_event,
         on_delta=on_delta,
         history=history,
-        compactor=Compactor(window=rt.profile.context_window, known=rt.profile.window_known),
+        compactor=_compactor(rt, state),
         nested=nested,
         budget=TokenBudget.resumed(state.budget, state.budget_used) if state.budget else None,
         archive=_archiver(rt, session_id),
@@ -334,6 +334,13 @@ def start_agent(
         agent.record(ModeChanged(mode=permission_mode.value, reason="asked for on resume"))
         dispatcher.policy = dataclasses.replace(policy, mode=permission_mode)
     return agent
+
+
+def _compactor(rt: Runtime, state: SessionState) -> Compactor:
+    """The window the server or the settings state; else the one the session learned (events)."""
+    if not rt.profile.window_known and state.window:
+        return Compactor(window=state.window, known=True)
+    return Compactor(window=rt.profile.context_window, known=rt.profile.window_known)
 
 
 def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
