@@ -434,7 +434,7 @@ def test_talking_about_completion_mid_sentence_is_not_a_claim() -> None:
 def test_a_probe_chooses_the_tool_mode_by_what_the_model_does(
     hearth, workspace, style: str, mode: str
 ) -> None:  # type: ignore[no-untyped-def]
-    with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 2, tool_style=style) as server:
+    with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 3, tool_style=style) as server:
         assert run(hearth, server, workspace).code == 0
         assert len(server.probes) == 1 and server.probes[0]["max_tokens"] == 64
         started = next(e for e in events(workspace) if isinstance(e, SessionStarted))
@@ -442,6 +442,13 @@ def test_a_probe_chooses_the_tool_mode_by_what_the_model_does(
         assert ("tools" in server.requests[0]) == (mode != "text")
         run(hearth, server, workspace)
         assert len(server.probes) == 1  # remembered for this server and model
+        other = workspace.parent / f"other-{style}"
+        other.mkdir()
+        run(hearth, server, other)
+        assert (
+            len(server.probes) == 1
+        )  # in the user's data, not the workspace: a new folder does not ask again
+        assert not (other / ".hearth" / "tool_modes.json").exists()
 
 
 def test_a_small_model_gets_fewer_tools_a_worked_example_and_one_call_per_reply(hearth, workspace) -> None:  # type: ignore[no-untyped-def]

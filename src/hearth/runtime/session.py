@@ -222,8 +222,10 @@ async def _close_all(
 
 
 async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatModel) -> ToolMode:
-    """How this server and model call tools: asked once, then remembered for the workspace."""
-    cache = project_dir(settings.workspace) / "tool_modes.json"
+    """How this server and model call tools: asked once, then remembered in the user's data folder
+    (not the workspace: each new folder would pay the probe again, 30 s and more on a CPU, and a
+    workspace's files are not to be trusted to say how a server behaves)."""
+    cache = user_data_path() / "tool_modes.json"
     key = f"{base} {model.settings.model}"
     try:
         known = json.loads(cache.read_text(encoding="utf-8"))
