@@ -622,3 +622,35 @@ def test_done_inside_a_sentence_is_not_a_claim() -> None:
 
     assert not claims_completion("Done reading; now I will edit it.\n" + fenced("edit", path="a"))
     assert claims_completion(fenced("read", path="a") + "\nAll done!")
+
+
+# Found in real runs of the README's first command (bench/RESULTS.md, issue 13 follow-up)
+
+
+def test_two_calls_in_one_fence_the_first_incomplete_both_reach_the_model(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """The 0.5B model's first reply to "Create hello.py that prints hello, then read it back":
+    a write without content and a read in one fence, then TASK_COMPLETE. Only the read was seen
+    (the write vanished), so the model never heard that its write lacked content."""
+    server.add(
+        ScriptedReply(
+            text='```json\n{"name": "write", "arguments": {"path": "hello.py"}}\n'
+            '{"name": "read", "arguments": {"path": "hello.py"}}\nTASK_COMPLETE\n```'
+        ),
+        ScriptedReply(text=fenced("write", path="hello.py", content="print('hello')\n")),
+        ScriptedReply(text=fenced("read", path="hello.py")),
+        ScriptedReply(text="Created hello.py; it prints hello.\nTASK_COMPLETE"),
+    )
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Create hello.py that prints hello, then read it back",
+        HEARTH_TOOL_MODE="text",
+        HEARTH_MODEL_PROFILE="small",
+    )
+    assert res.code == 0, res.stdout[-1500:]
+    first_write, not_run = results(workspace)[:2]
+    assert first_write.name == "write" and not first_write.ok and "content" in first_write.output
+    assert not_run.name == "read" and not not_run.ok and "one tool call per reply" in not_run.output
+    assert "content" in last_user_text(server.requests[1])  # the model heard what was missing
+    assert (workspace / "hello.py").read_text() == "print('hello')\n"
