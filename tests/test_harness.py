@@ -482,6 +482,30 @@ def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> Non
     assert server.requests[0]["max_tokens"] == 4096
 
 
+@pytest.mark.parametrize(
+    ("served", "asked", "style", "small"),
+    [
+        ("local", "", "text", True),  # llama-cpp-python --model_alias: size unknown, calls as text
+        ("local", "", "native", False),  # size unknown, structured calls: the full profile
+        ("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "", "native", True),  # the server's id says 1.5B
+        ("local", "qwen2.5-coder-32b-instruct", "text", False),  # a named size wins over the probe
+    ],
+)
+def test_the_small_profile_when_the_server_hides_the_models_size(
+    hearth, workspace, served: str, asked: str, style: str, small: bool
+) -> None:  # type: ignore[no-untyped-def]
+    """Real runs against llama-cpp-python (`--model_alias local`) got the full profile (22 tools,
+    the long prompt, no one-call rule) for the 1.5B model: its size was nowhere in a name."""
+    with ScriptedServer(
+        [ScriptedReply(text="Hi. TASK_COMPLETE")], model=served, tool_style=style, context_window=None
+    ) as server:
+        assert run(hearth, server, workspace, HEARTH_MODEL=asked).code == 0
+        body = server.requests[-1]
+    system = body["messages"][0]["content"]
+    assert ("one tool call per reply" in system) == small
+    assert body["max_tokens"] == (1024 if small else 4096)
+
+
 def test_the_cap_never_asks_for_more_than_the_window_leaves(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
     with ScriptedServer(
         [ScriptedReply(text="Hi. TASK_COMPLETE")], context_window=4096, flavor="vllm"

@@ -27,10 +27,11 @@ from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_tool_mode
 from hearth.llm.profiles import (
     REPLY_TOKENS,
+    SMALL_MODEL_BILLIONS,
     SMALL_REPLY_TOKENS,
     ModelProfile,
     ToolMode,
-    is_small_model,
+    parameters_in_billions,
 )
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
@@ -155,13 +156,15 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         window, source = settings.context_window, "configured"
         if window is None and embedded is not None:
             window, source = settings.embedded_context, "embedded server --n_ctx"
+        served = ""  # the server's own name for its model, when Hearth asked it
         if window is None:
             info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
             window, source = info.context_window, info.source
+            served = info.models[0] if info.models and not model_name else ""
         known = window is not None
         if window is None:
             window, source = DEFAULT_CONTEXT_WINDOW, "assumed (the server did not say; learned on overflow)"
-        size_name = embedded.model.name if embedded is not None else model_name
+        size_name = embedded.model.name if embedded is not None else (model_name or served)
         if model is None:
             model = OpenAICompatModel(
                 ClientSettings(
@@ -183,15 +186,14 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         if proxy:
             await proxy.close()
         raise
+    probed: ToolMode | None = None
     try:
         if tool_mode is ToolMode.AUTO and probe and isinstance(model, OpenAICompatModel):
-            tool_mode = await _probed_tool_mode(settings, base, model)
+            tool_mode = probed = await _probed_tool_mode(settings, base, model)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
-    small = settings.model_profile == "small" or (
-        settings.model_profile == "auto" and is_small_model(size_name)
-    )
+    small = _small_profile(settings.model_profile, size_name, probed)
     profile = ModelProfile(
         tool_mode=tool_mode,
         context_window=window,
@@ -201,6 +203,18 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         shown_tools=SMALL_TOOLS if small else (),
     )
     return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+
+
+def _small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
+    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
+    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
+    with a call written as text instead of a structured one."""
+    if setting != "auto":
+        return setting == "small"
+    size = parameters_in_billions(size_name)
+    if size is not None:
+        return size <= SMALL_MODEL_BILLIONS
+    return probed is ToolMode.TEXT
 
 
 async def _close_all(
