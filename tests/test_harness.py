@@ -678,3 +678,44 @@ def test_two_calls_in_one_fence_the_first_incomplete_both_reach_the_model(hearth
     assert not_run.name == "read" and not not_run.ok and "one tool call per reply" in not_run.output
     assert "content" in last_user_text(server.requests[1])  # the model heard what was missing
     assert (workspace / "hello.py").read_text() == "print('hello')\n"
+
+
+def test_a_small_model_is_shown_the_workspaces_files_with_its_first_task(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Real 1.5B runs on 'fix recieve in three places' guessed `src/main.ts`, or wrote the task
+    into a new `project.txt`, without looking: a small model gets the file names up front."""
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "guide.md").write_text("recieve\n")
+    (workspace / "app.py").write_text("# recieve\n")
+    (workspace / ".env").write_text("SECRET=1\n")
+    (workspace / "node_modules").mkdir()
+    (workspace / "node_modules" / "x.js").write_text("")
+    server.add(ScriptedReply(text="Looked. TASK_COMPLETE"), ScriptedReply(text="Again. TASK_COMPLETE"))
+    assert run(hearth, server, workspace, "Fix recieve everywhere", HEARTH_MODEL_PROFILE="small").code == 0
+    shown = last_user_text(server.requests[0])
+    assert "app.py\ndocs/\ndocs/guide.md" in shown
+    assert ".env" not in shown and "node_modules" not in shown and ".hearth" not in shown
+    system = server.requests[0]["messages"][0]["content"]
+    assert "app.py" not in system  # the system prompt stays the same for every task (prefix cache)
+    res = hearth(
+        "run", "and now the rest", "-w", str(workspace), "--json", "--permission", "auto", "--continue",
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_MODEL_PROFILE": "small"},
+    )  # fmt: skip
+    assert res.code == 0
+    assert "docs/guide.md" not in last_user_text(server.requests[1])  # once per session
+
+
+def test_a_larger_model_is_not_given_the_listing(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "app.py").write_text("x = 1\n")
+    server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
+    assert run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-32b-instruct").code == 0
+    assert "app.py" not in json.dumps(server.requests[0]["messages"])
+
+
+def test_an_empty_workspace_is_said_to_be_empty(tmp_path: Path) -> None:
+    from hearth.runtime.overview import workspace_overview
+
+    assert workspace_overview(tmp_path) == "(the workspace is empty)"
+    for i in range(45):
+        (tmp_path / f"f{i:02}.txt").write_text("")
+    listing = workspace_overview(tmp_path).splitlines()
+    assert len(listing) == 41 and listing[-1] == "... and 5 more"

@@ -49,7 +49,7 @@ class HearthMessage(EventBase):
     user's turn; people see them as Hearth's, never as their own."""
 
     kind: Literal["hearth_message"] = "hearth_message"
-    reason: str  # plan | plan_approved | deep | resume
+    reason: str  # plan | plan_approved | deep | resume | files (a small model's first look at the workspace)
     text: str
 
 

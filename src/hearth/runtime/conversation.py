@@ -40,6 +40,7 @@ from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, WorkState
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
+from hearth.runtime.overview import workspace_overview
 from hearth.runtime.session import Runtime, start_agent
 from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
 
@@ -149,6 +150,9 @@ class Conversation:
             if not text.strip():
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
+            if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
+                listing = workspace_overview(self.agent.dispatcher.context.workspace)
+                opening.append(HearthMessage(reason="files", text=render("workspace_files", listing=listing)))
         if budget is not None or (deep and self.agent.budget is None):
             self.set_budget(budget or DEFAULT_BUDGET)
         if deep:
