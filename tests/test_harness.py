@@ -694,6 +694,7 @@ def test_a_small_model_is_shown_the_workspaces_files_with_its_first_task(hearth,
     shown = last_user_text(server.requests[0])
     assert "app.py\ndocs/\ndocs/guide.md" in shown
     assert ".env" not in shown and "node_modules" not in shown and ".hearth" not in shown
+    assert "git" not in shown  # not a repository: no git tools named
     system = server.requests[0]["messages"][0]["content"]
     assert "app.py" not in system  # the system prompt stays the same for every task (prefix cache)
     res = hearth(
@@ -719,3 +720,29 @@ def test_an_empty_workspace_is_said_to_be_empty(tmp_path: Path) -> None:
         (tmp_path / f"f{i:02}.txt").write_text("")
     listing = workspace_overview(tmp_path).splitlines()
     assert len(listing) == 41 and listing[-1] == "... and 5 more"
+
+
+def test_in_a_git_repository_a_small_model_is_told_its_git_tools(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """A real 1.5B run of 'stage README.md and commit it' read and rewrote README.md for ten
+    minutes: the small prompt shows no git tool. In a repository they are named with the files."""
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)
+    (workspace / "README.md").write_text("# Project\nMore text.\n")
+    server.add(
+        ScriptedReply(text=fenced("git_add", paths=["README.md"])),
+        ScriptedReply(text=fenced("git_commit", message="Update readme")),
+        ScriptedReply(text="Committed README.md.\nTASK_COMPLETE"),
+    )
+    res = run(
+        hearth, server, workspace, "Stage README.md and commit it with the message 'Update readme'.",
+        HEARTH_MODEL_PROFILE="small", HEARTH_TOOL_MODE="text",
+    )  # fmt: skip
+    assert res.code == 0, res.stdout[-1500:]
+    shown = last_user_text(server.requests[0])
+    assert (
+        "git repository" in shown
+        and "- git_commit(message: string)" in shown
+        and "- git_add(paths: array)" in shown
+    )
+    assert "git_commit" not in server.requests[0]["messages"][0]["content"]  # the system prompt is unchanged
+    log = subprocess.run(["git", "-C", str(workspace), "log", "--format=%s"], capture_output=True, text=True)
+    assert log.stdout.strip() == "Update readme"

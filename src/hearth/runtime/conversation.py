@@ -38,11 +38,13 @@ from hearth.core.events import (
 )
 from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, WorkState
+from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
-from hearth.runtime.overview import workspace_overview
+from hearth.runtime.overview import GIT_TOOLS, workspace_overview
 from hearth.runtime.session import Runtime, start_agent
 from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
+from hearth.tools.base import signature
 
 Decision = tuple[Literal["approve", "reject"], list[str]]
 PlanApprover = Callable[[list[str]], Awaitable[Decision | None]]
@@ -151,8 +153,7 @@ class Conversation:
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
             if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
-                listing = workspace_overview(self.agent.dispatcher.context.workspace)
-                opening.append(HearthMessage(reason="files", text=render("workspace_files", listing=listing)))
+                opening.append(HearthMessage(reason="files", text=self._first_look()))
         if budget is not None or (deep and self.agent.budget is None):
             self.set_budget(budget or DEFAULT_BUDGET)
         if deep:
@@ -163,6 +164,19 @@ class Conversation:
         if plan:
             return await self._plan(opening)
         return await self.agent.run(*opening)
+
+    def _first_look(self) -> str:
+        """For a small model's first task: the workspace's files, and in a git repository the git
+        tools its short prompt leaves out (shown there, they made it `git init` where no one asked;
+        left out, it could not commit where it was asked to)."""
+        root = self.agent.dispatcher.context.workspace
+        text = render("workspace_files", listing=workspace_overview(root))
+        if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
+            toolset = self.agent.dispatcher.toolset
+            tools = [t for t in (toolset.get(n) for n in GIT_TOOLS) if t is not None]
+            lines = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in tools)
+            text += render("workspace_git", tool_list=lines)
+        return text
 
     async def _plan(self, opening: list[UserMessage | HearthMessage]) -> Finished:
         before = self.mode

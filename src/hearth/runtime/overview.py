@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target"})
+GIT_TOOLS = ("git_status", "git_diff", "git_add", "git_commit", "git_log")  # named in a repository
 MAX_ENTRIES = 40
 MAX_DEPTH = 3
 
