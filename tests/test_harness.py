@@ -746,3 +746,58 @@ def test_in_a_git_repository_a_small_model_is_told_its_git_tools(hearth, server,
     assert "git_commit" not in server.requests[0]["messages"][0]["content"]  # the system prompt is unchanged
     log = subprocess.run(["git", "-C", str(workspace), "log", "--format=%s"], capture_output=True, text=True)
     assert log.stdout.strip() == "Update readme"
+
+
+def test_a_finish_right_after_calls_that_were_not_run_is_pushed_back_once(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """The real 1.5B reply to 'stage README.md and commit it': six calls and a finish in one reply.
+    Only git_status ran (one call per reply); the next reply was `{"name": "TASK_COMPLETE"}` and
+    was taken as done, with nothing committed."""
+    subprocess.run(["git", "init", "-q", "-b", "main", str(workspace)], check=True)
+    (workspace / "README.md").write_text("# Project\n")
+    git = ["git", "-C", str(workspace), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    (workspace / "README.md").write_text("# Project\nMore text.\n")
+    plan = "\n\n".join(
+        [
+            fenced("git_status"),
+            fenced("git_add", paths=["README.md"]),
+            fenced("git_commit", message="Update readme"),
+            '```json\n{"name": "TASK_COMPLETE"}\n```',
+        ]
+    )
+    server.add(
+        ScriptedReply(text=plan),
+        ScriptedReply(text='```json\n{"name": "TASK_COMPLETE"}\n```'),
+        ScriptedReply(text=fenced("git_add", paths=["README.md"])),
+        ScriptedReply(text=fenced("git_commit", message="Update readme")),
+        ScriptedReply(text="Committed.\nTASK_COMPLETE"),
+    )
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Stage README.md and commit it.",
+        HEARTH_MODEL_PROFILE="small",
+        HEARTH_TOOL_MODE="text",
+    )
+    assert res.code == 0, res.stdout[-1500:]
+    [pushed] = notices(workspace, "calls_not_run")
+    assert "git_add, git_commit" in pushed.text
+    assert "git_add, git_commit" in last_user_text(server.requests[2])
+    log = subprocess.run([*git, "log", "-1", "--format=%s"], capture_output=True, text=True)
+    assert log.stdout.strip() == "Update readme"
+
+
+def test_a_second_finish_after_the_push_back_stands(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    plan = fenced("ls") + "\n\n" + fenced("read", path="a.txt") + "\nTASK_COMPLETE"
+    (workspace / "a.txt").write_text("a\n")
+    server.add(
+        ScriptedReply(text=plan),
+        ScriptedReply(text="Listed it.\nTASK_COMPLETE"),
+        ScriptedReply(text="It really is done.\nTASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, HEARTH_MODEL_PROFILE="small", HEARTH_TOOL_MODE="text")
+    assert res.code == 0
+    assert len(notices(workspace, "calls_not_run")) == 1
+    assert finished(workspace).final_text == "It really is done."

@@ -30,7 +30,7 @@ from hearth.agent.finish import (
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.remedy import remedy
-from hearth.agent.turn import claims_in_a_row, last_result, tried_a_tool
+from hearth.agent.turn import claims_in_a_row, last_result, not_run_before, tried_a_tool
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     Checkpointed,
@@ -372,6 +372,12 @@ class Agent:
                 raise _Continue
         if not isinstance(stop, TaskDone):
             return
+        skipped = not_run_before(self.history, render("error_one_call"))
+        if skipped:  # a finish right after calls that were never run: their work was not done
+            self.record(
+                Notice(reason="calls_not_run", text=render("notice_calls_not_run", calls=", ".join(skipped)))
+            )
+            raise _Continue
         open_items = self.work.unfinished()
         if open_items:
             guard.refused_finish(len(open_items))
