@@ -801,3 +801,37 @@ def test_a_second_finish_after_the_push_back_stands(hearth, server, workspace) -
     assert res.code == 0
     assert len(notices(workspace, "calls_not_run")) == 1
     assert finished(workspace).final_text == "It really is done."
+
+
+def test_checks_repeated_at_the_start_of_a_plan_are_skipped_so_the_next_step_runs(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """The real 1.5B sent its whole plan in every reply (git_status, git_diff, git_add, ...):
+    with one call per reply only the first, an unchanged check, ran each time."""
+    subprocess.run(["git", "init", "-q", "-b", "main", str(workspace)], check=True)
+    (workspace / "notes.txt").write_text("a dark theme\n")
+    plan = "\n\n".join(
+        [
+            fenced("git_status"),
+            fenced("git_diff", staged=True),
+            fenced("git_add", paths=["notes.txt"]),
+            fenced("git_commit", message="Add notes"),
+        ]
+    )
+    server.add(*[ScriptedReply(text=plan)] * 6, ScriptedReply(text="Committed notes.txt.\nTASK_COMPLETE"))
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Commit notes.txt with the message 'Add notes'.",
+        HEARTH_MODEL_PROFILE="small",
+        HEARTH_TOOL_MODE="text",
+    )
+    assert res.code == 0, res.stdout[-2000:]
+    ran = [r.name for r in results(workspace) if r.ok and not r.output.startswith("Not run again")]
+    # after git_add changed the index the checks are new again and run; git_add is not repeated
+    assert ran == ["git_status", "git_diff", "git_add", "git_status", "git_diff", "git_commit"]
+    log = subprocess.run(
+        ["git", "-C", str(workspace), "log", "-1", "--format=%s"], capture_output=True, text=True
+    )
+    assert log.stdout.strip() == "Add notes"

@@ -62,3 +62,24 @@ def not_run_before(history: Sequence[Event], not_run: str) -> list[str]:
                 return [ids[e.call_id] for e in history[i + 1 :] if isinstance(e, ToolResult)
                         and e.call_id in ids and e.output == not_run]  # fmt: skip
     return []
+
+
+def seen_unchanged(
+    history: Sequence[Event], name: str, arguments: dict[str, object], writes: set[str]
+) -> bool:
+    """Whether this exact call already worked in this turn with no other call from `writes`
+    (tools that change things) working after it: done, and its result is above."""
+    ok = {e.call_id for e in history if isinstance(e, ToolResult) and e.ok}
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            return False
+        if not isinstance(event, ModelReply):
+            continue
+        for call in reversed(event.tool_calls):
+            if call.id not in ok:
+                continue
+            if call.name == name and call.arguments == arguments:
+                return True
+            if call.name in writes:
+                return False
+    return False
