@@ -712,10 +712,20 @@ def test_a_larger_model_is_not_given_the_listing(hearth, server, workspace) -> N
     assert "app.py" not in json.dumps(server.requests[0]["messages"])
 
 
-def test_an_empty_workspace_is_said_to_be_empty(tmp_path: Path) -> None:
+def test_an_empty_workspace_gets_no_listing(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Told "(the workspace is empty)", the real 1.5B answered BLOCKED to 'Create status.txt'."""
+    server.add(ScriptedReply(text=fenced("write", path="status.txt", content="ready\n")))
+    server.add(ScriptedReply(text="Wrote status.txt.\nTASK_COMPLETE"))
+    res = run(hearth, server, workspace, "Create status.txt containing ready.", HEARTH_MODEL_PROFILE="small")
+    assert res.code == 0
+    assert not [e for e in events(workspace) if getattr(e, "reason", "") == "files"]
+    assert "empty" not in json.dumps(server.requests[0]["messages"])
+
+
+def test_the_listing_is_capped(tmp_path: Path) -> None:
     from hearth.runtime.overview import workspace_overview
 
-    assert workspace_overview(tmp_path) == "(the workspace is empty)"
+    assert workspace_overview(tmp_path) == ""
     for i in range(45):
         (tmp_path / f"f{i:02}.txt").write_text("")
     listing = workspace_overview(tmp_path).splitlines()

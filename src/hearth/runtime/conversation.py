@@ -152,8 +152,9 @@ class Conversation:
             if not text.strip():
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
-            if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
-                opening.append(HearthMessage(reason="files", text=self._first_look()))
+            first_look = self._first_look() if self.agent.profile.small else ""
+            if first_look and not any(isinstance(e, UserMessage) for e in self.agent.history):
+                opening.append(HearthMessage(reason="files", text=first_look))
         if budget is not None or (deep and self.agent.budget is None):
             self.set_budget(budget or DEFAULT_BUDGET)
         if deep:
@@ -170,7 +171,10 @@ class Conversation:
         tools its short prompt leaves out (shown there, they made it `git init` where no one asked;
         left out, it could not commit where it was asked to)."""
         root = self.agent.dispatcher.context.workspace
-        text = render("workspace_files", listing=workspace_overview(root))
+        listing = workspace_overview(root)
+        if not listing:
+            return ""
+        text = render("workspace_files", listing=listing)
         if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
             toolset = self.agent.dispatcher.toolset
             tools = [t for t in (toolset.get(n) for n in GIT_TOOLS) if t is not None]

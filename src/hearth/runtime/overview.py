@@ -17,7 +17,7 @@ MAX_DEPTH = 3
 
 
 def workspace_overview(root: Path, limit: int = MAX_ENTRIES) -> str:
-    """One relative path a line (folders end in /), breadth-first; 'empty' when there is nothing."""
+    """One relative path a line (folders end in /), breadth-first; "" when there is nothing."""
     lines: list[str] = []
     more = 0
     level = [""]
@@ -43,7 +43,7 @@ def workspace_overview(root: Path, limit: int = MAX_ENTRIES) -> str:
                     below.append(path + "/")
         level = below
     if not lines:
-        return "(the workspace is empty)"
+        return ""  # nothing to show: "the workspace is empty" made the 1.5B answer BLOCKED
     if more:
         lines.append(f"... and {more} more")
     return "\n".join(lines)
