@@ -845,3 +845,26 @@ def test_checks_repeated_at_the_start_of_a_plan_are_skipped_so_the_next_step_run
         ["git", "-C", str(workspace), "log", "-1", "--format=%s"], capture_output=True, text=True
     )
     assert log.stdout.strip() == "Add notes"
+
+
+def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Task 09 with the real 1.5B: the report to summarise does not exist; it alternated `ls` and
+    `read notes.txt` until the guard stopped it (exit 2). The notice only offered TASK_COMPLETE."""
+    (workspace / "notes.txt").write_text("Nothing else here.\n")
+    server.add(
+        *[call("ls", path="."), call("read", path="notes.txt")] * 3,
+        ScriptedReply(text="BLOCKED: there is no quarterly_report.docx in the workspace."),
+    )
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Summarise quarterly_report.docx into summary.txt.",
+        HEARTH_MODEL_PROFILE="small",
+    )
+    assert res.code == 3, res.stdout[-1500:]
+    notice = notices(workspace, "loop")[0]
+    assert "BLOCKED" in notice.text and "TASK_COMPLETE" in notice.text
+    assert not (workspace / "summary.txt").exists()
