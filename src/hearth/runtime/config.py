@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from hearth.agent.modes import PermissionMode
 from hearth.core.errors import ConfigError
 from hearth.llm.profiles import ToolMode
+from hearth.runtime.roles import RoleSettings
 from hearth.runtime.trust import TRUST_FILE, TrustStore
 
 APP = "hearth"
@@ -86,6 +87,15 @@ class Settings(BaseModel):
     network_allow: list[str] = Field(
         default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
     )
+    search_provider: str = Field(
+        "", description="web_search through: searxng | brave | tavily | duckduckgo; blank = no web_search"
+    )
+    search_url: str = Field("", description="The SearXNG instance's URL (search_provider = searxng)")
+    search_api_key: SecretStr = Field(SecretStr(""), description="Brave or Tavily API key")
+    web_render: bool = Field(
+        False, description="Offer web_fetch's render option (Chromium through Playwright: hearth[render])"
+    )
+    browser_path: str = Field("", description="Chromium for web_fetch render; blank = found on PATH")
     max_session_write_bytes: int = Field(
         1 << 30,
         ge=0,
@@ -93,11 +103,33 @@ class Settings(BaseModel):
     )
     max_background_jobs: int = Field(8, ge=1, description="Background shell jobs running at once")
     checkpoints: bool = Field(True, description="Record the workspace before each changing step (for undo)")
+    memory_offer_tokens: int = Field(
+        400, ge=0, description="Tokens of relevant memories offered at the start of a task; 0 = none"
+    )
+    reflect: bool | None = Field(
+        None,
+        description="After a session that did work, store what it learned (knowledge, mistakes, skills); "
+        "unset: on, except for a small model with no summarizer role of its own (it would cost a slow reply)",
+    )
     allow: list[str] = Field(
         default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"
     )
     ask: list[str] = Field(default_factory=list, description="Rules that always ask, e.g. write(src/**)")
     deny: list[str] = Field(default_factory=list, description="Rules never run, e.g. shell(rm *)")
+    roles: dict[str, RoleSettings] = Field(
+        default_factory=dict,
+        description="Named roles ([roles.<name>]: model, server, sampling, capability flags)",
+    )
+    subagent_depth: int = Field(2, ge=0, le=5, description="How deep sub-agents may delegate (0 = never)")
+    subagent_concurrency: int = Field(4, ge=1, le=8, description="Sub-tasks of a decompose run at once")
+
+    @field_validator("roles", mode="before")
+    @classmethod
+    def _roles_json(cls, value: Any) -> Any:
+        """From the environment: a JSON object of roles."""
+        if isinstance(value, str):
+            return json.loads(value) if value.strip() else {}
+        return value
 
     @field_validator("allow", "ask", "deny", "network_allow", mode="before")
     @classmethod
@@ -108,6 +140,14 @@ class Settings(BaseModel):
             if text.startswith("["):
                 return json.loads(text)
             return [r.strip() for r in _split_rules(text) if r.strip()]
+        return value
+
+    @field_validator("search_provider")
+    @classmethod
+    def _search_provider(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in ("", "searxng", "brave", "tavily", "duckduckgo"):
+            raise ValueError("search_provider is one of searxng, brave, tavily, duckduckgo (or blank)")
         return value
 
     @field_validator("allow", "ask", "deny")
@@ -258,11 +298,24 @@ def shown_value(name: str, value: Any) -> str:
         return mask(value.get_secret_value())
     if name == "api_key":
         return mask(str(value))
-    if value is None or value == "" or value == []:
+    if value is None or value == "" or value == [] or value == {}:
         return "(blank)"
+    if isinstance(value, dict):  # the roles table: each role's fields, keys masked
+        return "; ".join(f"{k}: {_shown_row(v)}" for k, v in value.items())
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value.value if hasattr(value, "value") else value)
+
+
+def _shown_row(row: Any) -> str:
+    fields = row.model_dump() if isinstance(row, BaseModel) else row
+    if not isinstance(fields, dict):
+        return str(row)
+    return ", ".join(
+        f"{k}={mask(str(v.get_secret_value() if isinstance(v, SecretStr) else v)) if k == 'api_key' else v}"
+        for k, v in fields.items()
+        if v not in (None, "", [], False) or (k == "native_tools" and v is False)
+    )
 
 
 def mask(secret: str) -> str:

@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
@@ -21,7 +22,7 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, ModeChanged, SessionStarted
+from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_tool_mode
@@ -35,21 +36,34 @@ from hearth.llm.profiles import (
 )
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
+from hearth.runtime.agentdefs import load_definitions
 from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.mcp import McpServers, start_servers
+from hearth.runtime.memory import session_memory_tools
+from hearth.runtime.roles import Role, resolve_role
+from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import SessionState, session_state
+from hearth.runtime.subagents import SubAgents, children_spent
+from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
-from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
+from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy, loopback_proxy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
+from hearth.tools.builtin.clock import clock_tools
+from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
+from hearth.tools.builtin.python import python_tools
+from hearth.tools.builtin.render import Renderer
+from hearth.tools.builtin.search import SearchProvider, search_tools
 from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
 from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
@@ -58,7 +72,31 @@ DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the s
 
 
 def default_toolset() -> Toolset:
-    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools()])
+    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools()])
+
+
+def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
+    """The default tools plus those that fit this setup: `web_fetch` only when the settings let
+    commands reach the network (through the same policy as the sandbox's allow-list); `python`
+    only when the sandbox isolates (`isolated`: its interpreter lives on between calls); `web_search` only with
+    a provider that is configured and answered (see `search_provider`)."""
+    tools = default_toolset()
+    for tool in [*clock_tools(), *data_tools()]:
+        tools.add(tool)
+    if isolated:
+        for tool in python_tools():
+            tools.add(tool)
+    if settings.network or settings.network_allow:
+        policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
+        renderer = None
+        if settings.web_render:
+            renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)
+        for tool in web_tools(policy.check, renderer):
+            tools.add(tool)
+    if search is not None:
+        for tool in search_tools(search):
+            tools.add(tool)
+    return tools
 
 
 # What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
@@ -83,10 +121,60 @@ class Runtime:
     embedded: EmbeddedServer | None = None
     proxy: AllowlistProxy | None = None
     toolset: Toolset = field(default_factory=default_toolset)
+    role_models: dict[str, str] = field(default_factory=dict)  # a role's model chosen at run time
+    _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
+    mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
 
     @property
     def workspace(self) -> Path:
         return self.settings.workspace
+
+    def role(self, name: str) -> Role:
+        """A role from the settings' table (KeyError naming the known ones if there is none)."""
+        main_model = self.model.settings.model if isinstance(self.model, OpenAICompatModel) else ""
+        return resolve_role(
+            name,
+            self.settings.roles,
+            main_model=main_model,
+            main_temperature=self.settings.temperature,
+            main_tool_mode=self.profile.tool_mode,
+            overrides=self.role_models,
+        )
+
+    def model_for(self, role: Role) -> Model:
+        """The model a role's requests go to: the main one unless the role names another model
+        or server (one client per server and model, shared by every session)."""
+        if not isinstance(self.model, OpenAICompatModel):
+            return self.model  # a scripted double in tests: one model for every role
+        main = self.model.settings
+        base = normalize_base_url(role.server) if role.server else main.base_url
+        key = role.api_key if role.server else main.api_key
+        if base == main.base_url and role.model == main.model:
+            return self.model
+        wanted = (base, role.model, key)
+        if wanted not in self._clients:
+            self._clients[wanted] = OpenAICompatModel(
+                dataclasses.replace(main, base_url=base, model=role.model, api_key=key)
+            )
+        return self._clients[wanted]
+
+    def summarizer(self) -> tuple[Model | None, dict[str, Any]]:
+        """Who writes compaction summaries (the `summarizer` role) and that role's request settings;
+        (None, {}) when the role is the main model with no settings of its own."""
+        if "summarizer" not in self.settings.roles and "summarizer" not in self.role_models:
+            return None, {}
+        role = self.role("summarizer")
+        sampling = dict(role.sampling)
+        if role.temperature is not None:
+            sampling["temperature"] = role.temperature
+        return self.model_for(role), sampling
+
+    def select_role_model(self, role: str, name: str) -> None:
+        """Switch the model of a role (not `main`: see select_model) from its next request on."""
+        self.role(role)  # an unknown role is an error
+        if not name.strip():
+            raise HearthError("Say which model to use.", "List the server's models first.")
+        self.role_models[role] = name.strip()
 
     async def list_models(self) -> list[str]:
         info = await probe_server(self.server_url, self.settings.api_key.get_secret_value())
@@ -103,9 +191,12 @@ class Runtime:
         self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
-        close_model = getattr(self.model, "aclose", None)
-        if close_model is not None:
-            await close_model()
+        if self.mcp is not None:
+            await self.mcp.stop()
+        for client in [self.model, *self._clients.values()]:
+            close_model = getattr(client, "aclose", None)
+            if close_model is not None:
+                await close_model()
         await self.sandbox.runner.close()
         if self.proxy:
             await self.proxy.close()
@@ -140,7 +231,8 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     try:
         if settings.llm_url:
             base = normalize_base_url(settings.llm_url)
-            model_name = settings.model
+            main_role = settings.roles.get("main")
+            model_name = main_role.model if main_role and main_role.model else settings.model
         else:
             gguf = ensure_model(user_data_path(), settings.model_path, settings.embedded_model)
             embedded = EmbeddedServer(
@@ -202,7 +294,38 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
         shown_tools=SMALL_TOOLS if small else (),
     )
-    return Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    try:
+        search = await usable_search(settings)
+        tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=search)
+    except BaseException:
+        await _close_all(embedded, store, sandbox, proxy, model)
+        raise
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools)
+    seeing = vision_tool(rt)
+    if seeing is not None:
+        rt.toolset.add(seeing)
+    # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
+    for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
+        rt.toolset.add(tool)
+    try:
+        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    except BaseException:
+        await rt.aclose()
+        raise
+    return rt
+
+
+async def usable_search(settings: Settings) -> SearchProvider | None:
+    """The configured search provider if it is complete and its host answers; else None (and
+    `web_search` is left out of the tool list)."""
+    if not settings.search_provider:
+        return None
+    provider = SearchProvider(
+        settings.search_provider, settings.search_url, settings.search_api_key.get_secret_value()
+    )
+    if provider.problem() is not None or not await provider.reachable():
+        return None
+    return provider
 
 
 def _small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
@@ -288,14 +411,19 @@ def start_agent(
     by default a new session takes the settings' and a resumed one keeps its own."""
     history: list[Event] = []
     instructions = load_instructions(rt.workspace, user_config_path().parent)
+    definitions, _problems = load_definitions(rt.workspace, user_config_path().parent)
+    subagents = SubAgents(rt, 0, approver, definitions)
+    toolset = Toolset([*rt.toolset, *subagents.tools()])
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)
         started = next((e for e in history if isinstance(e, SessionStarted)), None)
-        prompt = started.system_prompt if started and started.system_prompt else _prompt(rt, instructions)
+        prompt = (
+            started.system_prompt if started and started.system_prompt else _prompt(rt, toolset, instructions)
+        )
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
-        prompt = _prompt(rt, instructions)
+        prompt = _prompt(rt, toolset, instructions)
     state = session_state(history, permission_mode or rt.settings.permission_mode)
     nested = NestedInstructions(rt.workspace)
     nested.seen.update(state.seen_folders)
@@ -312,9 +440,11 @@ def start_agent(
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
         work=state.work,
-        known=KnownFiles.from_events(history, paths, _canonical(rt.toolset)),
+        known=KnownFiles.from_events(history, paths, _canonical(toolset)),
     )
-    dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
+    dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
+    main = rt.role("main")
+    summarizer, summarizer_sampling = rt.summarizer()
     agent = Agent(
         model=rt.model,
         profile=rt.profile,
@@ -323,16 +453,18 @@ def start_agent(
         session_id=session_id,
         system_prompt=prompt,
         limits=Limits(rt.settings.max_iterations, rt.settings.max_seconds),
-        temperature=rt.settings.temperature,
+        temperature=main.temperature,
         on_event=on_event,
         on_delta=on_delta,
         history=history,
-        compactor=_compactor(rt, state),
+        compactor=_compactor(rt, state, summarizer, summarizer_sampling),
         nested=nested,
-        budget=TokenBudget.resumed(state.budget, state.budget_used) if state.budget else None,
+        budget=_resumed_budget(rt, session_id, history, state.budget, state.budget_used),
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
+        sampling=main.sampling,
     )
+    subagents.parent = agent
     if not resume:
         agent.record(
             SessionStarted(
@@ -352,11 +484,14 @@ def start_agent(
     return agent
 
 
-def _compactor(rt: Runtime, state: SessionState) -> Compactor:
+def _compactor(
+    rt: Runtime, state: SessionState, summarizer: Model | None, sampling: dict[str, Any]
+) -> Compactor:
     """The window the server or the settings state; else the one the session learned (events)."""
-    if not rt.profile.window_known and state.window:
-        return Compactor(window=state.window, known=True)
-    return Compactor(window=rt.profile.context_window, known=rt.profile.window_known)
+    window, known = rt.profile.context_window, rt.profile.window_known
+    if not known and state.window:
+        window, known = state.window, True
+    return Compactor(window=window, known=known, model=summarizer, sampling=sampling)
 
 
 def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
@@ -367,8 +502,21 @@ def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
     return name
 
 
-def _prompt(rt: Runtime, instructions: Instructions) -> str:
-    shown = rt.toolset.filtered(rt.profile.shown_tools) if rt.profile.shown_tools else rt.toolset
+def _resumed_budget(
+    rt: Runtime, session_id: str, history: list[Event], limit: int | None, used: int
+) -> TokenBudget | None:
+    """The session's token budget as its events leave it, with what its sub-agents spent since
+    the budget was set (their replies are in their own sessions)."""
+    if not limit:
+        return None
+    since = next((e.ts for e in reversed(history) if isinstance(e, BudgetSet)), None)
+    if since is not None:
+        used += children_spent(rt.store, session_id, since)
+    return TokenBudget.resumed(limit, used)
+
+
+def _prompt(rt: Runtime, toolset: Toolset, instructions: Instructions) -> str:
+    shown = toolset.filtered(rt.profile.shown_tools) if rt.profile.shown_tools else toolset
     return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 
