@@ -130,6 +130,15 @@ def test_runner_end_to_end_against_the_scripted_server(tmp_path: Path) -> None:
     json_path, md_path = report.write(tmp_path)
     assert json.loads(json_path.read_text())["summary"]["trials"] == 2
     assert "| 01_create_file | 1 | yes | 0 | 2 |" in md_path.read_text()
+    # each trial's session record is kept after its workspace is gone, to read why it failed
+    from hearth.store.sessions import SessionStore
+
+    for trial, last_text in ((1, "Created hello.py."), (2, "I could not do it.")):
+        store = SessionStore(tmp_path / "partial" / "sessions" / f"01_create_file-{trial}" / "sessions.db")
+        sid = store.latest()
+        assert sid is not None
+        assert last_text in [getattr(e, "final_text", None) for e in store.events(sid)]
+        store.close()
 
 
 def test_bench_command_line(hearth, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

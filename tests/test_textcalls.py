@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -65,6 +66,37 @@ def test_python_style_multiline_call() -> None:
     text = 'write(\n    path="a.txt",\n    content="x)y",\n)'
     [call] = parse_text_calls(text, TOOLS)
     assert call.arguments == {"path": "a.txt", "content": "x)y"}
+
+
+@pytest.mark.parametrize(
+    "between",
+    ["\n", "\n\n", "\nThen I read it back:\n", " "],
+)
+@pytest.mark.parametrize("after", ["", "\nTASK_COMPLETE", "\nDone."])
+def test_several_objects_in_one_fence_are_each_a_call(between: str, after: str) -> None:
+    """The 0.5B model's reply to the README's first task: two calls in one fence, the first
+    without its content. Repairing the fence as one value kept only the read, so the write (and
+    its missing content) was never seen."""
+    text = (
+        '```json\n{"name": "write", "arguments": {"path": "hello.py"}}'
+        + between
+        + '{"name": "read", "arguments": {"path": "hello.py"}}'
+        + after
+        + "\n```"
+    )
+    calls = parse_text_calls(text, TOOLS)
+    assert [(c.name, c.arguments) for c in calls] == [
+        ("write", {"path": "hello.py"}),
+        ("read", {"path": "hello.py"}),
+    ]
+    assert calls[0].raw == '{"name": "write", "arguments": {"path": "hello.py"}}'
+
+
+def test_several_objects_in_one_fence_the_last_cut_off() -> None:
+    text = '```json\n{"name": "read", "arguments": {"path": "a.py"}}\n{"name": "write", "arguments": {"path": "a.py", "content": "x = 1'
+    calls = parse_text_calls(text, TOOLS)
+    assert [c.name for c in calls] == ["read", "write"]
+    assert calls[1].arguments["content"].startswith("x = 1") and calls[1].repaired and not calls[0].repaired
 
 
 def test_truncated_json_is_repaired_and_marked() -> None:

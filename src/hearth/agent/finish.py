@@ -97,18 +97,21 @@ def claims_completion(text: str) -> bool:
 
 
 def strip_markers(text: str) -> str:
-    return _COMPLETE.sub("", text).strip()
-
-
-def answer_text(text: str) -> str:
-    """What is recorded as the model's answer: no markers, no claim lines, no imitated results."""
-    text = _FINISH_CALL.sub("", strip_imitations(text))
+    """The text without any completion claim `claims_completion` recognises (every spelling:
+    TASK_COMPLETE, "# Task Complete", a last-line "Done.", a made-up finish call), for showing
+    a reply to a person: the finish itself shows as the turn's end."""
+    text = _FINISH_CALL.sub("", text)
     text = _CLAIM_LINE.sub("", text)
     lines = text.rstrip().splitlines()
     if lines and _LAST_LINE_DONE.match(lines[-1]):
         text = "\n".join(lines[:-1])
     text = _TASK_COMPLETE_WORDS.sub("", _COMPLETE.sub("", text))
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def answer_text(text: str) -> str:
+    """What is recorded as the model's answer: no markers, no claim lines, no imitated results."""
+    return strip_markers(strip_imitations(text))
 
 
 def before_imitation(text: str) -> str:

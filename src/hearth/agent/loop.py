@@ -32,7 +32,7 @@ from hearth.agent.finish import (
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.remedy import remedy
-from hearth.agent.turn import claims_in_a_row, last_result, tried_a_tool
+from hearth.agent.turn import claims_in_a_row, last_result, not_run_before, seen_unchanged, tried_a_tool
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
     Checkpointed,
@@ -45,6 +45,7 @@ from hearth.core.events import (
     Status,
     ToolResult,
     UserMessage,
+    WindowLearned,
     WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
@@ -188,9 +189,15 @@ class Agent:
         if self.compactor is None:
             return
         if exc.window:
-            self.compactor.learn(exc.window)
+            window, reason = exc.window, "stated by the server's overflow error"
         elif not self.compactor.known:
-            self.compactor.learn(int(estimate_tokens(request.messages, request.tools) * 0.75))
+            window = int(estimate_tokens(request.messages, request.tools) * 0.75)
+            reason = "guessed under a prompt that overflowed"
+        else:
+            return
+        if window != self.compactor.window or not self.compactor.known:
+            self.compactor.learn(window)
+            self.record(WindowLearned(window=window, reason=reason))
 
     def _tools(self) -> list[ToolSpec]:
         if self.profile.tool_mode is ToolMode.TEXT:
@@ -248,16 +255,23 @@ class Agent:
         self._checkpoint_if_changing(reply)
         all_ok = True
         read_only = True
-        for index, call in enumerate(reply.tool_calls):
+        ran = False
+        for call in reply.tool_calls:
             tool = self.dispatcher.toolset.get(call.name)
             read_only = read_only and tool is not None and tool.read_only
-            if index and self.profile.one_call_per_reply:
+            if self.profile.one_call_per_reply and not ran and self._repeat(call, reply):
+                # A small model re-sends its whole plan each reply: the steps done, then the next.
+                # Skipping the done ones (nothing changed since) lets the next one run.
+                self.record(ToolResult(call_id=call.id, name=call.name, output=render("result_unchanged")))
+                continue
+            if ran and self.profile.one_call_per_reply:
                 skipped = ToolResult(
                     call_id=call.id, name=call.name, output=render("error_one_call"), ok=False
                 )
                 self.record(skipped)
                 all_ok = False
                 continue
+            ran = True
             work_before = self.work.model_dump()
             *audit, result = await self.dispatcher.dispatch(call)
             for event in audit:
@@ -277,6 +291,14 @@ class Agent:
         if stop is not None:
             self._check_finish(stop, guard)
             raise stop
+
+    def _repeat(self, call: ToolCall, reply: ModelReply) -> bool:
+        """A call that already worked in this turn, with no other change since, in a reply with
+        more calls after it (a re-sent plan: running it again would change or show nothing new)."""
+        if self.dispatcher.toolset.get(call.name) is None or call.error or reply.tool_calls[-1] is call:
+            return False
+        writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
+        return seen_unchanged(self.history, call.name, call.arguments, writes)
 
     def _stop_next_to_calls(self, reply: ModelReply, *, all_ok: bool, read_only: bool) -> StopRun | None:
         """A stop asked for in a reply that also called tools, once they have run.
@@ -376,6 +398,12 @@ class Agent:
                 raise _Continue
         if not isinstance(stop, TaskDone):
             return
+        skipped = not_run_before(self.history, render("error_one_call"))
+        if skipped:  # a finish right after calls that were never run: their work was not done
+            self.record(
+                Notice(reason="calls_not_run", text=render("notice_calls_not_run", calls=", ".join(skipped)))
+            )
+            raise _Continue
         open_items = self.work.unfinished()
         if open_items:
             guard.refused_finish(len(open_items))

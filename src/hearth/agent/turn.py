@@ -45,3 +45,41 @@ def tried_a_tool(history: Sequence[Event]) -> bool:
         if isinstance(event, UserMessage | HearthMessage):
             return False
     return False
+
+
+def not_run_before(history: Sequence[Event], not_run: str) -> list[str]:
+    """The calls of the reply before the latest one that were not run (their result is the
+    `not_run` text of the one-call rule), if that reply is in this turn."""
+    replies = 0
+    for i in range(len(history) - 1, -1, -1):
+        event = history[i]
+        if isinstance(event, UserMessage):
+            return []
+        if isinstance(event, ModelReply):
+            replies += 1
+            if replies == 2:
+                ids = {c.id: c.name for c in event.tool_calls}
+                return [ids[e.call_id] for e in history[i + 1 :] if isinstance(e, ToolResult)
+                        and e.call_id in ids and e.output == not_run]  # fmt: skip
+    return []
+
+
+def seen_unchanged(
+    history: Sequence[Event], name: str, arguments: dict[str, object], writes: set[str]
+) -> bool:
+    """Whether this exact call already worked in this turn with no other call from `writes`
+    (tools that change things) working after it: done, and its result is above."""
+    ok = {e.call_id for e in history if isinstance(e, ToolResult) and e.ok}
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            return False
+        if not isinstance(event, ModelReply):
+            continue
+        for call in reversed(event.tool_calls):
+            if call.id not in ok:
+                continue
+            if call.name == name and call.arguments == arguments:
+                return True
+            if call.name in writes:
+                return False
+    return False

@@ -49,7 +49,7 @@ class HearthMessage(EventBase):
     user's turn; people see them as Hearth's, never as their own."""
 
     kind: Literal["hearth_message"] = "hearth_message"
-    reason: str  # plan | plan_approved | deep | resume | conversation | memories
+    reason: str  # plan | plan_approved | deep | resume | conversation | memories | files (a small model's first look)
     text: str
 
 
@@ -110,6 +110,16 @@ class Compacted(EventBase):
     reason: str = ""
     tokens_before: int = 0
     tokens_after: int = 0
+
+
+class WindowLearned(EventBase):
+    """The server's context window, learned after the session started (stated in an overflow
+    error, or guessed under a prompt that did not fit when it stated none). A resumed session
+    starts from it when the server still does not say."""
+
+    kind: Literal["window_learned"] = "window_learned"
+    window: int
+    reason: str = ""
 
 
 class PlanReady(EventBase):
@@ -202,6 +212,7 @@ Event = Annotated[
     | PermissionDecided
     | WorkUpdated
     | Compacted
+    | WindowLearned
     | PlanReady
     | Checkpointed
     | Notice

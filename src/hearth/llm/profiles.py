@@ -41,8 +41,3 @@ def parameters_in_billions(model_name: str) -> float | None:
         for m in re.findall(r"(?<![\w.])(\d+(?:\.\d+)?)[bB](?![a-zA-Z])", model_name.replace("_", "-"))
     ]
     return max(sizes) if sizes else None
-
-
-def is_small_model(model_name: str) -> bool:
-    size = parameters_in_billions(model_name)
-    return size is not None and size <= SMALL_MODEL_BILLIONS

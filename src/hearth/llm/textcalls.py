@@ -146,6 +146,29 @@ def _from_bare_json(text: str, tools: ToolParams) -> list[TextCall]:
     return calls
 
 
+def _json_sequence(body: str, tools: ToolParams) -> list[TextCall]:
+    """The calls of a body holding several JSON values one after another (text between them is
+    skipped); a last value cut off at the end is repaired on its own."""
+    calls: list[TextCall] = []
+    decoder = json.JSONDecoder()
+    i = 0
+    while (start := _next_json_start(body, i)) >= 0:
+        try:
+            value, end = decoder.raw_decode(body, start)
+        except json.JSONDecodeError:
+            tail = body[start:]
+            if calls and _looks_like_call(tail, tools):
+                value = repair_json(tail, return_objects=True)
+                repaired = _calls_from_value(value, tail, tools, require_shape=True)
+                calls.extend(TextCall(c.name, c.arguments, c.raw, True, c.error) for c in repaired)
+                break
+            i = start + 1
+            continue
+        calls.extend(_calls_from_value(value, body[start:end], tools, require_shape=True))
+        i = end
+    return calls
+
+
 def _next_json_start(text: str, i: int) -> int:
     positions = [p for p in (text.find("{", i), text.find("[", i)) if p >= 0]
     return min(positions) if positions else -1
@@ -166,6 +189,11 @@ def _from_json_text(body: str, tools: ToolParams, *, require_shape: bool) -> lis
     except json.JSONDecodeError:
         if require_shape and not _looks_like_call(body, tools):
             return []
+        # Several calls one after another (JSON Lines, or objects with a stray line between them):
+        # each read on its own. Repairing the whole body would keep only one of them.
+        sequence = _json_sequence(body, tools)
+        if len(sequence) > 1:
+            return sequence
         value = repair_json(body, return_objects=True)
         repaired = True
         if value in ("", None, [], {}):

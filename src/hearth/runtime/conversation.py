@@ -38,11 +38,14 @@ from hearth.core.events import (
 )
 from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, WorkState
+from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
 from hearth.runtime.memory import embedded_embedder, has_memory, offer_memories
+from hearth.runtime.overview import GIT_TOOLS, workspace_overview
 from hearth.runtime.session import Runtime, start_agent
 from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
+from hearth.tools.base import signature
 
 Decision = tuple[Literal["approve", "reject"], list[str]]
 PlanApprover = Callable[[list[str]], Awaitable[Decision | None]]
@@ -157,6 +160,9 @@ class Conversation:
             if not text.strip():
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
+            first_look = self._first_look() if self.agent.profile.small else ""
+            if first_look and not any(isinstance(e, UserMessage) for e in self.agent.history):
+                opening.append(HearthMessage(reason="files", text=first_look))
             offer = self._memories(text)
             if offer:
                 opening.append(HearthMessage(reason="memories", text=offer))
@@ -170,6 +176,22 @@ class Conversation:
         if plan:
             return await self._plan(opening)
         return await self.agent.run(*opening)
+
+    def _first_look(self) -> str:
+        """For a small model's first task: the workspace's files, and in a git repository the git
+        tools its short prompt leaves out (shown there, they made it `git init` where no one asked;
+        left out, it could not commit where it was asked to)."""
+        root = self.agent.dispatcher.context.workspace
+        listing = workspace_overview(root)
+        if not listing:
+            return ""
+        text = render("workspace_files", listing=listing)
+        if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
+            toolset = self.agent.dispatcher.toolset
+            tools = [t for t in (toolset.get(n) for n in GIT_TOOLS) if t is not None]
+            lines = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in tools)
+            text += render("workspace_git", tool_list=lines)
+        return text
 
     def _memories(self, text: str) -> str | None:
         """Memories for a new task: a message after the stable prefix (the system prompt never

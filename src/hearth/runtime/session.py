@@ -28,10 +28,11 @@ from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_tool_mode
 from hearth.llm.profiles import (
     REPLY_TOKENS,
+    SMALL_MODEL_BILLIONS,
     SMALL_REPLY_TOKENS,
     ModelProfile,
     ToolMode,
-    is_small_model,
+    parameters_in_billions,
 )
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
@@ -45,7 +46,7 @@ from hearth.runtime.mcp import McpServers, start_servers
 from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
-from hearth.runtime.state import session_state
+from hearth.runtime.state import SessionState, session_state
 from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.runtime.traces import configure_traces
 from hearth.runtime.vision import vision_tool
@@ -251,13 +252,15 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         window, source = settings.context_window, "configured"
         if window is None and embedded is not None:
             window, source = settings.embedded_context, "embedded server --n_ctx"
+        served = ""  # the server's own name for its model, when Hearth asked it
         if window is None:
             info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
             window, source = info.context_window, info.source
+            served = info.models[0] if info.models and not model_name else ""
         known = window is not None
         if window is None:
             window, source = DEFAULT_CONTEXT_WINDOW, "assumed (the server did not say; learned on overflow)"
-        size_name = embedded.model.name if embedded is not None else model_name
+        size_name = embedded.model.name if embedded is not None else (model_name or served)
         if model is None:
             model = OpenAICompatModel(
                 ClientSettings(
@@ -279,15 +282,14 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         if proxy:
             await proxy.close()
         raise
+    probed: ToolMode | None = None
     try:
         if tool_mode is ToolMode.AUTO and probe and isinstance(model, OpenAICompatModel):
-            tool_mode = await _probed_tool_mode(settings, base, model)
+            tool_mode = probed = await _probed_tool_mode(settings, base, model)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
-    small = settings.model_profile == "small" or (
-        settings.model_profile == "auto" and is_small_model(size_name)
-    )
+    small = _small_profile(settings.model_profile, size_name, probed)
     profile = ModelProfile(
         tool_mode=tool_mode,
         context_window=window,
@@ -330,6 +332,18 @@ async def usable_search(settings: Settings) -> SearchProvider | None:
     return provider
 
 
+def _small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
+    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
+    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
+    with a call written as text instead of a structured one."""
+    if setting != "auto":
+        return setting == "small"
+    size = parameters_in_billions(size_name)
+    if size is not None:
+        return size <= SMALL_MODEL_BILLIONS
+    return probed is ToolMode.TEXT
+
+
 async def _close_all(
     embedded: EmbeddedServer | None,
     store: SessionStore,
@@ -349,8 +363,10 @@ async def _close_all(
 
 
 async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatModel) -> ToolMode:
-    """How this server and model call tools: asked once, then remembered for the workspace."""
-    cache = project_dir(settings.workspace) / "tool_modes.json"
+    """How this server and model call tools: asked once, then remembered in the user's data folder
+    (not the workspace: each new folder would pay the probe again, 30 s and more on a CPU, and a
+    workspace's files are not to be trusted to say how a server behaves)."""
+    cache = user_data_path() / "tool_modes.json"
     key = f"{base} {model.settings.model}"
     try:
         known = json.loads(cache.read_text(encoding="utf-8"))
@@ -445,12 +461,7 @@ def start_agent(
         on_event=on_event,
         on_delta=on_delta,
         history=history,
-        compactor=Compactor(
-            window=rt.profile.context_window,
-            known=rt.profile.window_known,
-            model=summarizer,
-            sampling=summarizer_sampling,
-        ),
+        compactor=_compactor(rt, state, summarizer, summarizer_sampling),
         nested=nested,
         budget=_resumed_budget(rt, session_id, history, state.budget, state.budget_used),
         archive=_archiver(rt, session_id),
@@ -475,6 +486,16 @@ def start_agent(
         agent.record(ModeChanged(mode=permission_mode.value, reason="asked for on resume"))
         dispatcher.policy = dataclasses.replace(policy, mode=permission_mode)
     return agent
+
+
+def _compactor(
+    rt: Runtime, state: SessionState, summarizer: Model | None, sampling: dict[str, Any]
+) -> Compactor:
+    """The window the server or the settings state; else the one the session learned (events)."""
+    window, known = rt.profile.context_window, rt.profile.window_known
+    if not known and state.window:
+        window, known = state.window, True
+    return Compactor(window=window, known=known, model=summarizer, sampling=sampling)
 
 
 def _canonical(toolset: Toolset) -> Callable[[str], str | None]:

@@ -1,5 +1,6 @@
 """A session's state, derived from its events: permission mode, rules allowed for the session,
-token budget, folders whose nested instructions were given, todos and plan.
+token budget, folders whose nested instructions were given, todos and plan, the context window
+learned from the server.
 
 Nothing about a session lives outside its events, so resuming it (from any interface) puts it
 back as it was.
@@ -22,6 +23,7 @@ from hearth.core.events import (
     Notice,
     RuleRemembered,
     SessionStarted,
+    WindowLearned,
     latest_work,
 )
 from hearth.core.work import WorkState
@@ -42,6 +44,7 @@ class SessionState:
     budget_used: int = 0
     seen_folders: frozenset[str] = frozenset()
     work: WorkState = dataclasses.field(default_factory=WorkState)
+    window: int | None = None  # learned during the session (WindowLearned), when the server did not say
 
 
 def session_state(events: Sequence[Event], default_mode: PermissionMode) -> SessionState:
@@ -51,6 +54,7 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
     budget: int | None = None
     used = 0
     seen: set[str] = set()
+    window: int | None = None
     for event in events:
         if isinstance(event, SessionStarted):
             mode = _mode(event.permission_mode, mode)
@@ -68,9 +72,11 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
             used += TokenBudget.cost(event.usage)
         elif isinstance(event, Notice) and event.reason == "instructions" and event.folder:
             seen.add(event.folder)
+        elif isinstance(event, WindowLearned):
+            window = event.window
     if before_plan is not None:  # the process ended during a plan: its mode was only for the plan
         mode = before_plan
-    return SessionState(mode, tuple(rules), budget, used, frozenset(seen), latest_work(list(events)))
+    return SessionState(mode, tuple(rules), budget, used, frozenset(seen), latest_work(list(events)), window)
 
 
 def _mode(value: str, current: PermissionMode) -> PermissionMode:

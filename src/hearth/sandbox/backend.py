@@ -75,9 +75,11 @@ class Backend(ABC):
         return None
 
 
-def sandbox_env(home: str, tmp: str) -> dict[str, str]:
+def sandbox_env(home: str, tmp: str, aliases: str) -> dict[str, str]:
+    """The whole environment of a sandboxed command; `aliases` is where the command sees the
+    folder of aliases.py (last on PATH, so a real command of the same name wins)."""
     return {
-        "PATH": SANDBOX_PATH,
+        "PATH": f"{SANDBOX_PATH}:{aliases}",
         "HOME": home,
         "TMPDIR": tmp,
         "LANG": "C.UTF-8",

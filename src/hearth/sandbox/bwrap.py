@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox import guard
+from hearth.sandbox.aliases import SANDBOX_ALIASES, alias_dir
 from hearth.sandbox.backend import Backend, Isolation, Launch, sandbox_env
 from hearth.sandbox.helper import seccomp_program
 from hearth.sandbox.secrets import secret_index
@@ -88,7 +89,8 @@ class BwrapBackend(Backend):
                 args += ["--tmpfs", hidden]
         args += ["--bind", ws, ws]
         args += self._protections()
-        env = sandbox_env(home="/tmp", tmp="/tmp")
+        args += ["--ro-bind", alias_dir(), SANDBOX_ALIASES]
+        env = sandbox_env(home="/tmp", tmp="/tmp", aliases=SANDBOX_ALIASES)
         command = ["/bin/sh", "-c", spec.command]
         if self.proxy_socket is not None and not spec.network:
             python = os.path.realpath(sys.executable)

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox.aliases import alias_dir
 from hearth.sandbox.backend import Backend, Isolation, sandbox_env
 
 HELPER = Path(__file__).with_name("helper.py")
@@ -66,7 +67,7 @@ class ProcessBackend(Backend):
     isolation = Isolation(files=False, network=False, processes=True, notes="resource limits only")
 
     def argv(self, spec: ExecSpec) -> list[str]:
-        env = sandbox_env(home=os.environ.get("HOME", "/tmp"), tmp=tempfile.gettempdir())
+        env = sandbox_env(home=os.environ.get("HOME", "/tmp"), tmp=tempfile.gettempdir(), aliases=alias_dir())
         return _helper_argv(["--cwd", str(spec.cwd)], env, spec.command)
 
 
@@ -96,13 +97,16 @@ class LandlockBackend(Backend):
     def argv(self, spec: ExecSpec) -> list[str]:
         readable = [p for p in SYSTEM_READ if os.path.exists(p)]
         readable += sorted({sys.prefix, sys.base_prefix, str(Path(sys.executable).resolve().parent.parent)})
+        aliases = alias_dir()
+        readable.append(aliases)
         options = ["--cwd", str(spec.cwd), "--landlock", "--seccomp", "--drop-caps"]
         options += [] if not spec.network else ["--allow-net"]
         for path in (str(self.workspace), self._tmp, "/dev/null", "/dev/zero", "/dev/tty"):
             options += ["--writable", path]
         for path in readable:
             options += ["--readable", path]
-        return _helper_argv(options, sandbox_env(home=self._tmp, tmp=self._tmp), spec.command)
+        env = sandbox_env(home=self._tmp, tmp=self._tmp, aliases=aliases)
+        return _helper_argv(options, env, spec.command)
 
     def close(self) -> None:
         shutil.rmtree(self._tmp, ignore_errors=True)

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox.aliases import SANDBOX_ALIASES, alias_dir
 from hearth.sandbox.backend import Backend, Isolation, sandbox_env
 
 
@@ -63,10 +64,12 @@ class ContainerBackend(Backend):
             "65534:65534",
             "-v",
             f"{ws}:{ws}:rw",
+            "-v",
+            f"{alias_dir()}:{SANDBOX_ALIASES}:ro",
             "-w",
             str(spec.cwd),
         ]
-        for key, value in sandbox_env(home="/tmp", tmp="/tmp").items():
+        for key, value in sandbox_env(home="/tmp", tmp="/tmp", aliases=SANDBOX_ALIASES).items():
             args += ["-e", f"{key}={value}"]
         if self.engine == "podman":
             args[2:2] = ["--runtime", "runc"]  # crun cannot run on cgroup v1 hybrid hosts

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox.aliases import alias_dir
 from hearth.sandbox.backend import Backend, Isolation, sandbox_env
 from hearth.sandbox.guard import CONTROL_PATTERNS
 
@@ -68,7 +69,7 @@ class SeatbeltBackend(Backend):
             profile,
             "/usr/bin/env",
             "-i",
-            *[f"{k}={v}" for k, v in sandbox_env(home=home, tmp="/private/tmp").items()],
+            *[f"{k}={v}" for k, v in sandbox_env(home=home, tmp="/private/tmp", aliases=alias_dir()).items()],
             "/bin/sh",
             "-c",
             spec.command,

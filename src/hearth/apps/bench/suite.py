@@ -80,5 +80,18 @@ def run_suite(
                 report.write(out)
             if on_result:
                 on_result(result)
+            if out is not None:
+                keep_session_record(ws, out / "sessions" / f"{task.name}-{trial}")
             shutil.rmtree(ws, ignore_errors=True)
     return report
+
+
+def keep_session_record(ws: Path, dest: Path) -> None:
+    """The agent's own record of the trial (Hearth's `.hearth/sessions.db`: every event), kept
+    beside the results so a failure can be read after the workspace is gone."""
+    record = ws / ".hearth"
+    files = sorted(record.glob("sessions.db*")) if record.is_dir() else []
+    if files:
+        dest.mkdir(parents=True, exist_ok=True)
+        for f in files:
+            shutil.copy2(f, dest / f.name)

@@ -390,6 +390,9 @@ function render(msg) {
     case "compacted":
       line(`context compacted: ${msg.reason}`);
       break;
+    case "window_learned":
+      line(`context window: ${msg.window} tokens (${msg.reason})`);
+      break;
     case "checkpoint":
       line(`checkpoint before step ${msg.step}`);
       break;
