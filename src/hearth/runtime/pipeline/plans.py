@@ -1,0 +1,63 @@
+"""Plan files: `plans/*.md` in the workspace (a README.md there is documentation, not a plan)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from hearth.core.errors import HearthError
+
+PLANS_DIR = "plans"
+_TEST_LINE = re.compile(
+    r"^\s*[-*]?\s*\**(?:test|tests|test command|build|check)\**\s*:\s*`?(?P<cmd>[^`\n]+?)`?\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+@dataclass(frozen=True)
+class PlanFile:
+    path: str  # relative to the workspace
+    name: str
+    text: str
+    digest: str
+    test_command: str
+    problem: str = ""  # why this cannot be planned ("" when it can)
+
+
+def plan_files(workspace: Path) -> list[Path]:
+    folder = workspace / PLANS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink() and p.name.lower() != "readme.md"
+    )
+
+
+def read_plan(workspace: Path, path: Path) -> PlanFile:
+    """A plan's content as registered (`problem` says why it cannot be planned); HearthError if unreadable."""
+    rel = path.relative_to(workspace).as_posix() if path.is_absolute() else path.as_posix()
+    try:
+        raw = (workspace / rel).read_bytes()
+    except OSError as exc:
+        raise HearthError(f"Cannot read the plan {rel}: {exc.strerror}.", "Check the file exists.") from exc
+    problem = ""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = raw.decode("utf-8", errors="replace")
+        problem = f"the plan is not UTF-8 text (byte {exc.start}); save it as UTF-8 Markdown"
+    if not problem and not text.strip():
+        problem = "the plan is empty; write what should be built"
+    if not problem and "\x00" in text:
+        problem = "the plan holds NUL bytes (not a text file)"
+    match = _TEST_LINE.search(text)
+    return PlanFile(
+        path=rel,
+        name=Path(rel).stem,
+        text=text,
+        digest=hashlib.sha256(raw).hexdigest(),
+        test_command=match.group("cmd").strip() if match else "",
+        problem=problem,
+    )

@@ -1,0 +1,280 @@
+"""The pipeline's loop: register plans, plan them, work their tasks, settle what follows.
+
+Every unit of work is claimed from the queue first (see store/pipeline), so any number of
+runners can share a project. One step does one unit: plan one plan, or one attempt at one task
+(coder, verifier, reviewer). A task's attempt that a runner did not finish (killed, crashed)
+is picked up by the next runner at the stage it had reached: the coder's session resumed where
+its events end, or the checks run again; the coder's work is never started over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hearth.core.errors import HearthError
+from hearth.core.events import Finished, Status
+from hearth.runtime.config import project_dir
+from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
+from hearth.runtime.pipeline.gitphase import commit_phase
+from hearth.runtime.pipeline.planner import plan_tasks
+from hearth.runtime.pipeline.plans import plan_files, read_plan
+from hearth.runtime.pipeline.report import write_plan_report
+from hearth.runtime.pipeline.reviewer import review
+from hearth.runtime.pipeline.verifier import verify
+from hearth.runtime.session import Runtime
+from hearth.store.pipeline import PipelineStore, PlanRow, TaskRow, runner_id
+
+log = logging.getLogger(__name__)
+HEARTBEAT_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class PipelineOptions:
+    max_attempts: int = 3
+    git: bool = True  # commit each finished phase where the workspace is a git repository
+    test_timeout: float = 600.0
+    poll: float = 2.0  # seconds between looks for work when there is none
+
+
+def open_pipeline_store(workspace: Path) -> PipelineStore:
+    """The project's queue: tables in its session database."""
+    return PipelineStore(project_dir(workspace) / "sessions.db")
+
+
+def register_plans(store: PipelineStore, workspace: Path) -> list[PlanRow]:
+    """Register every plan file whose content is new; a plan that cannot be planned fails at once."""
+    new: list[PlanRow] = []
+    for path in plan_files(workspace):
+        try:
+            plan_file = read_plan(workspace, path)
+        except HearthError:
+            continue  # gone or unreadable between listing and reading: seen on the next look
+        row = store.register(
+            plan_file.path, plan_file.name, plan_file.digest, plan_file.text, plan_file.test_command
+        )
+        if row is None:
+            continue
+        if plan_file.problem:
+            store.fail_plan(row.id, plan_file.problem)
+            row = store.plan(row.id)
+        new.append(row)
+    return new
+
+
+class Runner:
+    def __init__(
+        self,
+        rt: Runtime,
+        store: PipelineStore,
+        options: PipelineOptions | None = None,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        self.rt = rt
+        self.store = store
+        self.options = options or PipelineOptions()
+        self.owner = runner_id()
+        self.say = say or (lambda line: log.info("%s", line))
+
+    async def run(self, *, once: bool = False) -> None:
+        """Work until stopped; `once`: until nothing is left to do (for any runner)."""
+        beat = asyncio.create_task(self._beat())
+        try:
+            while True:
+                if await self.step():
+                    continue
+                if once and not self.store.busy():
+                    return
+                await asyncio.sleep(self.options.poll)
+        finally:
+            beat.cancel()
+
+    async def step(self) -> bool:
+        """One unit of work; False when there was none to claim."""
+        for note in self.store.recover():
+            self.say(note)
+        for new in register_plans(self.store, self.rt.workspace):
+            self.say(f"plan #{new.id} {new.path} (version {new.version}) registered: {new.status}")
+            if new.status == "failed":
+                self.say(f"plan #{new.id} failed: {new.reason}")
+        plan = self.store.claim_plan(self.owner)
+        if plan is not None:
+            await self.plan_one(plan)
+            await self.settle()
+            return True
+        task = self.store.claim_task(self.owner)
+        if task is not None:
+            await self._work(task)
+            await self.settle()
+            return True
+        await self.settle()
+        return False
+
+    async def settle(self) -> None:
+        """Fail what depends on failures, end finished plans and write their reports."""
+        for task_id, reason in self.store.fail_dependants():
+            self.say(f"task #{task_id} failed: {reason}")
+        for plan in self.store.finish_plans():
+            path = write_plan_report(self.store, self.rt.workspace, plan)
+            self.say(f"plan #{plan.id} {plan.name} {plan.status}; report: {path}")
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            self.store.heartbeat(self.owner)
+
+    # -- planning ---------------------------------------------------------------------------
+
+    async def plan_one(self, plan: PlanRow) -> None:
+        self.say(f"planning #{plan.id} {plan.name}")
+        planned = await plan_tasks(self.rt, plan)
+        if planned.tasks is None:
+            self.store.fail_plan(plan.id, planned.reason, planned.tokens)
+            self.say(f"plan #{plan.id} failed: {planned.reason}")
+            return
+        self.store.set_tasks(plan.id, planned.tasks, planned.tokens)
+        self.say(f"plan #{plan.id}: {len(planned.tasks)} tasks")
+
+    # -- one attempt at a task ----------------------------------------------------------------
+
+    async def _work(self, task: TaskRow) -> None:
+        plan = self.store.plan(task.plan_id)
+        try:
+            await self._attempt(plan, task)
+        except HearthError as exc:
+            self._end(self.store.task(task.id), "error", [f"the attempt failed: {exc}"], {}, 0)
+
+    async def _attempt(self, plan: PlanRow, task: TaskRow) -> None:
+        finished: Finished | None = None
+        stage, session = task.stage, task.session
+        if stage == "coding" and session:
+            n = task.attempts
+            events = self.rt.store.events(session)
+            last = events[-1] if events else None
+            if isinstance(last, Finished) and last.status is Status.DONE:
+                finished = last  # it had finished; only the checks were not recorded
+            else:
+                self.say(f"task {task.key}: resuming attempt {n} in session {session}")
+                finished = await open_coder(self.rt, session).send(None)
+        elif stage in ("verifying", "reviewing") and session:
+            n = task.attempts
+        else:
+            rework = stage == "rework" and bool(session)
+            conv = open_coder(self.rt, session if rework else None)
+            n = self.store.start_attempt(task.id, self.owner, conv.id)
+            session = conv.id
+            if rework:
+                text = rework_message(n, task.feedback)
+            else:
+                done = [t for t in self.store.tasks(plan.id) if t.status == "done"]
+                text = task_message(plan, task, done)
+            self.say(f"task {task.key}: attempt {n} ({task.title})")
+            finished = await conv.send(text)
+        assert session is not None
+        task = self.store.task(task.id)
+        events = self.rt.store.events(session)
+        written = written_files(events)
+        coder_tokens = self._coder_tokens(task, session, n)
+        if finished is not None and finished.status is not Status.DONE:
+            why = f"the coder stopped ({finished.status.value}): {finished.reason or 'no reason given'}"
+            self._end(task, f"coder {finished.status.value}", [why], {}, coder_tokens)
+            return
+        self.store.set_stage(task.id, "verifying")
+        findings = await verify(
+            self.rt, list(task.files), written, plan.test_command, self.options.test_timeout
+        )
+        if findings:
+            self._end(task, "verifier", findings, {}, coder_tokens)
+            return
+        self.store.set_stage(task.id, "reviewing")
+        files = list(dict.fromkeys([*task.files, *written]))
+        result = await review(self.rt, task, files, final_text(events))
+        if result.verdict is None:
+            self.store.end_attempt(
+                task.id,
+                n,
+                outcome="reviewer invalid",
+                verifier=[],
+                verdict={},
+                tokens=coder_tokens + result.tokens,
+                review_tokens=result.tokens,
+                status="failed",
+                reason=result.error,
+            )
+            self.say(f"task {task.key} failed: {result.error}")
+            return
+        verdict = result.verdict.model_dump()
+        if result.verdict.verdict == "rework":
+            self._end(task, "reviewer rework", [], verdict, coder_tokens, result.tokens)
+            return
+        self.store.end_attempt(
+            task.id,
+            n,
+            outcome="pass",
+            verifier=[],
+            verdict=verdict,
+            tokens=coder_tokens + result.tokens,
+            review_tokens=result.tokens,
+            status="done",
+        )
+        self.say(f"task {task.key} done (attempt {n})")
+        await self._commit_phase(plan, task.phase)
+
+    def _coder_tokens(self, task: TaskRow, session: str, n: int) -> int:
+        """The coder's tokens in attempt `n`: the session's so far, less earlier attempts'."""
+        usage = self.rt.store.usage(session_id=session)
+        total = usage.prompt_tokens + usage.completion_tokens
+        earlier = sum(a.tokens - a.review_tokens for a in self.store.attempts(task.id) if a.n < n)
+        return max(0, total - earlier)
+
+    def _end(
+        self,
+        task: TaskRow,
+        outcome: str,
+        findings: list[str],
+        verdict: dict[str, Any],
+        tokens: int,
+        review_tokens: int = 0,
+    ) -> None:
+        """An attempt that was not accepted: rework while attempts are left, else the task fails."""
+        problems = [*findings, *[str(r) for r in verdict.get("reasons", []) or []]]
+        n = task.attempts
+        if n >= self.options.max_attempts:
+            reason = f"{outcome} after {n} attempt(s): {problems[0].splitlines()[0] if problems else outcome}"
+            status, feedback = "failed", ""
+            self.say(f"task {task.key} failed: {reason}")
+        else:
+            reason, status = "", "pending"
+            feedback = "\n".join(f"- {p}" for p in problems)
+            self.say(f"task {task.key}: attempt {n} not accepted ({outcome}); reworking")
+        self.store.end_attempt(
+            task.id,
+            n,
+            outcome=outcome,
+            verifier=findings,
+            verdict=verdict,
+            tokens=tokens + review_tokens,
+            review_tokens=review_tokens,
+            status=status,
+            reason=reason,
+            feedback=feedback,
+        )
+
+    async def _commit_phase(self, plan: PlanRow, phase: int) -> None:
+        if not self.options.git or not (self.rt.workspace / ".git").exists():
+            return
+        if not self.store.claim_phase(plan.id, phase):
+            return
+        tasks = [t for t in self.store.tasks(plan.id) if t.phase == phase]
+        files: list[str] = []
+        for t in tasks:
+            files += [*t.files, *(written_files(self.rt.store.events(t.session)) if t.session else [])]
+        titles = "; ".join(f"{t.key} {t.title}" for t in tasks)
+        message = f"hearth({plan.name}): phase {phase}: {titles}"
+        commit, note = await commit_phase(self.rt, message[:300], files)
+        self.store.set_phase_commit(plan.id, phase, commit, note)
+        self.say(f"plan #{plan.id} phase {phase}: {note} {commit}".rstrip())
