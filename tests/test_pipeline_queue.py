@@ -1,0 +1,170 @@
+"""The queue under crashes and concurrency: real processes killed with SIGKILL, two runners on one
+project, plans registered by content, the JSON repair the planner and reviewer rely on."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from hearth.runtime.pipeline.runner import open_pipeline_store, register_plans
+from hearth.runtime.pipeline.schema import TaskList, Verdict
+from hearth.runtime.pipeline.structured import parse_json
+from hearth.testing.script import ScriptedReply
+from hearth.testing.server import ScriptedServer
+from pipelinesupport import coder_marker, done, make_plan, planned, planner_marker, reviewer_marker, task, verdict, write
+from support import clean_env
+
+
+def _runner(home: Path, workspace: Path, server: ScriptedServer) -> subprocess.Popen[str]:
+    env = clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TOOL_MODE="native")
+    return subprocess.Popen(
+        [sys.executable, "-m", "hearth.apps.cli.main", "pipeline", "run", "--once", "--poll", "0.1", "-w", str(workspace)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait(predicate: Any, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def _db(workspace: Path) -> sqlite3.Connection:
+    return sqlite3.connect(workspace / ".hearth" / "sessions.db")
+
+
+def _requests_for(server: ScriptedServer, marker: str) -> int:
+    return sum(1 for b in list(server.requests) if marker in next(m["content"] for m in b["messages"] if m["role"] == "user"))
+
+
+def test_kill_9_mid_task_and_a_restart_resumes_the_same_session_without_redoing_anything(
+    home: Path, workspace: Path, server: ScriptedServer
+) -> None:
+    make_plan(workspace, "crash", "Two steps.\n")
+    server.route(planner_marker("crash"), planned(task("t1", "First", ["a.py"]), task("t2", "Second", ["b.py"], ["t1"])))
+    slow = ScriptedReply(text="Still thinking about it " * 40 + "\nTASK_COMPLETE", chunk_size=4, delay=0.05)
+    server.route(coder_marker("t1"), write("a.py", "A = 1\n"), slow)
+    first = _runner(home, workspace, server)
+    try:
+        _wait(lambda: _requests_for(server, coder_marker("t1")) == 2)  # the slow reply is streaming
+        time.sleep(0.2)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == -signal.SIGKILL
+    with _db(workspace) as db:
+        assert db.execute("SELECT status, stage, attempts FROM pipeline_tasks WHERE key='t1'").fetchone() == (
+            "running",
+            "coding",
+            1,
+        )
+    # the restart gets the rest of the conversation
+    server.route(coder_marker("t1"), done("Resumed and finished."))
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    server.route(coder_marker("t2"), write("b.py", "B = 2\n"), done())
+    server.route(reviewer_marker("t2"), verdict("pass"))
+    second = _runner(home, workspace, server)
+    out, err = second.communicate(timeout=90)
+    assert second.returncode == 0, err
+    assert "its runner" in err and "is gone; it resumes" in err
+    assert server.violations == [] and server.remaining == 0
+    assert _requests_for(server, planner_marker("crash")) == 1  # not planned again
+    with _db(workspace) as db:
+        rows = db.execute("SELECT key, status, attempts, session FROM pipeline_tasks ORDER BY key").fetchall()
+        assert [(k, s, a) for k, s, a, _ in rows] == [("t1", "done", 1), ("t2", "done", 1)]
+        session = rows[0][3]
+        assert db.execute("SELECT COUNT(*) FROM pipeline_attempts WHERE task_id=1").fetchone()[0] == 1
+        kinds = [k for (k,) in db.execute("SELECT kind FROM events WHERE session_id=? ORDER BY seq", (session,))]
+        assert kinds.count("tool_result") == 1  # the write ran once
+        assert kinds.count("session_started") == 1
+        texts = [json.loads(d) for (d,) in db.execute(
+            "SELECT data FROM events WHERE session_id=? AND kind='hearth_message'", (session,)
+        )]
+        assert any(t.get("reason") == "resume" for t in texts)
+        # no other session was opened for t1
+        firsts = db.execute(
+            "SELECT COUNT(*) FROM events WHERE kind='user_message' AND data LIKE ?", (f"%{coder_marker('t1')}%",)
+        ).fetchone()[0]
+        assert firsts == 1
+    assert (workspace / "a.py").read_text() == "A = 1\n"
+
+
+def test_two_runners_on_one_project_split_the_tasks_and_never_work_one_twice(
+    home: Path, workspace: Path
+) -> None:
+    server = ScriptedServer(request_delay=0.25).start()
+    try:
+        make_plan(workspace, "wide", "Four independent files.\n")
+        keys = ["t1", "t2", "t3", "t4", "t5", "t6"]
+        server.route(planner_marker("wide"), planned(*[task(k, f"File {k}", [f"{k}.txt"]) for k in keys]))
+        for k in keys:
+            server.route(coder_marker(k), write(f"{k}.txt", f"{k}\n"), done())
+            server.route(reviewer_marker(k), verdict("pass"))
+        runners = [_runner(home, workspace, server), _runner(home, workspace, server)]
+        results = [r.communicate(timeout=120) for r in runners]
+        for r, (_, err) in zip(runners, results, strict=True):
+            assert r.returncode == 0, err
+        assert server.violations == [] and server.remaining == 0  # a task worked twice would ask for more
+        with _db(workspace) as db:
+            assert db.execute("SELECT COUNT(*) FROM pipeline_tasks WHERE status='done'").fetchone()[0] == len(keys)
+            assert db.execute("SELECT COUNT(*) FROM pipeline_attempts").fetchone()[0] == len(keys)
+            owners = {r for (r,) in db.execute("SELECT runner FROM pipeline_attempts")}
+            pids = {o.split(":")[1] for o in owners}
+        assert pids == {str(r.pid) for r in runners}  # both runners worked
+    finally:
+        server.stop()
+
+
+def test_a_plan_is_registered_by_content_an_unchanged_resave_is_nothing_and_an_edit_a_new_version(
+    workspace: Path,
+) -> None:
+    store = open_pipeline_store(workspace)
+    try:
+        path = make_plan(workspace, "p", "Build a thing.\nTest: pytest -q\n")
+        (new,) = register_plans(store, workspace)
+        assert (new.version, new.status, new.test_command) == (1, "new", "pytest -q")
+        path.write_text("Build a thing.\nTest: pytest -q\n")  # saved again, same content
+        os.utime(path, (time.time() + 5, time.time() + 5))
+        assert register_plans(store, workspace) == []
+        make_plan(workspace, "README", "Not a plan.\n")
+        assert register_plans(store, workspace) == []
+        path.write_text("Build a better thing.\n")
+        (edited,) = register_plans(store, workspace)
+        assert edited.version == 2
+        old = store.plan(new.id)
+        assert old.status == "cancelled" and old.reason == "superseded by version 2 of plans/p.md"
+        (workspace / "plans" / "bin.md").write_bytes(b"\xff\xfe plan")
+        (bad,) = register_plans(store, workspace)
+        assert bad.status == "failed" and "not UTF-8" in bad.reason
+    finally:
+        store.close()
+    reopened = open_pipeline_store(workspace)  # the file keeps it all
+    assert [p.version for p in reopened.plans()] == [1, 2, 1]
+    reopened.close()
+
+
+def test_json_is_repaired_where_that_is_safe_and_refused_with_the_field_otherwise() -> None:
+    reply = '<think>let me see</think>Here:\n```json\n{"verdict": "rework", "reasons": ["no tests",],}\n```'
+    value, error = parse_json(reply, Verdict)
+    assert error == "" and value is not None and value.reasons == ["no tests"]
+    value, error = parse_json('[{"id": "t1", "title": "One"}]', TaskList)  # a bare list
+    assert value is not None and value.tasks[0].id == "t1"
+    value, error = parse_json('{"verdict": "rework", "reasons": []}', Verdict)
+    assert value is None and "at least one reason" in error
+    value, error = parse_json('{"tasks": [{"id": "t1", "title": "x", "files": ["/etc/passwd"]}]}', TaskList)
+    assert value is None and "tasks.0.files" in error
+    value, error = parse_json("{\u201cverdict\u201d: \u201cpass\u201d}", Verdict)
+    assert value is not None and value.verdict == "pass"
