@@ -11,7 +11,7 @@ import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
-from hearth.apps.cli.pipeline import pipeline_app
+from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ app = typer.Typer(
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
 app.add_typer(pipeline_app, name="pipeline")
+app.command("pilot")(pilot)
 
 
 @dataclass(frozen=True)

@@ -184,3 +184,54 @@ def report(workspace: WorkspaceOpt = None, json_out: Annotated[bool, typer.Optio
     data, md = write_summary(store, root)
     store.close()
     print(json.dumps(data, indent=2) if json_out else md, end="" if not json_out else "\n")
+
+
+def pilot(
+    workspace: WorkspaceOpt = None,
+    message: Annotated[
+        str | None, typer.Option("--message", "-m", help="Say this, print the answer and exit")
+    ] = None,
+    resume_id: Annotated[str | None, typer.Option("--resume", "-r", help="Continue a Pilot session")] = None,
+) -> None:
+    """Pilot: chat about the pipeline; its only tools are the pipeline's controls (no shell)."""
+    import asyncio
+
+    from hearth.core.errors import HearthError
+    from hearth.runtime.pipeline.pilot import open_pilot
+    from hearth.runtime.pipeline.runner import open_pipeline_store
+    from hearth.runtime.session import open_runtime
+
+    async def main() -> None:
+        settings = load_cli_settings(workspace=workspace).settings
+        rt = await open_runtime(settings)
+        store = open_pipeline_store(settings.workspace)
+        try:
+            conv = open_pilot(rt, store, resume_id)
+            _say(f"pilot session {conv.id} · tools: {', '.join(conv.agent.dispatcher.toolset.names())}")
+            lines = [message] if message is not None else None
+            while True:
+                if lines is not None:
+                    if not lines:
+                        return
+                    text = lines.pop(0)
+                else:
+                    try:
+                        text = await asyncio.to_thread(input, "pilot> ")
+                    except EOFError:
+                        return
+                    if text.strip() in ("/exit", "/quit"):
+                        return
+                    if not text.strip():
+                        continue
+                finished = await conv.send(text)
+                print(finished.final_text or f"({finished.status.value}: {finished.reason})", flush=True)
+        finally:
+            store.close()
+            await rt.aclose()
+
+    try:
+        asyncio.run(main())
+    except HearthError as exc:
+        fail(exc)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
