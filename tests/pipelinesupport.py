@@ -14,12 +14,23 @@ def planned(*tasks: dict[str, Any]) -> ScriptedReply:
     return ScriptedReply(text=json.dumps({"tasks": list(tasks)}))
 
 
-def task(key: str, title: str, files: list[str], depends: list[str] | None = None, phase: int = 1) -> dict[str, Any]:
-    return {"id": key, "title": title, "description": f"{title}.", "files": files, "depends_on": depends or [], "phase": phase}
+def task(
+    key: str, title: str, files: list[str], depends: list[str] | None = None, phase: int = 1
+) -> dict[str, Any]:
+    return {
+        "id": key,
+        "title": title,
+        "description": f"{title}.",
+        "files": files,
+        "depends_on": depends or [],
+        "phase": phase,
+    }
 
 
 def write(path: str, content: str) -> ScriptedReply:
-    return ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments={"path": path, "content": content})])
+    return ScriptedReply(
+        tool_calls=[ScriptedCall(name="write", arguments={"path": path, "content": content})]
+    )
 
 
 def done(text: str = "Done.") -> ScriptedReply:

@@ -33,7 +33,9 @@ def test_pilot_routes_need_the_token(web: Web) -> None:
 def test_pilot_controls_over_http_create_cancel_resume_retry_and_report(web: Web) -> None:
     with web.client() as api:
         assert api.get("/api/pilot/tools").json() == list(PILOT_TOOLS)
-        made = api.post("/api/pilot/plans", json={"name": "add-login", "text": "# Login\nAdd a login form.\n"})
+        made = api.post(
+            "/api/pilot/plans", json={"name": "add-login", "text": "# Login\nAdd a login form.\n"}
+        )
         assert made.status_code == 200 and "registered it as plan #1 (new)" in made.json()["message"]
         assert (web.workspace / "plans" / "add-login.md").read_text() == "# Login\nAdd a login form.\n"
         again = api.post("/api/pilot/plans", json={"name": "add-login", "text": "other"})
@@ -41,13 +43,23 @@ def test_pilot_controls_over_http_create_cancel_resume_retry_and_report(web: Web
         for bad in ("../escape", "Up", "a/b", ".hidden"):
             refused = api.post("/api/pilot/plans", json={"name": bad, "text": "x"})
             assert refused.status_code in (400, 422), bad
-            assert "Use 1-60 lower-case letters" in refused.json().get("hint", "") or refused.status_code == 422
+            assert (
+                "Use 1-60 lower-case letters" in refused.json().get("hint", "") or refused.status_code == 422
+            )
         assert not (web.workspace / "escape.md").exists()
         status = api.get("/api/pilot/status").json()
         assert [(p["plan"], p["status"]) for p in status["plans"]] == [("add-login", "new")]
-        assert api.post("/api/pilot/cancel", json={"plan": "add-login"}).json()["message"].startswith("1 plan(s) cancelled")
+        assert (
+            api.post("/api/pilot/cancel", json={"plan": "add-login"})
+            .json()["message"]
+            .startswith("1 plan(s) cancelled")
+        )
         assert api.get("/api/pilot/status").json()["plans"][0]["status"] == "cancelled"
-        assert api.post("/api/pilot/resume", json={}).json()["message"].startswith("1 cancelled plan(s) open again")
+        assert (
+            api.post("/api/pilot/resume", json={})
+            .json()["message"]
+            .startswith("1 cancelled plan(s) open again")
+        )
         assert api.get("/api/pilot/status").json()["plans"][0]["status"] == "new"
         assert api.post("/api/pilot/retry", json={}).json()["message"] == "Nothing had failed."
         assert api.get("/api/pilot/report").json()["totals"]["plans"] == 0
@@ -95,7 +107,11 @@ def test_hearth_pilot_on_the_command_line_shows_status_and_retries(
     store.close()
     server.add(_call("pipeline_status"), _call("retry_failed"), ScriptedReply(text="Retried.\nTASK_COMPLETE"))
     result = hearth(
-        "pilot", "-m", "What failed? Retry it.", "-w", str(workspace),
+        "pilot",
+        "-m",
+        "What failed? Retry it.",
+        "-w",
+        str(workspace),
         env={"HEARTH_LLM_URL": server.url, "HEARTH_TOOL_MODE": "native"},
     )
     assert result.code == 0, result.stderr

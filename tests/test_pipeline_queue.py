@@ -18,14 +18,35 @@ from hearth.runtime.pipeline.schema import TaskList, Verdict
 from hearth.runtime.pipeline.structured import parse_json
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
-from pipelinesupport import coder_marker, done, make_plan, planned, planner_marker, reviewer_marker, task, verdict, write
+from pipelinesupport import (
+    coder_marker,
+    done,
+    make_plan,
+    planned,
+    planner_marker,
+    reviewer_marker,
+    task,
+    verdict,
+    write,
+)
 from support import clean_env
 
 
 def _runner(home: Path, workspace: Path, server: ScriptedServer) -> subprocess.Popen[str]:
     env = clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TOOL_MODE="native")
     return subprocess.Popen(
-        [sys.executable, "-m", "hearth.apps.cli.main", "pipeline", "run", "--once", "--poll", "0.1", "-w", str(workspace)],
+        [
+            sys.executable,
+            "-m",
+            "hearth.apps.cli.main",
+            "pipeline",
+            "run",
+            "--once",
+            "--poll",
+            "0.1",
+            "-w",
+            str(workspace),
+        ],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -45,14 +66,21 @@ def _db(workspace: Path) -> sqlite3.Connection:
 
 
 def _requests_for(server: ScriptedServer, marker: str) -> int:
-    return sum(1 for b in list(server.requests) if marker in next(m["content"] for m in b["messages"] if m["role"] == "user"))
+    return sum(
+        1
+        for b in list(server.requests)
+        if marker in next(m["content"] for m in b["messages"] if m["role"] == "user")
+    )
 
 
 def test_kill_9_mid_task_and_a_restart_resumes_the_same_session_without_redoing_anything(
     home: Path, workspace: Path, server: ScriptedServer
 ) -> None:
     make_plan(workspace, "crash", "Two steps.\n")
-    server.route(planner_marker("crash"), planned(task("t1", "First", ["a.py"]), task("t2", "Second", ["b.py"], ["t1"])))
+    server.route(
+        planner_marker("crash"),
+        planned(task("t1", "First", ["a.py"]), task("t2", "Second", ["b.py"], ["t1"])),
+    )
     slow = ScriptedReply(text="Still thinking about it " * 40 + "\nTASK_COMPLETE", chunk_size=4, delay=0.05)
     server.route(coder_marker("t1"), write("a.py", "A = 1\n"), slow)
     first = _runner(home, workspace, server)
@@ -77,7 +105,7 @@ def test_kill_9_mid_task_and_a_restart_resumes_the_same_session_without_redoing_
     server.route(coder_marker("t2"), write("b.py", "B = 2\n"), done())
     server.route(reviewer_marker("t2"), verdict("pass"))
     second = _runner(home, workspace, server)
-    out, err = second.communicate(timeout=90)
+    _out, err = second.communicate(timeout=90)
     assert second.returncode == 0, err
     assert "its runner" in err and "is gone; it resumes" in err
     assert server.violations == [] and server.remaining == 0
@@ -87,16 +115,22 @@ def test_kill_9_mid_task_and_a_restart_resumes_the_same_session_without_redoing_
         assert [(k, s, a) for k, s, a, _ in rows] == [("t1", "done", 1), ("t2", "done", 1)]
         session = rows[0][3]
         assert db.execute("SELECT COUNT(*) FROM pipeline_attempts WHERE task_id=1").fetchone()[0] == 1
-        kinds = [k for (k,) in db.execute("SELECT kind FROM events WHERE session_id=? ORDER BY seq", (session,))]
+        kinds = [
+            k for (k,) in db.execute("SELECT kind FROM events WHERE session_id=? ORDER BY seq", (session,))
+        ]
         assert kinds.count("tool_result") == 1  # the write ran once
         assert kinds.count("session_started") == 1
-        texts = [json.loads(d) for (d,) in db.execute(
-            "SELECT data FROM events WHERE session_id=? AND kind='hearth_message'", (session,)
-        )]
+        texts = [
+            json.loads(d)
+            for (d,) in db.execute(
+                "SELECT data FROM events WHERE session_id=? AND kind='hearth_message'", (session,)
+            )
+        ]
         assert any(t.get("reason") == "resume" for t in texts)
         # no other session was opened for t1
         firsts = db.execute(
-            "SELECT COUNT(*) FROM events WHERE kind='user_message' AND data LIKE ?", (f"%{coder_marker('t1')}%",)
+            "SELECT COUNT(*) FROM events WHERE kind='user_message' AND data LIKE ?",
+            (f"%{coder_marker('t1')}%",),
         ).fetchone()[0]
         assert firsts == 1
     assert (workspace / "a.py").read_text() == "A = 1\n"
@@ -119,7 +153,9 @@ def test_two_runners_on_one_project_split_the_tasks_and_never_work_one_twice(
             assert r.returncode == 0, err
         assert server.violations == [] and server.remaining == 0  # a task worked twice would ask for more
         with _db(workspace) as db:
-            assert db.execute("SELECT COUNT(*) FROM pipeline_tasks WHERE status='done'").fetchone()[0] == len(keys)
+            assert db.execute("SELECT COUNT(*) FROM pipeline_tasks WHERE status='done'").fetchone()[0] == len(
+                keys
+            )
             assert db.execute("SELECT COUNT(*) FROM pipeline_attempts").fetchone()[0] == len(keys)
             owners = {r for (r,) in db.execute("SELECT runner FROM pipeline_attempts")}
             pids = {o.split(":")[1] for o in owners}

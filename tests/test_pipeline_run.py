@@ -36,7 +36,18 @@ def _status(hearth: Any, workspace: Path) -> dict[str, Any]:
 
 
 def _run(hearth: Any, workspace: Path, server: ScriptedServer, *extra: str) -> None:
-    result = hearth("pipeline", "run", "--once", "--poll", "0.1", "-w", str(workspace), *extra, env=_env(server), timeout=120)
+    result = hearth(
+        "pipeline",
+        "run",
+        "--once",
+        "--poll",
+        "0.1",
+        "-w",
+        str(workspace),
+        *extra,
+        env=_env(server),
+        timeout=120,
+    )
     assert result.code == 0, result.stderr
     assert server.violations == [], server.violations
     assert server.remaining == 0
@@ -67,7 +78,10 @@ def test_a_two_phase_plan_finishes_with_a_commit_per_phase(
 
     plan = _status(hearth, workspace)["plans"][0]
     assert plan["status"] == "done"
-    assert [(t["id"], t["status"], t["attempts"]) for t in plan["tasks"]] == [("t1", "done", 1), ("t2", "done", 1)]
+    assert [(t["id"], t["status"], t["attempts"]) for t in plan["tasks"]] == [
+        ("t1", "done", 1),
+        ("t2", "done", 1),
+    ]
     log = git(workspace, "log", "--format=%s").splitlines()
     assert log[0].startswith("hearth(demo): phase 2: t2 CLI")
     assert log[1].startswith("hearth(demo): phase 1: t1 Add function")
@@ -83,8 +97,10 @@ def test_a_two_phase_plan_finishes_with_a_commit_per_phase(
     assert report["totals"]["pass_rate"] == 1.0 and report["totals"]["tasks"] == 2
     assert report["tasks"][0]["tokens"] > 0
     assert [p["note"] for p in report["phases"]] == ["committed", "committed"]
-    assert (workspace / ".hearth/pipeline/reports/demo-v1/quality_report.md").read_text().startswith(
-        "# Quality report: demo"
+    assert (
+        (workspace / ".hearth/pipeline/reports/demo-v1/quality_report.md")
+        .read_text()
+        .startswith("# Quality report: demo")
     )
 
 
@@ -161,7 +177,10 @@ def test_a_failed_task_fails_its_dependants_with_a_reason_and_the_rest_goes_on(
     plan = _status(hearth, workspace)["plans"][0]
     by_id = {t["id"]: t for t in plan["tasks"]}
     assert plan["status"] == "failed"
-    assert by_id["t1"]["status"] == "failed" and "the test command `test -f ok.txt` failed" in by_id["t1"]["reason"]
+    assert (
+        by_id["t1"]["status"] == "failed"
+        and "the test command `test -f ok.txt` failed" in by_id["t1"]["reason"]
+    )
     assert by_id["t2"]["status"] == "failed" and by_id["t2"]["reason"].startswith("not run: it depends on t1")
     assert by_id["t2"]["attempts"] == 0
     assert by_id["t3"]["status"] == "done"
@@ -177,7 +196,9 @@ def test_a_planner_reply_that_never_validates_fails_the_plan_naming_the_error(
         planner_marker("bad"),
         ScriptedReply(text="Sure! I will split it into tasks."),
         ScriptedReply(text='{"tasks": [{"id": "t1"}]}'),
-        ScriptedReply(text='{"tasks": [{"id": "a", "title": "A", "depends_on": ["b"]}, {"id": "b", "title": "B", "depends_on": ["a"]}]}'),
+        ScriptedReply(
+            text='{"tasks": [{"id": "a", "title": "A", "depends_on": ["b"]}, {"id": "b", "title": "B", "depends_on": ["a"]}]}'
+        ),
     )
     make_plan(workspace, "empty", "   \n")
     _run(hearth, workspace, server)
@@ -200,7 +221,10 @@ def test_the_verifier_never_follows_a_named_file_out_of_the_workspace(
     (workspace / "link").symlink_to(tmp_path)
     (tmp_path / "evil.py").write_text("x = 1\n")
     make_plan(workspace, "esc", "Escape.\n")
-    server.route(planner_marker("esc"), planned(task("t1", "Escape", [escape] if not escape.startswith("..") else ["x.py"])))
+    server.route(
+        planner_marker("esc"),
+        planned(task("t1", "Escape", [escape] if not escape.startswith("..") else ["x.py"])),
+    )
     # a planner path with '..' is refused by the schema; the model's own write is checked too
     server.route(coder_marker("t1"), write("x.py", "x = 1\n"), done())
     if escape.startswith(".."):
@@ -212,3 +236,26 @@ def test_the_verifier_never_follows_a_named_file_out_of_the_workspace(
     else:
         assert t1["status"] == "failed"
         assert "link/evil.py" in t1["reason"]
+
+
+def test_preflight_plans_once_and_says_which_task_does_not_fit_the_coders_window(
+    hearth: Any, workspace: Path, server: ScriptedServer
+) -> None:
+    make_plan(workspace, "big", "Two tasks, one with a huge brief.\n")
+    huge = task("t2", "Huge", ["h.py"])
+    huge["description"] = " ".join(f"step{i}" for i in range(480))  # varied: no repetition guard
+    server.route(planner_marker("big"), planned(task("t1", "Small", ["s.py"]), huge))
+    env = {**_env(server), "HEARTH_CONTEXT_WINDOW": "4096"}
+    result = hearth("pipeline", "preflight", "plans/big.md", "-w", str(workspace), env=env, cwd=workspace)
+    assert result.code == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "plan #1 plans/big.md: active"
+    assert lines[1].startswith("✓ planner: the plan takes")
+    assert lines[2].startswith("✓ t1: Small: opens with") and lines[2].endswith("of 4096 tokens")
+    assert lines[3].startswith("✗ t2: Huge: opens with")
+    # the tasks are kept for the run: a second preflight does not plan again
+    again = hearth("pipeline", "preflight", "plans/big.md", "-w", str(workspace), env=env, cwd=workspace)
+    assert again.code == 1 and server.violations == [] and server.remaining == 0
+    roomy = {**_env(server), "HEARTH_CONTEXT_WINDOW": "32768"}
+    fine = hearth("pipeline", "preflight", "plans/big.md", "-w", str(workspace), env=roomy, cwd=workspace)
+    assert fine.code == 0 and fine.stdout.strip().endswith("Every task fits the coder's window.")

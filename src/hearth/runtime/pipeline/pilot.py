@@ -20,7 +20,14 @@ from hearth.store.pipeline import PipelineStore
 from hearth.tools.base import RunContext, Tool, ToolInput
 from hearth.tools.toolset import Toolset
 
-PILOT_TOOLS = ("pipeline_status", "create_plan", "retry_failed", "resume_pipeline", "cancel_plan", "show_report")
+PILOT_TOOLS = (
+    "pipeline_status",
+    "create_plan",
+    "retry_failed",
+    "resume_pipeline",
+    "cancel_plan",
+    "show_report",
+)
 
 
 class StatusInput(ToolInput):
