@@ -63,7 +63,13 @@ def run(
         rt = await open_runtime(settings)
         store = open_pipeline_store(settings.workspace)
         try:
-            runner = Runner(rt, store, options, _say)
+            models = None
+            if rt.context_source.startswith("LM Studio"):
+                from hearth.runtime.pipeline.lmstudio import LMStudioModels
+
+                root = rt.server_url.removesuffix("/v1")
+                models = await LMStudioModels.detect(root, settings.api_key.get_secret_value())
+            runner = Runner(rt, store, options, _say, models)
             _say(
                 f"runner {runner.owner} · {rt.model.name} @ {rt.server_url} · sandbox {rt.sandbox.runner.name}"
             )

@@ -21,6 +21,7 @@ from hearth.core.events import Finished, Status
 from hearth.runtime.config import project_dir
 from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
 from hearth.runtime.pipeline.gitphase import commit_phase
+from hearth.runtime.pipeline.lmstudio import LMStudioModels
 from hearth.runtime.pipeline.planner import plan_tasks
 from hearth.runtime.pipeline.plans import plan_files, read_plan
 from hearth.runtime.pipeline.report import write_plan_report
@@ -73,12 +74,18 @@ class Runner:
         store: PipelineStore,
         options: PipelineOptions | None = None,
         say: Callable[[str], None] | None = None,
+        models: LMStudioModels | None = None,
     ) -> None:
         self.rt = rt
         self.store = store
         self.options = options or PipelineOptions()
         self.owner = runner_id()
         self.say = say or (lambda line: log.info("%s", line))
+        self.models = models  # LM Studio: load each role's model before its requests
+
+    async def use(self, role: str) -> None:
+        if self.models is not None:
+            await self.models.ensure(self.rt.role(role).model)
 
     async def run(self, *, once: bool = False) -> None:
         """Work until stopped; `once`: until nothing is left to do (for any runner)."""
@@ -131,6 +138,7 @@ class Runner:
 
     async def plan_one(self, plan: PlanRow) -> None:
         self.say(f"planning #{plan.id} {plan.name}")
+        await self.use("planner")
         planned = await plan_tasks(self.rt, plan)
         if planned.tasks is None:
             self.store.fail_plan(plan.id, planned.reason, planned.tokens)
@@ -159,6 +167,7 @@ class Runner:
                 finished = last  # it had finished; only the checks were not recorded
             else:
                 self.say(f"task {task.key}: resuming attempt {n} in session {session}")
+                await self.use("coder")
                 finished = await open_coder(self.rt, session).send(None)
         elif stage in ("verifying", "reviewing") and session:
             n = task.attempts
@@ -173,6 +182,7 @@ class Runner:
                 done = [t for t in self.store.tasks(plan.id) if t.status == "done"]
                 text = task_message(plan, task, done)
             self.say(f"task {task.key}: attempt {n} ({task.title})")
+            await self.use("coder")
             finished = await conv.send(text)
         assert session is not None
         task = self.store.task(task.id)
@@ -192,6 +202,7 @@ class Runner:
             return
         self.store.set_stage(task.id, "reviewing")
         files = list(dict.fromkeys([*task.files, *written]))
+        await self.use("reviewer")
         result = await review(self.rt, task, files, final_text(events))
         if result.verdict is None:
             self.store.end_attempt(
