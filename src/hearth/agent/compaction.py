@@ -78,7 +78,8 @@ class Compactor:
     ) -> tuple[tuple[str, ...], int]:
         """The outputs to hide and the size after: the usual few newest results stay visible,
         but when that still does not fit the budget, only the newest one does."""
-        masked, after = (), 0
+        masked: tuple[str, ...] = ()
+        after = 0
         for keep in dict.fromkeys((self.keep_results, 1)):
             masked = self.mask(history, keep)
             after = estimate_tokens(
