@@ -122,3 +122,76 @@ def test_a_model_that_never_unloads_is_a_clear_error(lmstudio: FakeLMStudio) -> 
 
 def test_another_server_is_not_taken_for_lm_studio() -> None:
     assert asyncio.run(LMStudioModels.detect("http://127.0.0.1:9")) is None
+
+
+@pytest.mark.parametrize(
+    ("batch", "loads"),
+    [
+        (True, ["planner-m", "coder-m", "reviewer-m"]),
+        (False, ["planner-m", "coder-m", "reviewer-m", "coder-m", "reviewer-m", "coder-m", "reviewer-m"]),
+    ],
+)
+def test_phase_batching_loads_each_roles_model_once_per_wave(
+    lmstudio: FakeLMStudio,
+    workspace: Any,
+    home: Any,
+    server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    batch: bool,
+    loads: list[str],
+) -> None:
+    from hearth.runtime.config import load_settings
+    from hearth.runtime.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
+    from hearth.runtime.session import open_runtime
+    from pipelinesupport import (
+        coder_marker,
+        done,
+        make_plan,
+        planned,
+        planner_marker,
+        reviewer_marker,
+        task,
+        verdict,
+        write,
+    )
+
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
+    lmstudio.loaded.clear()
+    roles = {r: {"model": f"{r}-m"} for r in ("planner", "coder", "reviewer")}
+    flags = {"workspace": workspace, "llm_url": server.url, "tool_mode": "native", "roles": roles}
+    settings = load_settings(flags, environ={}, cwd=workspace, user_file=home / "none.toml").settings
+    make_plan(workspace, "three", "Three files.\n")
+    keys = ["t1", "t2", "t3"]
+    server.route(planner_marker("three"), planned(*[task(k, f"File {k}", [f"{k}.txt"]) for k in keys]))
+    for k in keys:
+        server.route(coder_marker(k), write(f"{k}.txt", f"{k}\n"), done())
+        server.route(reviewer_marker(k), verdict("pass"))
+
+    async def go() -> None:
+        rt = await open_runtime(settings)
+        store = open_pipeline_store(workspace)
+        try:
+            models = LMStudioModels(lmstudio.root, poll=0.01)
+            runner = Runner(rt, store, PipelineOptions(batch=batch, poll=0.05, git=False), models=models)
+            await runner.run(once=True)
+        finally:
+            store.close()
+            await rt.aclose()
+
+    asyncio.run(go())
+    assert server.violations == [] and server.remaining == 0
+    loaded = [
+        json.loads(c.split(" ", 2)[2])["model"]
+        for c in lmstudio.calls
+        if c.startswith("POST /api/v1/models/load")
+    ]
+    assert loaded == loads
+    unloads = [c for c in lmstudio.calls if "unload" in c]
+    assert len(unloads) == len(loads) - 1  # every swap unloaded the model before
+    by_role = {b["model"] for b in server.requests if coder_marker("t1") in b["messages"][1]["content"]}
+    assert by_role == {"coder-m"}  # the role's model was asked for
+    assert {b["model"] for b in server.requests if reviewer_marker("t2") in b["messages"][1]["content"]} == {
+        "reviewer-m"
+    }

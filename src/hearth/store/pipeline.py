@@ -436,17 +436,18 @@ class PipelineStore:
             raise NotFound(f"No task #{task_id}.", "List them with `hearth pipeline status`.")
         return _task(rows[0])
 
-    def claim_task(self, owner: str, *, stage: str = "") -> TaskRow | None:
+    def claim_task(self, owner: str, *, stages: tuple[str, ...] = ()) -> TaskRow | None:
         """The next ready task (pending, its plan active, everything it depends on done), now
-        claimed by `owner`. `stage` picks only tasks left at that stage (phase batching)."""
+        claimed by `owner`. `stages`: only tasks left at one of these stages (phase batching)."""
         with self._tx() as cur:
             row = cur.execute(
                 "SELECT t.id FROM pipeline_tasks t JOIN pipeline_plans p ON p.id=t.plan_id"
-                " WHERE t.status='pending' AND p.status='active' AND (?='' OR t.stage=?)"
+                " WHERE t.status='pending' AND p.status='active'"
+                " AND (?=0 OR t.stage IN (SELECT value FROM json_each(?)))"
                 " AND NOT EXISTS (SELECT 1 FROM json_each(t.depends) j JOIN pipeline_tasks d"
                 "   ON d.plan_id=t.plan_id AND d.key=j.value WHERE d.status<>'done')"
                 " ORDER BY t.plan_id, t.phase, t.id LIMIT 1",
-                (stage, stage),
+                (len(stages), json.dumps(list(stages))),
             ).fetchone()
             if row is None:
                 return None

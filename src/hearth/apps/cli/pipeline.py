@@ -48,6 +48,12 @@ def run(
     test_timeout: Annotated[
         float, typer.Option("--test-timeout", min=1, help="Seconds for the test command")
     ] = 600.0,
+    batch: Annotated[
+        bool,
+        typer.Option(
+            "--batch", help="Phase batching: all ready coding, then all reviewing (fewer model swaps)"
+        ),
+    ] = False,
 ) -> None:
     """Watch plans/*.md and work them: plan, code, verify, review (several runners may share a project)."""
     import asyncio
@@ -56,7 +62,9 @@ def run(
     from hearth.runtime.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
     from hearth.runtime.session import open_runtime
 
-    options = PipelineOptions(max_attempts=max_attempts, git=not no_git, test_timeout=test_timeout, poll=poll)
+    options = PipelineOptions(
+        max_attempts=max_attempts, git=not no_git, test_timeout=test_timeout, poll=poll, batch=batch
+    )
 
     async def main() -> None:
         settings = load_cli_settings(workspace=workspace).settings

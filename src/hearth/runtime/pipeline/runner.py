@@ -40,6 +40,7 @@ class PipelineOptions:
     git: bool = True  # commit each finished phase where the workspace is a git repository
     test_timeout: float = 600.0
     poll: float = 2.0  # seconds between looks for work when there is none
+    batch: bool = False  # phase batching: all coding that is ready, then all reviewing (fewer model swaps)
 
 
 def open_pipeline_store(workspace: Path) -> PipelineStore:
@@ -113,11 +114,25 @@ class Runner:
             await self.plan_one(plan)
             await self.settle()
             return True
-        task = self.store.claim_task(self.owner)
-        if task is not None:
-            await self._work(task)
-            await self.settle()
-            return True
+        if not self.options.batch:
+            task = self.store.claim_task(self.owner)
+            if task is not None:
+                await self._work(task)
+                await self.settle()
+                return True
+        else:
+            # Phase batching: attempts cut short first, then every ready task's coding, then the
+            # reviews, so a single loaded model serves each wave.
+            for stages, review_now in (
+                (("coding", "verifying", "reviewing"), True),
+                (("", "rework"), False),
+                (("review",), True),
+            ):
+                task = self.store.claim_task(self.owner, stages=stages)
+                if task is not None:
+                    await self._work(task, review_now=review_now)
+                    await self.settle()
+                    return True
         await self.settle()
         return False
 
@@ -149,29 +164,35 @@ class Runner:
 
     # -- one attempt at a task ----------------------------------------------------------------
 
-    async def _work(self, task: TaskRow) -> None:
+    async def _work(self, task: TaskRow, *, review_now: bool = True) -> None:
+        """An attempt at `task`: coded and verified, then reviewed now, or (`review_now` False:
+        phase batching) handed back at the `review` stage for the reviewing wave."""
         plan = self.store.plan(task.plan_id)
         try:
-            await self._attempt(plan, task)
+            if task.stage == "review" or (task.stage == "reviewing" and task.session):
+                await self._review(plan, task)
+            elif await self._code(plan, task):
+                if review_now:
+                    await self._review(plan, task)
+                else:
+                    self.store.release(task.id, "review")
         except HearthError as exc:
             self._end(self.store.task(task.id), "error", [f"the attempt failed: {exc}"], {}, 0)
 
-    async def _attempt(self, plan: PlanRow, task: TaskRow) -> None:
+    async def _code(self, plan: PlanRow, task: TaskRow) -> bool:
+        """The coder's part and the verifier; True when the work goes on to the reviewer."""
         finished: Finished | None = None
         stage, session = task.stage, task.session
         if stage == "coding" and session:
-            n = task.attempts
             events = self.rt.store.events(session)
             last = events[-1] if events else None
             if isinstance(last, Finished) and last.status is Status.DONE:
                 finished = last  # it had finished; only the checks were not recorded
             else:
-                self.say(f"task {task.key}: resuming attempt {n} in session {session}")
+                self.say(f"task {task.key}: resuming attempt {task.attempts} in session {session}")
                 await self.use("coder")
                 finished = await open_coder(self.rt, session).send(None)
-        elif stage in ("verifying", "reviewing") and session:
-            n = task.attempts
-        else:
+        elif not (stage == "verifying" and session):
             rework = stage == "rework" and bool(session)
             conv = open_coder(self.rt, session if rework else None)
             n = self.store.start_attempt(task.id, self.owner, conv.id)
@@ -186,22 +207,29 @@ class Runner:
             finished = await conv.send(text)
         assert session is not None
         task = self.store.task(task.id)
-        events = self.rt.store.events(session)
-        written = written_files(events)
-        coder_tokens = self._coder_tokens(task, session, n)
+        coder_tokens = self._coder_tokens(task, session, task.attempts)
         if finished is not None and finished.status is not Status.DONE:
             why = f"the coder stopped ({finished.status.value}): {finished.reason or 'no reason given'}"
             self._end(task, f"coder {finished.status.value}", [why], {}, coder_tokens)
-            return
+            return False
         self.store.set_stage(task.id, "verifying")
+        written = written_files(self.rt.store.events(session))
         findings = await verify(
             self.rt, list(task.files), written, plan.test_command, self.options.test_timeout
         )
         if findings:
             self._end(task, "verifier", findings, {}, coder_tokens)
-            return
+            return False
+        return True
+
+    async def _review(self, plan: PlanRow, task: TaskRow) -> None:
+        task = self.store.task(task.id)
+        session, n = task.session, task.attempts
+        assert session is not None
         self.store.set_stage(task.id, "reviewing")
-        files = list(dict.fromkeys([*task.files, *written]))
+        events = self.rt.store.events(session)
+        coder_tokens = self._coder_tokens(task, session, n)
+        files = list(dict.fromkeys([*task.files, *written_files(events)]))
         await self.use("reviewer")
         result = await review(self.rt, task, files, final_text(events))
         if result.verdict is None:
