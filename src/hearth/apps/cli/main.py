@@ -11,6 +11,7 @@ import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.ops import health, init, projects_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.sessions import sessions_app
 
@@ -29,6 +30,9 @@ app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
 app.add_typer(pipeline_app, name="pipeline")
 app.command("pilot")(pilot)
+app.command("health")(health)
+app.command("init")(init)
+app.add_typer(projects_app, name="projects")
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,28 @@ pipeline_app = typer.Typer(help="The plan pipeline: plans/*.md in, planned, code
 PlanArg = Annotated[str | None, typer.Argument(help="A plan: #id, its path or its name (default: all)")]
 
 
+def project_workspace(workspace: Path | None) -> Path | None:
+    """--workspace, else (with no HEARTH_WORKSPACE) the project chosen with `hearth projects use`."""
+    import os
+
+    from hearth.core.errors import HearthError
+    from hearth.runtime.projects import Projects
+
+    if workspace is not None or os.environ.get("HEARTH_WORKSPACE") or os.environ.get("WORKSPACE"):
+        return workspace
+    try:
+        return Projects().current_path()
+    except HearthError:  # a broken registry: the default workspace, as if none were chosen
+        return None
+
+
 def _store(workspace: Path | None) -> tuple[PipelineStore, Path]:
     from hearth.core.errors import HearthError
     from hearth.runtime.pipeline.runner import open_pipeline_store
     from hearth.runtime.session import check_workspace
 
     try:
-        settings = load_cli_settings(workspace=workspace).settings
+        settings = load_cli_settings(workspace=project_workspace(workspace)).settings
         check_workspace(settings.workspace)
         return open_pipeline_store(settings.workspace), settings.workspace
     except HearthError as exc:
@@ -67,15 +82,16 @@ def run(
     )
 
     async def main() -> None:
-        settings = load_cli_settings(workspace=workspace).settings
+        settings = load_cli_settings(workspace=project_workspace(workspace)).settings
         rt = await open_runtime(settings)
         store = open_pipeline_store(settings.workspace)
         try:
             models = None
             if rt.context_source.startswith("LM Studio"):
+                from hearth.llm.urls import server_root
                 from hearth.runtime.pipeline.lmstudio import LMStudioModels
 
-                root = rt.server_url.removesuffix("/v1")
+                root = server_root(rt.server_url)
                 models = await LMStudioModels.detect(root, settings.api_key.get_secret_value())
             runner = Runner(rt, store, options, _say, models)
             _say(
@@ -108,7 +124,7 @@ def preflight_cmd(
     from hearth.runtime.session import open_runtime
 
     async def main() -> Preflight:
-        settings = load_cli_settings(workspace=workspace).settings
+        settings = load_cli_settings(workspace=project_workspace(workspace)).settings
         rt = await open_runtime(settings)
         store = open_pipeline_store(settings.workspace)
         try:
@@ -216,7 +232,7 @@ def pilot(
     from hearth.runtime.session import open_runtime
 
     async def main() -> None:
-        settings = load_cli_settings(workspace=workspace).settings
+        settings = load_cli_settings(workspace=project_workspace(workspace)).settings
         rt = await open_runtime(settings)
         store = open_pipeline_store(settings.workspace)
         try:
