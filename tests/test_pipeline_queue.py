@@ -204,3 +204,25 @@ def test_json_is_repaired_where_that_is_safe_and_refused_with_the_field_otherwis
     assert value is None and "tasks.0.files" in error
     value, error = parse_json("{\u201cverdict\u201d: \u201cpass\u201d}", Verdict)
     assert value is not None and value.verdict == "pass"
+
+
+def test_a_plan_file_written_while_a_coder_works_waits_until_that_work_ends(workspace: Path) -> None:
+    from hearth.store.pipeline import NewTask
+
+    store = open_pipeline_store(workspace)
+    try:
+        make_plan(workspace, "first", "One task.\n")
+        (plan,) = register_plans(store, workspace)
+        assert store.claim_plan("me") is not None
+        store.set_tasks(plan.id, [NewTask("t1", "Task")], 0)
+        claimed = store.claim_task("me")
+        assert claimed is not None
+        n = store.start_attempt(claimed.id, "me", "session-1")
+        time.sleep(0.01)
+        make_plan(workspace, "planted", "Written meanwhile.\n")
+        os.utime(workspace / "plans" / "planted.md", (0, 0))  # an old mtime does not hide it (ctime)
+        assert register_plans(store, workspace) == []
+        store.end_attempt(claimed.id, n, outcome="pass", verifier=[], verdict={}, tokens=0, status="done")
+        assert [p.name for p in register_plans(store, workspace)] == ["planted"]
+    finally:
+        store.close()

@@ -635,6 +635,14 @@ class PipelineStore:
             )
         ]
 
+    def working_since(self) -> float | None:
+        """When the oldest attempt still being worked began (None: no coder is working)."""
+        rows = self._rows(
+            "SELECT MIN(a.started) FROM pipeline_attempts a JOIN pipeline_tasks t"
+            " ON t.id=a.task_id AND a.n=t.attempts WHERE t.status='running' AND a.ended IS NULL"
+        )
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
     def busy(self) -> bool:
         """Is any task being worked or any plan being planned (by any runner)?"""
         return bool(

@@ -13,6 +13,7 @@ from hearth.agent.policy import PermissionMode
 from hearth.core.events import Event, Finished, ModelReply, ToolResult
 from hearth.prompts import render
 from hearth.runtime.conversation import Conversation, open_conversation
+from hearth.runtime.pipeline.planguard import DENY_RULES
 from hearth.runtime.session import Runtime
 from hearth.store.pipeline import PlanRow, TaskRow
 
@@ -27,6 +28,8 @@ def role_runtime(rt: Runtime, role_name: str) -> Runtime:
     if role_name in roles:
         roles["main"] = roles[role_name]
     settings = rt.settings.model_copy(update={"roles": roles})
+    if role_name == "coder":  # plans are the user's: a coder never writes one (see planguard)
+        settings = settings.model_copy(update={"deny": [*settings.deny, *DENY_RULES]})
     profile = rt.profile.model_copy(update={"tool_mode": role.tool_mode})
     return dataclasses.replace(rt, settings=settings, model=rt.model_for(role), profile=profile)
 

@@ -28,8 +28,8 @@ class PlanFile:
 
 def plan_files(workspace: Path) -> list[Path]:
     folder = workspace / PLANS_DIR
-    if not folder.is_dir():
-        return []
+    if folder.is_symlink() or not folder.is_dir():
+        return []  # a plans/ that is a link is not read (it could point anywhere)
     return sorted(
         p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink() and p.name.lower() != "readme.md"
     )

@@ -19,6 +19,8 @@ from typing import Any
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, Status
 from hearth.runtime.config import project_dir
+from hearth.runtime.conversation import Conversation
+from hearth.runtime.pipeline import planguard
 from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
 from hearth.runtime.pipeline.gitphase import commit_phase
 from hearth.runtime.pipeline.lmstudio import LMStudioModels
@@ -51,7 +53,10 @@ def open_pipeline_store(workspace: Path) -> PipelineStore:
 def register_plans(store: PipelineStore, workspace: Path) -> list[PlanRow]:
     """Register every plan file whose content is new; a plan that cannot be planned fails at once."""
     new: list[PlanRow] = []
+    since = store.working_since()
     for path in plan_files(workspace):
+        if since is not None and _changed_since(path, since):
+            continue  # written while a coder works: registered once that work has ended (planguard)
         try:
             plan_file = read_plan(workspace, path)
         except HearthError:
@@ -66,6 +71,13 @@ def register_plans(store: PipelineStore, workspace: Path) -> list[PlanRow]:
             row = store.plan(row.id)
         new.append(row)
     return new
+
+
+def _changed_since(path: Path, since: float) -> bool:
+    try:
+        return path.lstat().st_ctime >= since - 1.0
+    except OSError:
+        return True
 
 
 class Runner:
@@ -83,6 +95,7 @@ class Runner:
         self.owner = runner_id()
         self.say = say or (lambda line: log.info("%s", line))
         self.models = models  # LM Studio: load each role's model before its requests
+        self._planted: list[str] = []  # what the last coder run changed in plans/ (undone)
 
     async def use(self, role: str) -> None:
         if self.models is not None:
@@ -191,7 +204,7 @@ class Runner:
             else:
                 self.say(f"task {task.key}: resuming attempt {task.attempts} in session {session}")
                 await self.use("coder")
-                finished = await open_coder(self.rt, session).send(None)
+                finished = await self._guarded(open_coder(self.rt, session), None)
         elif not (stage == "verifying" and session):
             rework = stage == "rework" and bool(session)
             conv = open_coder(self.rt, session if rework else None)
@@ -204,17 +217,18 @@ class Runner:
                 text = task_message(plan, task, done)
             self.say(f"task {task.key}: attempt {n} ({task.title})")
             await self.use("coder")
-            finished = await conv.send(text)
+            finished = await self._guarded(conv, text)
         assert session is not None
+        planted, self._planted = self._planted, []
         task = self.store.task(task.id)
         coder_tokens = self._coder_tokens(task, session, task.attempts)
         if finished is not None and finished.status is not Status.DONE:
             why = f"the coder stopped ({finished.status.value}): {finished.reason or 'no reason given'}"
-            self._end(task, f"coder {finished.status.value}", [why], {}, coder_tokens)
+            self._end(task, f"coder {finished.status.value}", [why, *planted], {}, coder_tokens)
             return False
         self.store.set_stage(task.id, "verifying")
         written = written_files(self.rt.store.events(session))
-        findings = await verify(
+        findings = planted + await verify(
             self.rt, list(task.files), written, plan.test_command, self.options.test_timeout
         )
         if findings:
@@ -262,6 +276,16 @@ class Runner:
         )
         self.say(f"task {task.key} done (attempt {n})")
         await self._commit_phase(plan, task.phase)
+
+    async def _guarded(self, conv: Conversation, text: str | None) -> Finished:
+        """The coder's run, with plans/ put back as it was before (see planguard)."""
+        before = planguard.snapshot(self.rt.workspace)
+        try:
+            return await conv.send(text)
+        finally:
+            self._planted = planguard.restore(self.rt.workspace, before)
+            for line in self._planted:
+                self.say(line)
 
     def _coder_tokens(self, task: TaskRow, session: str, n: int) -> int:
         """The coder's tokens in attempt `n`: the session's so far, less earlier attempts'."""
