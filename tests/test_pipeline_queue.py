@@ -226,3 +226,59 @@ def test_a_plan_file_written_while_a_coder_works_waits_until_that_work_ends(work
         assert [p.name for p in register_plans(store, workspace)] == ["planted"]
     finally:
         store.close()
+
+
+def test_an_attempt_that_cannot_run_fails_its_task_once_with_the_reason(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: Any
+) -> None:
+    """A rework whose session was deleted (`hearth sessions rm`): the task fails saying so, and
+    the runner goes on (no loop of new sessions)."""
+    import asyncio
+
+    from hearth.runtime.config import load_settings
+    from hearth.runtime.pipeline.runner import PipelineOptions, Runner
+    from hearth.runtime.session import open_runtime
+    from hearth.store.pipeline import NewTask
+
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
+    settings = load_settings(
+        {"workspace": workspace, "llm_url": server.url, "tool_mode": "native"},
+        environ={},
+        cwd=workspace,
+        user_file=home / "none.toml",
+    ).settings
+    store = open_pipeline_store(workspace)
+    make_plan(workspace, "gone", "One task.\n")
+    (plan,) = register_plans(store, workspace)
+    assert store.claim_plan("me") is not None
+    store.set_tasks(plan.id, [NewTask("t1", "Task"), NewTask("t2", "After", depends=("t1",))], 0)
+    claimed = store.claim_task("me")
+    assert claimed is not None
+    n = store.start_attempt(claimed.id, "me", "20990101-000000-dead00")
+    store.end_attempt(
+        claimed.id,
+        n,
+        outcome="verifier",
+        verifier=["x"],
+        verdict={},
+        tokens=0,
+        status="pending",
+        feedback="- x",
+    )
+
+    async def go() -> None:
+        rt = await open_runtime(settings)
+        try:
+            await Runner(rt, store, PipelineOptions(poll=0.05, git=False)).run(once=True)
+        finally:
+            await rt.aclose()
+
+    asyncio.run(go())
+    t1, t2 = store.tasks(plan.id)
+    assert t1.status == "failed" and t1.reason.startswith("the attempt could not run: NotFound: No session")
+    assert t2.status == "failed" and t2.reason.startswith("not run: it depends on t1")
+    assert store.plan(plan.id).status == "failed"
+    assert server.requests == []
+    store.close()

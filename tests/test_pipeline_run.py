@@ -185,6 +185,25 @@ def test_a_failed_task_fails_its_dependants_with_a_reason_and_the_rest_goes_on(
     assert by_id["t2"]["attempts"] == 0
     assert by_id["t3"]["status"] == "done"
 
+    # retry-failed puts t1 and t2 back; this time t1 passes the test and t2 follows
+    retried = hearth("pipeline", "retry-failed", "-w", str(workspace))
+    assert retried.stdout.strip() == "2 failed task(s) or plan(s) back in the queue."
+    server.route(coder_marker("t1"), write("base.py", "x = 1\n"), write("ok.txt", "ok\n"), done())
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    server.route(coder_marker("t2"), write("top.py", "y = 2\n"), done())
+    server.route(reviewer_marker("t2"), verdict("pass"))
+    _run(hearth, workspace, server, "--max-attempts", "1")
+    plan = _status(hearth, workspace)["plans"][0]
+    assert plan["status"] == "done"
+    assert [(t["id"], t["status"], t["attempts"]) for t in plan["tasks"]] == [
+        ("t1", "done", 2),  # numbered on from the first try; the limit counts from the retry
+        ("t2", "done", 1),
+        ("t3", "done", 1),
+    ]
+    summary = json.loads(hearth("pipeline", "report", "--json", "-w", str(workspace)).stdout)
+    assert summary["totals"]["plans"] == 1 and summary["totals"]["pass_rate"] == 1.0
+    assert (workspace / ".hearth/pipeline/report.md").read_text().startswith("# Pipeline report")
+
 
 def test_a_planner_reply_that_never_validates_fails_the_plan_naming_the_error(
     hearth: Any, workspace: Path, server: ScriptedServer

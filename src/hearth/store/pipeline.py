@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS pipeline_tasks (
     status TEXT NOT NULL DEFAULT 'pending',
     stage TEXT NOT NULL DEFAULT '',
     attempts INTEGER NOT NULL DEFAULT 0,
+    retried_at INTEGER NOT NULL DEFAULT 0,
     session TEXT,
     claimed_by TEXT,
     heartbeat REAL,
@@ -128,7 +129,8 @@ class TaskRow:
     phase: int
     status: str
     stage: str
-    attempts: int
+    attempts: int  # attempts made, all told (numbered from 1)
+    retried_at: int  # attempts made before the last retry-failed (the limit counts from here)
     session: str | None
     claimed_by: str | None
     reason: str
@@ -402,8 +404,8 @@ class PipelineStore:
         pwhere = "AND id=?" if plan_id is not None else ""
         with self._tx() as cur:
             tasks = cur.execute(
-                f"UPDATE pipeline_tasks SET status='pending', stage='', attempts=0, session=NULL, reason='',"
-                f" feedback='' WHERE status='failed' {where}",
+                f"UPDATE pipeline_tasks SET status='pending', stage='', retried_at=attempts, session=NULL,"
+                f" reason='', feedback='' WHERE status='failed' {where}",
                 params,
             ).rowcount
             planless = cur.execute(
@@ -661,7 +663,7 @@ class PipelineStore:
 
 _PLAN_COLS = "id, path, name, hash, version, text, test_command, status, reason, planner_tokens, created, started, ended"
 _TASK_COLS = (
-    "id, plan_id, key, title, description, files, depends, phase, status, stage, attempts, session,"
+    "id, plan_id, key, title, description, files, depends, phase, status, stage, attempts, retried_at, session,"
     " claimed_by, reason, feedback"
 )
 

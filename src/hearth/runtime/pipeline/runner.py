@@ -189,8 +189,22 @@ class Runner:
                     await self._review(plan, task)
                 else:
                     self.store.release(task.id, "review")
-        except HearthError as exc:
-            self._end(self.store.task(task.id), "error", [f"the attempt failed: {exc}"], {}, 0)
+        except Exception as exc:  # not the coder's to fix by reworking: the task fails, saying why
+            if not isinstance(exc, HearthError):
+                log.exception("task %s: the attempt crashed", task.key)
+            reason = f"the attempt could not run: {type(exc).__name__}: {exc}"
+            now = self.store.task(task.id)
+            self.store.end_attempt(
+                now.id,
+                now.attempts,
+                outcome="error",
+                verifier=[reason],
+                verdict={},
+                tokens=0,
+                status="failed",
+                reason=reason,
+            )
+            self.say(f"task {task.key} failed: {reason}")
 
     async def _code(self, plan: PlanRow, task: TaskRow) -> bool:
         """The coder's part and the verifier; True when the work goes on to the reviewer."""
@@ -306,7 +320,7 @@ class Runner:
         """An attempt that was not accepted: rework while attempts are left, else the task fails."""
         problems = [*findings, *[str(r) for r in verdict.get("reasons", []) or []]]
         n = task.attempts
-        if n >= self.options.max_attempts:
+        if n - task.retried_at >= self.options.max_attempts:
             reason = f"{outcome} after {n} attempt(s): {problems[0].splitlines()[0] if problems else outcome}"
             status, feedback = "failed", ""
             self.say(f"task {task.key} failed: {reason}")
