@@ -282,3 +282,42 @@ def test_an_attempt_that_cannot_run_fails_its_task_once_with_the_reason(
     assert store.plan(plan.id).status == "failed"
     assert server.requests == []
     store.close()
+
+
+def test_a_watching_runner_picks_up_a_plan_dropped_in_later_and_stops_on_ctrl_c(
+    home: Path, workspace: Path, server: ScriptedServer
+) -> None:
+    env = clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TOOL_MODE="native")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hearth.apps.cli.main",
+            "pipeline",
+            "run",
+            "--poll",
+            "0.1",
+            "-w",
+            str(workspace),
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(1.5)
+        assert proc.poll() is None  # nothing to do: it keeps watching
+        server.route(planner_marker("later"), planned(task("t1", "Late", ["late.txt"])))
+        server.route(coder_marker("t1"), write("late.txt", "late\n"), done())
+        server.route(reviewer_marker("t1"), verdict("pass"))
+        make_plan(workspace, "later", "Dropped in while watching.\n")
+        _wait(lambda: (workspace / ".hearth/pipeline/reports/later-v1/quality_report.json").exists(), 60)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "plan #1 later done" in err
+    assert server.violations == [] and server.remaining == 0
