@@ -321,3 +321,35 @@ def test_a_watching_runner_picks_up_a_plan_dropped_in_later_and_stops_on_ctrl_c(
     assert proc.returncode == 130, err
     assert "plan #1 later done" in err
     assert server.violations == [] and server.remaining == 0
+
+
+def test_a_role_with_json_schema_gets_the_schema_as_response_format_and_one_without_does_not(
+    server: ScriptedServer,
+) -> None:
+    import asyncio
+
+    from hearth.core.types import Message
+    from hearth.llm.client import ClientSettings, OpenAICompatModel
+    from hearth.llm.profiles import ToolMode
+    from hearth.runtime.pipeline.structured import ask_json
+    from hearth.runtime.roles import Role
+
+    server.add(verdict("pass"), ScriptedReply(text="Verdict: pass"), verdict("rework", "name the file"))
+
+    async def go() -> None:
+        model = OpenAICompatModel(ClientSettings(base_url=server.url, retries=0))
+        asked = [Message(role="user", content="Review task t1: x")]
+        for flag in (True, False):
+            role = Role("reviewer", "", "", "", 0.0, {"seed": 7}, ToolMode.NATIVE, json_schema=flag)
+            answer = await ask_json(model, role, asked, Verdict)
+            assert answer.value is not None and answer.error == ""
+            assert answer.replies == (1 if flag else 2) and answer.tokens > 0
+        await model.aclose()
+
+    asyncio.run(go())
+    first, second, third = server.requests
+    assert first["response_format"]["type"] == "json_schema"
+    assert first["response_format"]["json_schema"]["schema"] == Verdict.model_json_schema()
+    assert first["seed"] == 7 and first["temperature"] == 0.0
+    assert "response_format" not in second and "response_format" not in third
+    assert "no JSON object was found" in third["messages"][-1]["content"]

@@ -278,6 +278,10 @@ def test_preflight_plans_once_and_says_which_task_does_not_fit_the_coders_window
     roomy = {**_env(server), "HEARTH_CONTEXT_WINDOW": "32768"}
     fine = hearth("pipeline", "preflight", "plans/big.md", "-w", str(workspace), env=roomy, cwd=workspace)
     assert fine.code == 0 and fine.stdout.strip().endswith("Every task fits the coder's window.")
+    outside = workspace.parent / "elsewhere.md"
+    outside.write_text("Not in the workspace.\n")
+    refused = hearth("pipeline", "preflight", str(outside), "-w", str(workspace), env=roomy)
+    assert refused.code == 1 and "is not in the workspace" in refused.stderr
 
 
 @pytest.mark.parametrize(

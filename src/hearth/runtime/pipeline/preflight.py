@@ -50,7 +50,15 @@ class Preflight:
 
 
 async def preflight(rt: Runtime, store: PipelineStore, path: Path) -> Preflight:
-    rel = path if not path.is_absolute() else path.relative_to(rt.workspace)
+    if path.is_absolute():
+        if not path.resolve().is_relative_to(rt.workspace):
+            raise HearthError(
+                f"The plan {path} is not in the workspace {rt.workspace}.",
+                "Put it in the workspace's plans/ folder, or pass --workspace.",
+            )
+        rel = path.resolve().relative_to(rt.workspace)
+    else:
+        rel = path
     plan_file = read_plan(rt.workspace, rel)
     if plan_file.problem:
         raise HearthError(f"The plan {plan_file.path} cannot be run: {plan_file.problem}.", "Fix the file.")

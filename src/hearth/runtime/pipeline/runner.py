@@ -166,8 +166,15 @@ class Runner:
 
     async def plan_one(self, plan: PlanRow) -> None:
         self.say(f"planning #{plan.id} {plan.name}")
-        await self.use("planner")
-        planned = await plan_tasks(self.rt, plan)
+        try:
+            await self.use("planner")
+            planned = await plan_tasks(self.rt, plan)
+        except Exception as exc:  # the plan fails saying why; the runner goes on
+            if not isinstance(exc, HearthError):
+                log.exception("plan %s: planning crashed", plan.id)
+            self.store.fail_plan(plan.id, f"planning could not run: {type(exc).__name__}: {exc}")
+            self.say(f"plan #{plan.id} failed: {exc}")
+            return
         if planned.tasks is None:
             self.store.fail_plan(plan.id, planned.reason, planned.tokens)
             self.say(f"plan #{plan.id} failed: {planned.reason}")
