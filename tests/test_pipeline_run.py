@@ -324,3 +324,29 @@ def test_a_coder_cannot_queue_or_change_plans_its_changes_to_plans_are_undone(
     assert any(
         "by the coder; plans are written by people, so this was undone" in f for f in first["verifier"]
     )
+
+
+def test_a_server_that_does_not_answer_costs_no_attempt_and_once_says_so(
+    hearth: Any, workspace: Path, server: ScriptedServer
+) -> None:
+    import socket
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    make_plan(workspace, "later", "Write ok.txt.\n")
+    down = {"HEARTH_LLM_URL": f"http://127.0.0.1:{port}/v1", "HEARTH_TOOL_MODE": "native"}
+    result = hearth("pipeline", "run", "--once", "--poll", "0.1", "-w", str(workspace), env=down)
+    assert result.code == 1
+    assert (
+        f"The model server at http://127.0.0.1:{port}/v1 does not answer; no work was started."
+        in result.stderr
+    )
+    plan = _status(hearth, workspace)["plans"][0]
+    assert (plan["status"], plan["reason"]) == ("new", "")  # nothing failed, nothing spent
+    server.route(planner_marker("later"), planned(task("t1", "Ok", ["ok.txt"])))
+    server.route(coder_marker("t1"), write("ok.txt", "ok\n"), done())
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    _run(hearth, workspace, server)
+    assert _status(hearth, workspace)["plans"][0]["status"] == "done"

@@ -645,6 +645,15 @@ class PipelineStore:
         )
         return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
+    def has_work(self) -> bool:
+        """Is there a plan to plan or a task to work (ready or not)?"""
+        return bool(
+            self._rows(
+                "SELECT 1 FROM pipeline_plans WHERE status='new' UNION ALL SELECT 1 FROM pipeline_tasks t"
+                " JOIN pipeline_plans p ON p.id=t.plan_id WHERE t.status='pending' AND p.status='active' LIMIT 1"
+            )
+        )
+
     def busy(self) -> bool:
         """Is any task being worked or any plan being planned (by any runner)?"""
         return bool(

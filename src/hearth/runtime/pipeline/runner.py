@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, Status
 from hearth.runtime.config import project_dir
@@ -96,32 +98,55 @@ class Runner:
         self.say = say or (lambda line: log.info("%s", line))
         self.models = models  # LM Studio: load each role's model before its requests
         self._planted: list[str] = []  # what the last coder run changed in plans/ (undone)
+        self.unreachable = ""  # the model server's URL while it does not answer
 
     async def use(self, role: str) -> None:
         if self.models is not None:
             await self.models.ensure(self.rt.role(role).model)
 
     async def run(self, *, once: bool = False) -> None:
-        """Work until stopped; `once`: until nothing is left to do (for any runner)."""
+        """Work until stopped; `once`: until nothing is left to do (for any runner). With `once`,
+        a model server that does not answer is an error; otherwise the runner waits for it."""
         beat = asyncio.create_task(self._beat())
         try:
             while True:
                 if await self.step():
                     continue
+                if once and self.unreachable:
+                    raise HearthError(
+                        f"The model server at {self.unreachable} does not answer; no work was started.",
+                        "Start the server (or fix HEARTH_LLM_URL), then run again.",
+                    )
                 if once and not self.store.busy():
                     return
                 await asyncio.sleep(self.options.poll)
         finally:
             beat.cancel()
 
+    async def _server_answers(self) -> bool:
+        """Does the model server answer at all (any HTTP status)? Noted in `unreachable`."""
+        url = self.rt.server_url
+        try:
+            async with httpx.AsyncClient(timeout=5.0) as client:
+                await client.get(url + "/models")
+        except httpx.TransportError:
+            if self.unreachable != url:
+                self.say(f"the model server at {url} does not answer; waiting for it")
+            self.unreachable = url
+            return False
+        self.unreachable = ""
+        return True
+
     async def step(self) -> bool:
-        """One unit of work; False when there was none to claim."""
+        """One unit of work; False when there was none to claim (or the server does not answer)."""
         for note in self.store.recover():
             self.say(note)
         for new in register_plans(self.store, self.rt.workspace):
             self.say(f"plan #{new.id} {new.path} (version {new.version}) registered: {new.status}")
             if new.status == "failed":
                 self.say(f"plan #{new.id} failed: {new.reason}")
+        if self.store.has_work() and not await self._server_answers():
+            return False  # a server that is down must not cost tasks their attempts
         plan = self.store.claim_plan(self.owner)
         if plan is not None:
             await self.plan_one(plan)
