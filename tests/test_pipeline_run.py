@@ -350,3 +350,17 @@ def test_a_server_that_does_not_answer_costs_no_attempt_and_once_says_so(
     server.route(reviewer_marker("t1"), verdict("pass"))
     _run(hearth, workspace, server)
     assert _status(hearth, workspace)["plans"][0]["status"] == "done"
+
+
+def test_a_plan_too_long_for_the_planners_window_fails_before_any_request(
+    hearth: Any, workspace: Path, server: ScriptedServer
+) -> None:
+    make_plan(workspace, "huge", "\n".join(f"- step {i}: do thing number {i}" for i in range(400)))
+    env = {**_env(server), "HEARTH_CONTEXT_WINDOW": "2048"}
+    result = hearth("pipeline", "run", "--once", "--poll", "0.1", "-w", str(workspace), env=env)
+    assert result.code == 0, result.stderr
+    plan = _status(hearth, workspace)["plans"][0]
+    assert plan["status"] == "failed"
+    assert plan["reason"].startswith("the plan is too long for the planner: its request takes about")
+    assert plan["reason"].endswith("in a 2048-token window; split it into smaller plans")
+    assert server.requests == []

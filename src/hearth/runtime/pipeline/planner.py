@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hearth.agent.compaction import estimate_tokens
 from hearth.core.errors import HearthError
 from hearth.core.types import Message
 from hearth.prompts import render
@@ -38,7 +39,21 @@ def planner_messages(plan: PlanRow) -> list[Message]:
     ]
 
 
+def planner_fits(rt: Runtime, plan: PlanRow) -> tuple[int, int]:
+    """(tokens the planner's request takes, the most it may take: the window less room for the reply)."""
+    room = rt.profile.context_window - min(rt.profile.max_reply_tokens, rt.profile.context_window // 2)
+    return estimate_tokens(planner_messages(plan)), room
+
+
 async def plan_tasks(rt: Runtime, plan: PlanRow, *, tries: int = PLANNER_TRIES) -> Planned:
+    tokens, room = planner_fits(rt, plan)
+    if tokens > room:
+        return Planned(
+            None,
+            f"the plan is too long for the planner: its request takes about {tokens} tokens of"
+            f" {room} available in a {rt.profile.context_window}-token window; split it into smaller plans",
+            0,
+        )
     role = rt.role("planner")
     try:
         answer = await ask_json(rt.model_for(role), role, planner_messages(plan), TaskList, tries=tries)

@@ -17,7 +17,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
 from hearth.core.types import Message
 from hearth.runtime.pipeline.coder import task_message
-from hearth.runtime.pipeline.planner import planner_messages
+from hearth.runtime.pipeline.planner import planner_fits
 from hearth.runtime.pipeline.plans import read_plan
 from hearth.runtime.pipeline.runner import Runner
 from hearth.runtime.session import Runtime
@@ -32,10 +32,11 @@ class Fit:
     title: str
     tokens: int
     window: int
+    limit: int = 0  # the most it may take (0: the share of the window a task's opening may take)
 
     @property
     def fits(self) -> bool:
-        return self.tokens <= self.window * OPENING_SHARE
+        return self.tokens <= (self.limit or self.window * OPENING_SHARE)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ async def preflight(rt: Runtime, store: PipelineStore, path: Path) -> Preflight:
     plan = plan or store.by_hash(plan_file.digest)
     assert plan is not None
     window = rt.profile.context_window
-    planner_fit = Fit("plan", plan.name, estimate_tokens(planner_messages(plan)), window)
+    tokens, room = planner_fits(rt, plan)
+    planner_fit = Fit("plan", plan.name, tokens, window, room)
     runner = Runner(rt, store)
     if plan.status == "new" and planner_fit.fits and (claimed := store.claim_plan(runner.owner, plan.id)):
         await runner.plan_one(claimed)
