@@ -353,3 +353,41 @@ def test_a_role_with_json_schema_gets_the_schema_as_response_format_and_one_with
     assert first["seed"] == 7 and first["temperature"] == 0.0
     assert "response_format" not in second and "response_format" not in third
     assert "no JSON object was found" in third["messages"][-1]["content"]
+
+
+def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken_over(
+    workspace: Path,
+) -> None:
+    import socket
+
+    from hearth.store.pipeline import NewTask
+
+    store = open_pipeline_store(workspace)
+    try:
+        make_plan(workspace, "claims", "Three.\n")
+        (plan,) = register_plans(store, workspace)
+        assert store.claim_plan("me") is not None
+        store.set_tasks(plan.id, [NewTask(k, k) for k in ("a", "b", "c")], 0)
+        host = socket.gethostname()
+        alive = f"{host}:{os.getpid()}:aa"  # this very process
+        dead = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+        )
+        gone = f"{host}:{dead.stdout.strip()}:bb"
+        remote = "elsewhere.example:4242:cc"
+        claimed = [store.claim_task(owner) for owner in (alive, gone, remote)]
+        assert [t.key for t in claimed if t] == ["a", "b", "c"]
+        assert store.claim_task("someone") is None  # nothing is claimed twice
+        notes = store.recover()
+        assert len(notes) == 1 and "'b'" in notes[0]  # the dead process's
+        with _db(workspace) as db:
+            db.execute("UPDATE pipeline_tasks SET heartbeat=heartbeat-1000 WHERE claimed_by=?", (remote,))
+        notes = store.recover()
+        assert len(notes) == 1 and "'c'" in notes[0]  # the silent machine's, after the lease
+        assert {t.key: t.status for t in store.tasks(plan.id)} == {
+            "a": "running",
+            "b": "pending",
+            "c": "pending",
+        }
+    finally:
+        store.close()
