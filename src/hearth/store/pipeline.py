@@ -15,171 +15,33 @@ session kept so the work resumes where it stopped instead of starting again.
 from __future__ import annotations
 
 import json
-import os
-import socket
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError, NotFound
+from hearth.store.pipeline_rows import (
+    LEASE_SECONDS,
+    PIPELINE_SCHEMA,
+    PLAN_COLS,
+    SCHEMA,
+    TASK_COLS,
+    AttemptRow,
+    NewTask,
+    PlanRow,
+    TaskRow,
+    alive,
+    iso,
+    plan_row,
+    runner_id,
+    task_row,
+)
 
-PIPELINE_SCHEMA = 1
-LEASE_SECONDS = 300.0  # a claim whose heartbeat is older than this is taken over
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS pipeline_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS pipeline_plans (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    path TEXT NOT NULL,
-    name TEXT NOT NULL,
-    hash TEXT NOT NULL UNIQUE,
-    version INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    test_command TEXT NOT NULL DEFAULT '',
-    status TEXT NOT NULL DEFAULT 'new',
-    reason TEXT NOT NULL DEFAULT '',
-    claimed_by TEXT,
-    heartbeat REAL,
-    planner_tokens INTEGER NOT NULL DEFAULT 0,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL,
-    started REAL,
-    ended REAL
-);
-CREATE TABLE IF NOT EXISTS pipeline_tasks (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    plan_id INTEGER NOT NULL REFERENCES pipeline_plans(id) ON DELETE CASCADE,
-    key TEXT NOT NULL,
-    title TEXT NOT NULL,
-    description TEXT NOT NULL DEFAULT '',
-    files TEXT NOT NULL DEFAULT '[]',
-    depends TEXT NOT NULL DEFAULT '[]',
-    phase INTEGER NOT NULL DEFAULT 1,
-    status TEXT NOT NULL DEFAULT 'pending',
-    stage TEXT NOT NULL DEFAULT '',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    retried_at INTEGER NOT NULL DEFAULT 0,
-    session TEXT,
-    claimed_by TEXT,
-    heartbeat REAL,
-    reason TEXT NOT NULL DEFAULT '',
-    feedback TEXT NOT NULL DEFAULT '',
-    UNIQUE (plan_id, key)
-);
-CREATE INDEX IF NOT EXISTS pipeline_tasks_status ON pipeline_tasks(status, plan_id);
-CREATE TABLE IF NOT EXISTS pipeline_attempts (
-    task_id INTEGER NOT NULL REFERENCES pipeline_tasks(id) ON DELETE CASCADE,
-    n INTEGER NOT NULL,
-    session TEXT NOT NULL DEFAULT '',
-    runner TEXT NOT NULL DEFAULT '',
-    started REAL NOT NULL,
-    ended REAL,
-    outcome TEXT NOT NULL DEFAULT '',
-    verifier TEXT NOT NULL DEFAULT '[]',
-    verdict TEXT NOT NULL DEFAULT '{}',
-    tokens INTEGER NOT NULL DEFAULT 0,
-    review_tokens INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (task_id, n)
-);
-CREATE TABLE IF NOT EXISTS pipeline_phases (
-    plan_id INTEGER NOT NULL REFERENCES pipeline_plans(id) ON DELETE CASCADE,
-    phase INTEGER NOT NULL,
-    commit_id TEXT NOT NULL DEFAULT '',
-    note TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (plan_id, phase)
-);
-"""
-
-PLAN_OPEN = ("new", "planning", "active")
-TASK_OPEN = ("pending", "running")
-
-
-@dataclass(frozen=True)
-class PlanRow:
-    id: int
-    path: str
-    name: str
-    hash: str
-    version: int
-    text: str
-    test_command: str
-    status: str
-    reason: str
-    planner_tokens: int
-    created: str
-    started: float | None
-    ended: float | None
-
-
-@dataclass(frozen=True)
-class TaskRow:
-    id: int
-    plan_id: int
-    key: str
-    title: str
-    description: str
-    files: tuple[str, ...]
-    depends: tuple[str, ...]
-    phase: int
-    status: str
-    stage: str
-    attempts: int  # attempts made, all told (numbered from 1)
-    retried_at: int  # attempts made before the last retry-failed (the limit counts from here)
-    session: str | None
-    claimed_by: str | None
-    reason: str
-    feedback: str
-
-
-@dataclass(frozen=True)
-class AttemptRow:
-    task_id: int
-    n: int
-    session: str
-    runner: str
-    started: float
-    ended: float | None
-    outcome: str
-    verifier: list[str]
-    verdict: dict[str, Any]
-    tokens: int  # the coder's and the reviewer's
-    review_tokens: int
-
-
-@dataclass(frozen=True)
-class NewTask:
-    key: str
-    title: str
-    description: str = ""
-    files: tuple[str, ...] = ()
-    depends: tuple[str, ...] = ()
-    phase: int = 1
-
-
-def runner_id() -> str:
-    """Who claims: this host and process, and a token against a reused pid."""
-    return f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
-
-
-def _alive(owner: str) -> bool:
-    """False when the claim's process is known to be gone (it ran on this host)."""
-    host, _, rest = owner.partition(":")
-    pid_text = rest.split(":", 1)[0]
-    if host != socket.gethostname() or not pid_text.isdigit():
-        return True  # another machine's: only its lease can say
-    try:
-        os.kill(int(pid_text), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+__all__ = ["AttemptRow", "NewTask", "PipelineStore", "PlanRow", "TaskRow", "runner_id"]
 
 
 class PipelineStore:
@@ -192,7 +54,7 @@ class PipelineStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(SCHEMA)
             self._migrate()
         except sqlite3.DatabaseError as exc:
             raise HearthError(
@@ -238,7 +100,7 @@ class PipelineStore:
     def register(self, path: str, name: str, digest: str, text: str, test_command: str) -> PlanRow | None:
         """Register a plan's content; None when this content is registered already. An edit of a
         plan still open supersedes it: its work not yet done is cancelled, saying why."""
-        now = _iso()
+        now = iso()
         with self._tx() as cur:
             if cur.execute("SELECT 1 FROM pipeline_plans WHERE hash=?", (digest,)).fetchone():
                 return None
@@ -272,21 +134,21 @@ class PipelineStore:
         return self.plan(new_id)
 
     def plan(self, plan_id: int) -> PlanRow:
-        rows = self._rows(f"SELECT {_PLAN_COLS} FROM pipeline_plans WHERE id=?", (plan_id,))
+        rows = self._rows(f"SELECT {PLAN_COLS} FROM pipeline_plans WHERE id=?", (plan_id,))
         if not rows:
             raise NotFound(f"No plan #{plan_id}.", "List them with `hearth pipeline status`.")
-        return _plan(rows[0])
+        return plan_row(rows[0])
 
     def plans(self, statuses: tuple[str, ...] = ()) -> list[PlanRow]:
         where = f"WHERE status IN ({','.join('?' * len(statuses))})" if statuses else ""
         return [
-            _plan(r)
-            for r in self._rows(f"SELECT {_PLAN_COLS} FROM pipeline_plans {where} ORDER BY id", statuses)
+            plan_row(r)
+            for r in self._rows(f"SELECT {PLAN_COLS} FROM pipeline_plans {where} ORDER BY id", statuses)
         ]
 
     def by_hash(self, digest: str) -> PlanRow | None:
-        rows = self._rows(f"SELECT {_PLAN_COLS} FROM pipeline_plans WHERE hash=?", (digest,))
-        return _plan(rows[0]) if rows else None
+        rows = self._rows(f"SELECT {PLAN_COLS} FROM pipeline_plans WHERE hash=?", (digest,))
+        return plan_row(rows[0]) if rows else None
 
     def find_plan(self, ref: str) -> PlanRow:
         """A plan by `#id`/id, or the newest version of a path or name."""
@@ -294,13 +156,13 @@ class PipelineStore:
         if key.isdigit():
             return self.plan(int(key))
         rows = self._rows(
-            f"SELECT {_PLAN_COLS} FROM pipeline_plans WHERE path=? OR name=? OR path LIKE ?"
+            f"SELECT {PLAN_COLS} FROM pipeline_plans WHERE path=? OR name=? OR path LIKE ?"
             " ORDER BY id DESC LIMIT 1",
             (ref, ref, f"%/{ref}"),
         )
         if not rows:
             raise NotFound(f"No plan {ref!r} is registered.", "List them with `hearth pipeline status`.")
-        return _plan(rows[0])
+        return plan_row(rows[0])
 
     def claim_plan(self, owner: str, plan_id: int | None = None) -> PlanRow | None:
         """The oldest new plan (or plan `plan_id` if it is new), now being planned by `owner`."""
@@ -314,7 +176,7 @@ class PipelineStore:
             cur.execute(
                 "UPDATE pipeline_plans SET status='planning', claimed_by=?, heartbeat=?, started=?, updated=?"
                 " WHERE id=?",
-                (owner, time.time(), time.time(), _iso(), row[0]),
+                (owner, time.time(), time.time(), iso(), row[0]),
             )
         return self.plan(int(row[0]))
 
@@ -338,7 +200,7 @@ class PipelineStore:
             cur.execute(
                 "UPDATE pipeline_plans SET status='active', claimed_by=NULL, planner_tokens=planner_tokens+?,"
                 " updated=? WHERE id=? AND status='planning'",
-                (planner_tokens, _iso(), plan_id),
+                (planner_tokens, iso(), plan_id),
             )
 
     def fail_plan(self, plan_id: int, reason: str, planner_tokens: int = 0) -> None:
@@ -346,7 +208,7 @@ class PipelineStore:
             cur.execute(
                 "UPDATE pipeline_plans SET status='failed', reason=?, claimed_by=NULL, ended=?, updated=?,"
                 " planner_tokens=planner_tokens+? WHERE id=?",
-                (reason, time.time(), _iso(), planner_tokens, plan_id),
+                (reason, time.time(), iso(), planner_tokens, plan_id),
             )
             cur.execute(
                 "UPDATE pipeline_tasks SET status='failed', reason=? WHERE plan_id=? AND status='pending'",
@@ -368,7 +230,7 @@ class PipelineStore:
             for pid in ids:
                 cur.execute(
                     "UPDATE pipeline_plans SET status='cancelled', reason='cancelled by the user', updated=? WHERE id=?",
-                    (_iso(), pid),
+                    (iso(), pid),
                 )
                 cur.execute(
                     "UPDATE pipeline_tasks SET status='cancelled', reason='cancelled by the user'"
@@ -389,7 +251,7 @@ class PipelineStore:
             for pid, ntasks in rows:
                 cur.execute(
                     "UPDATE pipeline_plans SET status=?, reason='', ended=NULL, updated=? WHERE id=?",
-                    ("active" if ntasks else "new", _iso(), pid),
+                    ("active" if ntasks else "new", iso(), pid),
                 )
                 cur.execute(
                     "UPDATE pipeline_tasks SET status='pending', reason='' WHERE plan_id=? AND status='cancelled'",
@@ -411,13 +273,13 @@ class PipelineStore:
             planless = cur.execute(
                 f"UPDATE pipeline_plans SET status='new', reason='', ended=NULL, updated=? WHERE status='failed'"
                 f" AND NOT EXISTS (SELECT 1 FROM pipeline_tasks t WHERE t.plan_id=pipeline_plans.id) {pwhere}",
-                (_iso(), *params),
+                (iso(), *params),
             ).rowcount
             cur.execute(
                 f"UPDATE pipeline_plans SET status='active', reason='', ended=NULL, updated=? WHERE status IN"
                 f" ('failed','done') AND EXISTS (SELECT 1 FROM pipeline_tasks t WHERE t.plan_id=pipeline_plans.id"
                 f" AND t.status='pending') {pwhere}",
-                (_iso(), *params),
+                (iso(), *params),
             )
         return int(tasks) + int(planless)
 
@@ -426,17 +288,17 @@ class PipelineStore:
     def tasks(self, plan_id: int | None = None) -> list[TaskRow]:
         where, params = ("WHERE plan_id=?", (plan_id,)) if plan_id is not None else ("", ())
         return [
-            _task(r)
+            task_row(r)
             for r in self._rows(
-                f"SELECT {_TASK_COLS} FROM pipeline_tasks {where} ORDER BY plan_id, id", params
+                f"SELECT {TASK_COLS} FROM pipeline_tasks {where} ORDER BY plan_id, id", params
             )
         ]
 
     def task(self, task_id: int) -> TaskRow:
-        rows = self._rows(f"SELECT {_TASK_COLS} FROM pipeline_tasks WHERE id=?", (task_id,))
+        rows = self._rows(f"SELECT {TASK_COLS} FROM pipeline_tasks WHERE id=?", (task_id,))
         if not rows:
             raise NotFound(f"No task #{task_id}.", "List them with `hearth pipeline status`.")
-        return _task(rows[0])
+        return task_row(rows[0])
 
     def claim_task(self, owner: str, *, stages: tuple[str, ...] = ()) -> TaskRow | None:
         """The next ready task (pending, its plan active, everything it depends on done), now
@@ -554,7 +416,7 @@ class PipelineStore:
             for tid, owner, beat, title in cur.execute(
                 "SELECT id, claimed_by, heartbeat, title FROM pipeline_tasks WHERE status='running'"
             ).fetchall():
-                if owner is None or not _alive(owner) or (beat or 0) < cutoff:
+                if owner is None or not alive(owner) or (beat or 0) < cutoff:
                     cur.execute(
                         "UPDATE pipeline_tasks SET status='pending', claimed_by=NULL WHERE id=?", (tid,)
                     )
@@ -562,7 +424,7 @@ class PipelineStore:
             for pid, owner, beat, name in cur.execute(
                 "SELECT id, claimed_by, heartbeat, name FROM pipeline_plans WHERE status='planning'"
             ).fetchall():
-                if owner is None or not _alive(owner) or (beat or 0) < cutoff:
+                if owner is None or not alive(owner) or (beat or 0) < cutoff:
                     cur.execute("UPDATE pipeline_plans SET status='new', claimed_by=NULL WHERE id=?", (pid,))
                     notes.append(f"plan #{pid} {name}: its planner {owner} is gone; it is planned again")
         return notes
@@ -600,7 +462,7 @@ class PipelineStore:
                 reason = "" if status == "done" else f"{total - done} of {total} tasks did not finish"
                 cur.execute(
                     "UPDATE pipeline_plans SET status=?, reason=?, ended=?, updated=? WHERE id=? AND status='active'",
-                    (status, reason, time.time(), _iso(), pid),
+                    (status, reason, time.time(), iso(), pid),
                 )
                 ended.append(int(pid))
         return [self.plan(p) for p in ended]
@@ -668,25 +530,3 @@ class PipelineStore:
             str(r[0]): int(r[1])
             for r in self._rows("SELECT status, COUNT(*) FROM pipeline_tasks GROUP BY status")
         }
-
-
-_PLAN_COLS = "id, path, name, hash, version, text, test_command, status, reason, planner_tokens, created, started, ended"
-_TASK_COLS = (
-    "id, plan_id, key, title, description, files, depends, phase, status, stage, attempts, retried_at, session,"
-    " claimed_by, reason, feedback"
-)
-
-
-def _plan(r: tuple[Any, ...]) -> PlanRow:
-    return PlanRow(*r)
-
-
-def _task(r: tuple[Any, ...]) -> TaskRow:
-    values = list(r)
-    values[5] = tuple(json.loads(values[5]))
-    values[6] = tuple(json.loads(values[6]))
-    return TaskRow(*values)
-
-
-def _iso() -> str:
-    return datetime.now(UTC).isoformat()
