@@ -139,10 +139,10 @@ def test_kill_9_mid_task_and_a_restart_resumes_the_same_session_without_redoing_
 def test_two_runners_on_one_project_split_the_tasks_and_never_work_one_twice(
     home: Path, workspace: Path
 ) -> None:
-    server = ScriptedServer(request_delay=0.25).start()
+    server = ScriptedServer(request_delay=0.3).start()
     try:
-        make_plan(workspace, "wide", "Four independent files.\n")
-        keys = ["t1", "t2", "t3", "t4", "t5", "t6"]
+        make_plan(workspace, "wide", "Eight independent files.\n")
+        keys = [f"t{i}" for i in range(1, 9)]
         server.route(planner_marker("wide"), planned(*[task(k, f"File {k}", [f"{k}.txt"]) for k in keys]))
         for k in keys:
             server.route(coder_marker(k), write(f"{k}.txt", f"{k}\n"), done())
