@@ -4,6 +4,7 @@ file, real git and the real sandbox, against the scripted model server (each rol
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -364,3 +365,36 @@ def test_a_plan_too_long_for_the_planners_window_fails_before_any_request(
     assert plan["reason"].startswith("the plan is too long for the planner: its request takes about")
     assert plan["reason"].endswith("in a 2048-token window; split it into smaller plans")
     assert server.requests == []
+
+
+@pytest.mark.parametrize(
+    "late",
+    [
+        {"command": "sleep 1.5; printf '# Evil\\n' > plans/evil.md", "background": True},
+        {"command": "(sleep 1.5; printf '# Evil\\n' > plans/evil.md) > /dev/null 2>&1 &"},
+        {"command": "nohup sh -c \"sleep 1.5; printf '# Evil' > plans/evil.md\" > /dev/null 2>&1 & disown"},
+    ],
+)
+def test_nothing_a_coder_left_running_writes_a_plan_after_its_run(
+    hearth: Any, workspace: Path, server: ScriptedServer, late: dict[str, Any]
+) -> None:
+    from hearth.testing.script import ScriptedCall, ScriptedReply
+
+    make_plan(workspace, "own", "Two files.\n")
+    server.route(
+        planner_marker("own"), planned(task("t1", "One", ["one.txt"]), task("t2", "Two", ["two.txt"], ["t1"]))
+    )
+    server.route(
+        coder_marker("t1"),
+        ScriptedReply(tool_calls=[ScriptedCall(name="shell", arguments=late)]),
+        write("one.txt", "1\n"),
+        done(),
+    )
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    slow = ScriptedReply(text="Working on it, slowly. " * 12 + "\nTASK_COMPLETE", chunk_size=4, delay=0.05)
+    server.route(coder_marker("t2"), write("two.txt", "2\n"), slow)  # t2 outlasts the delay
+    server.route(reviewer_marker("t2"), verdict("pass"))
+    _run(hearth, workspace, server)
+    time.sleep(2)
+    assert [p["plan"] for p in _status(hearth, workspace)["plans"]] == ["own"]
+    assert not (workspace / "plans" / "evil.md").exists()

@@ -329,6 +329,11 @@ class Runner:
         try:
             return await conv.send(text)
         finally:
+            # Its background jobs end with its run: none may change anything later, unseen.
+            sandbox = self.rt.sandbox.runner
+            for job in sandbox.jobs():
+                if job.running:
+                    await sandbox.stop(job.id)
             self._planted = planguard.restore(self.rt.workspace, before)
             for line in self._planted:
                 self.say(line)
