@@ -29,9 +29,6 @@ app = typer.Typer(
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
 app.add_typer(pipeline_app, name="pipeline")
-app.command("pilot")(pilot)
-app.command("health")(health)
-app.command("init")(init)
 app.add_typer(projects_app, name="projects")
 
 
@@ -392,6 +389,11 @@ def _repl_session(workspace: Path, resume: str | None, cont: bool) -> str | None
         return store.resolve(resume)
     finally:
         store.close()
+
+
+app.command("pilot")(pilot)
+app.command("health")(health)
+app.command("init")(init)
 
 
 def main() -> None:
