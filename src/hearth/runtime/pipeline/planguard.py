@@ -14,10 +14,9 @@ import os
 import stat
 from pathlib import Path
 
-from hearth.runtime.pipeline.plans import PLANS_DIR
+from hearth.runtime.pipeline.plans import MAX_PLAN_BYTES, PLANS_DIR
 
 DENY_RULES = (f"write({PLANS_DIR}/**)", f"edit({PLANS_DIR}/**)")
-MAX_PLAN_BYTES = 1_000_000
 
 Snapshot = dict[str, bytes]
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError
 
 PLANS_DIR = "plans"
+MAX_PLAN_BYTES = 1_000_000
 _TEST_LINE = re.compile(
     r"^\s*[-*]?\s*\**(?:test|tests|test command|build|check)\**\s*:\s*`?(?P<cmd>[^`\n]+?)`?\s*$",
     re.IGNORECASE | re.MULTILINE,
@@ -30,9 +32,16 @@ def plan_files(workspace: Path) -> list[Path]:
     folder = workspace / PLANS_DIR
     if folder.is_symlink() or not folder.is_dir():
         return []  # a plans/ that is a link is not read (it could point anywhere)
-    return sorted(
-        p for p in folder.glob("*.md") if p.is_file() and not p.is_symlink() and p.name.lower() != "readme.md"
-    )
+    return sorted(p for p in folder.glob("*.md") if p.name.lower() != "readme.md" and _plain(p))
+
+
+def _plain(path: Path) -> bool:
+    """A regular file (no symlink) no larger than any planner reads (or the plans/ guard keeps)."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size <= MAX_PLAN_BYTES
 
 
 def read_plan(workspace: Path, path: Path) -> PlanFile:
