@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ from hearth.store.pipeline import PipelineStore, PlanRow, TaskRow, runner_id
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 10.0
+SERVER_CHECK_SECONDS = 10.0  # a server that answered this recently is not asked again
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ class Runner:
         self.models = models  # LM Studio: load each role's model before its requests
         self._planted: list[str] = []  # what the last coder run changed in plans/ (undone)
         self.unreachable = ""  # the model server's URL while it does not answer
+        self._answered_at = -SERVER_CHECK_SECONDS  # when the server last answered (monotonic)
 
     async def use(self, role: str) -> None:
         if self.models is not None:
@@ -124,10 +127,13 @@ class Runner:
             beat.cancel()
 
     async def _server_answers(self) -> bool:
-        """Does the model server answer at all (any HTTP status)? Noted in `unreachable`."""
+        """Does the model server answer at all (any HTTP status)? Asked again once the last
+        answer is `SERVER_CHECK_SECONDS` old; noted in `unreachable`."""
+        if time.monotonic() - self._answered_at < SERVER_CHECK_SECONDS:
+            return True
         url = self.rt.server_url
         try:
-            async with httpx.AsyncClient(timeout=5.0) as client:
+            async with httpx.AsyncClient(timeout=5.0, verify=url.startswith("https:")) as client:
                 await client.get(url + "/models")
         except httpx.TransportError:
             if self.unreachable != url:
@@ -135,6 +141,7 @@ class Runner:
             self.unreachable = url
             return False
         self.unreachable = ""
+        self._answered_at = time.monotonic()
         return True
 
     async def step(self) -> bool:
