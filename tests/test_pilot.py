@@ -40,7 +40,7 @@ def test_pilot_controls_over_http_create_cancel_resume_retry_and_report(web: Web
         assert (web.workspace / "plans" / "add-login.md").read_text() == "# Login\nAdd a login form.\n"
         again = api.post("/api/pilot/plans", json={"name": "add-login", "text": "other"})
         assert again.status_code == 400 and "exists already" in again.json()["detail"]
-        for bad in ("../escape", "Up", "a/b", ".hidden"):
+        for bad in ("../escape", "Up", "a/b", ".hidden", "readme"):
             refused = api.post("/api/pilot/plans", json={"name": bad, "text": "x"})
             assert refused.status_code in (400, 422), bad
             assert (

@@ -93,7 +93,7 @@ def cancel(store: PipelineStore, plan: str | None = None) -> str:
 
 def create_plan(store: PipelineStore, workspace: Path, name: str, text: str) -> str:
     """Write plans/<name>.md (a new file only) and register it."""
-    if not _NAME.match(name):
+    if not _NAME.match(name) or name == "readme":
         raise HearthError(
             f"{name!r} is not a plan name.", "Use 1-60 lower-case letters, digits and '-', e.g. add-login."
         )
