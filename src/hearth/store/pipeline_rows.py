@@ -76,9 +76,6 @@ CREATE TABLE IF NOT EXISTS pipeline_phases (
 );
 """
 
-PLAN_OPEN = ("new", "planning", "active")
-TASK_OPEN = ("pending", "running")
-
 
 @dataclass(frozen=True)
 class PlanRow:

@@ -56,10 +56,6 @@ def rework_message(attempt: int, problems: str) -> str:
     return render("pipeline_coder_rework", attempt=attempt, problems=problems)
 
 
-async def run_coder(conv: Conversation, text: str | None) -> Finished:
-    return await conv.send(text)
-
-
 def written_files(events: list[Event]) -> list[str]:
     """Paths the session wrote or edited successfully, in order, once each."""
     calls = {c.id: c for e in events if isinstance(e, ModelReply) for c in e.tool_calls}
