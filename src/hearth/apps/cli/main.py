@@ -13,6 +13,8 @@ from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
 from hearth.apps.cli.mcp import mcp_app, mcp_server
 from hearth.apps.cli.memory import memory_app
+from hearth.apps.cli.ops import health, init, projects_app
+from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -31,6 +33,8 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(mcp_app, name="mcp")
 app.command("mcp-server")(mcp_server)
 app.add_typer(memory_app, name="memory")
+app.add_typer(pipeline_app, name="pipeline")
+app.add_typer(projects_app, name="projects")
 
 
 @dataclass(frozen=True)
@@ -413,6 +417,11 @@ def _repl_session(workspace: Path, resume: str | None, cont: bool) -> str | None
         return store.resolve(resume)
     finally:
         store.close()
+
+
+app.command("pilot")(pilot)
+app.command("health")(health)
+app.command("init")(init)
 
 
 def main() -> None:

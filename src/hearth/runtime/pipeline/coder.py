@@ -1,0 +1,76 @@
+"""A task worked by the `coder` role: a normal session through `Conversation.send`, headless
+(nobody to approve: auto mode, so the sandbox is what contains it), in the project's workspace.
+
+A first attempt opens a session; a rework continues that session with what was wrong; a task
+whose runner died mid-attempt resumes its session where the events leave it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hearth.agent.policy import PermissionMode
+from hearth.core.events import Event, Finished, ModelReply, ToolResult
+from hearth.prompts import render
+from hearth.runtime.conversation import Conversation, open_conversation
+from hearth.runtime.pipeline.planguard import DENY_RULES
+from hearth.runtime.session import Runtime
+from hearth.store.pipeline import PlanRow, TaskRow
+
+WRITING_TOOLS = ("write", "edit")
+
+
+def role_runtime(rt: Runtime, role_name: str) -> Runtime:
+    """The runtime as sessions of `role_name` see it: that role's model, sampling and tool
+    calling as the session's main ones. Shares the store, sandbox and clients (never closed)."""
+    role = rt.role(role_name)
+    roles = dict(rt.settings.roles)
+    if role_name in roles:
+        roles["main"] = roles[role_name]
+    settings = rt.settings.model_copy(update={"roles": roles})
+    if role_name == "coder":  # plans are the user's: a coder never writes one (see planguard)
+        settings = settings.model_copy(update={"deny": [*settings.deny, *DENY_RULES]})
+    profile = rt.profile.model_copy(update={"tool_mode": role.tool_mode})
+    return dataclasses.replace(rt, settings=settings, model=rt.model_for(role), profile=profile)
+
+
+def open_coder(rt: Runtime, session: str | None) -> Conversation:
+    """A coder session: `session` resumed, or a new one."""
+    return open_conversation(role_runtime(rt, "coder"), resume=session, permission_mode=PermissionMode.AUTO)
+
+
+def task_message(plan: PlanRow, task: TaskRow, done: list[TaskRow]) -> str:
+    return render(
+        "pipeline_coder_task",
+        key=task.key,
+        title=task.title,
+        plan=plan.name,
+        description=task.description or "(see the title)",
+        files=", ".join(task.files) or "(none named)",
+        done="\n".join(f"- {t.key}: {t.title}" for t in done) or "(none)",
+        test=plan.test_command or "(none)",
+    )
+
+
+def rework_message(attempt: int, problems: str) -> str:
+    return render("pipeline_coder_rework", attempt=attempt, problems=problems)
+
+
+def written_files(events: list[Event]) -> list[str]:
+    """Paths the session wrote or edited successfully, in order, once each."""
+    calls = {c.id: c for e in events if isinstance(e, ModelReply) for c in e.tool_calls}
+    found: dict[str, None] = {}
+    for event in events:
+        if isinstance(event, ToolResult) and event.ok and event.name in WRITING_TOOLS:
+            call = calls.get(event.call_id)
+            path = call.arguments.get("path") if call else None
+            if isinstance(path, str) and path.strip():
+                found[path.strip()] = None
+    return list(found)
+
+
+def final_text(events: list[Event]) -> str:
+    for event in reversed(events):
+        if isinstance(event, Finished):
+            return event.final_text or event.reason
+    return ""

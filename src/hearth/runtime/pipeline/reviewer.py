@@ -1,0 +1,88 @@
+"""The `reviewer` role's verdict on a task that passed the verifier: pass, or rework with reasons."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from hearth.core.errors import HearthError, ToolError
+from hearth.core.text import cap_text
+from hearth.core.types import Message
+from hearth.prompts import render
+from hearth.runtime.pipeline.schema import Verdict
+from hearth.runtime.pipeline.structured import ask_json, schema_text
+from hearth.runtime.session import Runtime
+from hearth.sandbox.paths import SafePaths
+from hearth.store.pipeline import TaskRow
+
+FILE_CHARS = 4000
+ALL_FILES_CHARS = 16000
+REVIEWER_TRIES = 3
+
+
+@dataclass(frozen=True)
+class Review:
+    verdict: Verdict | None  # None: no valid verdict; `error` says why
+    error: str
+    tokens: int
+
+
+def reviewer_messages(rt: Runtime, task: TaskRow, files: list[str], summary: str) -> list[Message]:
+    return [
+        Message(role="system", content=render("pipeline_reviewer_system")),
+        Message(
+            role="user",
+            content=render(
+                "pipeline_reviewer_task",
+                key=task.key,
+                title=task.title,
+                description=task.description or "(see the title)",
+                summary=cap_text(summary.strip() or "(the coder said nothing)", 2000),
+                contents=_contents(rt, files),
+                schema=schema_text(Verdict),
+            ),
+        ),
+    ]
+
+
+async def review(rt: Runtime, task: TaskRow, files: list[str], summary: str) -> Review:
+    role = rt.role("reviewer")
+    try:
+        answer = await ask_json(
+            rt.model_for(role),
+            role,
+            reviewer_messages(rt, task, files, summary),
+            Verdict,
+            tries=REVIEWER_TRIES,
+        )
+    except HearthError as exc:
+        return Review(None, f"the reviewer's model failed: {exc}", 0)
+    if answer.value is None:
+        return Review(
+            None,
+            f"the reviewer's verdict did not validate after {answer.replies} tries: {answer.error}",
+            answer.tokens,
+        )
+    return Review(answer.value, "", answer.tokens)
+
+
+def _contents(rt: Runtime, files: list[str]) -> str:
+    paths = SafePaths(rt.workspace)
+    parts: list[str] = []
+    left = ALL_FILES_CHARS
+    for rel in files:
+        try:
+            real = paths.resolve(rel)
+            fd = paths.open(real, os.O_RDONLY)
+        except (ToolError, OSError):
+            parts.append(f"--- {rel}: (missing or not readable)")
+            continue
+        with os.fdopen(fd, "rb") as fh:
+            text = fh.read(FILE_CHARS * 4).decode("utf-8", errors="replace")
+        shown = cap_text(text, min(FILE_CHARS, max(200, left)))
+        left -= len(shown)
+        parts.append(f"--- {rel}\n{shown}")
+        if left <= 0:
+            parts.append("(further files left out)")
+            break
+    return "\n".join(parts) or "(no files)"
