@@ -11,6 +11,7 @@ import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.schedule import jobs_app, scheduler, submit
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ app = typer.Typer(
 )
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
+app.add_typer(jobs_app, name="jobs")
+app.command()(scheduler)
+app.command()(submit)
 
 
 @dataclass(frozen=True)
