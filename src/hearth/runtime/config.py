@@ -109,7 +109,9 @@ class Settings(BaseModel):
     telegram_allow: list[str] = Field(
         default_factory=list, description="Telegram user ids (or @usernames) the bridge answers"
     )
-    twilio_auth_token: SecretStr = Field(SecretStr(""), description="Twilio auth token (checks webhook signatures)")
+    twilio_auth_token: SecretStr = Field(
+        SecretStr(""), description="Twilio auth token (checks webhook signatures)"
+    )
     twilio_account_sid: str = Field("", description="Twilio account SID (for sending SMS replies)")
     twilio_api: str = Field("https://api.twilio.com", description="Twilio REST API base URL")
     twilio_public_url: str = Field("", description="The webhook URL as Twilio calls it (signatures cover it)")

@@ -136,7 +136,8 @@ class ScheduleStore:
                     "Upgrade Hearth, or move that file away to start fresh.",
                 )
             self._db.execute(
-                "INSERT OR REPLACE INTO schema_parts(part, version) VALUES ('schedule', ?)", (SCHEDULE_SCHEMA,)
+                "INSERT OR REPLACE INTO schema_parts(part, version) VALUES ('schedule', ?)",
+                (SCHEDULE_SCHEMA,),
             )
         except sqlite3.DatabaseError as exc:
             raise HearthError(

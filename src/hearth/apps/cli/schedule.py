@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from hearth.runtime.schedule.jobs import JobBook
     from hearth.store.schedule import Job
 
-jobs_app = typer.Typer(help="Scheduled jobs: list, add, show, run, pause, resume, approve, rm, export, import.")
+jobs_app = typer.Typer(
+    help="Scheduled jobs: list, add, show, run, pause, resume, approve, rm, export, import."
+)
 JobArg = Annotated[str, typer.Argument(help="The job's name")]
 
 
@@ -179,7 +181,9 @@ def jobs_show(name: JobArg, workspace: WorkspaceOpt = None) -> None:
     print(f"state     {_state(j)} (from {j.origin})\nnext run  {_when(j.next_run)}")
     print(f"prompt    {j.prompt}")
     for r in runs:
-        print(f"  run {r.id:<5} {_when(r.started or r.run_at):<22} {r.status:<12} {r.session or '-'} {r.error}")
+        print(
+            f"  run {r.id:<5} {_when(r.started or r.run_at):<22} {r.status:<12} {r.session or '-'} {r.error}"
+        )
 
 
 def _act(name: str, workspace: Path | None, action: str) -> None:

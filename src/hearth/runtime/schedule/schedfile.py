@@ -47,12 +47,16 @@ def read_entries(path: Path) -> list[dict[str, Any]]:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise NotFound(f"There is no {path}.", "Write jobs there, or export them: hearth jobs export.") from None
+        raise NotFound(
+            f"There is no {path}.", "Write jobs there, or export them: hearth jobs export."
+        ) from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise HearthError(f"Cannot read {path}: {exc}", "Fix the TOML syntax (see the README).") from None
     entries = data.get("job", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise HearthError(f"{path}: `job` must be a list of [[job]] tables.", "See the README for the format.")
+        raise HearthError(
+            f"{path}: `job` must be a list of [[job]] tables.", "See the README for the format."
+        )
     return entries
 
 

@@ -198,7 +198,9 @@ class Scheduler:
                     late = " (late: caught up once)" if result.late else ""
                     self.log(f"job {result.job.id}: run {result.run_id} queued{late}")
                 elif isinstance(result, Skipped):
-                    self.log(f"job {result.job.id}: the run at {result.missed_at.isoformat()} was missed; skipped")
+                    self.log(
+                        f"job {result.job.id}: the run at {result.missed_at.isoformat()} was missed; skipped"
+                    )
             self._queue_wakes()
             for taken in drain_inbox(self.inbox, self.store, now):
                 if taken.run_id is None:
