@@ -13,6 +13,8 @@ from starlette.requests import HTTPConnection
 from hearth.apps.web.auth import WebAuth
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
+from hearth.runtime.schedule.jobs import JobBook
+from hearth.runtime.schedule.scheduler import Scheduler
 from hearth.runtime.session import Runtime
 from hearth.sandbox.paths import SafePaths
 
@@ -24,6 +26,9 @@ class WebState:
     runtime: Runtime | None = None
     hub_: Hub | None = None
     started: float = field(default_factory=time.monotonic)
+    scheduler: Scheduler | None = None  # None: turned off, or another process schedules here
+    jobs_: JobBook | None = None
+    scheduler_note: str = ""  # why there is no scheduler in this process
 
     @property
     def rt(self) -> Runtime:
@@ -34,6 +39,11 @@ class WebState:
     def hub(self) -> Hub:
         assert self.hub_ is not None, "the hub starts with the server"
         return self.hub_
+
+    @property
+    def jobs(self) -> JobBook:
+        assert self.jobs_ is not None, "the jobs open with the server"
+        return self.jobs_
 
     @cached_property
     def paths(self) -> SafePaths:

@@ -157,19 +157,28 @@ class Scheduler:
         return lines
 
     async def serve(self, stop: asyncio.Event) -> None:
-        """Run until `stop` is set, then interrupt the runs in flight (queued again to resume)."""
+        """Start, run until `stop` is set, then interrupt the runs in flight (queued to resume)."""
         await self.start()
         try:
-            while not stop.is_set():
-                await self.tick()
-                self._wake.clear()
-                stopper = asyncio.ensure_future(stop.wait())
-                waker = asyncio.ensure_future(self._wake.wait())
-                await asyncio.wait({stopper, waker}, timeout=self.options.poll, return_when="FIRST_COMPLETED")
-                stopper.cancel()
-                waker.cancel()
+            await self.loop(stop)
         finally:
             await self.close()
+
+    async def loop(self, stop: asyncio.Event) -> None:
+        """Look every poll (or at once when nudged) until `stop` is set. A failing look is
+        logged; the next one goes on."""
+        while not stop.is_set():
+            try:
+                await self.tick()
+            except Exception as exc:  # a bug must not stop the scheduling of everything else
+                self.log(f"error: the scheduler's look failed: {type(exc).__name__}: {exc}")
+            self._wake.clear()
+            waits = {asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())}
+            try:
+                await asyncio.wait(waits, timeout=self.options.poll, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiting in waits:
+                    waiting.cancel()
 
     def nudge(self) -> None:
         """Look now rather than at the next poll (a run was queued here)."""
