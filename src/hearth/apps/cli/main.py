@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hearth.apps.cli.bench import bench_app
+from hearth.apps.cli.bridge import bridge_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit
 from hearth.apps.cli.sessions import sessions_app
@@ -28,6 +29,7 @@ app = typer.Typer(
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
 app.add_typer(jobs_app, name="jobs")
+app.add_typer(bridge_app, name="bridge")
 app.command()(scheduler)
 app.command()(submit)
 
