@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
@@ -21,6 +22,7 @@ from twilio.rest import Client
 from hearth.apps.bridges.chat import ChatBridge, Incoming, PerChat
 
 SMS_LIMIT = 1600
+MAX_BODY = 64_000  # Twilio's form for one SMS is a few hundred bytes
 EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 
 Log = Callable[[str], None]
@@ -51,8 +53,10 @@ def sms_app(core: ChatBridge, sender: TwilioSender, auth_token: str, public_url:
 
     @app.post("/sms")
     async def incoming(request: Request) -> Response:
-        form = await request.form()
-        fields = {k: str(v) for k, v in form.items()}
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return Response("Too large.", status_code=413)
+        fields = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
         signature = request.headers.get("X-Twilio-Signature", "")
         if not signature or not validator.validate(public_url, fields, signature):
             log(f"sms: refused a request with {'a bad' if signature else 'no'} signature")
