@@ -231,3 +231,44 @@ def test_one_scheduler_per_workspace(settings: Settings, server: ScriptedServer)
         other.store.close()
 
     _drive(settings, clock, body)
+
+
+def test_a_run_cannot_plant_jobs_or_inbox_tasks_for_itself(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job's agent (auto mode: no one asks) tries to schedule more work for itself: through the
+    file tools, and through the shell. Nothing it wrote runs."""
+    settings = settings_for(workspace, home, server, monkeypatch, permission_mode="auto")
+    planted = '[[job]]\\nid = "again"\\nschedule = "every 1m"\\nprompt = "do it again"\\n'
+    server.add(
+        call("write", path=".hearth/schedules.toml", content=planted.replace("\\\\n", "\n")),
+        call("write", path=".hearth/inbox/more.md", content="more work"),
+        call(
+            "shell",
+            command=(
+                "mkdir -p .hearth/inbox && echo 'more work' > .hearth/inbox/more.md && "
+                f"printf '{planted}' > .hearth/schedules.toml; echo wrote"
+            ),
+        ),
+        done("Scheduled myself."),
+    )
+    clock = FakeClock(START)
+
+    async def body(sched: Scheduler) -> None:
+        sched.store.enqueue("submit", "schedule yourself", START, START)
+        await sched.tick()
+        await sched.idle()
+        sched.reload()
+        clock.advance(minutes=5)
+        await sched.tick()
+        await sched.idle()
+        approved = [j for j in sched.store.jobs() if j.is_approved]
+        assert approved == []
+        assert [r.kind for r in sched.store.runs()] == ["submit"]
+
+    _drive(settings, clock, body)
+    assert len(server.requests) == 4  # the one run, nothing after it
+    refusals = [m for m in server.requests[2]["messages"] if m.get("role") == "tool"]
+    assert any("may not change" in str(m.get("content")) for m in refusals)
+    assert not (workspace / ".hearth" / "inbox" / "more.md").exists()
+    assert not (workspace / ".hearth" / "schedules.toml").exists()

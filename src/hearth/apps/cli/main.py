@@ -304,13 +304,17 @@ def web(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on; 0.0.0.0 opens it to your network")
     ] = "127.0.0.1",
+    no_scheduler: Annotated[
+        bool, typer.Option("--no-scheduler", help="Do not run the scheduler (jobs, WAIT wake-ups, inbox)")
+    ] = False,
 ) -> None:
-    """Serve the web UI, the HTTP/WebSocket API and an OpenAI-compatible endpoint (login required)."""
+    """Serve the web UI, the HTTP/WebSocket API and an OpenAI-compatible endpoint (login required);
+    the workspace's scheduler runs beside it unless --no-scheduler (or web_scheduler = false)."""
     from hearth.apps.web.serve import serve
     from hearth.core.errors import HearthError
 
     try:
-        loaded = load_cli_settings(workspace=workspace)
+        loaded = load_cli_settings(workspace=workspace, web_scheduler=False if no_scheduler else None)
         for line in loaded.ignored_report():
             sys.stderr.write(f"warning: {line}\n")
         serve(loaded.settings, host, port)
