@@ -132,8 +132,23 @@ class Settings(BaseModel):
     twilio_api: str = Field("https://api.twilio.com", description="Twilio REST API base URL")
     twilio_public_url: str = Field("", description="The webhook URL as Twilio calls it (signatures cover it)")
     sms_allow: list[str] = Field(default_factory=list, description="Phone numbers the SMS bridge answers")
+    whatsapp_instance: str = Field("", description="Green API instance id (WhatsApp bridge)")
+    whatsapp_token: SecretStr = Field(SecretStr(""), description="Green API instance token")
+    whatsapp_api: str = Field("https://api.green-api.com", description="Green API base URL")
+    whatsapp_allow: list[str] = Field(
+        default_factory=list, description="Phone numbers (or chat ids) the WhatsApp bridge answers"
+    )
 
-    @field_validator("allow", "ask", "deny", "network_allow", "telegram_allow", "sms_allow", mode="before")
+    @field_validator(
+        "allow",
+        "ask",
+        "deny",
+        "network_allow",
+        "telegram_allow",
+        "sms_allow",
+        "whatsapp_allow",
+        mode="before",
+    )
     @classmethod
     def _rule_list(cls, value: Any) -> Any:
         """From the environment: a JSON list, or rules separated by commas outside parentheses."""

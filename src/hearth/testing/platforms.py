@@ -3,7 +3,8 @@
 `FakeTelegram` speaks the part of the Telegram Bot API a long-polling bot uses (getMe,
 getUpdates with offsets and a long-poll timeout, sendMessage), refuses a wrong token with 401 as
 Telegram does, and can answer errors or `retry_after` floods on demand. `FakeTwilio` takes the
-REST call that sends an SMS and records it.
+REST call that sends an SMS and records it. `FakeGreenApi` is Green API's WhatsApp instance:
+a notification queue (receive, delete) and sendMessage.
 
     with FakeTelegram("123:abc") as tg:
         tg.say(user_id=42, text="hello")   # an update from user 42 in their private chat
@@ -190,6 +191,86 @@ class FakeTwilio(_Base):
         }
 
 
+class FakeGreenApi(_Base):
+    """Green API (WhatsApp) for one instance: a notification queue the bot long-polls and deletes
+    from, and sendMessage; a wrong instance or token gets 401."""
+
+    def __init__(self, instance: str, token: str, *, state: str = "authorized") -> None:
+        super().__init__()
+        self.instance = instance
+        self.token = token
+        self.state = state
+        self.notifications: list[dict[str, Any]] = []
+        self.sent: list[dict[str, str]] = []
+        self.deleted: list[int] = []
+        self._receipt = 1
+
+    def __enter__(self) -> FakeGreenApi:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def say(self, number: str, text: str, *, name: str = "") -> None:
+        chat = f"{number}@c.us"
+        with self.lock:
+            self.notifications.append(
+                {
+                    "receiptId": self._receipt,
+                    "body": {
+                        "typeWebhook": "incomingMessageReceived",
+                        "idMessage": f"M{self._receipt}",
+                        "timestamp": int(time.time()),
+                        "senderData": {"chatId": chat, "sender": chat, "senderName": name or number},
+                        "messageData": {
+                            "typeMessage": "textMessage",
+                            "textMessageData": {"textMessage": text},
+                        },
+                    },
+                }
+            )
+            self._receipt += 1
+            self.lock.notify_all()
+
+    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, str]]:
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while len(self.sent) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.sent)} WhatsApp messages sent, not {count}: {self.sent}")
+                self.lock.wait(left)
+            return list(self.sent)
+
+    def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        parts = path.strip("/").split("/")
+        if len(parts) < 3 or parts[0] != f"waInstance{self.instance}" or parts[2] != self.token:
+            return 401, {"error": "Unauthorized"}
+        name = parts[1]
+        if name == "getStateInstance":
+            return 200, {"stateInstance": self.state}
+        if name == "receiveNotification":
+            timeout = min(float(fields.get("receiveTimeout") or 5), 1.0)
+            deadline = time.monotonic() + timeout
+            with self.lock:
+                while not self.notifications and time.monotonic() < deadline:
+                    self.lock.wait(deadline - time.monotonic())
+                return 200, (self.notifications[0] if self.notifications else None)  # type: ignore[return-value]
+        if name == "deleteNotification" and len(parts) == 4:
+            receipt = int(parts[3])
+            with self.lock:
+                self.notifications = [n for n in self.notifications if n["receiptId"] != receipt]
+                self.deleted.append(receipt)
+            return 200, {"result": True}
+        if name == "sendMessage":
+            with self.lock:
+                self.sent.append({"chatId": str(fields["chatId"]), "message": str(fields["message"])})
+                self.lock.notify_all()
+                return 200, {"idMessage": f"OUT{len(self.sent)}"}
+        return 404, {"error": "Not Found"}
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: _Base
     protocol_version = "HTTP/1.1"
@@ -202,6 +283,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._handle("POST")
+
+    def do_DELETE(self) -> None:
+        self._handle("DELETE")
 
     def _handle(self, method: str) -> None:
         parts = urlsplit(self.path)

@@ -15,7 +15,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 MASK = "[secret]"
-CHATTY = ("httpx", "httpcore", "telegram", "twilio", "urllib3", "aiohttp")
+CHATTY = ("httpx", "httpcore", "telegram", "twilio", "urllib3", "aiohttp", "whatsapp-api-client-python")
 
 
 class Scrubber(logging.Filter):
@@ -58,8 +58,10 @@ def quiet_logging(scrubber: Scrubber) -> None:
         old.addFilter(scrubber)
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
-    for name in CHATTY:
-        logging.getLogger(name).setLevel(logging.WARNING)
+    for name in CHATTY:  # their own handlers too: the filter on the logger scrubs before any handler
+        logger = logging.getLogger(name)
+        logger.setLevel(logging.WARNING)
+        logger.addFilter(scrubber)
 
 
 def printer(scrubber: Scrubber) -> Callable[[str], None]:

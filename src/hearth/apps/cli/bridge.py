@@ -60,6 +60,26 @@ def sms(
         fail(exc)
 
 
+@bridge_app.command("whatsapp")
+def whatsapp(workspace: WorkspaceOpt = None) -> None:
+    """WhatsApp through Green API: needs whatsapp_instance, whatsapp_token and whatsapp_allow."""
+    import asyncio
+
+    from hearth.core.errors import HearthError
+
+    try:
+        settings = _settings(workspace)
+        if not settings.whatsapp_instance.strip() or not settings.whatsapp_token.get_secret_value().strip():
+            raise HearthError(
+                "The WhatsApp bridge needs a Green API instance.",
+                "Set HEARTH_WHATSAPP_INSTANCE and HEARTH_WHATSAPP_TOKEN (green-api.com console).",
+            )
+        _require_allow(settings.whatsapp_allow, "whatsapp_allow", "phone numbers such as 79001234567")
+        asyncio.run(_whatsapp(settings))
+    except HearthError as exc:
+        fail(exc)
+
+
 def _settings(workspace: object) -> Settings:
     loaded = load_cli_settings(workspace=workspace)
     for line in loaded.ignored_report():
@@ -84,6 +104,7 @@ def _scrubber(settings: Settings) -> Scrubber:
         [
             settings.telegram_token.get_secret_value(),
             settings.twilio_auth_token.get_secret_value(),
+            settings.whatsapp_token.get_secret_value(),
             settings.api_key.get_secret_value(),
         ]
     )
@@ -161,6 +182,49 @@ async def _sms(settings: Settings, host: str, port: int) -> None:
         )
         await uvicorn.Server(config).serve()
         log("sms bridge stopped")
+    finally:
+        await hub.aclose()
+        chats.close()
+        await rt.aclose()
+
+
+async def _whatsapp(settings: Settings) -> None:
+    import asyncio
+    import signal
+
+    from whatsapp_api_client_python.API import GreenAPI
+
+    from hearth.apps.bridges.chat import ChatBridge
+    from hearth.apps.bridges.redact import printer
+    from hearth.apps.bridges.whatsapp import LIMIT, WhatsAppBridge
+    from hearth.runtime.hub import Hub
+    from hearth.runtime.session import open_runtime
+    from hearth.store.bridges import ChatSessions
+
+    log = printer(_scrubber(settings))
+    api = GreenAPI(
+        settings.whatsapp_instance.strip(),
+        settings.whatsapp_token.get_secret_value().strip(),
+        host=settings.whatsapp_api.rstrip("/"),
+        host_timeout=60,
+    )
+    rt = await open_runtime(settings)
+    hub = Hub(rt)
+    chats = ChatSessions(rt.store.path)
+    try:
+        core = ChatBridge(hub, chats, settings.whatsapp_allow, LIMIT, log)
+        bridge = WhatsAppBridge(api, core, log)
+        await bridge.check()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        log(
+            f"whatsapp bridge (instance {settings.whatsapp_instance}) for {settings.workspace} · "
+            f"answers {len(core.allow)} allowed sender(s) · model {rt.model.name}"
+        )
+        await bridge.run(stop)
+        log("whatsapp bridge stopped")
     finally:
         await hub.aclose()
         chats.close()
