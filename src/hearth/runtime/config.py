@@ -120,6 +120,10 @@ class Settings(BaseModel):
     )
     scheduler_parallel: int = Field(2, ge=1, description="Scheduled runs worked at once")
     web_scheduler: bool = Field(True, description="`hearth web` runs the scheduler too")
+    queue_url: str = Field(
+        "",
+        description="postgresql://... : queue submitted work for `hearth worker`s; blank = embedded SQLite",
+    )
     telegram_token: SecretStr = Field(SecretStr(""), description="Telegram bot token (from @BotFather)")
     telegram_api: str = Field("https://api.telegram.org", description="Telegram Bot API base URL")
     telegram_allow: list[str] = Field(

@@ -309,14 +309,26 @@ class ScheduleStore:
         job_id: str | None = None,
         session: str | None = None,
         origin: str | None = None,
+        status: str = "queued",
     ) -> int | None:
-        """Queue a run; None when one with the same `origin` (an inbox file, a wake time) exists."""
+        """Queue a run; None when one with the same `origin` (an inbox file, a wake time) exists.
+        `status` running: a run another queue hands out (the distributed one), recorded here."""
         with self._lock:
             try:
                 cur = self._db.execute(
-                    "INSERT INTO runs(kind, job_id, task, run_at, session, origin, created)"
-                    " VALUES (?,?,?,?,?,?,?)",
-                    (kind, job_id, task, iso(run_at), session, origin, iso(now)),
+                    "INSERT INTO runs(kind, job_id, task, run_at, session, origin, created, status, started)"
+                    " VALUES (?,?,?,?,?,?,?,?,?)",
+                    (
+                        kind,
+                        job_id,
+                        task,
+                        iso(run_at),
+                        session,
+                        origin,
+                        iso(now),
+                        status,
+                        iso(now) if status == "running" else None,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 return None
@@ -358,10 +370,12 @@ class ScheduleStore:
                 raise
 
     def requeue_running(self) -> list[Run]:
-        """Runs left `running` by a scheduler that died: queued again (their sessions resume)."""
+        """Runs left `running` by a scheduler that died: queued again (their sessions resume).
+        Runs the distributed queue handed out (origin `queue:`) are its workers' to resume."""
         with self._lock:
             rows = self._db.execute(
-                "UPDATE runs SET status='queued' WHERE status='running' RETURNING id"
+                "UPDATE runs SET status='queued' WHERE status='running'"
+                " AND (origin IS NULL OR origin NOT LIKE 'queue:%') RETURNING id"
             ).fetchall()
         return [self.run(int(r[0])) for r in rows]
 
@@ -391,6 +405,10 @@ class ScheduleStore:
                 "SELECT id, wake_at FROM sessions WHERE status='waiting' AND wake_at IS NOT NULL"
             ).fetchall()
         return [(str(r[0]), datetime.fromisoformat(r[1])) for r in rows]
+
+    def by_origin(self, origin: str) -> Run | None:
+        runs = self._runs("WHERE origin=?", (origin,), 1)
+        return runs[0] if runs else None
 
     def has_origin(self, origin: str) -> bool:
         with self._lock:

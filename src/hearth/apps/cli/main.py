@@ -12,7 +12,7 @@ import typer
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.bridge import bridge_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
-from hearth.apps.cli.schedule import jobs_app, scheduler, submit
+from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ app.add_typer(jobs_app, name="jobs")
 app.add_typer(bridge_app, name="bridge")
 app.command()(scheduler)
 app.command()(submit)
+app.command()(worker)
 
 
 @dataclass(frozen=True)

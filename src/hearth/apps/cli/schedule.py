@@ -106,6 +106,10 @@ def submit(
     from hearth.runtime.schedule.formats import parse_at, zone
     from hearth.runtime.schedule.scheduler import SchedulerLock
 
+    settings = load_cli_settings(workspace=workspace).settings
+    if settings.queue_url:
+        _submit_to_engine(settings, task, at)
+        return
     book, ws = _open(workspace)
     try:
         if not task.strip():
@@ -267,3 +271,59 @@ def jobs_import(workspace: WorkspaceOpt = None) -> None:
         sys.stderr.write(f"error: {line}\n")
     if loaded.errors:
         raise typer.Exit(1)
+
+
+def _submit_to_engine(settings: Settings, task: str, at: str | None) -> None:
+    import asyncio
+
+    from hearth.core.errors import HearthError
+    from hearth.runtime.schedule.distributed import submit as defer
+    from hearth.runtime.session import check_workspace
+
+    try:
+        if at:
+            raise HearthError(
+                "--at is for the embedded queue; the distributed queue starts work as soon as a worker is free.",
+                "Leave out --at, or add a job: hearth jobs add.",
+            )
+        check_workspace(settings.workspace)
+        job_id = asyncio.run(defer(settings.queue_url, task, settings.workspace))
+    except HearthError as exc:
+        fail(exc)
+    print(f"Queued job {job_id} in the distributed queue; a `hearth worker` takes it.")
+
+
+def worker(
+    workspace: WorkspaceOpt = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Jobs worked at once")] = 2,
+) -> None:
+    """Work jobs from the distributed queue (queue_url) until stopped; run one on each machine."""
+    import asyncio
+    import signal
+
+    from hearth.core.errors import HearthError
+    from hearth.runtime.schedule.distributed import serve_worker
+
+    def log(line: str) -> None:
+        sys.stdout.write(f"{datetime.now().strftime('%H:%M:%S')} {line}\n")
+        sys.stdout.flush()
+
+    async def main(settings: Settings) -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        log(f"worker on {settings.queue_url.split('@')[-1]} · {concurrency} at once")
+        await serve_worker(settings, concurrency, log, stop)
+        log("worker stopped")
+
+    try:
+        settings = load_cli_settings(workspace=workspace).settings
+        if not settings.queue_url:
+            raise HearthError(
+                "hearth worker needs a distributed queue.",
+                "Set queue_url (HEARTH_QUEUE_URL=postgresql://...); without one, run hearth scheduler.",
+            )
+        asyncio.run(main(settings))
+    except HearthError as exc:
+        fail(exc)
