@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-import pgsupport
 from hearth.runtime.schedule.distributed import submit
+from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import done, user_texts

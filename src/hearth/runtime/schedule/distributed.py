@@ -19,7 +19,7 @@ hands a dead worker's job on only after a visibility timeout, which must be long
 longest run (or a live run is handed on too, and runs twice); huey loses a job its worker dies
 with; Ray schedules short CPU tasks and would bring a cluster to run for a queue. procrastinate's
 heartbeats tell a dead worker from a slow run, so the handoff takes seconds whatever the run's
-length, and PostgreSQL is a server many users already run. (bench/queue.py measures it.)
+length, and PostgreSQL is a server many users already run. (bench/run_queue.py measures it.)
 """
 
 from __future__ import annotations
