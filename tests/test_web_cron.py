@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import done
 from websupport import Web, running_web
@@ -81,3 +82,33 @@ def test_the_web_server_can_leave_scheduling_to_another_process(
         from hearth.runtime.schedule.scheduler import SchedulerLock
 
         assert not SchedulerLock.held(workspace)
+
+
+def test_the_web_servers_scheduler_wakes_a_waiting_session_its_viewers_see_it(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """WAIT in a web session: the scheduler in `hearth web` resumes it at its time with no one
+    doing anything; a viewer of the session sees the wake-up live; the next message in the web UI
+    carries on from the woken session's history."""
+    import json
+    from datetime import UTC, datetime, timedelta
+
+    from websupport import receive_until
+
+    wake = (datetime.now(UTC) + timedelta(seconds=2)).replace(microsecond=0)
+    server.add(ScriptedReply(text=f"WAIT: {wake.isoformat()}: the build runs"), done("The build passed."))
+    with running_web(workspace, home, server, monkeypatch, tool_mode="native", scheduler_poll=0.2) as w:
+        with w.client() as api:
+            first = api.post("/api/chat/waiter", json={"message": "wait for the build"}).json()
+            assert first["status"] == "waiting"
+        with w.ws("/ws/waiter") as ws:  # watching: the session stays live in the web server's hub
+            receive_until(ws, "hello")
+            seen = receive_until(ws, "done", timeout=30)  # no one sent anything: the scheduler woke it
+            assert seen[-1]["status"] == "done" and "build passed" in json.dumps(seen)
+            server.add(done("Yes, it passed."))
+            with w.client() as api:  # the live session carries on from what the scheduler added
+                again = api.post("/api/chat/waiter", json={"message": "did it pass?"}).json()
+            assert again["status"] == "done"
+    last = server.requests[-1]["messages"]
+    assert any("The build passed." in str(m.get("content")) for m in last)  # the woken part is there
+    assert server.violations == []

@@ -20,7 +20,8 @@ async def start_scheduler(state: WebState) -> tuple[asyncio.Event, asyncio.Task[
         state.scheduler_note = "turned off (web_scheduler = false)"
         return None
     options = SchedulerOptions(settings.scheduler_poll, settings.scheduler_parallel, settings.timezone)
-    scheduler = Scheduler(state.rt, options, log=log.info)
+    hub = state.hub
+    scheduler = Scheduler(state.rt, options, log=log.info, on_event=hub.publish, busy=hub.is_running)
     try:
         await scheduler.start()
     except AlreadyRunning as exc:

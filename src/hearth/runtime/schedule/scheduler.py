@@ -111,8 +111,12 @@ class Scheduler:
         clock: Clock = system_clock,
         log: Log | None = None,
         on_event: Callable[[str, Event], None] | None = None,
+        busy: Callable[[str], bool] | None = None,
     ) -> None:
+        """`busy(session)`: the session is being worked elsewhere in this process (the web UI's
+        hub), so a wake-up waits for the next look."""
         self.rt = rt
+        self.busy = busy or (lambda _session: False)
         self.options = options or SchedulerOptions()
         self.clock = clock
         self.log = log or (lambda _line: None)
@@ -223,7 +227,7 @@ class Scheduler:
     def _queue_wakes(self) -> None:
         now = self.clock()
         for session, wake_at in self.store.waiting_sessions():
-            if wake_at > now:
+            if wake_at > now or self.busy(session):
                 continue
             origin = f"wake:{session}:{wake_at.isoformat()}"
             run_id = self.store.enqueue("wake", "", now, now, session=session, origin=origin)
