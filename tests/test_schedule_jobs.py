@@ -5,6 +5,7 @@ A real SQLite store file and the real JobBook, with a clock the test moves inste
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,8 +13,8 @@ import pytest
 
 from hearth.core.errors import HearthError
 from hearth.runtime.schedule.formats import BadSchedule, parse_at, parse_schedule, zone
-from hearth.runtime.schedule.jobs import Fired, JobBook, Skipped
-from hearth.store.schedule import ScheduleStore
+from hearth.runtime.schedule.jobs import Broken, Fired, JobBook, Skipped
+from hearth.store.schedule import ScheduleStore, job_fingerprint
 from schedsupport import FakeClock
 
 BERLIN = "Europe/Berlin"
@@ -179,3 +180,21 @@ def test_the_store_keeps_jobs_and_runs_across_opens(tmp_path: Path) -> None:
     run = again.claim(clock.now)
     assert run is not None and run.job_id == "j"
     assert again.claim(clock.now) is None  # claimed once
+
+
+def test_a_job_that_cannot_be_scheduled_any_more_does_not_stop_the_others(tmp_path: Path) -> None:
+    clock = FakeClock(_at("2026-06-01T08:00:00+00:00"))
+    book = _book(tmp_path, clock)
+    book.add("good", "hourly :30", "fine")
+    book.add("gone", "hourly :30", "its zone disappears", tz=BERLIN)
+    # The zone database on this machine no longer knows the job's zone (or the row was edited).
+    db = sqlite3.connect(tmp_path / "sessions.db")
+    still_approved = job_fingerprint("hourly :30", "its zone disappears", "Atlantis/Capital", "skip")
+    db.execute("UPDATE jobs SET tz='Atlantis/Capital', approved=? WHERE id='gone'", (still_approved,))
+    db.commit()
+    db.close()
+    clock.set(_at("2026-06-01T08:30:00+00:00"))
+    results = book.due(GRACE)
+    assert _fired_ids(results) == ["good"]
+    (broken,) = [r for r in results if isinstance(r, Broken)]
+    assert broken.job.id == "gone" and "Atlantis/Capital" in broken.why

@@ -42,6 +42,14 @@ class Fired:
 
 
 @dataclass(frozen=True)
+class Broken:
+    """A job that cannot be scheduled any more (said each look; the other jobs go on)."""
+
+    job: Job
+    why: str
+
+
+@dataclass(frozen=True)
 class Skipped:
     job: Job
     missed_at: datetime
@@ -112,15 +120,19 @@ class JobBook:
         assert run_id is not None
         return run_id
 
-    def due(self, grace: timedelta) -> list[Fired | Skipped]:
+    def due(self, grace: timedelta) -> list[Fired | Skipped | Broken]:
         """Fire every approved, enabled job whose time has come, by its missed-run policy."""
         now = self.clock()
-        out: list[Fired | Skipped] = []
+        out: list[Fired | Skipped | Broken] = []
         for job in self.store.jobs():
             if not (job.enabled and job.is_approved) or job.next_run is None or job.next_run > now:
                 continue
             late = now - job.next_run > grace
-            nxt = self._next(job.schedule, job.tz, now, job.created)
+            try:
+                nxt = self._next(job.schedule, job.tz, now, job.created)
+            except HearthError as exc:  # e.g. a time zone this machine no longer knows
+                out.append(Broken(job, exc.message))
+                continue
             if late and job.missed == "skip":
                 if self.store.skip(job, nxt, now):
                     out.append(Skipped(job, job.next_run))
@@ -135,7 +147,7 @@ class JobBook:
         now = self.clock()
         out = []
         for job in self.store.jobs():
-            if job.enabled and job.is_approved and parse_schedule(job.schedule).startup:
+            if job.enabled and job.is_approved and _is_startup(job.schedule):
                 run_id = self.store.enqueue("job", job.prompt, now, now, job_id=job.id)
                 assert run_id is not None
                 out.append(Fired(job, run_id, False))
@@ -161,6 +173,13 @@ def open_book(workspace: Path, tz: str = "", clock: Clock = system_clock) -> Job
     name = tz or local_zone_name()
     zone(name)
     return JobBook(store, name, clock)
+
+
+def _is_startup(schedule: str) -> bool:
+    try:
+        return parse_schedule(schedule).startup
+    except HearthError:
+        return False
 
 
 def _checked(job_id: str, schedule: str, prompt: str, tz: str, missed: str) -> tuple[str, str, str, Missed]:

@@ -29,7 +29,7 @@ from hearth.core.events import Event
 from hearth.runtime.config import project_dir
 from hearth.runtime.schedule.formats import local_zone_name
 from hearth.runtime.schedule.inbox import drain_inbox
-from hearth.runtime.schedule.jobs import Clock, Fired, JobBook, Skipped, system_clock
+from hearth.runtime.schedule.jobs import Broken, Clock, Fired, JobBook, Skipped, system_clock
 from hearth.runtime.schedule.runner import work_run
 from hearth.runtime.schedule.schedfile import load_file, schedules_path
 from hearth.runtime.session import Runtime
@@ -210,6 +210,8 @@ class Scheduler:
                 if isinstance(result, Fired):
                     late = " (late: caught up once)" if result.late else ""
                     self.log(f"job {result.job.id}: run {result.run_id} queued{late}")
+                elif isinstance(result, Broken):
+                    self.log(f"job {result.job.id} cannot be scheduled: {result.why}")
                 elif isinstance(result, Skipped):
                     self.log(
                         f"job {result.job.id}: the run at {result.missed_at.isoformat()} was missed; skipped"
