@@ -35,8 +35,8 @@ from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 
 
-def _reply(latency: float) -> ScriptedReply:
-    return ScriptedReply(text="Done.\nTASK_COMPLETE", chunk_size=100, delay=latency)
+def _reply() -> ScriptedReply:
+    return ScriptedReply(text="Done.\nTASK_COMPLETE", chunk_size=100)
 
 
 def _env(home: Path, server: ScriptedServer, url: str = "") -> dict[str, str]:
@@ -63,7 +63,7 @@ async def embedded(jobs: int, parallel: int, latency: float, poll: float, root: 
     os.environ.update(
         HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share")
     )
-    with ScriptedServer([_reply(latency) for _ in range(jobs + 5)]) as server:
+    with ScriptedServer([_reply() for _ in range(jobs + 5)], request_delay=latency) as server:
         flags = {"workspace": workspace, "llm_url": server.url, "tool_mode": "native", "retries": 0}
         settings = load_settings(flags, environ={}, cwd=workspace, user_file=home / "none.toml").settings
         rt = await open_runtime(settings)
@@ -106,7 +106,7 @@ def engine(url: str, jobs: int, workers: int, latency: float, root: Path) -> tup
     workspace.mkdir()
     home = root / "home"
     home.mkdir(exist_ok=True)
-    with ScriptedServer([_reply(latency) for _ in range(jobs + 5)]) as server:
+    with ScriptedServer([_reply() for _ in range(jobs + 5)], request_delay=latency) as server:
         env = _env(home, server, url)
         procs = [
             subprocess.Popen(

@@ -208,3 +208,68 @@ def _assert_no_token(workspace: Path, *texts: str) -> None:
     for path in (workspace / ".hearth").rglob("*"):
         if path.is_file() and path.suffix in (".log", ".json", ".md", ".txt"):
             assert secret_part not in path.read_text(errors="replace")
+
+
+def test_the_webhook_mode_answers_telegrams_requests_and_refuses_others(
+    workspace: Path, home: Path, server: ScriptedServer, tmp_path: Path
+) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server.add(done("Hello over the webhook."))
+    log = tmp_path / "webhook.log"
+    with FakeTelegram(TOKEN) as tg:
+        env = clean_env(
+            home,
+            HEARTH_LLM_URL=server.url,
+            HEARTH_TOOL_MODE="native",
+            HEARTH_TELEGRAM_TOKEN=TOKEN,
+            HEARTH_TELEGRAM_API=tg.url,
+            HEARTH_TELEGRAM_ALLOW=str(ALICE),
+        )
+        url = f"http://127.0.0.1:{port}/telegram"  # in real use: the public HTTPS address
+        with log.open("w") as out:
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "hearth.apps.cli.main",
+                    "bridge",
+                    "telegram",
+                    "-w",
+                    str(workspace),
+                    "--webhook",
+                    url,
+                    "--port",
+                    str(port),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=env,
+            )
+        try:
+            deadline = time.monotonic() + 30
+            while tg.webhook is None or "served on" not in log.read_text():
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(0.5)
+            assert tg.webhook[0] == url and len(tg.webhook[1]) >= 32
+            for wrong in ("", "guessed-secret"):
+                tg.say(ALICE, "forged update")
+                assert tg.deliver(secret=wrong) == [403]
+            tg.say(ALICE, "hello by webhook")
+            assert tg.deliver() == [200]
+            assert tg.wait_sent(1) == [{"chat_id": ALICE, "text": "Hello over the webhook."}]
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert tg.webhook is None  # removed on the way out
+    assert len(server.requests) == 1 and user_texts(server.requests[0]) == ["hello by webhook"]
+    text = log.read_text()
+    assert text.count("refused a webhook request") == 2
+    _assert_no_token(workspace, text)

@@ -64,6 +64,7 @@ class FakeTelegram(_Base):
         self.errors: list[tuple[int, dict[str, Any]]] = []  # answered to the next getUpdates calls
         self._next_update = 1
         self._next_message = 1
+        self.webhook: tuple[str, str] | None = None  # (url, secret) from setWebhook
 
     def __enter__(self) -> FakeTelegram:
         self.start()
@@ -96,6 +97,30 @@ class FakeTelegram(_Base):
             self._next_update += 1
             self.lock.notify_all()
 
+    def deliver(self, *, secret: str | None = None) -> list[int]:
+        """POST each pending update to the registered webhook, as Telegram does (with the secret
+        given to setWebhook, unless `secret` says otherwise); the HTTP statuses."""
+        import urllib.error
+        import urllib.request
+
+        with self.lock:
+            assert self.webhook is not None, "no webhook is set"
+            url, real = self.webhook
+            updates, self.updates = list(self.updates), []
+        statuses = []
+        for update in updates:
+            request = urllib.request.Request(url, data=json.dumps(update).encode(), method="POST")
+            request.add_header("Content-Type", "application/json")
+            token = real if secret is None else secret
+            if token:
+                request.add_header("X-Telegram-Bot-Api-Secret-Token", token)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as exc:
+                statuses.append(exc.code)
+        return statuses
+
     def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
         with self.lock:
@@ -118,6 +143,14 @@ class FakeTelegram(_Base):
             }
         if name == "getUpdates":
             return self._get_updates(fields)
+        if name == "setWebhook":
+            with self.lock:
+                self.webhook = (str(fields["url"]), str(fields.get("secret_token") or ""))
+            return 200, {"ok": True, "result": True, "description": "Webhook was set"}
+        if name == "deleteWebhook":
+            with self.lock:
+                self.webhook = None
+            return 200, {"ok": True, "result": True, "description": "Webhook was deleted"}
         if name == "sendMessage":
             with self.lock:
                 chat = int(fields["chat_id"])

@@ -1,6 +1,9 @@
 """`hearth bridge telegram`: a Telegram bot through the Bot API's long polling (python-telegram-bot).
 
-The Bot API's address is a setting (`telegram_api`), so tests talk to a local server. Messages of
+The Bot API's address is a setting (`telegram_api`), so tests talk to a local server. With
+`--webhook URL` the bridge registers URL with Telegram instead (with a secret that each of
+Telegram's requests must carry) and serves it; long polling is the default, as it needs no
+public address. Messages of
 one chat are worked one after another (a queue per chat, none lost while the agent works); chats
 run side by side. Replies are split to Telegram's 4,096 characters. The platform's errors and
 floods (HTTP errors, `retry_after`) are waited out with a growing pause; a refused token stops
@@ -13,8 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import json
+import secrets
 from collections.abc import Callable
 
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
 from telegram import Bot, Update
 from telegram.constants import MessageLimit
 from telegram.error import Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
@@ -25,6 +33,7 @@ from hearth.core.errors import HearthError
 LIMIT = int(MessageLimit.MAX_TEXT_LENGTH)  # 4096
 POLL_SECONDS = 25
 LONGEST_PAUSE = 60.0
+MAX_UPDATE = 1_000_000
 
 Log = Callable[[str], None]
 
@@ -135,3 +144,58 @@ def _seconds(value: object) -> float:
 async def _sleep(stop: asyncio.Event, seconds: float) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stop.wait(), seconds)
+
+
+def webhook_app(bridge: TelegramBridge, secret: str) -> FastAPI:
+    """Telegram's webhook: Telegram POSTs each update with the secret given to setWebhook in
+    `X-Telegram-Bot-Api-Secret-Token`; a request without it is refused (403) and never read."""
+    app = FastAPI(title="Hearth Telegram webhook", docs_url=None, redoc_url=None, openapi_url=None)
+
+    @app.post("/telegram")
+    async def update(request: Request) -> Response:
+        given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+        if not given or not hmac.compare_digest(given.encode(), secret.encode()):
+            bridge.log("telegram: refused a webhook request without the secret token")
+            return Response("Forbidden.", status_code=403)
+        body = await request.body()
+        if len(body) > MAX_UPDATE:
+            return Response("Too large.", status_code=413)
+        try:
+            data = json.loads(body)
+            bridge._dispatch(Update.de_json(data, bridge.bot))
+        except (ValueError, TypeError, KeyError) as exc:
+            bridge.log(f"telegram: an update that cannot be read: {type(exc).__name__}")
+            return Response("Bad update.", status_code=400)
+        return Response("", status_code=200)
+
+    return app
+
+
+async def serve_webhook(bridge: TelegramBridge, url: str, host: str, port: int, stop: asyncio.Event) -> None:
+    """Register `url` with Telegram (with a fresh secret), serve it until `stop`, then remove it."""
+    import uvicorn
+
+    secret = secrets.token_urlsafe(32)
+    try:
+        await bridge.bot.set_webhook(url=url, secret_token=secret, allowed_updates=["message"])
+    except TelegramError as exc:
+        raise HearthError(
+            f"Telegram did not accept the webhook {url}: {exc.message}",
+            "The URL must be HTTPS and reach this machine (a tunnel or a reverse proxy).",
+        ) from None
+    server = uvicorn.Server(
+        uvicorn.Config(
+            webhook_app(bridge, secret), host=host, port=port, log_level="warning", access_log=False
+        )
+    )
+    serving = asyncio.ensure_future(server.serve())
+    try:
+        await stop.wait()
+    finally:
+        server.should_exit = True
+        await asyncio.gather(serving, return_exceptions=True)
+        with contextlib.suppress(TelegramError):
+            await bridge.bot.delete_webhook()
+        await bridge.chats.close()
+        with contextlib.suppress(TelegramError):
+            await bridge.bot.shutdown()

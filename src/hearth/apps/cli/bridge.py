@@ -17,7 +17,15 @@ bridge_app = typer.Typer(help="Messaging bridges: answer allow-listed senders in
 
 
 @bridge_app.command("telegram")
-def telegram(workspace: WorkspaceOpt = None) -> None:
+def telegram(
+    workspace: WorkspaceOpt = None,
+    webhook: Annotated[
+        str | None,
+        typer.Option("--webhook", help="Public HTTPS URL Telegram posts to (default: long polling)"),
+    ] = None,
+    port: Annotated[int, typer.Option("--port", help="Port the webhook listens on")] = 8788,
+    host: Annotated[str, typer.Option("--host", help="Address the webhook listens on")] = "127.0.0.1",
+) -> None:
     """Telegram through long polling: needs telegram_token and telegram_allow (user ids or @names)."""
     import asyncio
 
@@ -31,7 +39,7 @@ def telegram(workspace: WorkspaceOpt = None) -> None:
                 "No Telegram bot token.", "Set HEARTH_TELEGRAM_TOKEN (or telegram_token in your config)."
             )
         _require_allow(settings.telegram_allow, "telegram_allow", "Telegram user ids or @usernames")
-        asyncio.run(_telegram(settings, token))
+        asyncio.run(_telegram(settings, token, webhook, host, port))
     except HearthError as exc:
         fail(exc)
 
@@ -112,7 +120,7 @@ def _scrubber(settings: Settings) -> Scrubber:
     return scrubber
 
 
-async def _telegram(settings: Settings, token: str) -> None:
+async def _telegram(settings: Settings, token: str, webhook: str | None, host: str, port: int) -> None:
     import asyncio
     import signal
 
@@ -120,7 +128,7 @@ async def _telegram(settings: Settings, token: str) -> None:
 
     from hearth.apps.bridges.chat import ChatBridge
     from hearth.apps.bridges.redact import printer
-    from hearth.apps.bridges.telegram import LIMIT, TelegramBridge
+    from hearth.apps.bridges.telegram import LIMIT, TelegramBridge, serve_webhook
     from hearth.runtime.hub import Hub
     from hearth.runtime.session import open_runtime
     from hearth.store.bridges import ChatSessions
@@ -143,7 +151,11 @@ async def _telegram(settings: Settings, token: str) -> None:
             f"telegram bridge {name} for {settings.workspace} · answers {len(core.allow)} allowed sender(s) · "
             f"model {rt.model.name} · sandbox {rt.sandbox.runner.name}"
         )
-        await bridge.run(stop)
+        if webhook:
+            log(f"telegram webhook {webhook} served on http://{host}:{port}/telegram")
+            await serve_webhook(bridge, webhook, host, port, stop)
+        else:
+            await bridge.run(stop)
         log("telegram bridge stopped")
     finally:
         await hub.aclose()
