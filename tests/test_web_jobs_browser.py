@@ -43,3 +43,11 @@ def test_the_jobs_panel_approves_runs_pauses_and_links_the_session(page: Page, w
     page.click("#open-jobs")
     panel.locator("tr[data-job=mine]").get_by_text("Pause").click()
     expect(panel.locator("tr[data-job=mine] .state")).to_have_text("paused")
+
+
+def test_the_bridges_panel_shows_what_is_set_up(page: Page, web: Web) -> None:  # noqa: F811
+    page.click("#open-bridges")
+    panel = page.locator("#panel-body")
+    expect(panel).to_contain_text("No bridge is running.")
+    expect(panel.locator("li[data-bridge=telegram]")).to_contain_text("not set up")
+    expect(panel.locator("li[data-bridge=whatsapp] button")).to_have_count(0)

@@ -58,7 +58,13 @@ def quiet_logging(scrubber: Scrubber) -> None:
         old.addFilter(scrubber)
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
-    for name in CHATTY:  # their own handlers too: the filter on the logger scrubs before any handler
+    guard_loggers(scrubber)
+
+
+def guard_loggers(scrubber: Scrubber) -> None:
+    """The HTTP and platform libraries' loggers: below INFO off, every record scrubbed (the filter
+    on the logger works before any handler, their own ones too)."""
+    for name in CHATTY:
         logger = logging.getLogger(name)
         logger.setLevel(logging.WARNING)
         logger.addFilter(scrubber)

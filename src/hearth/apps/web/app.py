@@ -40,6 +40,8 @@ def create_app(
         try:
             yield
         finally:
+            if state.bridges_ is not None:
+                await state.bridges_.stop()
             await stop_scheduler(state, background)
             await state.hub.aclose()
             await state.rt.aclose()

@@ -11,6 +11,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from hearth.apps.web.auth import WebAuth
+from hearth.apps.web.bridges import Bridges
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
 from hearth.runtime.schedule.jobs import JobBook
@@ -29,6 +30,7 @@ class WebState:
     scheduler: Scheduler | None = None  # None: turned off, or another process schedules here
     jobs_: JobBook | None = None
     scheduler_note: str = ""  # why there is no scheduler in this process
+    bridges_: Bridges | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -44,6 +46,12 @@ class WebState:
     def jobs(self) -> JobBook:
         assert self.jobs_ is not None, "the jobs open with the server"
         return self.jobs_
+
+    @property
+    def bridges(self) -> Bridges:
+        if self.bridges_ is None:
+            self.bridges_ = Bridges(self.settings, self.hub)
+        return self.bridges_
 
     @cached_property
     def paths(self) -> SafePaths:

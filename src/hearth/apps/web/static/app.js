@@ -567,6 +567,37 @@ async function jobAction(path) {
   await showJobs();
 }
 
+$("open-bridges").addEventListener("click", () => showBridges());
+
+async function showBridges(data) {
+  const info = data || (await api("/api/bridges"));
+  const body = panel("Messaging bridges");
+  body.appendChild(el("p", null, info.active ? `Active: ${info.active} (one bridge at a time).` : "No bridge is running."));
+  const list = body.appendChild(el("ul", "bridges"));
+  for (const b of info.bridges) {
+    const li = list.appendChild(el("li"));
+    li.dataset.bridge = b.name;
+    li.appendChild(el("strong", null, b.name));
+    if (!b.configured) {
+      li.appendChild(el("span", "dim", " · not set up (token and allow-list in the config)"));
+    } else if (info.active === b.name) {
+      li.appendChild(el("button", null, "Stop")).addEventListener("click", () => bridgeAction("/api/bridges/stop"));
+    } else {
+      li.appendChild(el("button", null, "Start")).addEventListener("click", () => bridgeAction(`/api/bridges/${b.name}/start`));
+    }
+  }
+  body.appendChild(el("h3", null, "Feed"));
+  body.appendChild(el("pre", "bridge-log", info.log.length ? info.log.join("\n") : "(nothing yet)"));
+}
+
+async function bridgeAction(path) {
+  try {
+    await showBridges(await api(path, { method: "POST" }));
+  } catch (err) {
+    $("panel-body").prepend(el("p", "error", err.message));
+  }
+}
+
 $("open-files").addEventListener("click", async () => {
   const body = panel("Workspace files");
   const { files } = await api("/api/files");
