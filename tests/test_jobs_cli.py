@@ -62,3 +62,16 @@ def test_jobs_round_trip_through_the_command_line(hearth, workspace: Path) -> No
     assert jobs("rm", "planted").code == 0
     missing = jobs("show", "planted")
     assert missing.code == 1 and "No job 'planted'" in missing.stderr
+
+
+def test_submit_and_worker_refuse_bad_input_clearly(hearth, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    empty = hearth("submit", "   ", "-w", str(workspace))
+    assert empty.code == 1 and "The task is empty" in empty.stderr
+    when = hearth("submit", "later", "--at", "next tuesday", "-w", str(workspace))
+    assert when.code == 1 and "Cannot read the time" in when.stderr and "+30m" in when.stderr
+    gone = hearth("submit", "x", "-w", str(workspace / "missing"))
+    assert gone.code == 1 and "does not exist" in gone.stderr
+    worker = hearth("worker", "-w", str(workspace))
+    assert worker.code == 1 and "HEARTH_QUEUE_URL" in worker.stderr
+    wrong = hearth("submit", "x", "-w", str(workspace), env={"HEARTH_QUEUE_URL": "redis://localhost"})
+    assert wrong.code == 1 and "not a PostgreSQL URL" in wrong.stderr

@@ -101,12 +101,16 @@ def submit(
     ] = None,
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Queue a task for the workspace's running scheduler (`hearth scheduler` or `hearth web`)."""
+    """Queue a task for the workspace's running scheduler (`hearth scheduler` or `hearth web`), or
+    for `hearth worker`s when queue_url names a distributed queue."""
     from hearth.core.errors import HearthError
     from hearth.runtime.schedule.formats import parse_at, zone
     from hearth.runtime.schedule.scheduler import SchedulerLock
 
-    settings = load_cli_settings(workspace=workspace).settings
+    try:
+        settings = load_cli_settings(workspace=workspace).settings
+    except HearthError as exc:
+        fail(exc)
     if settings.queue_url:
         _submit_to_engine(settings, task, at)
         return
