@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from hearth.apps.web.routes import auth, bridges, chat, cron, files, models, sessions, status, usage
+from hearth.apps.web.routes import (
+    auth,
+    bridges,
+    chat,
+    cron,
+    files,
+    memory,
+    models,
+    sessions,
+    status,
+    usage,
+)
 
 
 def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    for part in (auth, status, chat, sessions, usage, models, files, cron, bridges):
+    for part in (auth, status, chat, sessions, usage, models, files, memory, cron, bridges):
         router.include_router(part.router)
     return router
