@@ -142,7 +142,45 @@ class Settings(BaseModel):
             return json.loads(value) if value.strip() else {}
         return value
 
-    @field_validator("allow", "ask", "deny", "network_allow", mode="before")
+    timezone: str = Field("", description="Time zone of scheduled jobs (IANA name); blank = this machine's")
+    scheduler_poll: float = Field(
+        30.0, gt=0, description="Seconds between the scheduler's looks at jobs, waits and the inbox"
+    )
+    scheduler_parallel: int = Field(2, ge=1, description="Scheduled runs worked at once")
+    web_scheduler: bool = Field(True, description="`hearth web` runs the scheduler too")
+    queue_url: str = Field(
+        "",
+        description="postgresql://... : queue submitted work for `hearth worker`s; blank = embedded SQLite",
+    )
+    telegram_token: SecretStr = Field(SecretStr(""), description="Telegram bot token (from @BotFather)")
+    telegram_api: str = Field("https://api.telegram.org", description="Telegram Bot API base URL")
+    telegram_allow: list[str] = Field(
+        default_factory=list, description="Telegram user ids (or @usernames) the bridge answers"
+    )
+    twilio_auth_token: SecretStr = Field(
+        SecretStr(""), description="Twilio auth token (checks webhook signatures)"
+    )
+    twilio_account_sid: str = Field("", description="Twilio account SID (for sending SMS replies)")
+    twilio_api: str = Field("https://api.twilio.com", description="Twilio REST API base URL")
+    twilio_public_url: str = Field("", description="The webhook URL as Twilio calls it (signatures cover it)")
+    sms_allow: list[str] = Field(default_factory=list, description="Phone numbers the SMS bridge answers")
+    whatsapp_instance: str = Field("", description="Green API instance id (WhatsApp bridge)")
+    whatsapp_token: SecretStr = Field(SecretStr(""), description="Green API instance token")
+    whatsapp_api: str = Field("https://api.green-api.com", description="Green API base URL")
+    whatsapp_allow: list[str] = Field(
+        default_factory=list, description="Phone numbers (or chat ids) the WhatsApp bridge answers"
+    )
+
+    @field_validator(
+        "allow",
+        "ask",
+        "deny",
+        "network_allow",
+        "telegram_allow",
+        "sms_allow",
+        "whatsapp_allow",
+        mode="before",
+    )
     @classmethod
     def _rule_list(cls, value: Any) -> Any:
         """From the environment: a JSON list, or rules separated by commas outside parentheses."""

@@ -188,6 +188,7 @@ class Hub:
                 f"Session {live.id} is busy with a task.",
                 "Wait for it to finish, stop it, or use another session.",
             )
+        live.conversation.reload()  # another process (the scheduler, a bridge) may have added to it
         coro = live.conversation.send(text, plan=plan, deep=deep, budget=budget, earlier=earlier)
         live.task = asyncio.ensure_future(coro)
         live.task.add_done_callback(lambda _: self._release(live))
@@ -297,6 +298,14 @@ class Hub:
         and it is resumed from there when asked for again."""
         if not live.running and not live.subscribers and self.sessions.get(live.id) is live:
             del self.sessions[live.id]
+
+    def publish(self, session_id: str, event: Event) -> None:
+        """An event of a session worked outside the hub (by the scheduler), for its viewers."""
+        self._on_event(session_id, event)
+
+    def is_running(self, session_id: str) -> bool:
+        live = self.sessions.get(session_id)
+        return live is not None and live.running
 
     def _on_event(self, session_id: str, event: Event) -> None:
         live = self.sessions.get(session_id)

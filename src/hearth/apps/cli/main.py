@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hearth.apps.cli.bench import bench_app
+from hearth.apps.cli.bridge import bridge_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
 from hearth.apps.cli.mcp import mcp_app, mcp_server
 from hearth.apps.cli.memory import memory_app
 from hearth.apps.cli.ops import health, init, projects_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
+from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -35,6 +37,11 @@ app.command("mcp-server")(mcp_server)
 app.add_typer(memory_app, name="memory")
 app.add_typer(pipeline_app, name="pipeline")
 app.add_typer(projects_app, name="projects")
+app.add_typer(jobs_app, name="jobs")
+app.add_typer(bridge_app, name="bridge")
+app.command()(scheduler)
+app.command()(submit)
+app.command()(worker)
 
 
 @dataclass(frozen=True)
@@ -325,13 +332,22 @@ def web(
     ] = "127.0.0.1",
     log_level: LogLevelOpt = None,
     log_file: LogFileOpt = None,
+    no_scheduler: Annotated[
+        bool, typer.Option("--no-scheduler", help="Do not run the scheduler (jobs, WAIT wake-ups, inbox)")
+    ] = False,
 ) -> None:
-    """Serve the web UI, the HTTP/WebSocket API and an OpenAI-compatible endpoint (login required)."""
+    """Serve the web UI, the HTTP/WebSocket API and an OpenAI-compatible endpoint (login required);
+    the workspace's scheduler runs beside it unless --no-scheduler (or web_scheduler = false)."""
     from hearth.apps.web.serve import serve
     from hearth.core.errors import HearthError
 
     try:
-        loaded = load_cli_settings(workspace=workspace, log_level=log_level, log_file=log_file)
+        loaded = load_cli_settings(
+            workspace=workspace,
+            log_level=log_level,
+            log_file=log_file,
+            web_scheduler=False if no_scheduler else None,
+        )
         for line in loaded.ignored_report():
             sys.stderr.write(f"warning: {line}\n")
         serve(loaded.settings, host, port)

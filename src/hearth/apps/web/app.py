@@ -15,6 +15,7 @@ from hearth.apps.web.auth import AuthMiddleware, WebAuth
 from hearth.apps.web.errors import error_handlers
 from hearth.apps.web.openai_api import openai_router
 from hearth.apps.web.routes import api_router
+from hearth.apps.web.scheduling import start_scheduler, stop_scheduler
 from hearth.apps.web.state import WebState
 from hearth.apps.web.trust import trust_router
 from hearth.core.protocols import Model
@@ -35,9 +36,13 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.runtime = runtime or await open_runtime(settings, model=model)
         state.hub_ = Hub(state.runtime)
+        background = await start_scheduler(state)
         try:
             yield
         finally:
+            if state.bridges_ is not None:
+                await state.bridges_.stop()
+            await stop_scheduler(state, background)
             await state.hub.aclose()
             await state.rt.aclose()
 

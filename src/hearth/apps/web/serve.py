@@ -87,5 +87,7 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
     out.write(
         f"  sandbox   {runtime.sandbox.describe()} · model {runtime.model.name} @ {runtime.server_url}\n"
     )
+    scheduling = "on (unless another process schedules here)" if settings.web_scheduler else "off"
+    out.write(f"  scheduler {scheduling}\n")
     out.flush()
     await server.serve()

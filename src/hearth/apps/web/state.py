@@ -11,8 +11,11 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from hearth.apps.web.auth import WebAuth
+from hearth.apps.web.bridges import Bridges
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
+from hearth.runtime.schedule.jobs import JobBook
+from hearth.runtime.schedule.scheduler import Scheduler
 from hearth.runtime.session import Runtime
 from hearth.sandbox.paths import SafePaths
 
@@ -25,6 +28,10 @@ class WebState:
     hub_: Hub | None = None
     started: float = field(default_factory=time.monotonic)
     voice: bool | None = None  # does the model server transcribe speech (None: not asked yet)
+    scheduler: Scheduler | None = None  # None: turned off, or another process schedules here
+    jobs_: JobBook | None = None
+    scheduler_note: str = ""  # why there is no scheduler in this process
+    bridges_: Bridges | None = None
 
     @property
     def rt(self) -> Runtime:
@@ -35,6 +42,17 @@ class WebState:
     def hub(self) -> Hub:
         assert self.hub_ is not None, "the hub starts with the server"
         return self.hub_
+
+    @property
+    def jobs(self) -> JobBook:
+        assert self.jobs_ is not None, "the jobs open with the server"
+        return self.jobs_
+
+    @property
+    def bridges(self) -> Bridges:
+        if self.bridges_ is None:
+            self.bridges_ = Bridges(self.settings, self.hub)
+        return self.bridges_
 
     @cached_property
     def paths(self) -> SafePaths:

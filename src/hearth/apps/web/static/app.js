@@ -603,6 +603,87 @@ async function showUsage(range) {
   if (!usage.days.length) body.appendChild(el("p", "dim", "No model requests in this range."));
 }
 
+$("open-jobs").addEventListener("click", () => showJobs());
+
+let jobsShown = 0; // only the newest of overlapping refreshes draws the panel
+
+async function showJobs() {
+  const mine = ++jobsShown;
+  const cron = await api("/api/cron");
+  if (mine !== jobsShown) return;
+  const body = panel("Scheduled jobs");
+  body.appendChild(el("p", "dim", cron.scheduler ? "The scheduler runs in this server." : `No scheduler in this server: ${cron.note}`));
+  const buttons = body.appendChild(el("div", "buttons"));
+  buttons.appendChild(el("button", null, "Reload schedules.toml")).addEventListener("click", () => jobAction("/api/cron/reload"));
+  if (!cron.jobs.length) body.appendChild(el("p", "dim", "No jobs. Add one with hearth jobs add, or POST /api/cron."));
+  const table = body.appendChild(el("table", "jobs"));
+  const head = table.appendChild(el("tr"));
+  for (const h of ["job", "schedule", "state", "next run", "last run", "session", ""]) head.appendChild(el("th", null, h));
+  for (const job of cron.jobs) {
+    const row = table.appendChild(el("tr"));
+    row.dataset.job = job.id;
+    row.appendChild(el("td", null, job.id)).title = job.prompt;
+    row.appendChild(el("td", null, `${job.schedule} (${job.tz})`));
+    row.appendChild(el("td", "state", !job.approved ? "needs approval" : job.enabled ? "enabled" : "paused"));
+    row.appendChild(el("td", null, job.next_run ? fmtTime(job.next_run) : "-"));
+    row.appendChild(el("td", "last", job.last_run ? `${fmtTime(job.last_run)} ${job.last_status || ""}` : "-"));
+    const cell = row.appendChild(el("td"));
+    if (job.last_session) {
+      const link = cell.appendChild(el("a", "session-link", job.last_session));
+      link.href = `#s=${encodeURIComponent(job.last_session)}`;
+      link.addEventListener("click", () => $("panel").close());
+    }
+    const actions = row.appendChild(el("td", "buttons"));
+    if (!job.approved) {
+      actions.appendChild(el("button", null, "Approve")).addEventListener("click", () => jobAction(`/api/cron/${encodeURIComponent(job.id)}/approve`));
+    } else {
+      actions.appendChild(el("button", null, "Run now")).addEventListener("click", () => jobAction(`/api/cron/${encodeURIComponent(job.id)}/run`));
+      actions.appendChild(el("button", null, job.enabled ? "Pause" : "Resume")).addEventListener("click", () => jobAction(`/api/cron/${encodeURIComponent(job.id)}/toggle`));
+    }
+  }
+}
+
+async function jobAction(path) {
+  try {
+    await api(path, { method: "POST" });
+  } catch (err) {
+    $("panel-body").prepend(el("p", "error", err.message));
+    return;
+  }
+  await showJobs();
+}
+
+$("open-bridges").addEventListener("click", () => showBridges());
+
+async function showBridges(data) {
+  const info = data || (await api("/api/bridges"));
+  const body = panel("Messaging bridges");
+  body.appendChild(el("p", null, info.active ? `Active: ${info.active} (one bridge at a time).` : "No bridge is running."));
+  const list = body.appendChild(el("ul", "bridges"));
+  for (const b of info.bridges) {
+    const li = list.appendChild(el("li"));
+    li.dataset.bridge = b.name;
+    li.appendChild(el("strong", null, b.name));
+    if (!b.configured) {
+      li.appendChild(el("span", "dim", " · not set up (token and allow-list in the config)"));
+    } else if (info.active === b.name) {
+      li.appendChild(el("button", null, "Stop")).addEventListener("click", () => bridgeAction("/api/bridges/stop"));
+    } else {
+      li.appendChild(el("button", null, "Start")).addEventListener("click", () => bridgeAction(`/api/bridges/${b.name}/start`));
+    }
+  }
+  body.appendChild(el("h3", null, "Feed"));
+  body.appendChild(el("pre", "bridge-log", info.log.length ? info.log.join("\n") : "(nothing yet)"));
+}
+
+async function bridgeAction(path) {
+  try {
+    await showBridges(await api(path, { method: "POST" }));
+  } catch (err) {
+    $("panel-body").prepend(el("p", "error", err.message));
+  }
+}
+
 $("open-files").addEventListener("click", () => showFiles());
 
 // The workspace as a folder tree (the server leaves out secrets, .hearth/ and .git/), with uploads.

@@ -1,0 +1,1 @@
+"""Messaging bridges: Telegram, SMS (Twilio). One chat, one persistent session."""

@@ -1,0 +1,243 @@
+"""`hearth bridge telegram|sms`: answer allow-listed senders on a messaging platform (foreground)."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
+
+if TYPE_CHECKING:
+    from hearth.apps.bridges.redact import Scrubber
+    from hearth.runtime.config import Settings
+
+bridge_app = typer.Typer(help="Messaging bridges: answer allow-listed senders in a chat app.")
+
+
+@bridge_app.command("telegram")
+def telegram(
+    workspace: WorkspaceOpt = None,
+    webhook: Annotated[
+        str | None,
+        typer.Option("--webhook", help="Public HTTPS URL Telegram posts to (default: long polling)"),
+    ] = None,
+    port: Annotated[int, typer.Option("--port", help="Port the webhook listens on")] = 8788,
+    host: Annotated[str, typer.Option("--host", help="Address the webhook listens on")] = "127.0.0.1",
+) -> None:
+    """Telegram through long polling: needs telegram_token and telegram_allow (user ids or @names)."""
+    import asyncio
+
+    from hearth.core.errors import HearthError
+
+    try:
+        settings = _settings(workspace)
+        token = settings.telegram_token.get_secret_value().strip()
+        if not token:
+            raise HearthError(
+                "No Telegram bot token.", "Set HEARTH_TELEGRAM_TOKEN (or telegram_token in your config)."
+            )
+        _require_allow(settings.telegram_allow, "telegram_allow", "Telegram user ids or @usernames")
+        asyncio.run(_telegram(settings, token, webhook, host, port))
+    except HearthError as exc:
+        fail(exc)
+
+
+@bridge_app.command("sms")
+def sms(
+    workspace: WorkspaceOpt = None,
+    port: Annotated[int, typer.Option("--port", help="Port for Twilio's webhook")] = 8787,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on")] = "127.0.0.1",
+) -> None:
+    """SMS through Twilio: a webhook (signatures checked) for twilio_public_url; needs sms_allow."""
+    import asyncio
+
+    from hearth.core.errors import HearthError
+
+    try:
+        settings = _settings(workspace)
+        for name in ("twilio_auth_token", "twilio_account_sid", "twilio_public_url"):
+            value = getattr(settings, name)
+            text = value.get_secret_value() if hasattr(value, "get_secret_value") else value
+            if not str(text).strip():
+                raise HearthError(f"The SMS bridge needs {name}.", f"Set HEARTH_{name.upper()}.")
+        _require_allow(settings.sms_allow, "sms_allow", "phone numbers such as +15551234567")
+        asyncio.run(_sms(settings, host, port))
+    except HearthError as exc:
+        fail(exc)
+
+
+@bridge_app.command("whatsapp")
+def whatsapp(workspace: WorkspaceOpt = None) -> None:
+    """WhatsApp through Green API: needs whatsapp_instance, whatsapp_token and whatsapp_allow."""
+    import asyncio
+
+    from hearth.core.errors import HearthError
+
+    try:
+        settings = _settings(workspace)
+        if not settings.whatsapp_instance.strip() or not settings.whatsapp_token.get_secret_value().strip():
+            raise HearthError(
+                "The WhatsApp bridge needs a Green API instance.",
+                "Set HEARTH_WHATSAPP_INSTANCE and HEARTH_WHATSAPP_TOKEN (green-api.com console).",
+            )
+        _require_allow(settings.whatsapp_allow, "whatsapp_allow", "phone numbers such as 79001234567")
+        asyncio.run(_whatsapp(settings))
+    except HearthError as exc:
+        fail(exc)
+
+
+def _settings(workspace: object) -> Settings:
+    loaded = load_cli_settings(workspace=workspace)
+    for line in loaded.ignored_report():
+        sys.stderr.write(f"warning: {line}\n")
+    return loaded.settings
+
+
+def _require_allow(allow: list[str], name: str, what: str) -> None:
+    from hearth.core.errors import HearthError
+
+    if not [a for a in allow if a.strip()]:
+        raise HearthError(
+            f"No one is allowed to talk to the bridge ({name} is empty).",
+            f"Set HEARTH_{name.upper()} to {what}, separated by commas. Everyone else is ignored.",
+        )
+
+
+def _scrubber(settings: Settings) -> Scrubber:
+    from hearth.apps.bridges.redact import Scrubber, quiet_logging
+
+    scrubber = Scrubber(
+        [
+            settings.telegram_token.get_secret_value(),
+            settings.twilio_auth_token.get_secret_value(),
+            settings.whatsapp_token.get_secret_value(),
+            settings.api_key.get_secret_value(),
+        ]
+    )
+    quiet_logging(scrubber)
+    return scrubber
+
+
+async def _telegram(settings: Settings, token: str, webhook: str | None, host: str, port: int) -> None:
+    import asyncio
+    import signal
+
+    from telegram import Bot
+
+    from hearth.apps.bridges.chat import ChatBridge
+    from hearth.apps.bridges.redact import printer
+    from hearth.apps.bridges.telegram import LIMIT, TelegramBridge, serve_webhook
+    from hearth.runtime.hub import Hub
+    from hearth.runtime.session import open_runtime
+    from hearth.store.bridges import ChatSessions
+
+    log = printer(_scrubber(settings))
+    base = settings.telegram_api.rstrip("/")
+    bot = Bot(token, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot")
+    rt = await open_runtime(settings)
+    hub = Hub(rt)
+    chats = ChatSessions(rt.store.path)
+    try:
+        core = ChatBridge(hub, chats, settings.telegram_allow, LIMIT, log)
+        bridge = TelegramBridge(bot, core, log)
+        name = await bridge.check()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        log(
+            f"telegram bridge {name} for {settings.workspace} · answers {len(core.allow)} allowed sender(s) · "
+            f"model {rt.model.name} · sandbox {rt.sandbox.runner.name}"
+        )
+        if webhook:
+            log(f"telegram webhook {webhook} served on http://{host}:{port}/telegram")
+            await serve_webhook(bridge, webhook, host, port, stop)
+        else:
+            await bridge.run(stop)
+        log("telegram bridge stopped")
+    finally:
+        await hub.aclose()
+        chats.close()
+        await rt.aclose()
+
+
+async def _sms(settings: Settings, host: str, port: int) -> None:
+    import uvicorn
+
+    from hearth.apps.bridges.chat import ChatBridge
+    from hearth.apps.bridges.redact import printer
+    from hearth.apps.bridges.sms import SMS_LIMIT, TwilioSender, sms_app
+    from hearth.runtime.hub import Hub
+    from hearth.runtime.session import open_runtime
+    from hearth.store.bridges import ChatSessions
+
+    log = printer(_scrubber(settings))
+    rt = await open_runtime(settings)
+    hub = Hub(rt)
+    chats = ChatSessions(rt.store.path)
+    try:
+        core = ChatBridge(hub, chats, settings.sms_allow, SMS_LIMIT, log)
+        sender = TwilioSender(
+            settings.twilio_account_sid,
+            settings.twilio_auth_token.get_secret_value(),
+            settings.twilio_api,
+            log,
+        )
+        app = sms_app(
+            core, sender, settings.twilio_auth_token.get_secret_value(), settings.twilio_public_url, log
+        )
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+        log(
+            f"sms bridge for {settings.workspace} on http://{host}:{port}/sms (Twilio calls {settings.twilio_public_url})"
+        )
+        await uvicorn.Server(config).serve()
+        log("sms bridge stopped")
+    finally:
+        await hub.aclose()
+        chats.close()
+        await rt.aclose()
+
+
+async def _whatsapp(settings: Settings) -> None:
+    import asyncio
+    import signal
+
+    from whatsapp_api_client_python.API import GreenAPI
+
+    from hearth.apps.bridges.chat import ChatBridge
+    from hearth.apps.bridges.redact import printer
+    from hearth.apps.bridges.whatsapp import LIMIT, WhatsAppBridge
+    from hearth.runtime.hub import Hub
+    from hearth.runtime.session import open_runtime
+    from hearth.store.bridges import ChatSessions
+
+    log = printer(_scrubber(settings))
+    api = GreenAPI(
+        settings.whatsapp_instance.strip(),
+        settings.whatsapp_token.get_secret_value().strip(),
+        host=settings.whatsapp_api.rstrip("/"),
+        host_timeout=60,
+    )
+    rt = await open_runtime(settings)
+    hub = Hub(rt)
+    chats = ChatSessions(rt.store.path)
+    try:
+        core = ChatBridge(hub, chats, settings.whatsapp_allow, LIMIT, log)
+        bridge = WhatsAppBridge(api, core, log)
+        await bridge.check()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        log(
+            f"whatsapp bridge (instance {settings.whatsapp_instance}) for {settings.workspace} · "
+            f"answers {len(core.allow)} allowed sender(s) · model {rt.model.name}"
+        )
+        await bridge.run(stop)
+        log("whatsapp bridge stopped")
+    finally:
+        await hub.aclose()
+        chats.close()
+        await rt.aclose()
