@@ -34,11 +34,12 @@ from hearth.llm.profiles import (
 )
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
+from hearth.mcp.lookup import NAME as LOOKUP_NAME
 from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
-from hearth.runtime.mcp import McpServers, start_servers
+from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.state import session_state
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
@@ -205,11 +206,15 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         shown_tools=SMALL_TOOLS if small else (),
     )
     rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
-    try:
-        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    try:  # in the background: a slow server never delays the first prompt
+        rt.mcp = start_servers(
+            sandbox.runner, settings.workspace, rt.toolset, listed_tokens=0 if small else LISTED_TOKENS
+        )
     except BaseException:
         await rt.aclose()
         raise
+    if rt.mcp.connections and profile.shown_tools:  # a small model is shown the lookup tool only
+        rt.profile = profile.model_copy(update={"shown_tools": (*profile.shown_tools, LOOKUP_NAME)})
     return rt
 
 
@@ -355,7 +360,8 @@ def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
 
 
 def _prompt(rt: Runtime, instructions: Instructions) -> str:
-    shown = rt.toolset.filtered(rt.profile.shown_tools) if rt.profile.shown_tools else rt.toolset
+    wanted = rt.profile.shown_tools
+    shown = Toolset(t for t in rt.toolset if t.listed and (not wanted or t.name in wanted))
     return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 

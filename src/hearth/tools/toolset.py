@@ -1,11 +1,19 @@
-"""A named set of tools. Built per session; there is no global registry."""
+"""A named set of tools. Built per session; there is no global registry.
+
+Tools may join while a session runs (an MCP server that finished starting adds its own).
+A source still starting registers a waiter, so a call to one of its tools made before it
+is ready waits for it (`wait_for`) instead of failing as unknown.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
 
 from hearth.core.types import ToolSpec
 from hearth.tools.base import Tool
+
+Waiter = Callable[[str], Awaitable[None]]
 
 
 class Toolset:
@@ -13,6 +21,7 @@ class Toolset:
         self._tools: dict[str, Tool] = {}
         self._aliases: dict[str, str] = {}
         self._specs: list[ToolSpec] | None = None
+        self._waiters: list[Waiter] = []
         for tool in tools:
             self.add(tool)
 
@@ -29,6 +38,54 @@ class Toolset:
 
     def names(self) -> list[str]:
         return list(self._tools)
+
+    def changed(self) -> None:
+        """A tool's description changed (one built from live state): build the specs again."""
+        self._specs = None
+
+    def add_waiter(self, waiter: Waiter) -> None:
+        """`waiter(name)` returns once a source that may add `name` has finished starting."""
+        self._waiters.append(waiter)
+
+    async def wait_for(self, name: str) -> Tool | None:
+        """The tool, waiting first for the sources still starting that may add it."""
+        tool = self.get(name)
+        if tool is None:
+            for waiter in list(self._waiters):
+                await waiter(name)
+            tool = self.get(name)
+        return tool
+
+    def shown_specs(self, shown: Collection[str], revealed: Collection[str]) -> list[ToolSpec]:
+        """The specs the model is sent: listed tools (only those in `shown`, when given) and the
+        unlisted ones `revealed`."""
+        out = []
+        for spec in self.specs():
+            tool = self._tools[spec.name]
+            if (tool.listed and (not shown or spec.name in shown)) or spec.name in revealed:
+                out.append(spec)
+        return out
+
+    def revealed(self, results: Iterable[tuple[str, bool, str]]) -> set[str]:
+        """The unlisted tools that results (tool, ok, output) made known: named in what a
+        `reveals` tool returned, or called successfully."""
+        hidden = [t.name for t in self._tools.values() if not t.listed]
+        if not hidden:
+            return set()
+        found: set[str] = set()
+        texts = []
+        for name, ok, output in results:
+            tool = self.get(name)
+            if not ok or tool is None:
+                continue
+            if not tool.listed:
+                found.add(tool.name)
+            elif tool.reveals:
+                texts.append(output)
+        if texts:
+            text = "\n".join(texts)
+            found.update(n for n in hidden if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text))
+        return found
 
     def specs(self) -> list[ToolSpec]:
         """The tools' specs, built once: generating JSON schemas cost ~20 ms on every step."""
