@@ -1,4 +1,5 @@
-"""`hearth mcp-server`: Hearth's file, shell and git tools for another agent, over stdio.
+"""`hearth mcp-server`: Hearth's file, shell and git tools, and `run_task` (a whole
+session, runtime/mcp_tasks), for another agent, over stdio.
 
 The same sandbox, permission mode and rules as a headless `hearth run` in the
 workspace: one Dispatcher, no approver, so a call that would need a person is
@@ -17,6 +18,8 @@ from hearth.core.events import ToolResult
 from hearth.core.types import ToolCall
 from hearth.mcp.server import hearth_server
 from hearth.runtime.config import Settings
+from hearth.runtime.mcp_tasks import NAME as TASK_NAME
+from hearth.runtime.mcp_tasks import TaskRunner, run_task_spec
 from hearth.runtime.session import check_workspace, default_toolset
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.choice import choose_sandbox
@@ -30,6 +33,7 @@ async def serve_stdio(settings: Settings) -> None:
     check_workspace(settings.workspace)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+    tasks = TaskRunner(settings)
     try:
         policy = PermissionPolicy.from_settings(
             settings.permission_mode,
@@ -49,14 +53,17 @@ async def serve_stdio(settings: Settings) -> None:
         ids = itertools.count(1)
 
         async def call(name: str, arguments: dict[str, Any]) -> tuple[bool, str]:
+            if name == TASK_NAME:
+                return await tasks.run(arguments)
             events = await dispatcher.dispatch(
                 ToolCall(id=f"mcp-{next(ids)}", name=name, arguments=arguments)
             )
             result = next(e for e in reversed(events) if isinstance(e, ToolResult))
             return result.ok, result.output
 
-        server = hearth_server(toolset, call, __version__)
+        server = hearth_server(toolset, call, __version__, (run_task_spec(),))
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
     finally:
+        await tasks.close()
         await sandbox.runner.close()
