@@ -251,3 +251,38 @@ def test_a_streamable_http_server_is_used_end_to_end(
     # two tools fit the budget: listed in full once the server is ready
     assert tool_names(server.requests[1]) >= {"mcp__every__echo", "mcp__every__get-sum"}
     assert any("42" in r for r in tool_results(server.requests[1]))
+
+
+def test_annotations_feed_the_permission_policy(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    """The filesystem server marks write_file destructive, create_directory not destructive and
+    read_text_file read-only; a headless run in normal mode (no one to ask) and in plan mode."""
+    (workspace / "there.txt").write_text("already here\n")
+    configure(home, {"filesystem": filesystem(workspace)})
+    server.add(
+        call("mcp__filesystem__write_file", path=str(workspace / "w.txt"), content="x"),
+        call("mcp__filesystem__create_directory", path=str(workspace / "made")),
+        call("mcp__filesystem__read_text_file", path=str(workspace / "there.txt")),
+        DONE,
+    )
+    res = run(hearth, server, workspace, HEARTH_PERMISSION_MODE="normal")
+    assert res.code == 0, res.stderr
+    write, mkdir, read = (tool_results(server.requests[i])[-1] for i in (1, 2, 3))
+    assert "needs a person's approval (normal mode asks before destructive tools)" in write, write
+    assert not (workspace / "w.txt").exists()
+    assert (workspace / "made").is_dir(), mkdir  # destructiveHint false: no one needed
+    assert "already here" in read
+
+    server.requests.clear()
+    server.add(
+        call("mcp__filesystem__create_directory", path=str(workspace / "planned")),
+        call("mcp__filesystem__read_text_file", path=str(workspace / "there.txt")),
+        DONE,
+    )
+    res = run(hearth, server, workspace, HEARTH_PERMISSION_MODE="plan")
+    assert res.code == 0, res.stderr
+    mkdir, read = (tool_results(server.requests[i])[-1] for i in (1, 2))
+    assert "plan mode allows only read-only tools" in mkdir, mkdir
+    assert not (workspace / "planned").exists()
+    assert "already here" in read  # readOnlyHint: what plan mode allows

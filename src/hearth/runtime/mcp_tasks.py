@@ -45,9 +45,11 @@ def run_task_spec() -> tuple[str, str, dict[str, Any]]:
 
 
 class TaskRunner:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, rt: Runtime | None = None) -> None:
+        """`rt`: an open runtime to use (the web server's; not closed here), else one is opened."""
         self.settings = settings
-        self.rt: Runtime | None = None
+        self.rt = rt
+        self._owned = rt is None
         self._lock = asyncio.Lock()
 
     async def run(self, arguments: dict[str, Any]) -> tuple[bool, str]:
@@ -87,6 +89,6 @@ class TaskRunner:
         return finished.status is Status.DONE, "\n".join(line for line in text.splitlines() if line.strip())
 
     async def close(self) -> None:
-        if self.rt is not None:
+        if self.rt is not None and self._owned:
             await self.rt.aclose()
             self.rt = None
