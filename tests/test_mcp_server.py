@@ -127,7 +127,11 @@ def test_run_task_runs_a_whole_session_in_the_sandbox(workspace: Path, home: Pat
     assert any(m["role"] == "user" and "Write hello.py that prints 1" in str(m["content"]) for m in first)
     # the session is stored like any other: run_task can continue it
     session = said.split("Hearth session ", 1)[1].split(":", 1)[0]
-    model2 = scripted(ScriptedReply(text="Still here.\nTASK_COMPLETE"))
+    # continued by a server in plan mode, the session (begun in auto mode) works in plan mode
+    model2 = scripted(
+        ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments={"path": "more.py", "content": "2"})]),
+        ScriptedReply(text="Still here.\nTASK_COMPLETE"),
+    )
     try:
         _, (again,) = run(
             workspace,
@@ -135,11 +139,14 @@ def test_run_task_runs_a_whole_session_in_the_sandbox(workspace: Path, home: Pat
             [("run_task", {"task": "Anything else?", "session": session})],
             HEARTH_LLM_URL=model2.url,
             HEARTH_TOOL_MODE="native",
+            HEARTH_PERMISSION_MODE="plan",
         )
     finally:
         model2.stop()
     assert f"Hearth session {session}" in text(again) and "Still here." in text(again)
     assert any("Write hello.py" in str(m.get("content")) for m in model2.requests[0]["messages"])
+    assert "write 'more.py': plan mode allows only read-only tools" in text(again), text(again)
+    assert not (workspace / "more.py").exists()
 
 
 def test_run_task_refuses_what_would_need_a_person_and_says_why(workspace: Path, home: Path) -> None:

@@ -67,8 +67,11 @@ class TaskRunner:
             try:
                 if self.rt is None:
                     self.rt = await open_runtime(self.settings)
-                # Headless: no approver, no plan approver (a plan is the result, nothing changes).
-                conversation = open_conversation(self.rt, resume=args.session)
+                # Headless: no approver, no plan approver (a plan is the result, nothing changes);
+                # always the server's mode, also for a session continued from elsewhere.
+                conversation = open_conversation(
+                    self.rt, resume=args.session, permission_mode=self.settings.permission_mode
+                )
                 before = len(conversation.events)
                 finished = await conversation.send(args.task, plan=args.plan)
             except HearthError as exc:
