@@ -141,6 +141,8 @@ def test_resume_a_session_from_a_previous_process_and_switch_model(repl, server:
     send(second, f"/resume {sid}", f"Resumed {sid}")
     send(second, "/model", "scripted-model")
     send(second, "/model other-model", "Model: other-model")
+    send(second, "/model reviewer big-model", "Model of the reviewer role: big-model")
+    send(second, "/model astronaut x", "unknown role 'astronaut'")
     send(second, "what was the code?", "It was 4711.")
     last = server.requests[-1]
     assert last["model"] == "other-model"

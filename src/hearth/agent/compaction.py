@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.agent.context import build_messages
 from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
@@ -39,6 +40,8 @@ class Compactor:
     keep_results: int = 4  # the most recent tool results stay visible
     keep_events: int = 8  # events kept verbatim after a summary
     known: bool = True  # False: the server never said its window; learn it from an overflow error
+    model: Model | None = None  # who writes summaries (the summarizer role); None: the agent's model
+    sampling: dict[str, Any] = field(default_factory=dict)  # that role's request settings
     _stuck_at: int | None = field(default=None, init=False)  # size after a compaction that freed too little
 
     @property
@@ -62,12 +65,29 @@ class Compactor:
         """Estimated tokens beyond the budget (0 when it fits)."""
         return max(0, estimate_tokens(build_messages(system_prompt, events), tools) - self.budget)
 
-    def mask(self, events: Sequence[Event]) -> tuple[str, ...]:
+    def mask(self, events: Sequence[Event], keep: int | None = None) -> tuple[str, ...]:
         """Call ids of tool outputs to hide: all but the most recent few that are not hidden yet."""
+        keep = self.keep_results if keep is None else keep
         hidden = {cid for e in events if isinstance(e, Compacted) for cid in e.masked}
         results = [e for e in events if isinstance(e, ToolResult) and e.call_id not in hidden]
-        old = results[: -self.keep_results] if self.keep_results else results
+        old = results[:-keep] if keep else results
         return tuple(e.call_id for e in old if len(e.output) > 200)
+
+    def _masking(
+        self, system_prompt: str, history: list[Event], tools: Sequence[ToolSpec]
+    ) -> tuple[tuple[str, ...], int]:
+        """The outputs to hide and the size after: the usual few newest results stay visible,
+        but when that still does not fit the budget, only the newest one does."""
+        masked: tuple[str, ...] = ()
+        after = 0
+        for keep in dict.fromkeys((self.keep_results, 1)):
+            masked = self.mask(history, keep)
+            after = estimate_tokens(
+                build_messages(system_prompt, [*history, Compacted(masked=masked)]), tools
+            )
+            if after <= self.budget:
+                break
+        return masked, after
 
     def boundary(self, events: Sequence[Event]) -> int:
         """Where the verbatim tail starts: never between a call and its results."""
@@ -92,6 +112,7 @@ class Compactor:
                 ),
             ],
             max_tokens=min(max(self.budget // 4, SUMMARY_TOKENS[0]), SUMMARY_TOKENS[1]),
+            extra=dict(self.sampling),
         )
         response = await model.complete(request)
         from hearth.llm.thinking import split_thinking
@@ -114,11 +135,8 @@ class Compactor:
         if not force and not self.due(before):
             return False
         done = False
-        masked = self.mask(history)
+        masked, after = self._masking(system_prompt, history, tools)
         if masked:
-            after = estimate_tokens(
-                build_messages(system_prompt, [*history, Compacted(masked=masked)]), tools
-            )
             record(
                 Compacted(
                     masked=masked,
@@ -137,7 +155,7 @@ class Compactor:
         upto = self.boundary(history)
         after = before_summary
         if upto > first_task + 1:
-            summary = await self.summarise(model, history, upto)
+            summary = await self.summarise(self.model or model, history, upto)
             event = Compacted(
                 summary=summary,
                 summary_upto=upto,

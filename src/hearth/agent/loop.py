@@ -12,6 +12,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor, estimate_tokens
@@ -84,11 +85,14 @@ class Agent:
     budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
-    # max_tokens sent with each reply: the profile's cap, raised when a reply is cut mid-call
+    sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
+    parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
+    deadline: float | None = None  # time.monotonic() when the running turn must end
+    # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
-        self._reply_cap = self.profile.max_reply_tokens
+        self._reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
 
     def record(self, event: Event) -> None:
         self.store.append(self.session_id, event)
@@ -103,6 +107,9 @@ class Agent:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
         deadline = time.monotonic() + self.limits.max_seconds
+        if self.parent_deadline is not None:
+            deadline = min(deadline, self.parent_deadline)
+        self.deadline = deadline
         try:
             for _ in range(self.limits.max_iterations):
                 if time.monotonic() > deadline:
@@ -164,12 +171,14 @@ class Agent:
         room = self.compactor.window - estimate_tokens(messages, tools) - 64  # the template adds a little
         return max(MIN_REPLY_TOKENS, min(self._reply_cap, room))
 
-    def _stops(self) -> dict[str, list[str]]:
-        """When calls may come as text, stop the reply where the model starts writing the
-        result itself (as a model that has seen "Result of read:" blocks tends to)."""
-        if self.profile.tool_mode is ToolMode.NATIVE:
-            return {}
-        return {"stop": [RESULT_STOP]}
+    def _extra(self) -> dict[str, Any]:
+        """The role's request settings, plus (when calls may come as text) a stop where the model
+        starts writing the result itself (as a model that has seen "Result of read:" blocks tends to)."""
+        extra = {key: value for key, value in self.sampling.items() if key != "max_tokens"}
+        if self.profile.tool_mode is not ToolMode.NATIVE:
+            stops = extra.get("stop") or []
+            extra["stop"] = [*([stops] if isinstance(stops, str) else stops), RESULT_STOP]
+        return extra
 
     def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> None:
         """Take the window the overflow error states; when it states none and the window was
@@ -197,7 +206,7 @@ class Agent:
                 tools=tools,
                 temperature=self.temperature,
                 max_tokens=self._cap(messages, tools),
-                extra=self._stops(),
+                extra=self._extra(),
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))

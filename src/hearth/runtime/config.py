@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from hearth.agent.modes import PermissionMode
 from hearth.core.errors import ConfigError
 from hearth.llm.profiles import ToolMode
+from hearth.runtime.roles import RoleSettings
 from hearth.runtime.trust import TRUST_FILE, TrustStore
 
 APP = "hearth"
@@ -98,6 +99,20 @@ class Settings(BaseModel):
     )
     ask: list[str] = Field(default_factory=list, description="Rules that always ask, e.g. write(src/**)")
     deny: list[str] = Field(default_factory=list, description="Rules never run, e.g. shell(rm *)")
+    roles: dict[str, RoleSettings] = Field(
+        default_factory=dict,
+        description="Named roles ([roles.<name>]: model, server, sampling, capability flags)",
+    )
+    subagent_depth: int = Field(2, ge=0, le=5, description="How deep sub-agents may delegate (0 = never)")
+    subagent_concurrency: int = Field(4, ge=1, le=8, description="Sub-tasks of a decompose run at once")
+
+    @field_validator("roles", mode="before")
+    @classmethod
+    def _roles_json(cls, value: Any) -> Any:
+        """From the environment: a JSON object of roles."""
+        if isinstance(value, str):
+            return json.loads(value) if value.strip() else {}
+        return value
 
     @field_validator("allow", "ask", "deny", "network_allow", mode="before")
     @classmethod
@@ -258,11 +273,24 @@ def shown_value(name: str, value: Any) -> str:
         return mask(value.get_secret_value())
     if name == "api_key":
         return mask(str(value))
-    if value is None or value == "" or value == []:
+    if value is None or value == "" or value == [] or value == {}:
         return "(blank)"
+    if isinstance(value, dict):  # the roles table: each role's fields, keys masked
+        return "; ".join(f"{k}: {_shown_row(v)}" for k, v in value.items())
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value.value if hasattr(value, "value") else value)
+
+
+def _shown_row(row: Any) -> str:
+    fields = row.model_dump() if isinstance(row, BaseModel) else row
+    if not isinstance(fields, dict):
+        return str(row)
+    return ", ".join(
+        f"{k}={mask(str(v.get_secret_value() if isinstance(v, SecretStr) else v)) if k == 'api_key' else v}"
+        for k, v in fields.items()
+        if v not in (None, "", [], False) or (k == "native_tools" and v is False)
+    )
 
 
 def mask(secret: str) -> str:

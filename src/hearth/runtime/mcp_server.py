@@ -10,12 +10,11 @@ refused with the reason. Not offered: MCP servers' own tools (no re-exporting).
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from mcp.server.lowlevel.server import Server
-from starlette.types import ASGIApp
 
 from hearth import __version__
 from hearth.agent.dispatch import Dispatcher
@@ -60,6 +59,9 @@ def hearth_mcp(settings: Settings, runner: SandboxRunner, tasks: TaskRunner) -> 
     return hearth_server(toolset, call, __version__, (run_task_spec(),))
 
 
+Handler = Callable[[Any, Any, Any], Awaitable[None]]  # an ASGI app: (scope, receive, send)
+
+
 async def serve_stdio(settings: Settings) -> None:
     from mcp.server.stdio import stdio_server
 
@@ -77,7 +79,7 @@ async def serve_stdio(settings: Settings) -> None:
 
 
 @asynccontextmanager
-async def http_handler(rt: Runtime) -> AsyncIterator[ASGIApp]:
+async def http_handler(rt: Runtime) -> AsyncIterator[Handler]:
     """The Streamable HTTP flavour, on an open runtime (the web server's): its sandbox, settings
     and model. Stateless: each request is complete in itself, so no MCP session outlives the
     login it came with. Mount it behind the web server's login; it checks nothing itself."""

@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
@@ -21,7 +22,7 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, ModeChanged, SessionStarted
+from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_tool_mode
@@ -35,12 +36,15 @@ from hearth.llm.profiles import (
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.mcp.lookup import NAME as LOOKUP_NAME
+from hearth.runtime.agentdefs import load_definitions
 from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
+from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.state import session_state
+from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -85,10 +89,59 @@ class Runtime:
     proxy: AllowlistProxy | None = None
     toolset: Toolset = field(default_factory=default_toolset)
     mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
+    role_models: dict[str, str] = field(default_factory=dict)  # a role's model chosen at run time
+    _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
 
     @property
     def workspace(self) -> Path:
         return self.settings.workspace
+
+    def role(self, name: str) -> Role:
+        """A role from the settings' table (KeyError naming the known ones if there is none)."""
+        main_model = self.model.settings.model if isinstance(self.model, OpenAICompatModel) else ""
+        return resolve_role(
+            name,
+            self.settings.roles,
+            main_model=main_model,
+            main_temperature=self.settings.temperature,
+            main_tool_mode=self.profile.tool_mode,
+            overrides=self.role_models,
+        )
+
+    def model_for(self, role: Role) -> Model:
+        """The model a role's requests go to: the main one unless the role names another model
+        or server (one client per server and model, shared by every session)."""
+        if not isinstance(self.model, OpenAICompatModel):
+            return self.model  # a scripted double in tests: one model for every role
+        main = self.model.settings
+        base = normalize_base_url(role.server) if role.server else main.base_url
+        key = role.api_key if role.server else main.api_key
+        if base == main.base_url and role.model == main.model:
+            return self.model
+        wanted = (base, role.model, key)
+        if wanted not in self._clients:
+            self._clients[wanted] = OpenAICompatModel(
+                dataclasses.replace(main, base_url=base, model=role.model, api_key=key)
+            )
+        return self._clients[wanted]
+
+    def summarizer(self) -> tuple[Model | None, dict[str, Any]]:
+        """Who writes compaction summaries (the `summarizer` role) and that role's request settings;
+        (None, {}) when the role is the main model with no settings of its own."""
+        if "summarizer" not in self.settings.roles and "summarizer" not in self.role_models:
+            return None, {}
+        role = self.role("summarizer")
+        sampling = dict(role.sampling)
+        if role.temperature is not None:
+            sampling["temperature"] = role.temperature
+        return self.model_for(role), sampling
+
+    def select_role_model(self, role: str, name: str) -> None:
+        """Switch the model of a role (not `main`: see select_model) from its next request on."""
+        self.role(role)  # an unknown role is an error
+        if not name.strip():
+            raise HearthError("Say which model to use.", "List the server's models first.")
+        self.role_models[role] = name.strip()
 
     async def list_models(self) -> list[str]:
         info = await probe_server(self.server_url, self.settings.api_key.get_secret_value())
@@ -107,9 +160,10 @@ class Runtime:
     async def aclose(self) -> None:
         if self.mcp is not None:
             await self.mcp.stop()
-        close_model = getattr(self.model, "aclose", None)
-        if close_model is not None:
-            await close_model()
+        for client in [self.model, *self._clients.values()]:
+            close_model = getattr(client, "aclose", None)
+            if close_model is not None:
+                await close_model()
         await self.sandbox.runner.close()
         if self.proxy:
             await self.proxy.close()
@@ -144,7 +198,8 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     try:
         if settings.llm_url:
             base = normalize_base_url(settings.llm_url)
-            model_name = settings.model
+            main_role = settings.roles.get("main")
+            model_name = main_role.model if main_role and main_role.model else settings.model
         else:
             gguf = ensure_model(user_data_path(), settings.model_path, settings.embedded_model)
             embedded = EmbeddedServer(
@@ -287,14 +342,19 @@ def start_agent(
     by default a new session takes the settings' and a resumed one keeps its own."""
     history: list[Event] = []
     instructions = load_instructions(rt.workspace, user_config_path().parent)
+    definitions, _problems = load_definitions(rt.workspace, user_config_path().parent)
+    subagents = SubAgents(rt, 0, approver, definitions)
+    toolset = rt.toolset.extended(subagents.tools())  # MCP tools joining rt.toolset later are seen
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)
         started = next((e for e in history if isinstance(e, SessionStarted)), None)
-        prompt = started.system_prompt if started and started.system_prompt else _prompt(rt, instructions)
+        prompt = (
+            started.system_prompt if started and started.system_prompt else _prompt(rt, toolset, instructions)
+        )
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
-        prompt = _prompt(rt, instructions)
+        prompt = _prompt(rt, toolset, instructions)
     state = session_state(history, permission_mode or rt.settings.permission_mode)
     nested = NestedInstructions(rt.workspace)
     nested.seen.update(state.seen_folders)
@@ -311,9 +371,11 @@ def start_agent(
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
         work=state.work,
-        known=KnownFiles.from_events(history, paths, _canonical(rt.toolset)),
+        known=KnownFiles.from_events(history, paths, _canonical(toolset)),
     )
-    dispatcher = Dispatcher(rt.toolset, policy, context, approver, rt.settings.output_limit)
+    dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
+    main = rt.role("main")
+    summarizer, summarizer_sampling = rt.summarizer()
     agent = Agent(
         model=rt.model,
         profile=rt.profile,
@@ -322,16 +384,23 @@ def start_agent(
         session_id=session_id,
         system_prompt=prompt,
         limits=Limits(rt.settings.max_iterations, rt.settings.max_seconds),
-        temperature=rt.settings.temperature,
+        temperature=main.temperature,
         on_event=on_event,
         on_delta=on_delta,
         history=history,
-        compactor=Compactor(window=rt.profile.context_window, known=rt.profile.window_known),
+        compactor=Compactor(
+            window=rt.profile.context_window,
+            known=rt.profile.window_known,
+            model=summarizer,
+            sampling=summarizer_sampling,
+        ),
         nested=nested,
-        budget=TokenBudget.resumed(state.budget, state.budget_used) if state.budget else None,
+        budget=_resumed_budget(rt, session_id, history, state.budget, state.budget_used),
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
+        sampling=main.sampling,
     )
+    subagents.parent = agent
     if not resume:
         agent.record(
             SessionStarted(
@@ -359,9 +428,22 @@ def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
     return name
 
 
-def _prompt(rt: Runtime, instructions: Instructions) -> str:
+def _resumed_budget(
+    rt: Runtime, session_id: str, history: list[Event], limit: int | None, used: int
+) -> TokenBudget | None:
+    """The session's token budget as its events leave it, with what its sub-agents spent since
+    the budget was set (their replies are in their own sessions)."""
+    if not limit:
+        return None
+    since = next((e.ts for e in reversed(history) if isinstance(e, BudgetSet)), None)
+    if since is not None:
+        used += children_spent(rt.store, session_id, since)
+    return TokenBudget.resumed(limit, used)
+
+
+def _prompt(rt: Runtime, toolset: Toolset, instructions: Instructions) -> str:
     wanted = rt.profile.shown_tools
-    shown = Toolset(t for t in rt.toolset if t.listed and (not wanted or t.name in wanted))
+    shown = Toolset(t for t in toolset if t.listed and (not wanted or t.name in wanted))
     return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 

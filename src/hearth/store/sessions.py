@@ -3,6 +3,9 @@
 Each event is committed as it happens, so a process killed mid-step loses at
 most the step in flight. Several processes (REPL, web, one-shot) may share
 one database: appends take an immediate write lock to number events.
+
+A sub-agent's session names its parent (`parent`), so briefs and results can be audited from
+either end. Schema 2 added that column; a schema-1 file is migrated when opened.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 from hearth.core.errors import HearthError, NotFound
 from hearth.core.events import Event, Finished, Status, UserMessage, parse_event
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
     id TEXT PRIMARY KEY,
@@ -27,7 +30,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     updated TEXT NOT NULL,
     workspace TEXT NOT NULL DEFAULT '',
     model TEXT NOT NULL DEFAULT '',
-    wake_at TEXT
+    wake_at TEXT,
+    parent TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -54,6 +58,7 @@ class SessionInfo:
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
+    parent: str | None = None  # the session that delegated this one
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,7 @@ class SessionStore:
                     "Upgrade Hearth, or move that file away to start fresh.",
                 )
             self._db.executescript(_SCHEMA)
+            self._migrate()
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             raise HearthError(
@@ -92,19 +98,41 @@ class SessionStore:
                 "If the file is damaged, move it away; Hearth will create a new one.",
             ) from exc
 
+    def _migrate(self) -> None:
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(sessions)")}
+        if "parent" not in columns:  # schema 1
+            self._db.execute("ALTER TABLE sessions ADD COLUMN parent TEXT")
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def create(self, workspace: str, model: str, session_id: str | None = None) -> str:
+    def create(
+        self,
+        workspace: str,
+        model: str,
+        session_id: str | None = None,
+        *,
+        parent: str | None = None,
+        title: str = "",
+    ) -> str:
         sid = session_id or new_session_id()
         now = _iso()
         with self._lock:
             self._db.execute(
-                "INSERT INTO sessions(id, created, updated, workspace, model) VALUES (?,?,?,?,?)",
-                (sid, now, now, workspace, model),
+                "INSERT INTO sessions(id, created, updated, workspace, model, parent, title)"
+                " VALUES (?,?,?,?,?,?,?)",
+                (sid, now, now, workspace, model, parent, _title(title) if title else ""),
             )
         return sid
+
+    def children(self, session_id: str) -> list[str]:
+        """The sessions this one delegated to, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM sessions WHERE parent=? ORDER BY created, id", (session_id,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
 
     def append(self, session_id: str, event: Event) -> int:
         data = event.model_dump_json()
@@ -239,7 +267,7 @@ class SessionStore:
 
     def _infos(self, where: str, params: tuple[object, ...], limit: int = 1000) -> list[SessionInfo]:
         sql = (
-            "SELECT s.id, s.title, s.status, s.created, s.updated, s.workspace, s.model, s.wake_at,"
+            "SELECT s.id, s.title, s.status, s.created, s.updated, s.workspace, s.model, s.wake_at, s.parent,"
             " COALESCE(SUM(json_extract(e.data,'$.usage.prompt_tokens')),0),"
             " COALESCE(SUM(json_extract(e.data,'$.usage.cached_tokens')),0),"
             " COALESCE(SUM(json_extract(e.data,'$.usage.completion_tokens')),0)"
@@ -258,9 +286,10 @@ class SessionStore:
                 workspace=r[5],
                 model=r[6],
                 wake_at=r[7],
-                prompt_tokens=int(r[8]),
-                cached_tokens=int(r[9]),
-                completion_tokens=int(r[10]),
+                parent=r[8],
+                prompt_tokens=int(r[9]),
+                cached_tokens=int(r[10]),
+                completion_tokens=int(r[11]),
             )
             for r in rows
         ]

@@ -9,6 +9,11 @@ is the part of the prompt that repeats the previous request byte for byte.
         ...  # point the client at server.url
 
 or from a shell: `python -m hearth.testing.server script.json --port 8089`.
+
+Replies can be routed per request: `route(marker, *replies)` answers a request whose first user
+message contains `marker` from its own queue, so the scripts of a parent and of the sub-agents it
+starts (running at the same time, in any order) interleave. `request_delay` holds every answer
+for that many seconds first (a fixed model latency, for benchmarks).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ class ScriptedServer:
         flavor: str = "llamacpp",
         port: int = 0,
         tool_style: str = "native",
+        request_delay: float = 0.0,
     ) -> None:
         """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
         (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models).
@@ -54,11 +60,15 @@ class ScriptedServer:
         self.model = model
         self.context_window = context_window
         self.flavor = flavor
+        self.routes: dict[str, list[ScriptItem]] = {}
+        self.request_delay = request_delay
         self.requests: list[dict[str, Any]] = []
         self.violations: list[str] = []
         self.cached_tokens: list[int] = []
         self.tool_style = tool_style
         self.probes: list[dict[str, Any]] = []
+        self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
+        self.most_busy = 0  # the most at one time
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
@@ -100,9 +110,24 @@ class ScriptedServer:
         with self._lock:
             self.script.extend(items)
 
+    def route(self, marker: str, *items: ScriptItem) -> None:
+        """Answer requests whose first user message contains `marker` with these, in order."""
+        with self._lock:
+            self.routes.setdefault(marker, []).extend(items)
+
     @property
     def remaining(self) -> int:
-        return len(self.script)
+        return len(self.script) + sum(len(q) for q in self.routes.values())
+
+    def _queue(self, body: dict[str, Any]) -> tuple[str, list[ScriptItem]]:
+        messages: list[dict[str, Any]] = body.get("messages") or []
+        first: dict[str, Any] = next((m for m in messages if m.get("role") == "user"), {})
+        content = first.get("content")
+        text = content if isinstance(content, str) else ""
+        for marker, queue in self.routes.items():
+            if marker in text:
+                return f"the route {marker!r}", queue
+        return "the script", self.script
 
     def _next_reply(self, body: dict[str, Any]) -> tuple[ScriptedReply | None, list[str], int]:
         problems = check_request(body)
@@ -117,11 +142,12 @@ class ScriptedServer:
             if problems:
                 self.violations.extend(problems)
                 return None, problems, cached
-            if not self.script:
-                problem = "the script has no more replies"
+            where, queue = self._queue(body)
+            if not queue:
+                problem = f"{where} has no more replies"
                 self.violations.append(problem)
                 return None, [problem], cached
-            item = self.script.pop(0)
+            item = queue.pop(0)
         reply = item if isinstance(item, ScriptedReply) else item(body)
         return reply, [], cached
 
@@ -197,6 +223,13 @@ class _Handler(BaseHTTPRequestHandler):
                 _probe_reply(self.owner.tool_style), {"prompt_tokens": 50, "completion_tokens": 10}, False
             )
             return
+        if self.owner.request_delay:
+            with self.owner._lock:
+                self.owner.busy += 1
+                self.owner.most_busy = max(self.owner.most_busy, self.owner.busy)
+            time.sleep(self.owner.request_delay)
+            with self.owner._lock:
+                self.owner.busy -= 1
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})

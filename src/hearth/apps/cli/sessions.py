@@ -16,7 +16,7 @@ SessionArg = Annotated[str, typer.Argument(help="Session id (a unique prefix is 
 
 @sessions_app.callback()
 def sessions(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
-    """List the sessions of the workspace (newest first)."""
+    """List the sessions of the workspace (newest first); a sub-agent's names its parent."""
     if ctx.invoked_subcommand is not None:
         return
     from hearth.apps.cli.common import load_cli_settings
@@ -39,7 +39,8 @@ def sessions(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
         status = s.status + (f" until {s.wake_at[:16]}" if s.wake_at else "")
         tokens = f"{s.prompt_tokens}/{s.cached_tokens}/{s.completion_tokens}"
         updated = s.updated[:16].replace("T", " ")
-        print(f"{s.id:<22}  {status:<10}  {updated:<16}  {tokens:>22}  {s.title}")
+        title = f"[sub-agent of {s.parent}] {s.title}" if s.parent else s.title
+        print(f"{s.id:<22}  {status:<10}  {updated:<16}  {tokens:>22}  {title}")
 
 
 @sessions_app.command("show")

@@ -134,8 +134,17 @@ class SlashCommands:
             models = await rt.list_models()
             self.say("  " + ("\n  ".join(models) if models else "the server lists no models"))
             return
-        rt.select_model(arg)
-        self.say(f"Model: {arg}.")
+        role, _, name = arg.partition(" ")
+        if name.strip() and role != "main":  # `/model ROLE NAME`: that role's model from now on
+            try:
+                rt.select_role_model(role, name)
+            except KeyError as exc:
+                self.say(f"{exc.args[0]}.")
+                return
+            self.say(f"Model of the {role} role: {name.strip()}.")
+            return
+        rt.select_model(name if role == "main" and name.strip() else arg)
+        self.say(f"Model: {name.strip() if role == 'main' and name.strip() else arg}.")
 
     async def cmd_compact(self, arg: str) -> None:
         done = await self.host.session.compact("asked for with /compact")

@@ -25,6 +25,7 @@ class SessionOut(BaseModel):
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
+    parent: str | None = None  # the session that delegated this one (a sub-agent's)
 
 
 class NewSession(BaseModel):
@@ -72,6 +73,7 @@ async def sessions(state: State, limit: int = Query(100, ge=1, le=1000)) -> list
                 prompt_tokens=info.prompt_tokens,
                 cached_tokens=info.cached_tokens,
                 completion_tokens=info.completion_tokens,
+                parent=info.parent,
             )
         )
     return out

@@ -120,6 +120,7 @@ async function refreshSessions() {
     meta.appendChild(el("span", `badge ${s.status}`, s.status));
     const when = s.status === "waiting" && s.wake_at ? ` wakes ${fmtTime(s.wake_at)}` : ` ${fmtTime(s.updated)}`;
     meta.appendChild(document.createTextNode(when));
+    if (s.parent) meta.appendChild(document.createTextNode(` · sub-agent of ${s.parent}`));
     li.appendChild(meta);
     li.addEventListener("click", () => {
       $("sessions").classList.remove("open");
