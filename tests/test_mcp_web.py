@@ -59,6 +59,9 @@ def test_mcp_over_http_needs_the_login(
             assert "serverInfo" not in refused.text
         assert anon.post("/mcp", json=INITIALIZE, params={"token": TOKEN}, headers=ACCEPT).status_code == 401
         assert anon.get("/mcp", headers=ACCEPT).status_code == 401
+        with web.client() as api:  # stateless: no stream to hold open, no session to delete
+            assert api.get("/mcp", headers=ACCEPT).status_code == 405
+            assert api.delete("/mcp").status_code == 405
         # an MCP client without the token gets nowhere either
         with pytest.raises(BaseException):  # noqa: B017 - the SDK raises its own HTTP error, in a group
             asyncio.run(asyncio.wait_for(_use(web.url, "wrong-token", []), 30))

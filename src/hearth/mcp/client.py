@@ -203,6 +203,7 @@ class McpServers:
         self.on_problem: Callable[[str], None] | None = None
         self.on_settled: Callable[[Connection], None] | None = None
         self._watchers: dict[str, asyncio.Task[None]] = {}
+        self._stopping = False
 
     def start(self) -> None:
         """Start every server; return at once (each becomes ready or fails on its own)."""
@@ -220,8 +221,8 @@ class McpServers:
                 conn._fail(f"its tools could not be added ({describe(exc)})")
         if self.on_settled is not None:
             self.on_settled(conn)
-        if conn.state == "failed" and self.on_problem is not None:
-            self.on_problem(conn.status().line())
+        if conn.state == "failed" and self.on_problem is not None and not self._stopping:
+            self.on_problem(conn.status().line())  # (stopped with the session is no failure to report)
 
     async def settled(self, name: str | None = None, timeout: float | None = None) -> None:
         """Wait until every server (or the one named) is ready or has failed, at most `timeout`s."""
@@ -245,6 +246,7 @@ class McpServers:
         return [s.line() for s in self.status() if s.state == "failed"] + self.notes
 
     async def stop(self) -> None:
+        self._stopping = True
         await asyncio.gather(*(conn.stop() for conn in self.connections))
         for task in self._watchers.values():
             task.cancel()

@@ -59,7 +59,9 @@ def create_app(
     app.include_router(trust_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # `hearth mcp-server` over Streamable HTTP; the AuthMiddleware below guards it like every route.
-    app.router.routes.append(Route("/mcp", McpEndpoint(state), methods=["GET", "POST", "DELETE"]))
+    # POST only: it runs stateless, so there is no session to DELETE and no stream to GET (one
+    # would stay open with nothing to carry).
+    app.router.routes.append(Route("/mcp", McpEndpoint(state), methods=["POST"]))
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
