@@ -39,6 +39,10 @@ async def run_checks(settings: Settings) -> list[Check]:
         checks.append(Check("git", "ok", version))
     else:
         checks.append(Check("git", "warn", "git is not installed; the git tools will fail"))
+    from hearth.runtime.memory import embedder_status
+
+    status = embedder_status()
+    checks.append(Check("memory", "warn" if status.startswith("keyword-only") else "ok", status))
     return checks
 
 

@@ -58,6 +58,7 @@ class Tool:
     # model called it); always callable. For servers with many tools (MCP), so prompts stay small.
     listed: bool = True
     reveals: bool = False  # its successful results name unlisted tools, which then join the list
+    control: bool = False  # writes something Hearth or the model later obeys (a skill): always asks
 
     @property
     def description(self) -> str:

@@ -11,7 +11,17 @@ from rich.live import Live
 from rich.markdown import Markdown
 from rich.text import Text
 
-from hearth.core.events import Compacted, ErrorRaised, Event, Finished, ModelReply, Notice, Status, ToolResult
+from hearth.core.events import (
+    Compacted,
+    ErrorRaised,
+    Event,
+    Finished,
+    ModelReply,
+    Notice,
+    Reflected,
+    Status,
+    ToolResult,
+)
 from hearth.core.protocols import Delta
 from hearth.core.text import strip_control
 
@@ -78,6 +88,15 @@ class TerminalView:
                     style="dim",
                 )
             )
+        elif isinstance(event, Reflected):
+            self._end_stream()
+            if event.error:
+                self.console.print(Text(f"  reflection: nothing stored ({event.error})", style="dim"))
+            elif event.stored:
+                refs = ", ".join(event.stored)
+                self.console.print(
+                    Text(f"  reflection: remembered items {refs} (hearth memory list)", style="dim")
+                )
         elif isinstance(event, Finished):
             self._end_stream()
             label, style = _STATUS_STYLE[event.status]
