@@ -8,70 +8,25 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-
-ROOT = Path(__file__).resolve().parents[1]
-NPM = ROOT / ".ci" / "node" / "node_modules" / "@modelcontextprotocol"
-BIN = Path(sys.executable).parent
-
-
-def need(path: Path, what: str) -> Path:
-    if path.exists() and shutil.which("node"):
-        return path
-    if os.environ.get("HEARTH_TEST_REQUIRE_MCP"):
-        pytest.fail(f"{what} is not installed at {path} (.ci/run installs it)")
-    pytest.skip(f"{what} is not installed (npm install --prefix .ci/node {what}; node needed)")
-
-
-def filesystem(workspace: Path, **extra: Any) -> dict[str, Any]:
-    index = need(NPM / "server-filesystem" / "dist" / "index.js", "@modelcontextprotocol/server-filesystem")
-    return {"command": "node", "args": [str(index), str(workspace)], **extra}
-
-
-def everything(**extra: Any) -> dict[str, Any]:
-    index = need(NPM / "server-everything" / "dist" / "index.js", "@modelcontextprotocol/server-everything")
-    return {"command": "node", "args": [str(index), "stdio"], **extra}
-
-
-def configure(home: Path, servers: dict[str, Any]) -> None:
-    folder = home / ".config" / "hearth"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
-
-
-def run(hearth, server: ScriptedServer, workspace: Path, *extra: str, **env: str):  # type: ignore[no-untyped-def]
-    return hearth(
-        "run",
-        "Use the tools",
-        "-w",
-        str(workspace),
-        *extra,
-        env={"HEARTH_LLM_URL": server.url, "HEARTH_TOOL_MODE": "native", **env},
-        timeout=120,
-    )
-
-
-def tool_names(request: dict[str, Any]) -> set[str]:
-    return {t["function"]["name"] for t in request.get("tools", [])}
-
-
-def tool_results(request: dict[str, Any]) -> list[str]:
-    return [str(m.get("content")) for m in request["messages"] if m.get("role") == "tool"]
-
-
-def call(name: str, **arguments: Any) -> ScriptedReply:
-    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=arguments)])
-
-
-DONE = ScriptedReply(text="TASK_COMPLETE")
+from hearth.testing import ScriptedServer
+from mcpsupport import (
+    BIN,
+    DONE,
+    call,
+    configure,
+    everything,
+    filesystem,
+    processes_mentioning,
+    run,
+    tool_description,
+    tool_names,
+    tool_results,
+)
 
 
 def test_the_model_reads_a_file_through_the_filesystem_server_in_the_sandbox(
@@ -79,14 +34,50 @@ def test_the_model_reads_a_file_through_the_filesystem_server_in_the_sandbox(
 ) -> None:
     (workspace / "notes.txt").write_text("the answer is 42\n")
     configure(home, {"filesystem": filesystem(workspace, disabled_tools=["write_file", "move_file"])})
+    # Called at once, while the server may still be starting: the call waits for it.
     server.add(call("mcp__filesystem__read_text_file", path=str(workspace / "notes.txt")), DONE)
     res = run(hearth, server, workspace)
     assert res.code == 0, res.stderr
     names = tool_names(server.requests[0])
-    assert "mcp__filesystem__read_text_file" in names and "read" in names
-    # disabled tools are not offered at all
-    assert "mcp__filesystem__write_file" not in names and "mcp__filesystem__move_file" not in names
+    # Many tools: not listed one by one, summarised in the lookup tool.
+    assert "mcp_tools" in names and "read" in names
+    assert not any(n.startswith("mcp__") for n in names), names
     assert any("the answer is 42" in r for r in tool_results(server.requests[1]))
+    # A tool called once joins the list; disabled tools are never offered, not even by name.
+    later = tool_names(server.requests[1])
+    assert "mcp__filesystem__read_text_file" in later
+    assert "write_file" not in tool_description(server.requests[1], "mcp_tools")
+    assert not {"mcp__filesystem__write_file", "mcp__filesystem__move_file"} & later
+
+
+def test_the_model_looks_up_a_servers_tools_and_they_join_the_list(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    (workspace / "a.txt").write_text("alpha\n")
+    configure(home, {"filesystem": filesystem(workspace)})
+    server.add(
+        call("mcp_tools"),
+        call("mcp_tools", tools=["read_text_file", "list_directory"]),
+        call("mcp__filesystem__list_directory", path=str(workspace)),
+        DONE,
+    )
+    res = run(hearth, server, workspace)
+    assert res.code == 0, res.stderr
+    overview = tool_results(server.requests[1])[-1]
+    assert "filesystem: 14 tools" in overview or "filesystem: 1" in overview, overview
+    assert "read_text_file:" in overview and "mcp__filesystem__read_text_file" not in overview
+    # by now the server is ready: the description names its tools
+    described = tool_description(server.requests[1], "mcp_tools")
+    assert "filesystem (" in described and "read_text_file" in described, described
+    assert not any(n.startswith("mcp__") for n in tool_names(server.requests[1]))
+    detail = tool_results(server.requests[2])[-1]
+    assert "mcp__filesystem__read_text_file(path: string" in detail, detail
+    assert "mcp__filesystem__list_directory(path: string)" in detail
+    assert {"mcp__filesystem__read_text_file", "mcp__filesystem__list_directory"} <= tool_names(
+        server.requests[2]
+    )
+    assert "mcp__filesystem__write_file" not in tool_names(server.requests[2])
+    assert "a.txt" in tool_results(server.requests[3])[-1]
 
 
 def test_a_hanging_tool_times_out_and_the_model_reads_why(
@@ -133,7 +124,7 @@ def test_an_unapproved_workspace_mcp_json_starts_nothing(
 
     approved = hearth("mcp", "approve", str(workspace), "--yes")
     assert approved.code == 0, approved.stderr
-    server.add(DONE)
+    server.add(call("mcp_tools"), DONE)  # the lookup waits for the servers still starting
     res = run(hearth, server, workspace)
     assert res.code == 0, (
         res.stderr
@@ -165,19 +156,6 @@ def test_mcp_commands_add_list_test_remove(hearth, workspace: Path) -> None:
     assert hearth("mcp", "remove", "fs").code != 0
 
 
-def _processes_mentioning(token: str) -> list[str]:
-    found = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit() and int(proc.name) != os.getpid():
-            try:
-                cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
-            if token in cmdline:
-                found.append(f"{proc.name}: {cmdline[:200]}")
-    return found
-
-
 def test_web_status_and_tools_show_servers_failures_and_nothing_outlives_the_server(
     workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -196,8 +174,12 @@ def test_web_status_and_tools_show_servers_failures_and_nothing_outlives_the_ser
     started = time.monotonic()
     with running_web(workspace, home, server, monkeypatch, tool_mode="native") as web, web.client() as http:
         assert time.monotonic() - started < 20
-        lines = http.get("/api/status").json()["mcp_servers"]
-        text = "\n".join(lines)
+        deadline = time.monotonic() + 30
+        while True:
+            text = "\n".join(http.get("/api/status").json()["mcp_servers"])
+            if "starting" not in text or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         assert "filesystem (stdio): 14 tools" in text or "filesystem (stdio): 1" in text, text
         assert "hangs (stdio): failed; did not start within 1s (startup_timeout)" in text
         assert "garbage (stdio): failed" in text and "off (): disabled" in text
@@ -205,11 +187,11 @@ def test_web_status_and_tools_show_servers_failures_and_nothing_outlives_the_ser
         assert tools["mcp__filesystem__read_text_file"]["source"] == "mcp:filesystem"
         assert tools["mcp__filesystem__read_text_file"]["read_only"] is True
         assert tools["read"]["source"] == "built-in"
-        assert _processes_mentioning(str(workspace)), "the filesystem server should be running"
+        assert processes_mentioning(str(workspace)), "the filesystem server should be running"
     deadline = time.monotonic() + 10
-    while _processes_mentioning(str(workspace)) and time.monotonic() < deadline:
+    while processes_mentioning(str(workspace)) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert _processes_mentioning(str(workspace)) == []
+    assert processes_mentioning(str(workspace)) == []
 
 
 def test_doctor_reports_each_server(hearth, workspace: Path, home: Path) -> None:
@@ -266,5 +248,41 @@ def test_a_streamable_http_server_is_used_end_to_end(
     server.add(call("mcp__every__get-sum", a=40, b=2), DONE)
     res = run(hearth, server, workspace)
     assert res.code == 0, res.stderr
-    assert tool_names(server.requests[0]) >= {"mcp__every__echo", "mcp__every__get-sum"}
+    # two tools fit the budget: listed in full once the server is ready
+    assert tool_names(server.requests[1]) >= {"mcp__every__echo", "mcp__every__get-sum"}
     assert any("42" in r for r in tool_results(server.requests[1]))
+
+
+def test_annotations_feed_the_permission_policy(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    """The filesystem server marks write_file destructive, create_directory not destructive and
+    read_text_file read-only; a headless run in normal mode (no one to ask) and in plan mode."""
+    (workspace / "there.txt").write_text("already here\n")
+    configure(home, {"filesystem": filesystem(workspace)})
+    server.add(
+        call("mcp__filesystem__write_file", path=str(workspace / "w.txt"), content="x"),
+        call("mcp__filesystem__create_directory", path=str(workspace / "made")),
+        call("mcp__filesystem__read_text_file", path=str(workspace / "there.txt")),
+        DONE,
+    )
+    res = run(hearth, server, workspace, HEARTH_PERMISSION_MODE="normal")
+    assert res.code == 0, res.stderr
+    write, mkdir, read = (tool_results(server.requests[i])[-1] for i in (1, 2, 3))
+    assert "needs a person's approval (normal mode asks before destructive tools)" in write, write
+    assert not (workspace / "w.txt").exists()
+    assert (workspace / "made").is_dir(), mkdir  # destructiveHint false: no one needed
+    assert "already here" in read
+
+    server.requests.clear()
+    server.add(
+        call("mcp__filesystem__create_directory", path=str(workspace / "planned")),
+        call("mcp__filesystem__read_text_file", path=str(workspace / "there.txt")),
+        DONE,
+    )
+    res = run(hearth, server, workspace, HEARTH_PERMISSION_MODE="plan")
+    assert res.code == 0, res.stderr
+    mkdir, read = (tool_results(server.requests[i])[-1] for i in (1, 2))
+    assert "plan mode allows only read-only tools" in mkdir, mkdir
+    assert not (workspace / "planned").exists()
+    assert "already here" in read  # readOnlyHint: what plan mode allows

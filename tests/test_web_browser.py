@@ -186,3 +186,29 @@ def test_usable_on_a_phone(browser: Browser, web: Web) -> None:
     box = page.locator("#composer").bounding_box()
     assert box is not None and box["width"] <= 390 and box["y"] + box["height"] <= 844
     context.close()
+
+
+@pytest.fixture
+def mcp_config(home: Path, workspace: Path) -> None:
+    """Written before the web server starts: one server that cannot start, one that works."""
+    import json
+
+    folder = home / ".config" / "hearth"
+    folder.mkdir(parents=True, exist_ok=True)
+    servers = {"broken": {"command": "/nonexistent/server"}, "off": {"command": "x", "enabled": False}}
+    (folder / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
+
+
+def test_tool_explorer_shows_each_mcp_server_and_why_one_failed(
+    mcp_config: None, page: Page, web: Web
+) -> None:
+    with web.client() as api:  # it fails in the background, soon after the server starts
+        for _ in range(100):
+            if "failed" in " ".join(api.get("/api/status").json()["mcp_servers"]):
+                break
+            page.wait_for_timeout(100)
+    page.click("#open-tools")
+    expect(page.locator("#panel-body .mcp-server")).to_have_count(2)
+    expect(page.locator("#panel-body .mcp-server").first).to_contain_text("broken (stdio): failed")
+    expect(page.locator("#panel-body .mcp-server").last).to_contain_text("off (): disabled")
+    expect(page.locator("#panel-body")).to_contain_text("mcp_tools")

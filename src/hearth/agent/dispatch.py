@@ -51,7 +51,7 @@ class Dispatcher:
         return [*audit, result]
 
     async def _run(self, call: ToolCall, audit: list[Event]) -> tuple[bool, str]:
-        tool = self.toolset.get(call.name)
+        tool = await self.toolset.wait_for(call.name)  # a tool whose server is still starting waits
         if tool is None:
             return False, self._unknown_tool(call)
         if call.error:
@@ -88,8 +88,8 @@ class Dispatcher:
     def _unknown_tool(self, call: ToolCall) -> str:
         """The real tools, and what the model probably meant: a near spelling, or, when the name
         is nothing like a tool (`add` while asked to write a function add), the tool that does it."""
-        names = self.toolset.names()
-        close = difflib.get_close_matches(call.name.lower(), names, n=1, cutoff=0.75)
+        close = difflib.get_close_matches(call.name.lower(), self.toolset.names(), n=1, cutoff=0.75)
+        names = [t.name for t in self.toolset if t.listed]  # unlisted ones: their lookup tool names them
         if close:
             hint = render("hint_unknown_tool_spelling", name=close[0])
         else:

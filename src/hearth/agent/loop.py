@@ -202,9 +202,9 @@ class Agent:
     def _tools(self) -> list[ToolSpec]:
         if self.profile.tool_mode is ToolMode.TEXT:
             return []
-        specs = self.dispatcher.toolset.specs()
-        shown = self.profile.shown_tools
-        return [s for s in specs if s.name in shown] if shown else specs
+        toolset = self.dispatcher.toolset
+        results = ((e.name, e.ok, e.output) for e in self.history if isinstance(e, ToolResult))
+        return toolset.shown_specs(self.profile.shown_tools, toolset.revealed(results))
 
     async def _query(self) -> ModelResponse:
         await self.compact()

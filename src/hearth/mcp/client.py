@@ -1,9 +1,11 @@
 """One connection per configured server, kept open for the session by its own task.
 
-Servers start together; each has its `startup_timeout`. One that cannot start,
-hangs, or lists tools with invalid schemas is reported (`Connection.problem`,
-`McpServers.status`) and the session goes on without it. Tool calls have the
-server's `tool_timeout`. `McpServers.stop` ends every connection and its process.
+Servers start in the background (`McpServers.start` returns at once): a slow one never
+delays the first prompt. Each has its `startup_timeout`; when it is ready its tools are
+handed to `on_ready` (the runtime adds them to the session's tools). One that cannot
+start, hangs, or lists tools with invalid schemas is reported (`Connection.problem`,
+`McpServers.status`, `on_problem`) and the session goes on without it. Tool calls have
+the server's `tool_timeout`. `McpServers.stop` ends every connection and its process.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
@@ -133,6 +136,9 @@ class Connection:
         task = self._task
         if task is None or task.done():
             return
+        if self.state == "starting":  # nothing to close politely yet
+            await self._cancel()
+            return
         try:
             await asyncio.wait_for(asyncio.shield(task), 10)
         except (TimeoutError, Exception):
@@ -184,7 +190,8 @@ def describe(exc: BaseException) -> str:
 
 
 class McpServers:
-    """The session's servers: started together, listed for status, stopped together."""
+    """The session's servers: started together in the background, listed for status, stopped
+    together. `on_ready(conn)` runs as each becomes ready; `on_problem(line)` as each fails to."""
 
     def __init__(
         self, configs: list[ServerConfig], launcher: Launcher, notes: list[str] | None = None
@@ -192,12 +199,39 @@ class McpServers:
         self.connections = [Connection(c, launcher) for c in configs if c.enabled]
         self.disabled = [c.name for c in configs if not c.enabled]
         self.notes = list(notes or [])  # e.g. a workspace's servers waiting for approval
+        self.on_ready: Callable[[Connection], None] | None = None
+        self.on_problem: Callable[[str], None] | None = None
+        self.on_settled: Callable[[Connection], None] | None = None
+        self._watchers: dict[str, asyncio.Task[None]] = {}
+        self._stopping = False
 
-    async def start(self) -> None:
-        """Start every server and wait until each is ready or has failed (its own startup_timeout)."""
+    def start(self) -> None:
+        """Start every server; return at once (each becomes ready or fails on its own)."""
         for conn in self.connections:
             conn.start()
-        await asyncio.gather(*(conn.ready() for conn in self.connections))
+            self._watchers[conn.config.name] = asyncio.create_task(
+                self._watch(conn), name=f"mcp-watch-{conn.config.name}"
+            )
+
+    async def _watch(self, conn: Connection) -> None:
+        if await conn.ready() and self.on_ready is not None:
+            try:
+                self.on_ready(conn)
+            except Exception as exc:  # a bug adding its tools costs this server, not the session
+                conn._fail(f"its tools could not be added ({describe(exc)})")
+        if self.on_settled is not None:
+            self.on_settled(conn)
+        if conn.state == "failed" and self.on_problem is not None and not self._stopping:
+            self.on_problem(conn.status().line())  # (stopped with the session is no failure to report)
+
+    async def settled(self, name: str | None = None, timeout: float | None = None) -> None:
+        """Wait until every server (or the one named) is ready or has failed, at most `timeout`s."""
+        tasks = [t for n, t in self._watchers.items() if name is None or n == name]
+        if tasks:
+            await asyncio.wait([asyncio.ensure_future(asyncio.shield(t)) for t in tasks], timeout=timeout)
+
+    def get(self, name: str) -> Connection | None:
+        return next((c for c in self.connections if c.config.name == name), None)
 
     def status(self) -> list[ServerStatus]:
         out = [conn.status() for conn in self.connections]
@@ -212,4 +246,8 @@ class McpServers:
         return [s.line() for s in self.status() if s.state == "failed"] + self.notes
 
     async def stop(self) -> None:
+        self._stopping = True
         await asyncio.gather(*(conn.stop() for conn in self.connections))
+        for task in self._watchers.values():
+            task.cancel()
+        await asyncio.gather(*self._watchers.values(), return_exceptions=True)

@@ -18,9 +18,23 @@ from hearth.tools.toolset import Toolset
 Call = Callable[[str, dict[str, Any]], Awaitable[tuple[bool, str]]]
 
 
-def hearth_server(toolset: Toolset, call: Call, version: str) -> Server[Any]:
+Extra = tuple[str, str, dict[str, Any]]  # a tool that is not in the toolset: name, description, schema
+
+
+def hearth_server(toolset: Toolset, call: Call, version: str, extra: tuple[Extra, ...] = ()) -> Server[Any]:
+    """`extra` tools (run_task) go to `call` like the others; they act, so none is read-only."""
+    more = [
+        types.Tool(
+            name=name,
+            description=description,
+            input_schema=schema,
+            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=True),
+        )
+        for name, description, schema in extra
+    ]
+
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[_tool(toolset, spec) for spec in toolset.specs()])
+        return types.ListToolsResult(tools=[_tool(toolset, spec) for spec in toolset.specs()] + more)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         ok, text = await call(params.name, dict(params.arguments or {}))

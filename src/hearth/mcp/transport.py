@@ -60,14 +60,17 @@ async def stdio_transport(prepared: Prepared) -> AsyncIterator[Streams]:
         prepared.log.parent.mkdir(parents=True, exist_ok=True)
         errlog = prepared.log.open("ab")
     try:
-        process = await anyio.open_process(
-            prepared.argv,
-            env=prepared.env,
-            cwd=prepared.cwd,
-            stderr=errlog,
-            start_new_session=True,
-            pass_fds=prepared.pass_fds,
-        )
+        # Shielded: cancelled half-way (a session that ends while a server starts), the process
+        # would exist with no one holding it to stop it.
+        with anyio.CancelScope(shield=True):
+            process = await anyio.open_process(
+                prepared.argv,
+                env=prepared.env,
+                cwd=prepared.cwd,
+                stderr=errlog,
+                start_new_session=True,
+                pass_fds=prepared.pass_fds,
+            )
     finally:
         prepared.close()
         if errlog is not subprocess.DEVNULL:

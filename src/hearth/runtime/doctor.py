@@ -58,8 +58,9 @@ async def _mcp(settings: Settings) -> list[Check]:
     except HearthError:
         return []  # the sandbox check says why
     try:
-        servers = await start_servers(sandbox.runner, settings.workspace, Toolset())
+        servers = start_servers(sandbox.runner, settings.workspace, Toolset())
         try:
+            await servers.settled()
             checks = [
                 Check("mcp", "ok" if s.state == "ready" else "warn", s.line()) for s in servers.status()
             ]

@@ -9,14 +9,17 @@ or a `git pull`) needs a new approval before anything they name is started.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import shlex
 from pathlib import Path
 
 from hearth.core.errors import ConfigError
 from hearth.core.protocols import ExecSpec
-from hearth.mcp.client import McpServers
+from hearth.mcp.client import Connection, McpServers
 from hearth.mcp.config import ServerConfig, read_servers, workspace_files, workspace_fingerprint
+from hearth.mcp.lookup import lookup_tool
 from hearth.mcp.tools import mcp_tools
 from hearth.mcp.transport import Launcher, Prepared
 from hearth.runtime.config import project_dir, user_config_path
@@ -107,19 +110,44 @@ def sandbox_launcher(runner: SandboxRunner, workspace: Path) -> Launcher:
     return launch
 
 
-async def start_servers(runner: SandboxRunner, workspace: Path, toolset: Toolset) -> McpServers:
-    """Start the configured servers and add their tools to `toolset` (never replacing one)."""
+# Tokens of MCP tool specs listed in full in every request; the tools of servers past it are
+# summarised in `mcp_tools` and looked up (a small model's profile lists none: budget 0).
+LISTED_TOKENS = 400
+CHARS_PER_TOKEN = 4
+
+
+def start_servers(
+    runner: SandboxRunner, workspace: Path, toolset: Toolset, *, listed_tokens: int = LISTED_TOKENS
+) -> McpServers:
+    """Start the configured servers in the background and return at once. As each is ready its
+    tools join `toolset` (never replacing one): listed in full while they fit `listed_tokens`,
+    else unlisted and summarised in the `mcp_tools` lookup tool (added when any server is)."""
     try:
         configs, notes = configured_servers(workspace)
     except ConfigError as exc:  # a broken mcp.json costs its servers, not the session
         configs, notes = [], [f"MCP servers not started: {exc.message} {exc.hint}".strip()]
     servers = McpServers(configs, sandbox_launcher(runner, workspace), notes)
-    await servers.start()
-    for conn in servers.connections:
-        if conn.state != "ready":
-            continue
+    room = [listed_tokens]
+
+    def ready(conn: Connection) -> None:
         tools, problems = mcp_tools(conn, lambda name: toolset.get(name) is not None)
         servers.notes += problems
+        cost = sum(len(json.dumps(t.spec().to_wire())) for t in tools) // CHARS_PER_TOKEN
+        listed = cost <= room[0]
+        if listed:
+            room[0] -= cost
         for tool in tools:
-            toolset.add(tool)
+            toolset.add(tool if listed else dataclasses.replace(tool, listed=False))
+
+    async def wait(name: str) -> None:
+        for conn in servers.connections:
+            if conn.state == "starting" and name.startswith(f"mcp__{conn.config.name}__"):
+                await servers.settled(conn.config.name)
+
+    servers.on_ready = ready
+    servers.on_settled = lambda conn: toolset.changed()  # the lookup tool describes live state
+    if servers.connections:
+        toolset.add(lookup_tool(servers, toolset))
+        toolset.add_waiter(wait)
+    servers.start()
     return servers

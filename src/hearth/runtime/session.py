@@ -36,13 +36,14 @@ from hearth.llm.profiles import (
 )
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
+from hearth.mcp.lookup import NAME as LOOKUP_NAME
 from hearth.runtime.agentdefs import load_definitions
 from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
-from hearth.runtime.mcp import McpServers, start_servers
+from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
@@ -311,11 +312,15 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
     for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
         rt.toolset.add(tool)
-    try:
-        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    try:  # in the background: a slow server never delays the first prompt
+        rt.mcp = start_servers(
+            sandbox.runner, settings.workspace, rt.toolset, listed_tokens=0 if small else LISTED_TOKENS
+        )
     except BaseException:
         await rt.aclose()
         raise
+    if rt.mcp.connections and profile.shown_tools:  # a small model is shown the lookup tool only
+        rt.profile = profile.model_copy(update={"shown_tools": (*profile.shown_tools, LOOKUP_NAME)})
     return rt
 
 
@@ -417,7 +422,7 @@ def start_agent(
     instructions = load_instructions(rt.workspace, user_config_path().parent)
     definitions, _problems = load_definitions(rt.workspace, user_config_path().parent)
     subagents = SubAgents(rt, 0, approver, definitions)
-    toolset = Toolset([*rt.toolset, *subagents.tools()])
+    toolset = rt.toolset.extended(subagents.tools())  # MCP tools joining rt.toolset later are seen
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)
@@ -520,7 +525,8 @@ def _resumed_budget(
 
 
 def _prompt(rt: Runtime, toolset: Toolset, instructions: Instructions) -> str:
-    shown = toolset.filtered(rt.profile.shown_tools) if rt.profile.shown_tools else toolset
+    wanted = rt.profile.shown_tools
+    shown = Toolset(t for t in toolset if t.listed and (not wanted or t.name in wanted))
     return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 

@@ -54,6 +54,10 @@ class Tool:
     read_only: bool = False
     destructive: bool = False
     aliases: tuple[str, ...] = ()
+    # False: not in the tool list the model is sent until revealed (a lookup tool named it, or the
+    # model called it); always callable. For servers with many tools (MCP), so prompts stay small.
+    listed: bool = True
+    reveals: bool = False  # its successful results name unlisted tools, which then join the list
     control: bool = False  # writes something Hearth or the model later obeys (a skill): always asks
 
     @property
@@ -116,7 +120,7 @@ def _strip_titles(node: Any) -> Any:
 
 def signature(tool: Tool) -> str:
     """`write(path: string, content: string)`; optional parameters end in `?`."""
-    schema = input_schema(tool.input_model)
+    schema = tool.spec().parameters
     required = set(schema.get("required", []))
     parts = []
     for pname, prop in (schema.get("properties") or {}).items():

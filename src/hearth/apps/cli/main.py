@@ -149,8 +149,14 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     rt = await open_runtime(settings)
     if rt.sandbox.warning:
         sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
-    for line in rt.mcp.problems() if rt.mcp else ():
-        sys.stderr.write(f"warning: MCP server {line}\n")
+    if rt.mcp:  # servers start in the background: each failure is said when it happens
+        for line in rt.mcp.problems():
+            sys.stderr.write(f"warning: MCP server {line}\n")
+
+        def said(line: str) -> None:
+            sys.stderr.write(f"warning: MCP server {line}\n")
+
+        rt.mcp.on_problem = said
     try:
 
         def on_event(session_id: str, event: Event) -> None:

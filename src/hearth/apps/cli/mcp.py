@@ -168,7 +168,8 @@ async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     servers = McpServers(chosen, sandbox_launcher(sandbox.runner, settings.workspace))
     try:
-        await servers.start()
+        servers.start()
+        await servers.settled()
         conn = servers.connections[0]
         tools, problems = mcp_tools(conn, lambda _: False) if conn.state == "ready" else ([], [])
         lines = [f"{t.name}{'  (read-only)' if t.read_only else ''}" for t in tools] + problems

@@ -115,9 +115,14 @@ class Repl:
             self._opened(self.opening)
         if self._failed is not None:
             raise self._failed
-        if self.rt.sandbox.warning and not self._warned:
+        if not self._warned:
+            from rich.markup import escape
+
             self._warned = True
-            self.console.print(f"[bold yellow]warning:[/] {self.rt.sandbox.warning}")
+            # MCP servers still starting are not waited for: /status says how each is doing
+            notes = self.rt.mcp.notes if self.rt.mcp else []
+            for line in ([self.rt.sandbox.warning] if self.rt.sandbox.warning else []) + notes:
+                self.console.print(f"[bold yellow]warning:[/] {escape(line)}")
 
     def open_session(self, resume: str | None = None, mode: PermissionMode | None = None) -> Conversation:
         """A new session, or the one `resume` names, as the REPL drives it."""

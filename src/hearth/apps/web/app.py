@@ -9,6 +9,8 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from hearth.apps.web import sockets
 from hearth.apps.web.auth import AuthMiddleware, WebAuth
@@ -21,6 +23,7 @@ from hearth.apps.web.trust import trust_router
 from hearth.core.protocols import Model
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
+from hearth.runtime.mcp_server import http_handler
 from hearth.runtime.session import Runtime, open_runtime
 
 STATIC = Path(__file__).parent / "static"
@@ -38,7 +41,9 @@ def create_app(
         state.hub_ = Hub(state.runtime)
         background = await start_scheduler(state)
         try:
-            yield
+            async with http_handler(state.runtime) as handler:
+                state.mcp_handler = handler
+                yield
         finally:
             if state.bridges_ is not None:
                 await state.bridges_.stop()
@@ -58,6 +63,10 @@ def create_app(
     app.include_router(openai_router(state))
     app.include_router(trust_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # `hearth mcp-server` over Streamable HTTP; the AuthMiddleware below guards it like every route.
+    # POST only: it runs stateless, so there is no session to DELETE and no stream to GET (one
+    # would stay open with nothing to carry).
+    app.router.routes.append(Route("/mcp", McpEndpoint(state), methods=["POST"]))
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -69,3 +78,15 @@ def create_app(
 
     app.add_middleware(AuthMiddleware, auth=auth)
     return app
+
+
+class McpEndpoint:
+    """ASGI: hands `/mcp` requests to the MCP server the lifespan started."""
+
+    def __init__(self, state: WebState) -> None:
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        handler = self.state.mcp_handler
+        assert handler is not None, "the MCP endpoint starts with the server"
+        await handler(scope, receive, send)

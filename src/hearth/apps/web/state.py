@@ -9,6 +9,7 @@ from typing import Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp
 
 from hearth.apps.web.auth import WebAuth
 from hearth.apps.web.bridges import Bridges
@@ -26,6 +27,7 @@ class WebState:
     auth: WebAuth
     runtime: Runtime | None = None
     hub_: Hub | None = None
+    mcp_handler: ASGIApp | None = None  # `hearth mcp-server` over Streamable HTTP, at /mcp
     started: float = field(default_factory=time.monotonic)
     voice: bool | None = None  # does the model server transcribe speech (None: not asked yet)
     scheduler: Scheduler | None = None  # None: turned off, or another process schedules here

@@ -569,6 +569,13 @@ $("panel-close").addEventListener("click", () => $("panel").close());
 
 $("open-tools").addEventListener("click", async () => {
   const body = panel("Tools");
+  const { mcp_servers: servers } = await api("/api/status");
+  if (servers.length) {  // each MCP server's state: starting, its tools, or why it failed
+    const box = body.appendChild(el("details", "mcp-servers"));
+    box.open = true;
+    box.appendChild(el("summary")).appendChild(el("strong", null, "MCP servers"));
+    for (const line of servers) box.appendChild(el("p", "mcp-server", line));
+  }
   for (const tool of await api("/api/tools")) {
     const entry = body.appendChild(el("details", "tool-entry"));
     const summary = entry.appendChild(el("summary"));

@@ -1,0 +1,86 @@
+"""Helpers for the MCP tests: real servers from npm (.ci/node) and PyPI, the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+
+ROOT = Path(__file__).resolve().parents[1]
+NPM = ROOT / ".ci" / "node" / "node_modules" / "@modelcontextprotocol"
+BIN = Path(sys.executable).parent
+
+
+def need(path: Path, what: str) -> Path:
+    if path.exists() and shutil.which("node"):
+        return path
+    if os.environ.get("HEARTH_TEST_REQUIRE_MCP"):
+        pytest.fail(f"{what} is not installed at {path} (.ci/run installs it)")
+    pytest.skip(f"{what} is not installed (npm install --prefix .ci/node {what}; node needed)")
+
+
+def filesystem(workspace: Path, **extra: Any) -> dict[str, Any]:
+    index = need(NPM / "server-filesystem" / "dist" / "index.js", "@modelcontextprotocol/server-filesystem")
+    return {"command": "node", "args": [str(index), str(workspace)], **extra}
+
+
+def everything(**extra: Any) -> dict[str, Any]:
+    index = need(NPM / "server-everything" / "dist" / "index.js", "@modelcontextprotocol/server-everything")
+    return {"command": "node", "args": [str(index), "stdio"], **extra}
+
+
+def configure(home: Path, servers: dict[str, Any]) -> None:
+    folder = home / ".config" / "hearth"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
+
+
+def run(hearth, server: ScriptedServer, workspace: Path, *extra: str, **env: str):  # type: ignore[no-untyped-def]
+    return hearth(
+        "run",
+        "Use the tools",
+        "-w",
+        str(workspace),
+        *extra,
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_TOOL_MODE": "native", **env},
+        timeout=120,
+    )
+
+
+def tool_names(request: dict[str, Any]) -> set[str]:
+    return {t["function"]["name"] for t in request.get("tools", [])}
+
+
+def tool_results(request: dict[str, Any]) -> list[str]:
+    return [str(m.get("content")) for m in request["messages"] if m.get("role") == "tool"]
+
+
+def call(name: str, **arguments: Any) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=arguments)])
+
+
+DONE = ScriptedReply(text="TASK_COMPLETE")
+
+
+def tool_description(request: dict[str, Any], name: str) -> str:
+    return next(t["function"]["description"] for t in request["tools"] if t["function"]["name"] == name)
+
+
+def processes_mentioning(token: str) -> list[str]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit() and int(proc.name) != os.getpid():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if token in cmdline:
+                found.append(f"{proc.name}: {cmdline[:200]}")
+    return found
