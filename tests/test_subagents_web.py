@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from test_subagents import call, done
+from test_subagents import call, done, first_user
 from websupport import Web
 
 
@@ -30,3 +30,66 @@ def test_the_child_session_is_linked_to_its_parent_in_the_web_api_and_the_cli(we
     assert "[sub-agent of webparent]" in line
     exported = hearth("sessions", "export", child["id"], "--workspace", str(web.workspace))
     assert "WEBCHILD look around" in exported.stdout and "Saw the files." in exported.stdout
+
+
+def test_a_childs_progress_is_live_in_the_parents_websocket(web: Web) -> None:
+    web.model.add(call("delegate", objective="LIVECHILD list", deliverable="names"), done("Parent done."))
+    web.model.route("LIVECHILD", call("ls", path="."), done("Listed."))
+    with web.ws("/ws/liveparent") as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        ws.send(json.dumps({"type": "message", "content": "delegate a listing"}))
+        seen: list[dict[str, Any]] = []
+        while not any(m["type"] == "done" and m["session"] == "liveparent" for m in seen):
+            seen.append(json.loads(ws.recv(timeout=30)))
+    child_id = next(m["session"] for m in seen if m["type"] == "session_started")
+    child = [m for m in seen if m["session"] == child_id]
+    kinds = [m["type"] for m in child]
+    assert kinds[0] == "session_started" and child[0]["parent"] == "liveparent"
+    assert "tool_call" in kinds and "tool_result" in kinds and kinds[-1] == "done"
+    assert next(m for m in child if m["type"] == "tool_call")["tool"] == "ls"
+    # live: all of it arrives before the parent hears the result of its `delegate`
+    delegated = next(
+        i for i, m in enumerate(seen) if m["type"] == "tool_result" and m["session"] == "liveparent"
+    )
+    assert max(i for i, m in enumerate(seen) if m["session"] == child_id) < delegated
+    # the parent's own step numbering is not disturbed by the child's replies
+    parent_steps = [m["iteration"] for m in seen if m["type"] == "thinking" and m["session"] == "liveparent"]
+    assert parent_steps == [1, 2]
+
+
+def test_the_model_of_a_role_is_switched_for_a_session_through_the_api(web: Web) -> None:
+    web.model.add(done("one"))
+    web.model.add(call("delegate", objective="APICHILD go", deliverable="x", role="reviewer"), done("two"))
+    web.model.route("APICHILD", done("child"))
+    with web.client() as api:
+        assert api.post("/api/chat/modelled", json={"message": "hi"}, timeout=60).json()["status"] == "done"
+        chosen = api.post("/api/sessions/modelled/model", json={"role": "main", "model": "other-model"})
+        assert chosen.status_code == 200 and chosen.json()["model"] == "other-model"
+        reviewer = api.post("/api/sessions/modelled/model", json={"role": "reviewer", "model": "rev-model"})
+        assert reviewer.json() == {
+            "role": "reviewer",
+            "model": "rev-model",
+            "server": "",
+            "native_tools": None,
+            "json_schema": False,
+            "vision": False,
+            "thinking": None,
+        }
+        bad = api.post("/api/sessions/modelled/model", json={"role": "astronaut", "model": "x"})
+        assert bad.status_code == 400 and "Unknown role 'astronaut'" in bad.json()["detail"]
+        assert api.post("/api/sessions/nosuch/model", json={"model": "x"}).status_code == 404
+        assert api.get("/api/status").json()["sessions_in_memory"] == 0  # only the store holds it now
+        roles = {r["role"]: r["model"] for r in api.get("/api/sessions/modelled/models").json()}
+        assert roles["main"] == "other-model" and roles["reviewer"] == "rev-model" and roles["coder"] == ""
+        out = api.post("/api/chat/modelled", json={"message": "delegate"}, timeout=60).json()
+        assert out["status"] == "done", out
+        history = api.get("/api/sessions/modelled/history").json()["events"]
+    assert [(m["role"], m["model"]) for m in history if m["type"] == "model_chosen"] == [
+        ("main", "other-model"),
+        ("reviewer", "rev-model"),
+    ]
+    first, *later = web.model.requests
+    assert first.get("model", "") == ""
+    child = next(b for b in later if "APICHILD" in first_user(b))
+    assert child["model"] == "rev-model"
+    assert all(b["model"] == "other-model" for b in later if b is not child)
