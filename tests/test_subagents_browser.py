@@ -35,6 +35,12 @@ def test_a_childs_progress_is_live_and_its_session_sits_under_its_parent(page: P
     assert entries.nth(1).get_attribute("data-id") == child_id
     expect(entries.nth(1)).to_have_class("child")
     expect(entries.nth(1)).to_contain_text("↳ UICHILD look")
+    with page.expect_popup() as popup:
+        page.click("#export-session")
+    exported = popup.value
+    exported.wait_for_load_state()
+    assert "## Sub-agents" in exported.content() and child_id in exported.content()
+    exported.close()
     lines.first.click()  # opens the child's own session: its brief, auditable
     expect(page.locator(".msg.user")).to_contain_text("UICHILD look")
 

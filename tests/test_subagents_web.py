@@ -23,6 +23,11 @@ def test_the_child_session_is_linked_to_its_parent_in_the_web_api_and_the_cli(we
         assert sessions["webparent"]["parent"] is None
         assert child["title"].startswith("WEBCHILD")
         history = api.get(f"/api/sessions/{child['id']}/history").json()
+        parent_md = api.get("/api/sessions/webparent/export").text
+        child_json = api.get(f"/api/sessions/{child['id']}/export", params={"format": "json"}).json()
+        assert api.get("/api/sessions/nosuch/export").status_code == 404
+    assert f"`{child['id']}` (done): WEBCHILD" in parent_md
+    assert child_json["parent"] == "webparent" and "Saw the files." in json.dumps(child_json["events"])
     assert "WEBCHILD look around" in json.dumps(history)  # the brief, auditable from the browser
     listed = hearth("sessions", "--workspace", str(web.workspace))
     assert listed.code == 0, listed.stderr

@@ -129,7 +129,7 @@ class Repl:
         return open_conversation(
             self.rt,
             resume=resume,
-            on_event=lambda _sid, e: view.on_event(e),
+            on_event=view.on_session_event,
             on_delta=view.on_delta,
             approver=ask_in_terminal(self.console),
             plan_approver=ask_plan_in_terminal(self.console),

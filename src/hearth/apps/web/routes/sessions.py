@@ -1,15 +1,19 @@
-"""Sessions: list, create, history, tracked work, delete, stop, mode, the roles' models, and
-answers to questions."""
+"""Sessions: list, create, history, export, tracked work, delete, stop, mode, the roles' models,
+and answers to questions."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Query
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel
 
 from hearth.apps.web.schemas import ApprovalIn, ModeIn, ModelIn, Ok, PlanIn, RoleOut, WireMessage
 from hearth.apps.web.state import State
 from hearth.core.events import latest_work
 from hearth.core.work import PlanStep, TaskState, Todo
+from hearth.runtime.export import export_session
 from hearth.runtime.roles import Role
 from hearth.runtime.wire import encode_all, work_json
 
@@ -97,6 +101,20 @@ async def session_history(session_id: str, state: State) -> HistoryOut:
         running=bool(live and live.running),
         events=[WireMessage.model_validate(m) for m in events],
     )
+
+
+@router.get(
+    "/{session_id}/export",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}, "application/json": {}}}},
+)
+async def export(session_id: str, state: State, format: Literal["md", "json"] = "md") -> Response:
+    """The session as Markdown or JSON (as `hearth sessions export`), linked to the session that
+    delegated it and to its sub-agents' sessions."""
+    state.rt.store.get(session_id)
+    text = export_session(state.rt.store, session_id, format)
+    media = "application/json" if format == "json" else "text/plain; charset=utf-8"  # shown, never run
+    return Response(text, media_type=media)
 
 
 @router.get("/{session_id}/tasks")

@@ -539,6 +539,10 @@ $("open-tools").addEventListener("click", async () => {
 
 $("open-usage").addEventListener("click", () => showUsage("7d"));
 
+$("export-session").addEventListener("click", () => {
+  if (state.session) window.open(`/api/sessions/${encodeURIComponent(state.session)}/export?format=md`, "_blank", "noopener");
+});
+
 // The model of each role in this session; a choice is recorded in the session (it holds on resume).
 $("open-models").addEventListener("click", async () => {
   if (!state.session) {
