@@ -382,7 +382,7 @@ def start_agent(
     empty) is filled with the models the session's events chose for its roles."""
     history: list[Event] = []
     instructions = load_instructions(rt.workspace, user_config_path().parent)
-    definitions, _problems = load_definitions(rt.workspace, user_config_path().parent)
+    definitions, _problems = load_definitions(rt.workspace, user_config_path().parent, home=Path.home())
     # `models`: filled with the models the session chose for its roles (its events say which);
     # the caller changes them through Conversation.set_model, which records the change first.
     subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)

@@ -199,10 +199,13 @@ class SubAgents:
             raise ToolError(
                 f"the agent {definition.name!r} names tools this session does not have: {', '.join(unknown)}"
             )
-        keep = [t for t in wanted if t not in AGENT_TOOLS]
+        denied = set(definition.denied) if definition else set()
+        keep = [t for t in wanted if t not in AGENT_TOOLS and t not in denied]
         deeper = SubAgents(rt, self.depth + 1, self.approver, self.definitions, models=self.models)
         agent_tools_kept = [
-            t for t in deeper.tools() if not definition or not definition.tools or t.name in wanted
+            t
+            for t in deeper.tools()
+            if (not definition or not definition.tools or t.name in wanted) and t.name not in denied
         ]
         toolset = Toolset([*parent_tools.filtered(keep), *agent_tools_kept])
         policy = parent.dispatcher.policy
