@@ -67,6 +67,8 @@ class ScriptedServer:
         self.cached_tokens: list[int] = []
         self.tool_style = tool_style
         self.probes: list[dict[str, Any]] = []
+        self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
+        self.most_busy = 0  # the most at one time
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
@@ -222,7 +224,12 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         if self.owner.request_delay:
+            with self.owner._lock:
+                self.owner.busy += 1
+                self.owner.most_busy = max(self.owner.most_busy, self.owner.busy)
             time.sleep(self.owner.request_delay)
+            with self.owner._lock:
+                self.owner.busy -= 1
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})
