@@ -98,3 +98,35 @@ def test_the_model_of_a_role_is_switched_for_a_session_through_the_api(web: Web)
     child = next(b for b in later if "APICHILD" in first_user(b))
     assert child["model"] == "rev-model"
     assert all(b["model"] == "other-model" for b in later if b is not child)
+
+
+def test_the_sse_stream_and_the_openai_endpoint_keep_a_childs_events_apart(web: Web) -> None:
+    web.model.add(call("delegate", objective="SSECHILD list", deliverable="names"), done("Parent answer."))
+    web.model.route("SSECHILD", call("ls", path="."), done("Child answer."))
+    seen: list[dict[str, Any]] = []
+    with (
+        web.client() as api,
+        api.stream("POST", "/api/chat/sseparent/stream", json={"message": "go"}) as resp,
+    ):
+        for line in resp.iter_lines():
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:]))
+    own = [m for m in seen if "session" not in m]
+    child = [m for m in seen if "session" in m]
+    assert [m["type"] for m in own if m["type"] == "done"] == ["done"] and own[-1]["type"] == "done"
+    assert own[-1]["text"] == "Parent answer." and own[-1]["iterations"] == 2
+    assert child and {m["type"] for m in child} >= {"session_started", "tool_call", "tool_result", "done"}
+    assert child[0]["parent"] == "sseparent"
+
+    web.model.add(call("delegate", objective="OAICHILD list", deliverable="names"), done("Parent says hi."))
+    web.model.route("OAICHILD", call("ls", path="."), done("Child says hi."))
+    body = {"model": "hearth", "stream": True, "messages": [{"role": "user", "content": "go"}]}
+    content, reasoning = "", ""
+    with web.client() as api, api.stream("POST", "/v1/chat/completions", json=body) as resp:
+        for line in resp.iter_lines():
+            if line.startswith("data: {"):
+                for choice in json.loads(line[6:])["choices"]:
+                    content += choice["delta"].get("content") or ""
+                    reasoning += choice["delta"].get("reasoning_content") or ""
+    assert content == "Parent says hi."  # the parent's answer, never the child's
+    assert "] → ls" in reasoning and "[sub-agent" in reasoning
