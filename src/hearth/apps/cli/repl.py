@@ -150,7 +150,7 @@ class Repl:
         window = self.rt.profile.context_window
         sandbox = self.rt.sandbox.runner.name + ("" if self.rt.sandbox.runner.isolated else " (NOT ISOLATED)")
         return (
-            f"{self.rt.model.name} · context {used}/{window} ({100 * used // max(window, 1)}%) · "
+            f"{session.agent.model.name} · context {used}/{window} ({100 * used // max(window, 1)}%) · "
             f"{usage.prompt_tokens} in / {usage.cached_tokens} cached / {usage.completion_tokens} out · "
             f"{session.mode.value} · sandbox {sandbox} · session {session.id}"
         )

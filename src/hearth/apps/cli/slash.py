@@ -116,7 +116,7 @@ class SlashCommands:
         rt = self.host.rt
         session = self.host.session
         started = session.started
-        self.say(f"  model    {rt.model.name} @ {rt.server_url}")
+        self.say(f"  model    {session.agent.model.name} @ {rt.server_url}")
         self.say(
             f"  context  {rt.profile.context_window} tokens ({rt.context_source}); tools as {rt.profile.tool_mode.value}"
         )
