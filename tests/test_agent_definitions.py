@@ -52,7 +52,7 @@ def test_definitions_are_read_from_the_users_folders_and_the_workspaces_conventi
     assert sorted(found) == ["careful", "docs", "helper", "mine", "shared"]  # `boss` is not a sub-agent
     assert found["helper"].model == ""  # Claude Code's alias names no model here
     assert found["mine"].model == "qwen2.5-coder:7b"
-    assert found["docs"].tools == ("read", "search")
+    assert found["docs"].tools == ("read", "grep", "glob")  # GitHub's `search`
     assert found["careful"].tools is None and set(found["careful"].denied) == {"shell", "write", "edit"}
     assert found["careful"].model == "openrouter/qwen"
     assert found["shared"].description == "from the workspace" and found["shared"].denied == ("shell",)

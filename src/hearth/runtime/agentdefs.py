@@ -33,19 +33,23 @@ from hearth.agent.modes import PermissionMode
 
 FOLDERS = (".github/agents", ".opencode/agent", ".opencode/agents", ".claude/agents", ".hearth/agents")
 USER_FOLDERS = (".claude/agents",)  # under the home folder, before Hearth's own config folder
-_CLAUDE_TOOLS = {
-    "bash": "shell",
-    "read": "read",
-    "write": "write",
-    "edit": "edit",
-    "multiedit": "edit",
-    "glob": "glob",
-    "grep": "grep",
-    "ls": "ls",
-    "list": "ls",
-    "patch": "edit",
-    "webfetch": "web_fetch",
-    "task": "delegate",
+# Other agents' tool names (Claude Code, OpenCode, GitHub's custom agents) as Hearth's
+_FOREIGN_TOOLS: dict[str, tuple[str, ...]] = {
+    "bash": ("shell",),
+    "execute": ("shell",),
+    "runcommands": ("shell",),
+    "read": ("read",),
+    "write": ("write",),
+    "edit": ("edit",),
+    "multiedit": ("edit",),
+    "patch": ("edit",),
+    "glob": ("glob",),
+    "grep": ("grep",),
+    "search": ("grep", "glob"),
+    "ls": ("ls",),
+    "list": ("ls",),
+    "webfetch": ("web_fetch",),
+    "task": ("delegate",),
 }
 _CLAUDE_MODEL_ALIASES = frozenset({"inherit", "sonnet", "opus", "haiku", "default"})
 # OpenCode's permission names: denying one takes these tools away
@@ -110,20 +114,22 @@ def parse_definition(text: str, source: str) -> AgentDefinition | None:
     tools: tuple[str, ...] | None = None
     denied: list[str] = []
     if isinstance(tools_raw, dict):  # OpenCode: every tool unless switched off
-        denied += [_tool_name(k) for k, v in tools_raw.items() if v.lower() in ("false", "no", "off")]
+        denied += [
+            n for k, v in tools_raw.items() if v.lower() in ("false", "no", "off") for n in _tool_names(k)
+        ]
     elif tools_raw:
         items = tools_raw if isinstance(tools_raw, list) else str(tools_raw).strip("[]").split(",")
-        tools = tuple(dict.fromkeys(_tool_name(t) for t in items if str(t).strip()))
+        tools = tuple(dict.fromkeys(n for t in items if str(t).strip() for n in _tool_names(t)))
     for key in ("disallowedTools", "disallowed_tools"):
         raw = fields.get(key)
         if raw and not isinstance(raw, dict):
             items = raw if isinstance(raw, list) else str(raw).strip("[]").split(",")
-            denied += [_tool_name(t) for t in items if str(t).strip()]
+            denied += [n for t in items if str(t).strip() for n in _tool_names(t)]
     permission = fields.get("permission")
     if isinstance(permission, dict):
         for key, value in permission.items():
             if value.lower() == "deny":
-                denied += _PERMISSION_TOOLS.get(key.lower(), (_tool_name(key),))
+                denied += _PERMISSION_TOOLS.get(key.lower(), _tool_names(key))
     mode_raw = str(fields.get("permission_mode") or fields.get("permissionMode") or "").strip()
     mode: PermissionMode | None = None
     if mode_raw:
@@ -153,9 +159,9 @@ def parse_definition(text: str, source: str) -> AgentDefinition | None:
     )
 
 
-def _tool_name(raw: object) -> str:
+def _tool_names(raw: object) -> tuple[str, ...]:
     name = str(raw).strip().strip("'\"")
-    return _CLAUDE_TOOLS.get(name.lower(), name)
+    return _FOREIGN_TOOLS.get(name.lower(), (name,))
 
 
 def _front_matter(text: str) -> tuple[dict[str, str | list[str] | dict[str, str]], str]:
