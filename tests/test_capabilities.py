@@ -19,7 +19,7 @@ from hearth.runtime.config import Settings
 from hearth.runtime.session import Runtime, open_runtime
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
-from test_subagents import call, done, first_user, private_config, run_parent, srv
+from test_subagents import call, done, first_user, private_config, run_parent, srv, tool_results
 
 __all__ = ["private_config", "srv"]
 
@@ -177,3 +177,23 @@ def test_a_configured_native_tools_flag_is_not_probed(workspace: Path, text_serv
     assert [p.get("model") for p in text_server.probes] == [None]  # only the main (blank) model
     child = next(b for b in text_server.requests if "NATIVE-X" in first_user(b))
     assert "tools" in child
+
+
+def test_a_probe_the_server_could_not_answer_is_not_remembered(workspace: Path, srv: ScriptedServer) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    roles = {"coder": {"server": f"http://127.0.0.1:{port}/v1", "model": "late"}}
+    srv.add(call("delegate", objective="LATE-ROLE go", deliverable="x", role="coder"), done())
+    _finished, events, _ = run_parent(workspace, srv, roles=roles, retries=0)
+    assert json.loads(tool_results(events, "delegate")[0].output)["status"] == "failed"  # nobody there
+    cache = json.loads((workspace / ".hearth" / "tool_modes.json").read_text())
+    assert not any(key.startswith(f"http://127.0.0.1:{port}") for key in cache)  # nothing learned
+
+    with ScriptedServer(model="late", tool_style="text", port=port) as late:
+        srv.add(call("delegate", objective="LATE-ROLE again", deliverable="x", role="coder"), done())
+        late.route("LATE-ROLE", done("ok"))
+        run_parent(workspace, srv, roles=roles, retries=0)
+        assert len(late.probes) == 1 and "tools" not in late.requests[0]  # asked now, and text it is

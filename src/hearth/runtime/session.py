@@ -23,7 +23,7 @@ from hearth.agent.instructions import Instructions, NestedInstructions, load_ins
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, ModelError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.core.types import Message
@@ -341,7 +341,10 @@ async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatMo
         known = {}
     if key in known and known[key] in ToolMode.__members__.values():
         return ToolMode(known[key])
-    found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    try:
+        found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    except ModelError:
+        return ToolMode.AUTO  # the server did not answer: nothing learned, nothing remembered
     known[key] = found.value
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
