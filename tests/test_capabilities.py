@@ -17,6 +17,7 @@ from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
 from hearth.runtime.config import Settings
 from hearth.runtime.session import Runtime, open_runtime
+from hearth.runtime.vision import seeing_role
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from test_subagents import call, done, first_user, private_config, run_parent, srv, tool_results
@@ -98,7 +99,7 @@ def test_broken_json_is_repaired_and_a_model_that_never_fits_is_an_error(
 
 def test_a_vision_role_is_found_and_none_without_one(workspace: Path, srv: ScriptedServer) -> None:
     async def find(rt: Runtime) -> tuple[Any, Any]:
-        role = rt.vision_role()
+        role = seeing_role(rt)
         return (role.name, role.model) if role else None, [r.name for r in rt.roles_table() if r.vision]
 
     roles = {"coder": {"model": "c"}, "seer": {"model": "llava-7b", "vision": True}}

@@ -52,11 +52,13 @@ def test_json_mode_prints_only_json_lines(hearth, server: ScriptedServer, worksp
     assert res.code == 0, res.stderr
     lines = res.json_lines()  # raises if any stdout line is not JSON
     types = [line["type"] for line in lines]
-    assert types[0] == "session_started" and types[-1] == "done"
+    # The task's end, then reflection on the work it did (the scripted server learned nothing).
+    assert types[0] == "session_started" and types[-2:] == ["done", "reflected"]
     assert {"user_message", "text", "tool_call", "tool_result", "usage", "thinking"} <= set(types)
     sid = lines[0]["session"]
     assert sid and all(line["session"] == sid for line in lines)
-    assert lines[-1]["status"] == "done" and lines[-1]["exit_code"] == 0
+    assert lines[-2]["status"] == "done" and lines[-2]["exit_code"] == 0
+    assert lines[-1]["stored"] == [] and lines[-1]["error"] == "" and len(server.reflections) == 1
     usage = [line for line in lines if line["type"] == "usage"]
     assert usage[1]["cached_tokens"] > 0 and usage[0]["ttft_ms"] is not None
 
@@ -87,7 +89,8 @@ def test_exit_codes(hearth, server: ScriptedServer, workspace: Path, replies, ar
         env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
     )
     assert res.code == code, res.stdout + res.stderr
-    assert res.json_lines()[-1]["status"] == status
+    [done] = [line for line in res.json_lines() if line["type"] == "done"]
+    assert done["status"] == status
 
 
 def test_sessions_are_listed_and_resumed(hearth, server: ScriptedServer, workspace: Path) -> None:
@@ -256,7 +259,7 @@ def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: P
     assert md.code == 0 and md.stdout.startswith("# Create hello.py")
     assert "## User" in md.stdout and "call `write`" in md.stdout and "**done**" in md.stdout
     data = json.loads(hearth("sessions", "export", sid, "--format", "json", "-w", str(workspace)).stdout)
-    assert data["id"] == sid and data["events"][-1]["type"] == "done"
+    assert data["id"] == sid and [e["type"] for e in data["events"]][-2:] == ["done", "reflected"]
     assert hearth("sessions", "rm", sid, "-w", str(workspace)).stdout.strip() == f"Deleted session {sid}."
     assert "No sessions yet" in hearth("sessions", "-w", str(workspace)).stdout
     missing = hearth("sessions", "rm", sid, "-w", str(workspace))

@@ -122,6 +122,8 @@ class PermissionPolicy:
         for rule in self.ask:
             if rule.matches(tool.name, subject, for_allow=False):
                 return Verdict(Decision.ASK, f"the rule {rule} asks first")
+        if tool.control:
+            return Verdict(Decision.ASK, f"{tool.name} writes a control file (a skill the model will follow)")
         if tool.name in WRITE_TOOLS and subject and is_control_path(subject):
             return Verdict(Decision.ASK, f"{subject} is a control file (config, hooks, MCP, tasks)")
         for rule in self.allow:

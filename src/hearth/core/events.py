@@ -50,7 +50,7 @@ class HearthMessage(EventBase):
     user's turn; people see them as Hearth's, never as their own."""
 
     kind: Literal["hearth_message"] = "hearth_message"
-    reason: str  # plan | plan_approved | deep | resume
+    reason: str  # plan | plan_approved | deep | resume | conversation | memories
     text: str
 
 
@@ -178,6 +178,18 @@ class ErrorRaised(EventBase):
     hint: str = ""
 
 
+class Reflected(EventBase):
+    """After a session that did work: what reflection stored in memory (item refs, each linked to
+    this session), covering the events before `upto`. `error`: why nothing could be stored."""
+
+    kind: Literal["reflected"] = "reflected"
+    stored: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()  # why some items were not stored (a secret, ...)
+    upto: int = 0
+    model: str = ""
+    error: str = ""
+
+
 class Finished(EventBase):
     kind: Literal["finished"] = "finished"
     status: Status
@@ -207,6 +219,7 @@ Event = Annotated[
     | RuleRemembered
     | BudgetSet
     | ErrorRaised
+    | Reflected
     | Finished,
     Field(discriminator="kind"),
 ]

@@ -41,6 +41,7 @@ from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, WorkState
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
+from hearth.runtime.memory import embedded_embedder, has_memory, offer_memories
 from hearth.runtime.session import Runtime, start_agent
 from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
 
@@ -51,6 +52,10 @@ one was there to ask (then the plan is the result, as in a headless run)."""
 
 DEFAULT_BUDGET = 200_000  # tokens, for deep work when no budget is given
 
+Recall = Callable[[str, str], str | None]
+"""(the person's message, the memories already offered in the session) -> a message offering
+what memory holds that bears on it, or None."""
+
 
 class Conversation:
     """A session's one way in: `send` a message (perhaps as a plan, or as deep work), change its
@@ -60,12 +65,14 @@ class Conversation:
         self,
         agent: Agent,
         plan_approver: PlanApprover | None = None,
+        recall: Recall | None = None,
         *,
         rt: Runtime | None = None,
         models: dict[str, str] | None = None,
     ) -> None:
         self.agent = agent
         self.plan_approver = plan_approver
+        self.recall = recall
         self.rt = rt
         self.models = {} if models is None else models  # role -> model chosen at run time (shared)
 
@@ -189,6 +196,9 @@ class Conversation:
             if not text.strip():
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
+            offer = self._memories(text)
+            if offer:
+                opening.append(HearthMessage(reason="memories", text=offer))
         if budget is not None or (deep and self.agent.budget is None):
             self.set_budget(budget or DEFAULT_BUDGET)
         if deep:
@@ -199,6 +209,16 @@ class Conversation:
         if plan:
             return await self._plan(opening)
         return await self.agent.run(*opening)
+
+    def _memories(self, text: str) -> str | None:
+        """Memories for a new task: a message after the stable prefix (the system prompt never
+        changes), recorded like every other, so a resumed session sends the same bytes."""
+        if self.recall is None:
+            return None
+        shown = "\n".join(
+            e.text for e in self.agent.history if isinstance(e, HearthMessage) and e.reason == "memories"
+        )
+        return self.recall(text, shown)
 
     async def _plan(self, opening: list[UserMessage | HearthMessage]) -> Finished:
         before = self.mode
@@ -266,4 +286,17 @@ def open_conversation(
         permission_mode=permission_mode,
         models=models,
     )
-    return Conversation(agent, plan_approver, rt=rt, models=models)
+    return Conversation(agent, plan_approver, _recall(rt), rt=rt, models=models)
+
+
+def _recall(rt: Runtime) -> Recall | None:
+    cap = rt.settings.memory_offer_tokens
+    if cap <= 0:
+        return None
+
+    def recall(text: str, shown: str) -> str | None:
+        if not has_memory(rt.workspace):  # no file: no model to load, nothing to offer
+            return None
+        return offer_memories(rt.workspace, text, shown, cap, embedded_embedder())
+
+    return recall

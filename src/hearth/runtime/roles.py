@@ -57,7 +57,7 @@ class Role:
     sampling: dict[str, Any]  # top_p, seed, max_tokens, stop, chat_template_kwargs: added to the body
     tool_mode: ToolMode
     json_schema: bool = False  # asked for structured output, it gets `response_format` (llm/structured)
-    vision: bool = False  # the `vision` tool sends images to a role with this (Runtime.vision_role)
+    vision: bool = False  # the `vision` tool sends images to a role with this (runtime/vision)
     thinking: bool | None = None
     native_tools: bool | None = None  # as configured; None: the tool mode is the main one or probed
 

@@ -26,6 +26,7 @@ CONTROL_PATTERNS = (
     ".hearth/mcp.json",
     ".hearth/schedules.toml",
     ".hearth/skills",
+    ".agents/skills",
     ".mcp.json",
     "mcp.json",
     ".vscode/tasks.json",

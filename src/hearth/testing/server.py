@@ -38,6 +38,8 @@ from hearth.testing.script import (
     prompt_text,
 )
 
+NOTHING_LEARNED = '{"knowledge": [], "learnings": [], "skills": []}'
+
 
 class ScriptedServer:
     def __init__(
@@ -67,6 +69,10 @@ class ScriptedServer:
         self.cached_tokens: list[int] = []
         self.tool_style = tool_style
         self.probes: list[dict[str, Any]] = []
+        # Reflection at the end of a session (marked X-Hearth-Reflection) is answered apart, like
+        # the probe: from `reflection_replies` when a test scripted some, else with nothing learned.
+        self.reflections: list[dict[str, Any]] = []
+        self.reflection_replies: list[ScriptedReply] = []
         self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
         self.most_busy = 0  # the most at one time
         self._lock = threading.Lock()
@@ -230,6 +236,17 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(self.owner.request_delay)
             with self.owner._lock:
                 self.owner.busy -= 1
+        if self.headers.get("X-Hearth-Reflection"):
+            owner = self.owner
+            with owner._lock:
+                owner.reflections.append(body)
+                scripted = owner.reflection_replies.pop(0) if owner.reflection_replies else None
+            answer = scripted or ScriptedReply(text=NOTHING_LEARNED)
+            if answer.status >= 400:
+                self._json(answer.status, {"error": {"message": answer.error}})
+            else:
+                self._stream(answer, {"prompt_tokens": 100, "completion_tokens": 20}, False)
+            return
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})

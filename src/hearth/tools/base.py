@@ -54,6 +54,7 @@ class Tool:
     read_only: bool = False
     destructive: bool = False
     aliases: tuple[str, ...] = ()
+    control: bool = False  # writes something Hearth or the model later obeys (a skill): always asks
 
     @property
     def description(self) -> str:

@@ -11,6 +11,8 @@ import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.mcp import mcp_app, mcp_server
+from hearth.apps.cli.memory import memory_app
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -26,6 +28,9 @@ app = typer.Typer(
 )
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
+app.add_typer(mcp_app, name="mcp")
+app.command("mcp-server")(mcp_server)
+app.add_typer(memory_app, name="memory")
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.render import TerminalView
     from hearth.core.events import Event, ModelReply, Notice
     from hearth.runtime.conversation import open_conversation
+    from hearth.runtime.reflection import reflect
     from hearth.runtime.session import check_workspace, open_runtime
 
     settings = loaded.settings
@@ -120,6 +126,8 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     rt = await open_runtime(settings)
     if rt.sandbox.warning:
         sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
+    for line in rt.mcp.problems() if rt.mcp else ():
+        sys.stderr.write(f"warning: MCP server {line}\n")
     try:
 
         def on_event(session_id: str, event: Event) -> None:
@@ -152,6 +160,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )
         finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
+        await reflect(rt, session)  # a session that did work: what it learned goes to memory
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)

@@ -18,6 +18,7 @@ from hearth.core.events import (
     Finished,
     ModelReply,
     Notice,
+    Reflected,
     SessionStarted,
     Status,
     ToolResult,
@@ -117,6 +118,15 @@ class TerminalView:
                     style="dim",
                 )
             )
+        elif isinstance(event, Reflected):
+            self._end_stream()
+            if event.error:
+                self.console.print(Text(f"  reflection: nothing stored ({event.error})", style="dim"))
+            elif event.stored:
+                refs = ", ".join(event.stored)
+                self.console.print(
+                    Text(f"  reflection: remembered items {refs} (hearth memory list)", style="dim")
+                )
         elif isinstance(event, Finished):
             self._end_stream()
             label, style = _STATUS_STYLE[event.status]

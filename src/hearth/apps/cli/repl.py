@@ -217,7 +217,13 @@ class Repl:
             rt = await self.opening
         except BaseException:
             return
-        await rt.aclose()
+        try:
+            if self._session is not None:
+                from hearth.runtime.reflection import reflect
+
+                await reflect(rt, self._session)  # leaving: what the session learned goes to memory
+        finally:
+            await rt.aclose()
 
 
 def offer_trust(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from hearth.apps.web.routes import auth, chat, files, models, sessions, status, usage
+from hearth.apps.web.routes import auth, chat, files, memory, models, sessions, status, usage
 
 
 def api_router() -> APIRouter:
     router = APIRouter(prefix="/api")
-    for part in (auth, status, chat, sessions, usage, models, files):
+    for part in (auth, status, chat, sessions, usage, models, files, memory):
         router.include_router(part.router)
     return router

@@ -372,6 +372,10 @@ function render(msg) {
     case "hearth_message":
       line(`hearth (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
       break;
+    case "reflected":
+      if (msg.error) line(`reflection: nothing stored (${msg.error})`);
+      else if (msg.stored.length) line(`reflection: remembered ${msg.stored.join(", ")} (see Memory)`);
+      break;
     case "rule_remembered":
       line(`allowed for this session: ${msg.pattern === null ? msg.tool : `${msg.tool}(${msg.pattern})`}`);
       break;
@@ -643,6 +647,61 @@ async function showFile(view, path) {
       b.replaceWith(frame);
     });
   }
+}
+
+// ---- memory: what earlier sessions remembered (text only), searched and forgotten here ----------
+
+$("open-memory").addEventListener("click", () => showMemory("", ""));
+
+async function showMemory(query, kind) {
+  const body = panel("Memory");
+  const form = body.appendChild(el("form", "memory-search"));
+  const input = form.appendChild(el("input"));
+  input.type = "search";
+  input.placeholder = "Search memories";
+  input.setAttribute("aria-label", "Search memories");
+  input.value = query;
+  const kinds = form.appendChild(el("select"));
+  kinds.setAttribute("aria-label", "Kind");
+  for (const [value, label] of [["", "all kinds"], ["fact", "facts"], ["learning", "learnings (mistakes)"],
+    ["preference", "preferences"], ["skill_candidate", "candidate skills"], ["note", "notes"], ["chunk", "ingested chunks"]]) {
+    const option = kinds.appendChild(el("option", null, label));
+    option.value = value;
+  }
+  kinds.value = kind;
+  form.appendChild(el("button", null, "Search"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    showMemory(input.value.trim(), kinds.value);
+  });
+  kinds.addEventListener("change", () => showMemory(input.value.trim(), kinds.value));
+  const params = new URLSearchParams({ q: query, kind });
+  let found;
+  try {
+    found = await api(`/api/memory?${params}`);
+  } catch (err) {
+    body.appendChild(el("p", "error", err.message));
+    return;
+  }
+  for (const notice of found.notices) body.appendChild(el("p", "dim", notice));
+  const list = body.appendChild(el("ul", "memories"));
+  for (const item of found.items) {
+    const li = list.appendChild(el("li", "memory"));
+    const head = li.appendChild(el("div", "dim"));
+    const when = new Date(item.created * 1000).toLocaleString();
+    head.textContent = `[${item.ref}] ${item.kind} · ${item.scope} · ${when}` + (item.session ? ` · session ${item.session}` : "");
+    li.appendChild(el("pre", "memory-text", item.text));
+    const forget = li.appendChild(el("button", null, "Forget"));
+    forget.addEventListener("click", async () => {
+      try {
+        await api(`/api/memory/${item.scope}/${item.id}`, { method: "DELETE" });
+        li.remove();
+      } catch (err) {
+        li.appendChild(el("p", "error", err.message));
+      }
+    });
+  }
+  if (!found.items.length) body.appendChild(el("p", "dim", query ? "No memory matches." : "Nothing remembered yet."));
 }
 
 window.addEventListener("hashchange", () => {

@@ -1,0 +1,187 @@
+"""Where each memory scope lives: the user's data folder (user scope) and `<workspace>/.hearth`
+(project scope), one SQLite file each; which embedder memory uses; and what it must never keep.
+
+Secrets: memory refuses key-shaped strings (hearth.memory.secrets) and every value held in a file
+the file tools treat as secret (the same predicate: `.env` and its variants, credential files,
+keys, anything under `.ssh`, `.aws`, ...), and in secret-named environment variables of Hearth's
+own process (`*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hearth.memory.embed import Embedder
+from hearth.memory.minilm import MiniLM, MiniLMUnavailable
+from hearth.memory.secrets import SecretValues, assigned_values
+from hearth.memory.store import Found, Item, MemoryStore, Stored, rrf
+from hearth.prompts import render
+from hearth.runtime.config import project_dir, user_data_path
+from hearth.sandbox.secrets import secret_index
+from hearth.tools.base import Tool
+from hearth.tools.builtin.memory import memory_tools
+
+SCOPES = ("project", "user")
+USER_KINDS = ("preference",)  # about the person, not the project: kept for every workspace
+MAX_SECRET_FILE = 256 * 1024  # bytes read from one secret file for its values
+_SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(_|$)|SECRET|PASSWORD", re.I)
+
+
+def memory_path(scope: str, workspace: Path) -> Path:
+    if scope == "user":
+        return user_data_path() / "memory.db"
+    return project_dir(workspace) / "memory.db"
+
+
+@functools.cache
+def embedded_embedder() -> Embedder | None:
+    """The embedded MiniLM when its packages are installed, else None (keyword-only)."""
+    try:
+        return MiniLM()
+    except MiniLMUnavailable:
+        return None
+
+
+def embedder_status() -> str:
+    """One line for `hearth doctor`: how memory search works on this install."""
+    try:
+        MiniLM()
+    except MiniLMUnavailable as e:
+        return f"keyword-only: {e}"
+    return "hybrid: keywords (FTS5) + vectors from the embedded all-MiniLM-L6-v2"
+
+
+def _secret_files(workspace: Path) -> Iterator[Path]:
+    root = Path(os.path.realpath(workspace))
+    inventory = secret_index(root).scan()
+    for rel in inventory.files:
+        yield root / rel
+    for rel in inventory.dirs:
+        for dirpath, _dirs, files in os.walk(root / rel):  # follows no symlink to a folder
+            yield from (Path(dirpath) / f for f in files)
+
+
+def secret_values(workspace: Path) -> SecretValues:
+    """The values memory must refuse for this workspace (read fresh: a `.env` may have changed)."""
+    values: list[str] = []
+    for path in _secret_files(workspace):
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue
+            with path.open("rb") as f:
+                content = f.read(MAX_SECRET_FILE).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        values.extend(assigned_values(content))
+    values.extend(v for k, v in os.environ.items() if _SECRET_ENV.search(k))
+    return SecretValues(values)
+
+
+def open_memory(scope: str, workspace: Path, embedder: Embedder | None = None) -> MemoryStore:
+    """Open a scope's store; raises MemoryUnavailable (a HearthError) for a corrupt or locked file."""
+    return MemoryStore(memory_path(scope, workspace), embedder, secret_values(workspace))
+
+
+def has_memory(workspace: Path) -> bool:
+    """Whether either scope's file exists (nothing is created just to find it empty)."""
+    return any(memory_path(s, workspace).exists() for s in SCOPES)
+
+
+@dataclass
+class ScopedMemory:
+    """Both scopes as one: a preference goes to the user's store, anything else to the project's;
+    search looks in both and fuses the two rankings by RRF."""
+
+    workspace: Path
+    embedder: Embedder | None = None
+    _open: dict[str, MemoryStore] = field(default_factory=dict)
+
+    def scope(self, scope: str) -> MemoryStore:
+        if scope not in self._open:
+            self._open[scope] = open_memory(scope, self.workspace, self.embedder)
+        return self._open[scope]
+
+    def store(
+        self, text: str, kind: str = "fact", tags: list[str] | None = None, session: str = ""
+    ) -> Stored:
+        return self.scope("user" if kind in USER_KINDS else "project").store(text, kind, tags, session)
+
+    def search(self, query: str, k: int = 5) -> Found:
+        found = {s: self.scope(s).search(query, k) for s in SCOPES}
+        return _fused(found, k)
+
+    def relevant(self, query: str, k: int = 5) -> list[Item]:
+        found = {s: Found(self.scope(s).relevant(query, k), "") for s in SCOPES}
+        return _fused(found, k).items
+
+    def close(self) -> None:
+        for mem in self._open.values():
+            mem.close()
+        self._open.clear()
+
+
+def _fused(found: dict[str, Found], k: int) -> Found:
+    by_ref: dict[str, Item] = {}
+    rankings: list[list[str]] = []
+    for scope, res in found.items():
+        for item in res.items:
+            item.scope = scope
+            by_ref[item.ref] = item
+        rankings.append([it.ref for it in res.items])
+    refs = [r for r, _ in _rrf_refs(rankings)][:k]
+    modes = {r.mode for r in found.values()}
+    notices = list(dict.fromkeys(n for r in found.values() for n in r.notices))
+    return Found([by_ref[r] for r in refs], "hybrid" if modes == {"hybrid"} else "keyword", notices)
+
+
+def _rrf_refs(rankings: list[list[str]]) -> list[tuple[str, float]]:
+    index = {ref: i for i, ref in enumerate(dict.fromkeys(r for ranking in rankings for r in ranking))}
+    names = list(index)
+    fused = rrf([[index[r] for r in ranking] for ranking in rankings])
+    return [(names[i], score) for i, score in fused]
+
+
+def session_memory_tools() -> list[Tool]:
+    """memory_store, memory_search and log_mistake over both scopes, with the embedded embedder
+    when installed (keyword-only otherwise, and each result says so)."""
+    return memory_tools(lambda ctx: ScopedMemory(ctx.workspace, embedded_embedder()))
+
+
+CHARS_PER_TOKEN = 4  # the estimate used for the offer's cap (no tokenizer at hand)
+
+
+def offer_memories(
+    workspace: Path, task: str, shown: str, max_tokens: int, embedder: Embedder | None = None
+) -> str | None:
+    """What memory holds that bears on `task`, as one message within `max_tokens`, leaving out
+    items already in `shown` (earlier offers in the session); None when nothing fits or there is
+    no memory. A memory that cannot be opened is left out: the task goes on without it."""
+    if max_tokens <= 0 or not task.strip() or not has_memory(workspace):
+        return None
+    mem = ScopedMemory(workspace, embedder)
+    try:
+        items = mem.relevant(task, k=10)
+    except Exception:  # corrupt, locked, or an embedder failure: no offer, no crash
+        return None
+    finally:
+        mem.close()
+    budget = max_tokens * CHARS_PER_TOKEN - len(render("memories_offer", items=""))
+    lines: list[str] = []
+    for item in items:
+        if item.kind == "chunk":  # ingested code and documents: found by memory_search when wanted
+            continue
+        flat = " ".join(item.text.split())
+        if flat in shown:
+            continue
+        line = f"- [{item.ref}] ({item.kind}) {flat}"
+        if len(line) > budget:
+            if lines or budget < 80:
+                break
+            line = line[: budget - 1] + "…"  # one long item is cut rather than dropped
+        lines.append(line)
+        budget -= len(line) + 1
+    return render("memories_offer", items="\n".join(lines)) if lines else None

@@ -1,0 +1,447 @@
+"""Memory in a session (issue 17), through the real `hearth` command and the scripted server:
+memories offered after the stable prefix, reflection at the end of a session that did work,
+log_mistake, promote_skill that asks first, and the secrets memory never keeps."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearth.memory.store import MemoryStore
+from hearth.testing.script import ScriptedCall, ScriptedReply
+from hearth.testing.server import ScriptedServer
+
+
+def _call(name: str, **arguments: Any) -> ScriptedReply:
+    return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=arguments)])
+
+
+def _done(text: str = "All done.") -> ScriptedReply:
+    return ScriptedReply(text=f"{text}\nTASK_COMPLETE")
+
+
+def _project(ws: Path) -> MemoryStore:
+    return MemoryStore(ws / ".hearth" / "memory.db")
+
+
+def _env(server: ScriptedServer, **extra: str) -> dict[str, str]:
+    return {"HEARTH_LLM_URL": server.url, **extra}
+
+
+def _user_text(request: dict[str, Any]) -> str:
+    return "\n".join(m["content"] for m in request["messages"] if m["role"] == "user")
+
+
+# -- memories offered at the start of a task ----------------------------------------------------------
+
+
+def test_relevant_memories_follow_the_task_and_the_system_prompt_is_unchanged(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    server.add(_done("Nothing to do."))
+    bare = hearth("run", "start the postgres database", "-w", str(workspace), "--json", env=_env(server))
+    assert bare.code == 0, bare.stderr
+    mem = _project(workspace)
+    mem.store("The postgres database listens on port 5433 here, not 5432.", "fact")
+    mem.store("Release notes are written in CHANGES.md.", "fact")
+    mem.close()
+    server.add(_done("Started."))
+    res = hearth("run", "start the postgres database", "-w", str(workspace), "--json", env=_env(server))
+    assert res.code == 0, res.stderr
+    before, after = server.requests[0], server.requests[1]
+    assert before["messages"][0] == after["messages"][0]  # the stable prefix: same system prompt
+    user = _user_text(after)
+    assert user.index("start the postgres database") < user.index("port 5433")  # after the task
+    assert "CHANGES.md" not in user  # not about the task: not offered
+    [offer] = [line for line in res.json_lines() if line["type"] == "hearth_message"]
+    assert offer["reason"] == "memories" and "port 5433" in offer["text"]  # in the one event log
+
+
+def test_the_offer_is_capped_in_tokens_and_can_be_turned_off(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    mem = _project(workspace)
+    for i in range(30):
+        mem.store(f"Deploy note {i}: the deploy script needs step {i} done first. " + "x" * 200, "fact")
+    mem.close()
+    server.add(_done())
+    res = hearth(
+        "run",
+        "deploy the app",
+        "-w",
+        str(workspace),
+        "--json",
+        env=_env(server, HEARTH_MEMORY_OFFER_TOKENS="100"),
+    )
+    assert res.code == 0, res.stderr
+    [offer] = [line["text"] for line in res.json_lines() if line["type"] == "hearth_message"]
+    assert "Deploy note" in offer and len(offer) <= 100 * 4
+    server.add(_done())
+    off = hearth(
+        "run",
+        "deploy the app",
+        "-w",
+        str(workspace),
+        "--json",
+        env=_env(server, HEARTH_MEMORY_OFFER_TOKENS="0"),
+    )
+    assert [line for line in off.json_lines() if line["type"] == "hearth_message"] == []
+    assert "Deploy note" not in json.dumps(server.requests[-1])
+
+
+def test_a_corrupt_memory_file_leaves_the_task_going(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    (workspace / ".hearth").mkdir()
+    (workspace / ".hearth" / "memory.db").write_bytes(b"not a database at all" * 100)
+    server.add(_call("memory_search", query="deploy"), _done())
+    res = hearth("run", "deploy the app", "-w", str(workspace), "--json", env=_env(server))
+    assert res.code == 0, res.stderr
+    [result] = [line for line in res.json_lines() if line["type"] == "tool_result"]
+    assert result["success"] is False and "Memory is unavailable" in result["output"]
+
+
+# -- reflection --------------------------------------------------------------------------------------
+
+LESSONS = {
+    "knowledge": ["Tests in this project run with `make check`."],
+    "learnings": [
+        {
+            "mistake": "Ran pytest directly",
+            "correction": "Used make check",
+            "rule": "Run tests through make check.",
+        }
+    ],
+    "skills": [
+        {
+            "name": "Release Cut",
+            "description": "Cut a release of this project",
+            "body": "1. make dist\n2. tag it",
+        }
+    ],
+}
+
+
+def test_reflection_stores_knowledge_learnings_and_skills_linked_to_the_session(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    server.add(_call("write", path="notes.txt", content="hi\n"), _done())
+    server.reflection_replies.append(ScriptedReply(text="```json\n" + json.dumps(LESSONS) + "\n```"))
+    res = hearth("run", "write notes.txt", "-w", str(workspace), "--json", "-p", "auto", env=_env(server))
+    assert res.code == 0, res.stderr
+    sid = res.json_lines()[0]["session"]
+    [reflected] = [line for line in res.json_lines() if line["type"] == "reflected"]
+    assert len(reflected["stored"]) == 3 and reflected["error"] == ""
+    [request] = server.reflections
+    assert "write notes.txt" in _user_text(request) and "write(" in _user_text(request)
+    mem = _project(workspace)
+    items = {it.kind: it for it in mem.items()}
+    mem.close()
+    assert set(items) == {"fact", "learning", "skill_candidate"}
+    assert all(it.session == sid for it in items.values())
+    assert (
+        "Mistake: Ran pytest directly" in items["learning"].text
+        and "Rule: Run tests" in items["learning"].text
+    )
+    assert items["skill_candidate"].text.startswith("---\nname: release-cut\ndescription: Cut a release")
+    # Resumed and left again with no new work: nothing to reflect on, no second request.
+    server.add(_done("Nothing more."))
+    again = hearth("run", "--resume", sid, "anything else?", "-w", str(workspace), "--json", env=_env(server))
+    assert again.code == 0 and len(server.reflections) == 1
+
+
+def test_no_reflection_without_work_or_when_turned_off(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    server.add(_done("Hello."))
+    chat = hearth("run", "say hello", "-w", str(workspace), "--json", env=_env(server))
+    assert chat.code == 0 and server.reflections == []
+    server.add(_call("ls"), _done())
+    off = hearth(
+        "run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_REFLECT="false")
+    )
+    assert off.code == 0 and server.reflections == []
+    assert not [line for line in off.json_lines() if line["type"] == "reflected"]
+
+
+def test_reflection_failures_are_recorded_not_fatal(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    server.add(_call("ls"), _done())
+    server.reflection_replies.append(ScriptedReply(status=500, error="overloaded"))
+    res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_RETRIES="0"))
+    assert res.code == 0, res.stderr
+    [reflected] = [line for line in res.json_lines() if line["type"] == "reflected"]
+    assert reflected["stored"] == [] and "model failed" in reflected["error"]
+    # A secret in the reflection's answer is refused like any other; the rest is stored.
+    server.add(_call("ls"), _done())
+    leaky = {"knowledge": ["The deploy key is AKIAIOSFODNN7EXAMPLE.", "Docs live in docs/."]}
+    server.reflection_replies.append(ScriptedReply(text=json.dumps(leaky)))
+    res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server))
+    [reflected] = [line for line in res.json_lines() if line["type"] == "reflected"]
+    assert len(reflected["stored"]) == 1 and "secret" in reflected["refused"][0]
+    mem = _project(workspace)
+    assert [it.text for it in mem.items()] == ["Docs live in docs/."]
+    mem.close()
+
+
+def test_reflection_uses_the_summarizer_role(hearth: Any, server: ScriptedServer, workspace: Path) -> None:
+    server.add(_call("ls"), _done())
+    roles = json.dumps({"summarizer": {"model": "tiny-summarizer", "temperature": 0.0}})
+    res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_ROLES=roles))
+    assert res.code == 0, res.stderr
+    [request] = server.reflections
+    assert request["model"] == "tiny-summarizer" and request["temperature"] == 0.0
+    assert all(r.get("model") != "tiny-summarizer" for r in server.requests)
+
+
+# -- log_mistake ---------------------------------------------------------------------------------------
+
+
+def test_log_mistake_writes_a_learning_linked_to_the_session(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    server.add(
+        _call(
+            "log_mistake",
+            mistake="Edited the generated file",
+            cause="did not read the header",
+            rule="Edit the template",
+        ),
+        _call(
+            "log_mistake", mistake="Pasted the token ghp_abcdefghijklmnopqrstuvwxyz0123456789", rule="never"
+        ),
+        _done(),
+    )
+    res = hearth("run", "fix the build", "-w", str(workspace), "--json", "-p", "auto", env=_env(server))
+    assert res.code == 0, res.stderr
+    sid = res.json_lines()[0]["session"]
+    results = [line for line in res.json_lines() if line["type"] == "tool_result"]
+    assert results[0]["success"] and results[0]["output"].startswith("Stored memory")
+    assert not results[1]["success"] and "secret" in results[1]["output"]
+    mem = _project(workspace)
+    [item] = mem.items()
+    mem.close()
+    assert item.kind == "learning" and item.session == sid and "mistake" in item.tags
+    assert (
+        item.text
+        == "Mistake: Edited the generated file\nCause: did not read the header\nRule: Edit the template"
+    )
+
+
+# -- promote_skill ---------------------------------------------------------------------------------------
+
+CANDIDATE = (
+    "---\nname: release-cut\ndescription: Cut a release of this project\n---\n1. make dist\n2. tag it\n"
+)
+
+
+def test_promote_skill_is_offered_only_with_candidates_and_refused_headless(
+    hearth: Any, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
+    server.add(_done())
+    assert hearth("run", "hello", "-w", str(workspace), "--json", env=_env(server)).code == 0
+    assert "promote_skill" not in json.dumps(server.requests[-1].get("tools"))  # no candidate: no tool
+    mem = _project(workspace)
+    cid = mem.store(CANDIDATE, "skill_candidate").id
+    mem.close()
+    server.add(_call("promote_skill", id=cid, place="user"), _done("Could not."))
+    # Auto mode allows nearly everything; a skill is a control file and still asks: no one is here.
+    res = hearth(
+        "run", "promote the release skill", "-w", str(workspace), "--json", "-p", "auto", env=_env(server)
+    )
+    assert res.code == 0, res.stderr
+    assert "promote_skill" in json.dumps(server.requests[-2]["tools"])
+    [decision] = [line for line in res.json_lines() if line["type"] == "permission"]
+    assert (
+        decision["allowed"] is False and decision["by"] == "headless" and "control file" in decision["reason"]
+    )
+    assert not (home / ".local/share/hearth/skills/release-cut").exists()
+    # Not discovered: the next session has no `skill` tool at all.
+    server.add(_done())
+    hearth("run", "hello", "-w", str(workspace), "--json", env=_env(server))
+    assert "release-cut" not in json.dumps(server.requests[-1].get("tools"))
+
+
+def test_an_approved_promotion_is_discovered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Approved by a person (the approver answers yes), the candidate becomes a SKILL.md folder that
+    the next session's discovery lists; a second promotion of the same name is refused."""
+    import asyncio
+
+    from hearth.agent.dispatch import Dispatcher
+    from hearth.agent.loop import Agent, Limits
+    from hearth.agent.policy import Approval, PermissionMode, PermissionPolicy
+    from hearth.agent.prompt import system_prompt
+    from hearth.core.events import PermissionDecided, ToolResult
+    from hearth.llm.profiles import ModelProfile, ToolMode
+    from hearth.runtime.skills import promotion_tools, session_skills
+    from hearth.sandbox.paths import SafePaths
+    from hearth.store.sessions import SessionStore
+    from hearth.testing import ScriptedModel
+    from hearth.tools.base import RunContext
+    from hearth.tools.toolset import Toolset
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    assert promotion_tools(ws) == []
+    mem = _project(ws)
+    cid = mem.store(CANDIDATE, "skill_candidate").id
+    fact = mem.store("Plain fact, not a skill.", "fact").id
+    mem.close()
+    tools = Toolset(promotion_tools(ws))
+    store = SessionStore(ws / ".hearth" / "sessions.db")
+    sid = store.create(str(ws), "scripted")
+    asked: list[str] = []
+
+    async def approve(tool: Any, args: dict[str, Any], reason: str) -> Approval:
+        asked.append(reason)
+        return Approval(True)
+
+    model = ScriptedModel(
+        [
+            _call("promote_skill", id=cid, place="user"),
+            _call("promote_skill", id=cid, place="user"),
+            _call("promote_skill", id=fact),
+            _done(),
+        ]
+    )
+    agent = Agent(
+        model=model,
+        profile=ModelProfile(tool_mode=ToolMode.AUTO),
+        dispatcher=Dispatcher(
+            tools,
+            PermissionPolicy(PermissionMode.AUTO),
+            RunContext(paths=SafePaths(ws), session_id=sid),
+            approve,
+        ),
+        store=store,
+        session_id=sid,
+        system_prompt=system_prompt(tools, ToolMode.AUTO),
+        limits=Limits(max_iterations=6),
+    )
+    asyncio.run(agent.run("promote it"))
+    assert len(asked) == 3 and all("control file" in r for r in asked)  # asked even in auto mode
+    assert [e.allowed for e in agent.history if isinstance(e, PermissionDecided)] == [True, True, True]
+    out = [e for e in agent.history if isinstance(e, ToolResult)]
+    assert out[0].ok and "release-cut" in out[0].output
+    assert not out[1].ok and "already exists" in out[1].output
+    assert not out[2].ok and "not a candidate skill" in out[2].output
+    written = tmp_path / "data" / "hearth" / "skills" / "release-cut" / "SKILL.md"
+    assert written.read_text() == CANDIDATE
+    assert [s.name for s in session_skills(ws)] == ["release-cut"]
+
+
+# -- secrets memory never keeps ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "leak"),
+    [
+        (".env", "DB_PASSWORD=correct-horse-battery\n", "correct-horse-battery"),
+        ("prod.env", "export API_TOKEN='staple-42-blue-whale'\n", "staple-42-blue-whale"),
+        (".env.local", "SMTP_PASS: letmein-please-now\n", "letmein-please-now"),
+        (
+            ".aws/credentials",
+            "[default]\naws_secret_access_key = wJalrXUtnFEMIbKPxRfiCY\n",
+            "wJalrXUtnFEMIbKPxRfiCY",
+        ),
+        (
+            "deploy/id_ed25519",
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n",
+            "b3BlbnNzaC1rZXktdjEAAAAA",
+        ),
+        ("config/secrets.yaml", "smtp: mail-relay-passphrase\n", "mail-relay-passphrase"),
+    ],
+)
+def test_values_from_the_workspaces_secret_files_are_never_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file: str, content: str, leak: str
+) -> None:
+    """The file tools' secret predicate picks the files; every value in them is refused, in the
+    text, in a tag, and in an edit, whatever words surround it."""
+    from hearth.runtime.memory import ScopedMemory, open_memory
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    ws = tmp_path / "ws"
+    (ws / file).parent.mkdir(parents=True, exist_ok=True)
+    (ws / file).write_text(content)
+    (ws / ".env.example").write_text("DB_PASSWORD=change-me-please\n")  # a template: not secret
+    mem = ScopedMemory(ws)
+    try:
+        for text in (f"The password is {leak}", f"use {leak}!", leak):
+            assert mem.store(text, "fact").id is None, text
+        assert mem.store("a note", "fact", [leak]).id is None
+        assert mem.store(f"I prefer {leak}", "preference").id is None  # the user scope too
+        ok = mem.store("The database password lives in the .env file; change-me-please is the template's.")
+        assert ok.id is not None
+    finally:
+        mem.close()
+    project = open_memory("project", ws)
+    assert project.edit(int(ok.id), f"now it is {leak}").id is None
+    project.close()
+
+
+def test_secret_environment_values_are_never_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hearth.runtime.memory import ScopedMemory
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HEARTH_API_KEY", "plain-words-key-value")
+    monkeypatch.setenv("MY_SERVICE_PASSWORD", "tulip garden 99")
+    mem = ScopedMemory(tmp_path)
+    try:
+        assert mem.store("the key is plain-words-key-value", "fact").id is None
+        assert mem.store("login with tulip garden 99", "note").id is None
+        assert mem.store("the key is set in the environment", "fact").id is not None
+    finally:
+        mem.close()
+
+
+# -- ingesting a repository into searchable chunks ----------------------------------------------------------
+
+
+def test_ingest_chunks_a_repository_into_memory_search_without_secrets(
+    hearth: Any, server: ScriptedServer, workspace: Path
+) -> None:
+    src = workspace / "src"
+    src.mkdir()
+    body = "\n".join(f"    step_{i}()" for i in range(60))
+    (src / "net.py").write_text(
+        f"def fetch_with_backoff(url):\n    # retry with exponential backoff\n{body}\n"
+    )
+    (workspace / "README.md").write_text("# Demo\nRun the server with `make serve`.\n")
+    (workspace / ".env").write_text("DB_PASSWORD=orchid-lantern-77\n")
+    (workspace / "docs").mkdir()
+    os.link(workspace / ".env", workspace / "docs" / "notes.txt")  # a hardlink to the secret
+    (workspace / "settings.py").write_text("PASSWORD = 'orchid-lantern-77'  # copied by hand\n")
+    (workspace / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0binary")
+    (workspace / "node_modules" / "dep").mkdir(parents=True)
+    (workspace / "node_modules" / "dep" / "index.js").write_text("module.exports = 'backoff';\n")
+    res = hearth("memory", "ingest", "-w", str(workspace))
+    assert res.code == 0, res.stderr
+    assert "Ingested 3 chunks from 3 files" in res.stdout and "1 chunks held a secret" in res.stdout
+    mem = _project(workspace)
+    chunks = mem.items(kind="chunk")
+    assert sorted(c.tags[0] for c in chunks) == ["README.md", "src/net.py", "src/net.py"]  # 62 lines: two
+    assert all("orchid-lantern-77" not in c.text for c in chunks)
+    assert not any("node_modules" in c.tags[0] or "docs" in c.tags[0] for c in chunks)
+    mem.close()
+    # Ingesting again replaces a file's chunks instead of adding to them.
+    (workspace / "README.md").write_text("# Demo\nRun the server with `make run`.\n")
+    assert hearth("memory", "ingest", "README.md", "-w", str(workspace)).code == 0
+    mem = _project(workspace)
+    assert [c.text for c in mem.items(kind="chunk") if c.tags == ["README.md"]] == [
+        "README.md:1-2\n# Demo\nRun the server with `make run`."
+    ]
+    mem.close()
+    # The model finds code through memory_search, with where it is.
+    server.add(_call("memory_search", query="exponential backoff retry"), _done())
+    run = hearth("run", "how do we retry requests?", "-w", str(workspace), "--json", env=_env(server))
+    [result] = [line for line in run.json_lines() if line["type"] == "tool_result"]
+    assert "(chunk) src/net.py:1-40" in result["output"]
+    # Chunks are not offered unasked at the start of a task.
+    assert "fetch_with_backoff" not in _user_text(server.requests[0])
