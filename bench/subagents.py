@@ -28,7 +28,7 @@ from hearth.core.events import ToolResult
 from hearth.runtime.config import Settings
 from hearth.runtime.conversation import open_conversation
 from hearth.runtime.session import open_runtime
-from hearth.testing.script import ScriptedCall, ScriptedReply
+from hearth.testing.script import ScriptedCall, ScriptedReply, estimate_tokens, prompt_text
 from hearth.testing.server import ScriptedServer
 
 TASKS = 8
@@ -92,6 +92,9 @@ async def _run(delay: float, concurrency: int) -> dict[str, Any]:
         finally:
             await rt.aclose()
         combined = json.loads(result.output)
+        # The parent's context as the server saw it: its request after the results against the one before
+        parent_requests = [b for b in server.requests if "8-part report" in json.dumps(b["messages"][:2])]
+        before, after = (estimate_tokens(prompt_text(b)) for b in parent_requests[:2])
         assert finished.status.value == "done", finished.reason
         assert combined["status"] == "done", combined
         return {
@@ -99,6 +102,7 @@ async def _run(delay: float, concurrency: int) -> dict[str, Any]:
             "decompose": result.duration_ms / 1000,
             "longest_child": max(t["seconds"] for t in combined["tasks"].values()),
             "result_tokens_per_child": len(result.output) / CHARS_PER_TOKEN / TASKS,
+            "context_growth_per_child": (after - before) / TASKS,  # the decompose call's own text included
             "transcript_tokens_per_child": transcript_chars / CHARS_PER_TOKEN / TASKS,
             "violations": len(server.violations),
         }
@@ -124,7 +128,8 @@ def main() -> None:
         f"({alone['decompose'] / together['decompose']:.1f}x the concurrent run)"
     )
     print(
-        f"  parent context per child result: {together['result_tokens_per_child']:.0f} tokens (goal < 300); "
+        f"  parent context growth per child: {together['context_growth_per_child']:.0f} tokens (goal < 300), "
+        f"of which its result {together['result_tokens_per_child']:.0f}; "
         f"a child's own transcript: {together['transcript_tokens_per_child']:.0f} tokens"
     )
     print(f"  protocol violations: {together['violations'] + alone['violations']}")

@@ -142,11 +142,24 @@ def test_resume_a_session_from_a_previous_process_and_switch_model(repl, server:
     send(second, "/model", "scripted-model")
     send(second, "/model other-model", "Model: other-model")
     send(second, "/model reviewer big-model", "Model of the reviewer role: big-model")
-    send(second, "/model astronaut x", "unknown role 'astronaut'")
+    send(second, "/model astronaut x", "Unknown role 'astronaut'")
     send(second, "what was the code?", "It was 4711.")
     last = server.requests[-1]
     assert last["model"] == "other-model"
     assert "remember 4711" in json.dumps(last["messages"])
+    second.sendcontrol("d")
+    second.expect(pexpect.EOF)
+
+    # The switches are events of the session: a new process resuming it uses them, nothing else does.
+    server.add(ScriptedReply(text="Still 4711."), ScriptedReply(text="A new one."))
+    third = repl()
+    send(third, f"/resume {sid}", f"Resumed {sid}")
+    send(third, "/model", r"main\s+other-model", r"reviewer\s+big-model")
+    send(third, "and now?", "Still 4711.")
+    assert server.requests[-1]["model"] == "other-model"
+    send(third, "/new", "New session")
+    send(third, "hello", "A new one.")
+    assert server.requests[-1].get("model", "") == ""  # the configured model: the server's default
 
 
 def test_unknown_commands_say_what_exists(repl) -> None:  # type: ignore[no-untyped-def]

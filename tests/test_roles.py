@@ -4,6 +4,7 @@ compaction summaries; a workspace cannot set roles without the user's trust."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,11 @@ import pytest
 
 from hearth.agent.policy import PermissionMode
 from hearth.core.errors import HearthError
-from hearth.core.events import Compacted
+from hearth.core.events import Compacted, ModelChosen
 from hearth.runtime.config import Settings, load_settings
 from hearth.runtime.conversation import open_conversation
 from hearth.runtime.session import open_runtime
+from hearth.store.sessions import SessionStore
 from hearth.testing.server import ScriptedServer
 from test_subagents import call, done, first_user, private_config, run_parent, srv
 
@@ -92,21 +94,57 @@ def test_the_summarizer_role_writes_compaction_summaries(workspace: Path, srv: S
     assert all(b["model"] == "main-model" for b in srv.requests[:-1])
 
 
-def test_a_roles_model_switches_at_run_time(workspace: Path, srv: ScriptedServer) -> None:
-    async def go() -> None:
-        rt = await open_runtime(Settings(llm_url=srv.url, workspace=workspace, sandbox="process"))
+def test_a_roles_model_switches_at_run_time_and_survives_resume(workspace: Path, srv: ScriptedServer) -> None:
+    """`/model` and the web UI go through Conversation.set_model: an event, nothing else."""
+    srv.add(done("first"))
+    srv.add(call("delegate", objective="SWITCHED-CHILD look", deliverable="x", role="reviewer"), done())
+    srv.route("SWITCHED-CHILD", done("ok"))
+    srv.add(done("other session"))
+
+    async def go() -> str:
+        settings = Settings(llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model")
+        rt = await open_runtime(settings)
         try:
-            rt.select_role_model("reviewer", "bigger-model")
-            assert rt.role("reviewer").model == "bigger-model"
-            assert rt.role("coder").model == ""
-            with pytest.raises(KeyError, match="unknown role"):
-                rt.select_role_model("astronaut", "x")
-            with pytest.raises(HearthError):
-                rt.select_role_model("reviewer", " ")
+            conv = open_conversation(rt)
+            conv.set_model("reviewer", "bigger-model")
+            conv.set_model("main", "main-2")
+            with pytest.raises(HearthError, match="Unknown role 'astronaut'"):
+                conv.set_model("astronaut", "x")
+            with pytest.raises(HearthError, match="which model"):
+                conv.set_model("reviewer", " ")
+            assert (await conv.send("one")).status.value == "done"
+            assert conv.model_of("reviewer") == "bigger-model" and conv.model_of("coder") == "main-model"
+            return conv.id
         finally:
             await rt.aclose()
 
-    asyncio.run(go())
+    sid = asyncio.run(go())
+    assert srv.requests[-1]["model"] == "main-2"
+    chosen = [
+        e
+        for e in SessionStore(workspace / ".hearth" / "sessions.db").events(sid)
+        if isinstance(e, ModelChosen)
+    ]
+    assert [(e.role, e.model) for e in chosen] == [("reviewer", "bigger-model"), ("main", "main-2")]
+
+    async def resumed() -> None:
+        rt = await open_runtime(
+            Settings(llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model")
+        )
+        try:
+            conv = open_conversation(rt, resume=sid)
+            assert (await conv.send("delegate it")).status.value == "done"
+            other = open_conversation(rt)  # another session: the configured models
+            assert (await other.send("hi")).status.value == "done"
+        finally:
+            await rt.aclose()
+
+    asyncio.run(resumed())
+    parent_turn = [b for b in srv.requests if "delegate it" in json.dumps(b["messages"])]
+    child = next(b for b in srv.requests if "SWITCHED-CHILD" in first_user(b))
+    assert parent_turn and all(b["model"] == "main-2" for b in parent_turn)
+    assert child["model"] == "bigger-model"
+    assert srv.requests[-1]["model"] == "main-model"
 
 
 def test_a_workspace_sets_roles_only_when_trusted(tmp_path: Path) -> None:

@@ -39,6 +39,8 @@ def done(text: str = "All done.") -> ScriptedReply:
 def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    (tmp_path / "home").mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the user's ~/.claude/agents
 
 
 @pytest.fixture

@@ -166,6 +166,7 @@ def test_definition_files_parse_both_spellings() -> None:
         "role: reviewer\n---\nBody\n",
         "rev.md",
     )
+    assert d is not None
     assert (
         d.tools == ("read", "shell") and d.permission_mode is not None and d.permission_mode.value == "plan"
     )

@@ -34,6 +34,7 @@ class SessionStarted(EventBase):
     tool_mode: str = "auto"
     system_prompt: str = ""
     instructions: tuple[str, ...] = ()  # the instruction files loaded into the system prompt
+    parent: str = ""  # a sub-agent's: the session that delegated it
 
 
 class UserMessage(EventBase):
@@ -156,6 +157,14 @@ class ModeChanged(EventBase):
     reason: str = ""
 
 
+class ModelChosen(EventBase):
+    """From here on the session's `role` uses `model` (`/model`, the web UI's model picker)."""
+
+    kind: Literal["model_chosen"] = "model_chosen"
+    role: str
+    model: str
+
+
 class RuleRemembered(EventBase):
     """'Allow for this session': calls matching this rule run without asking from here on."""
 
@@ -217,6 +226,7 @@ Event = Annotated[
     | Checkpointed
     | Notice
     | ModeChanged
+    | ModelChosen
     | RuleRemembered
     | BudgetSet
     | ErrorRaised

@@ -8,7 +8,6 @@ it reads anyway. A model that does neither leaves the choice as it was.
 
 from __future__ import annotations
 
-from hearth.core.errors import ModelError
 from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolSpec
 from hearth.llm.profiles import ToolMode
@@ -24,7 +23,8 @@ PROBE_TOOL = ToolSpec(
 
 
 async def probe_tool_mode(model: Model) -> ToolMode | None:
-    """AUTO when the model made a structured call, TEXT when it wrote one, None when unsure."""
+    """AUTO when the model made a structured call, TEXT when it wrote one, None when it answered
+    neither way. A server that could not answer raises ModelError (nothing was learned)."""
     request = ModelRequest(
         messages=[
             Message(role="system", content=render("probe_system")),
@@ -35,10 +35,7 @@ async def probe_tool_mode(model: Model) -> ToolMode | None:
         max_tokens=64,
         headers={PROBE_HEADER: "tools"},
     )
-    try:
-        response = await model.complete(request)
-    except ModelError:
-        return None
+    response = await model.complete(request)
     if any(call.name == PROBE_TOOL.name for call in response.tool_calls):
         return ToolMode.AUTO
     if any(call.name == PROBE_TOOL.name for call in parse_text_calls(response.content, {"ls": ("path",)})):

@@ -29,6 +29,7 @@ from hearth.core.events import (
     Finished,
     HearthMessage,
     ModeChanged,
+    ModelChosen,
     ModelReply,
     PlanReady,
     SessionStarted,
@@ -64,11 +65,19 @@ class Conversation:
     mode, read what it holds. Everything it changes is recorded as an event first."""
 
     def __init__(
-        self, agent: Agent, plan_approver: PlanApprover | None = None, recall: Recall | None = None
+        self,
+        agent: Agent,
+        plan_approver: PlanApprover | None = None,
+        recall: Recall | None = None,
+        *,
+        rt: Runtime | None = None,
+        models: dict[str, str] | None = None,
     ) -> None:
         self.agent = agent
         self.plan_approver = plan_approver
         self.recall = recall
+        self.rt = rt
+        self.models = {} if models is None else models  # role -> model chosen at run time (shared)
 
     # -- what it is ---------------------------------------------------------------------
 
@@ -118,6 +127,36 @@ class Conversation:
         self.agent.record(ModeChanged(mode=chosen.value, reason=reason))
         policy = self.agent.dispatcher.policy
         self.agent.dispatcher.policy = dataclasses.replace(policy, mode=chosen)
+
+    def set_model(self, role: str, model: str) -> None:
+        """Use `model` for `role` in this session from its next request on (`main`: the session's
+        own model; any other role: its sub-agents, summaries, ...). Recorded as an event, so a
+        resumed session keeps it."""
+        if self.rt is None:
+            raise HearthError("This session's models cannot be switched.")
+        role, model = role.strip() or "main", model.strip()
+        try:
+            self.rt.role(role)
+        except KeyError as exc:
+            said = str(exc.args[0])
+            raise HearthError(
+                f"{said[:1].upper()}{said[1:]}.", "Name a known role, then the model."
+            ) from None
+        if not model:
+            raise HearthError("Say which model to use.", "List the server's models first.")
+        self.agent.record(ModelChosen(role=role, model=model))
+        self.models[role] = model
+        if role == "main":
+            self.agent.model = self.rt.model_for(self.rt.role("main", self.models))
+        elif role == "summarizer" and self.agent.compactor is not None:
+            summarizer, sampling = self.rt.summarizer(self.models)
+            self.agent.compactor.model, self.agent.compactor.sampling = summarizer, sampling
+
+    def model_of(self, role: str = "main") -> str:
+        """The model `role` uses in this session now ("" = the server's default)."""
+        if self.rt is None:
+            return self.agent.model.name
+        return self.rt.role(role, self.models).model
 
     def set_budget(self, tokens: int) -> None:
         if tokens <= 0:
@@ -258,6 +297,7 @@ def open_conversation(
     events left it; `permission_mode` is the mode to work in (default: a new session takes the
     settings', a resumed one keeps its own). No `approver`: calls that need approval are refused;
     no `plan_approver`: a plan is made and recorded, not carried out."""
+    models: dict[str, str] = {}
     agent = start_agent(
         rt,
         resume=resume,
@@ -266,8 +306,9 @@ def open_conversation(
         on_delta=on_delta,
         approver=approver,
         permission_mode=permission_mode,
+        models=models,
     )
-    return Conversation(agent, plan_approver, _recall(rt))
+    return Conversation(agent, plan_approver, _recall(rt), rt=rt, models=models)
 
 
 def _recall(rt: Runtime) -> Recall | None:

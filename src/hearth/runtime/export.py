@@ -15,6 +15,7 @@ from typing import Any
 
 from hearth.core.events import Event
 from hearth.runtime.wire import encode_all
+from hearth.store.sessions import SessionInfo, SessionStore
 
 # Messages left out of the Markdown: streaming details, bookkeeping and the audit trail.
 QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint", "budget_set"})
@@ -22,12 +23,45 @@ CALL_ARGS = 500
 OUTPUT = 4000
 
 
-def to_json(events: Sequence[Event], session_id: str, title: str) -> dict[str, Any]:
-    return {"id": session_id, "title": title, "events": encode_all(events)}
+def export_session(store: SessionStore, session_id: str, fmt: str = "md") -> str:
+    """A stored session as Markdown or JSON, linked to its parent and to its sub-agents' sessions
+    (`hearth sessions export` and the web API's export)."""
+    info = store.get(session_id)
+    events = store.events(session_id)
+    children = [store.get(c) for c in store.children(session_id)]
+    if fmt == "json":
+        data = to_json(events, session_id, info.title, parent=info.parent, children=children)
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return to_markdown(events, f"{info.title} ({session_id})", parent=info.parent, children=children)
 
 
-def to_markdown(events: Sequence[Event], title: str = "Hearth session") -> str:
+def to_json(
+    events: Sequence[Event],
+    session_id: str,
+    title: str,
+    *,
+    parent: str | None = None,
+    children: Sequence[SessionInfo] = (),
+) -> dict[str, Any]:
+    return {
+        "id": session_id,
+        "title": title,
+        "parent": parent,
+        "children": [{"id": c.id, "title": c.title, "status": c.status} for c in children],
+        "events": encode_all(events),
+    }
+
+
+def to_markdown(
+    events: Sequence[Event],
+    title: str = "Hearth session",
+    *,
+    parent: str | None = None,
+    children: Sequence[SessionInfo] = (),
+) -> str:
     out = [f"# {title}", ""]
+    if parent:
+        out.append(f"*A sub-agent of session `{parent}` (`hearth sessions export {parent}`).*\n")
     for m in encode_all(events):
         kind = m["type"]
         when = _when(m["ts"])
@@ -35,6 +69,8 @@ def to_markdown(events: Sequence[Event], title: str = "Hearth session") -> str:
             continue
         if kind == "session_started":
             out.append(f"*{when}: started in `{m['workspace']}` with {m['model']} ({m['server']})*\n")
+        elif kind == "model_chosen":
+            out.append(f"> {when}: the {m['role']} role uses {m['model']} from here on\n")
         elif kind == "user_message":
             out.append(f"## User ({when})\n\n{m['text']}\n")
         elif kind == "hearth_message":
@@ -63,6 +99,10 @@ def to_markdown(events: Sequence[Event], title: str = "Hearth session") -> str:
         else:
             rest = {k: v for k, v in m.items() if k not in ("type", "ts")}
             out.append(f"> {kind} ({when}): {json.dumps(rest, ensure_ascii=False)[:CALL_ARGS]}\n")
+    if children:
+        out.append("## Sub-agents\n")
+        out += [f"- `{c.id}` ({c.status}): {c.title} (`hearth sessions export {c.id}`)" for c in children]
+        out.append("")
     return "\n".join(out)
 
 

@@ -22,9 +22,10 @@ from typing import Any, Literal
 from hearth.agent.policy import Approval, PermissionMode
 from hearth.agent.rules import Rule
 from hearth.core.errors import HearthError
-from hearth.core.events import Event, Finished, Status
+from hearth.core.events import Event, Finished, SessionStarted, Status
 from hearth.core.protocols import Delta
 from hearth.runtime.conversation import Conversation, Decision, open_conversation
+from hearth.runtime.roles import Role
 from hearth.runtime.session import Runtime
 from hearth.tools.base import Tool
 
@@ -122,6 +123,7 @@ class Hub:
         self.rt = rt
         self.sessions: dict[str, LiveSession] = {}
         self.activity: set[Subscription] = set()
+        self.parents: dict[str, str] = {}  # a running sub-agent's session -> the one that delegated it
 
     # -- sessions -----------------------------------------------------------------
 
@@ -166,6 +168,23 @@ class Hub:
         live = self.session(session_id)
         live.conversation.set_mode(chosen)
         self._release(live)
+
+    def set_model(self, session_id: str, role: str, model: str) -> Role:
+        """The session's `role` uses `model` from its next request on; recorded as an event."""
+        live = self.session(session_id)
+        try:
+            live.conversation.set_model(role, model)
+            return self.rt.role(role.strip() or "main", live.conversation.models)
+        finally:
+            self._release(live)
+
+    def roles(self, session_id: str) -> list[Role]:
+        """Every role as the session uses it now (its own choices of model included)."""
+        live = self.session(session_id)
+        try:
+            return self.rt.roles_table(live.conversation.models)
+        finally:
+            self._release(live)
 
     # -- running ------------------------------------------------------------------
 
@@ -308,15 +327,31 @@ class Hub:
         return live is not None and live.running
 
     def _on_event(self, session_id: str, event: Event) -> None:
-        live = self.sessions.get(session_id)
+        """An event to the session's viewers; a sub-agent's goes to the viewers of the session it
+        works for (marked with its own session id), live while it runs."""
+        if isinstance(event, SessionStarted) and event.parent:
+            self.parents[session_id] = event.parent
+        live = self.sessions.get(session_id) or self._working_for(session_id)
         if live is not None:
-            self._publish(live, event)
+            self._publish(live, event, session_id)
         for sub in list(self.activity):
             sub.put(session_id, event)
+        if isinstance(event, Finished):
+            self.parents.pop(session_id, None)
 
-    def _publish(self, live: LiveSession, update: Update) -> None:
+    def _working_for(self, session_id: str) -> LiveSession | None:
+        """The live session a sub-agent (or its sub-agent, ...) works for."""
+        seen: set[str] = set()
+        while session_id in self.parents and session_id not in seen:
+            seen.add(session_id)
+            session_id = self.parents[session_id]
+            if session_id in self.sessions:
+                return self.sessions[session_id]
+        return None
+
+    def _publish(self, live: LiveSession, update: Update, session_id: str | None = None) -> None:
         for sub in list(live.subscribers):
-            sub.put(live.id, update)
+            sub.put(session_id or live.id, update)
 
     # -- questions to a person ----------------------------------------------------
 

@@ -38,7 +38,11 @@ class RoleSettings(BaseModel):
     native_tools: bool | None = Field(None, description="true: structured calls; false: text calls")
     json_schema: bool = Field(False, description="The model can answer to a JSON schema")
     vision: bool = Field(False, description="The model reads images")
-    thinking: bool = Field(False, description="The model thinks before it answers")
+    thinking: bool | None = Field(
+        None,
+        description="true/false: ask the server to switch the model's thinking on/off "
+        "(chat_template_kwargs.enable_thinking, read by llama.cpp, vLLM and SGLang); unset: leave it",
+    )
 
 
 @dataclass(frozen=True)
@@ -50,11 +54,12 @@ class Role:
     server: str  # "" = the main server
     api_key: str
     temperature: float | None
-    sampling: dict[str, Any]  # top_p, seed, max_tokens, stop: added to the request body as given
+    sampling: dict[str, Any]  # top_p, seed, max_tokens, stop, chat_template_kwargs: added to the body
     tool_mode: ToolMode
-    json_schema: bool = False
-    vision: bool = False
-    thinking: bool = False
+    json_schema: bool = False  # asked for structured output, it gets `response_format` (llm/structured)
+    vision: bool = False  # the `vision` tool sends images to a role with this (runtime/vision)
+    thinking: bool | None = None
+    native_tools: bool | None = None  # as configured; None: the tool mode is the main one or probed
 
     @property
     def own_server(self) -> bool:
@@ -85,6 +90,8 @@ def resolve_role(
         sampling["max_tokens"] = row.max_tokens
     if row.stop:
         sampling["stop"] = list(row.stop)
+    if row.thinking is not None:  # hybrid models (Qwen3, DeepSeek) switch thinking in their template
+        sampling["chat_template_kwargs"] = {"enable_thinking": row.thinking}
     tool_mode = main_tool_mode
     if row.native_tools is not None:
         tool_mode = ToolMode.NATIVE if row.native_tools else ToolMode.TEXT
@@ -100,4 +107,5 @@ def resolve_role(
         json_schema=row.json_schema,
         vision=row.vision,
         thinking=row.thinking,
+        native_tools=row.native_tools,
     )

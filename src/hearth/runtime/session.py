@@ -9,10 +9,12 @@ import asyncio
 import dataclasses
 import json
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
@@ -21,9 +23,10 @@ from hearth.agent.instructions import Instructions, NestedInstructions, load_ins
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, ModelError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
+from hearth.core.types import Message
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_tool_mode
 from hearth.llm.profiles import (
@@ -35,6 +38,7 @@ from hearth.llm.profiles import (
     parameters_in_billions,
 )
 from hearth.llm.server_info import probe_server
+from hearth.llm.structured import StructuredAnswer, ask_json
 from hearth.llm.urls import normalize_base_url
 from hearth.mcp.lookup import NAME as LOOKUP_NAME
 from hearth.runtime.agentdefs import load_definitions
@@ -45,7 +49,7 @@ from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.memory import session_memory_tools
-from hearth.runtime.roles import Role, resolve_role
+from hearth.runtime.roles import BUILTIN_ROLES, Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import SessionState, session_state
 from hearth.runtime.subagents import SubAgents, children_spent
@@ -71,6 +75,7 @@ from hearth.tools.builtin.work import work_tools
 from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
 
+T = TypeVar("T", bound=BaseModel)
 DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 
@@ -124,7 +129,7 @@ class Runtime:
     embedded: EmbeddedServer | None = None
     proxy: AllowlistProxy | None = None
     toolset: Toolset = field(default_factory=default_toolset)
-    role_models: dict[str, str] = field(default_factory=dict)  # a role's model chosen at run time
+    probe: bool = True  # ask a model how it calls tools (off in some tests)
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
     mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
 
@@ -132,8 +137,9 @@ class Runtime:
     def workspace(self) -> Path:
         return self.settings.workspace
 
-    def role(self, name: str) -> Role:
-        """A role from the settings' table (KeyError naming the known ones if there is none)."""
+    def role(self, name: str, models: Mapping[str, str] | None = None) -> Role:
+        """A role from the settings' table (KeyError naming the known ones if there is none);
+        `models`: the models a session chose for its roles at run time (see session_state)."""
         main_model = self.model.settings.model if isinstance(self.model, OpenAICompatModel) else ""
         return resolve_role(
             name,
@@ -141,8 +147,25 @@ class Runtime:
             main_model=main_model,
             main_temperature=self.settings.temperature,
             main_tool_mode=self.profile.tool_mode,
-            overrides=self.role_models,
+            overrides=dict(models or {}),
         )
+
+    async def working_role(self, name: str, models: Mapping[str, str] | None = None) -> Role:
+        """The role as a session's work uses it: a role on another model or server, whose tool
+        calling is not configured, calls tools the way a probe of that model found (cached per
+        server and model, like the main one's), not the way the main model does."""
+        role = self.role(name, models)
+        client = self.model_for(role)
+        if (
+            role.native_tools is None
+            and self.settings.tool_mode is ToolMode.AUTO
+            and self.probe
+            and client is not self.model
+            and isinstance(client, OpenAICompatModel)
+        ):
+            found = await _probed_tool_mode(self.settings, client.settings.base_url, client)
+            role = dataclasses.replace(role, tool_mode=found)
+        return role
 
     def model_for(self, role: Role) -> Model:
         """The model a role's requests go to: the main one unless the role names another model
@@ -161,23 +184,44 @@ class Runtime:
             )
         return self._clients[wanted]
 
-    def summarizer(self) -> tuple[Model | None, dict[str, Any]]:
+    def summarizer(self, models: Mapping[str, str] | None = None) -> tuple[Model | None, dict[str, Any]]:
         """Who writes compaction summaries (the `summarizer` role) and that role's request settings;
         (None, {}) when the role is the main model with no settings of its own."""
-        if "summarizer" not in self.settings.roles and "summarizer" not in self.role_models:
+        if "summarizer" not in self.settings.roles and "summarizer" not in (models or {}):
             return None, {}
-        role = self.role("summarizer")
+        role = self.role("summarizer", models)
         sampling = dict(role.sampling)
         if role.temperature is not None:
             sampling["temperature"] = role.temperature
         return self.model_for(role), sampling
 
-    def select_role_model(self, role: str, name: str) -> None:
-        """Switch the model of a role (not `main`: see select_model) from its next request on."""
-        self.role(role)  # an unknown role is an error
-        if not name.strip():
-            raise HearthError("Say which model to use.", "List the server's models first.")
-        self.role_models[role] = name.strip()
+    def roles_table(self, models: Mapping[str, str] | None = None) -> list[Role]:
+        """Every known role (built-in and configured) as a session resolves it now."""
+        names = dict.fromkeys([*BUILTIN_ROLES, *sorted(self.settings.roles)])
+        return [self.role(n, models) for n in names]
+
+    async def ask_json(
+        self,
+        role_name: str,
+        messages: Sequence[Message],
+        output: type[T],
+        *,
+        models: Mapping[str, str] | None = None,
+        retries: int = 1,
+    ) -> StructuredAnswer[T]:
+        """Ask a role for an answer matching `output`'s schema (see llm/structured.ask_json): with
+        `response_format` when the role says it supports JSON schemas, else with the schema in the
+        prompt; a bad answer goes back once with the error."""
+        role = self.role(role_name, models)
+        return await ask_json(
+            self.model_for(role),
+            messages,
+            output,
+            json_schema=role.json_schema,
+            temperature=role.temperature,
+            sampling=role.sampling,
+            retries=retries,
+        )
 
     async def list_models(self) -> list[str]:
         info = await probe_server(self.server_url, self.settings.api_key.get_secret_value())
@@ -305,7 +349,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
-    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools)
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools, probe=probe)
     seeing = vision_tool(rt)
     if seeing is not None:
         rt.toolset.add(seeing)
@@ -381,7 +425,10 @@ async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatMo
         known = {}
     if key in known and known[key] in ToolMode.__members__.values():
         return ToolMode(known[key])
-    found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    try:
+        found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    except ModelError:
+        return ToolMode.AUTO  # the server did not answer: nothing learned, nothing remembered
     known[key] = found.value
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
@@ -414,14 +461,18 @@ def start_agent(
     approver: Approver | None = None,
     permission_mode: PermissionMode | None = None,
     new_id: str | None = None,
+    models: dict[str, str] | None = None,
 ) -> Agent:
     """A new session (named `new_id`, or a fresh id), or the one `resume` names, ready to `run`,
     in the state its events describe (see runtime/state). `permission_mode`: the mode to work in;
-    by default a new session takes the settings' and a resumed one keeps its own."""
+    by default a new session takes the settings' and a resumed one keeps its own. `models` (given
+    empty) is filled with the models the session's events chose for its roles."""
     history: list[Event] = []
     instructions = load_instructions(rt.workspace, user_config_path().parent)
-    definitions, _problems = load_definitions(rt.workspace, user_config_path().parent)
-    subagents = SubAgents(rt, 0, approver, definitions)
+    definitions, _problems = load_definitions(rt.workspace, user_config_path().parent, home=Path.home())
+    # `models`: filled with the models the session chose for its roles (its events say which);
+    # the caller changes them through Conversation.set_model, which records the change first.
+    subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)
     toolset = rt.toolset.extended(subagents.tools())  # MCP tools joining rt.toolset later are seen
     if resume:
         session_id = rt.store.resolve(resume)
@@ -434,6 +485,7 @@ def start_agent(
         session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
         prompt = _prompt(rt, toolset, instructions)
     state = session_state(history, permission_mode or rt.settings.permission_mode)
+    subagents.models.update(state.models)  # the models the session chose for its roles, by event
     nested = NestedInstructions(rt.workspace)
     nested.seen.update(state.seen_folders)
     policy = PermissionPolicy.from_settings(
@@ -452,10 +504,10 @@ def start_agent(
         known=KnownFiles.from_events(history, paths, _canonical(toolset)),
     )
     dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
-    main = rt.role("main")
-    summarizer, summarizer_sampling = rt.summarizer()
+    main = rt.role("main", subagents.models)
+    summarizer, summarizer_sampling = rt.summarizer(subagents.models)
     agent = Agent(
-        model=rt.model,
+        model=rt.model_for(main),
         profile=rt.profile,
         dispatcher=dispatcher,
         store=rt.store,

@@ -1,6 +1,6 @@
 """A session's state, derived from its events: permission mode, rules allowed for the session,
 token budget, folders whose nested instructions were given, todos and plan, the context window
-learned from the server.
+learned from the server, the models chosen for its roles.
 
 Nothing about a session lives outside its events, so resuming it (from any interface) puts it
 back as it was.
@@ -19,6 +19,7 @@ from hearth.core.events import (
     BudgetSet,
     Event,
     ModeChanged,
+    ModelChosen,
     ModelReply,
     Notice,
     RuleRemembered,
@@ -45,6 +46,7 @@ class SessionState:
     seen_folders: frozenset[str] = frozenset()
     work: WorkState = dataclasses.field(default_factory=WorkState)
     window: int | None = None  # learned during the session (WindowLearned), when the server did not say
+    models: dict[str, str] = dataclasses.field(default_factory=dict)  # role -> model chosen at run time
 
 
 def session_state(events: Sequence[Event], default_mode: PermissionMode) -> SessionState:
@@ -55,6 +57,7 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
     used = 0
     seen: set[str] = set()
     window: int | None = None
+    models: dict[str, str] = {}
     for event in events:
         if isinstance(event, SessionStarted):
             mode = _mode(event.permission_mode, mode)
@@ -64,6 +67,8 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
             elif event.reason != PLAN_APPROVED:
                 before_plan = None
             mode = _mode(event.mode, mode)
+        elif isinstance(event, ModelChosen):
+            models[event.role] = event.model
         elif isinstance(event, RuleRemembered):
             rules.append(Rule(event.tool, event.pattern))
         elif isinstance(event, BudgetSet):
@@ -76,7 +81,9 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
             window = event.window
     if before_plan is not None:  # the process ended during a plan: its mode was only for the plan
         mode = before_plan
-    return SessionState(mode, tuple(rules), budget, used, frozenset(seen), latest_work(list(events)), window)
+    return SessionState(
+        mode, tuple(rules), budget, used, frozenset(seen), latest_work(list(events)), window, models
+    )
 
 
 def _mode(value: str, current: PermissionMode) -> PermissionMode:

@@ -88,6 +88,7 @@ class SubAgents:
     approver: Approver | None = None
     definitions: dict[str, AgentDefinition] = field(default_factory=dict)
     parent: Agent | None = None  # set once the parent agent exists
+    models: dict[str, str] = field(default_factory=dict)  # the session's run-time role models (shared)
 
     # -- what the parent is offered -------------------------------------------------------
 
@@ -112,7 +113,7 @@ class SubAgents:
         act on are raised as ToolError before anything runs)."""
         parent = self._parent()
         definition = self._definition(brief.agent)
-        child = self._child(brief, definition, parent)
+        child = await self._child(brief, definition, parent)
         started = time.monotonic()
         try:
             finished = await child.agent.run(UserMessage(text=child.brief_text))
@@ -180,15 +181,16 @@ class SubAgents:
             raise ToolError(f"unknown agent {name!r}; defined agents: {known}")
         return self.definitions[name]
 
-    def _child(self, brief: _Brief, definition: AgentDefinition | None, parent: Agent) -> _Child:
+    async def _child(self, brief: _Brief, definition: AgentDefinition | None, parent: Agent) -> _Child:
         rt = self.rt
         role_name = brief.role or (definition.role if definition else "") or DEFAULT_ROLE
-        try:
-            role = rt.role(role_name)
+        models = dict(self.models)
+        if definition and definition.model and not brief.role:
+            models[role_name] = definition.model
+        try:  # a role on a model of its own calls tools as a probe of that model found
+            role = await rt.working_role(role_name, models)
         except KeyError as exc:
             raise ToolError(str(exc.args[0])) from None
-        if definition and definition.model and not brief.role:
-            role = replace(role, model=definition.model)
         model = rt.model_for(role)
         parent_tools = parent.dispatcher.toolset
         wanted = definition.tools if definition and definition.tools else CHILD_TOOLS
@@ -197,10 +199,13 @@ class SubAgents:
             raise ToolError(
                 f"the agent {definition.name!r} names tools this session does not have: {', '.join(unknown)}"
             )
-        keep = [t for t in wanted if t not in AGENT_TOOLS]
-        deeper = SubAgents(rt, self.depth + 1, self.approver, self.definitions)
+        denied = set(definition.denied) if definition else set()
+        keep = [t for t in wanted if t not in AGENT_TOOLS and t not in denied]
+        deeper = SubAgents(rt, self.depth + 1, self.approver, self.definitions, models=self.models)
         agent_tools_kept = [
-            t for t in deeper.tools() if not definition or not definition.tools or t.name in wanted
+            t
+            for t in deeper.tools()
+            if (not definition or not definition.tools or t.name in wanted) and t.name not in denied
         ]
         toolset = Toolset([*parent_tools.filtered(keep), *agent_tools_kept])
         policy = parent.dispatcher.policy
@@ -228,7 +233,7 @@ class SubAgents:
         if definition and definition.body:
             prompt += render("subagent_definition", name=definition.name, body=definition.body)
         window = parent.profile.context_window if not role.own_server else rt.profile.context_window
-        summarizer = rt.summarizer()
+        summarizer = rt.summarizer(self.models)
         agent = Agent(
             model=model,
             profile=ModelProfile(tool_mode=role.tool_mode, context_window=window),
@@ -245,6 +250,7 @@ class SubAgents:
             budget=parent.budget,  # shared: the child's tokens count against the parent's budget
             sampling=role.sampling,
             parent_deadline=parent.deadline,
+            on_event=parent.on_event,  # live in the parent's stream, marked with the child's session
         )
         deeper.parent = agent
         agent.record(
@@ -256,6 +262,7 @@ class SubAgents:
                 permission_mode=mode.value,
                 tool_mode=role.tool_mode.value,
                 system_prompt=prompt,
+                parent=parent.session_id,
             )
         )
         text = _fit(brief, scratch, prompt, toolset, window)

@@ -35,11 +35,13 @@ CONTROL_PATTERNS = (
     ".agent",
     ".claude",
     ".cursor",
+    ".opencode",  # OpenCode's agents, commands and plugins (Hearth reads its agent definitions)
+    ".github/agents",  # GitHub's custom agents (Hearth reads them as agent definitions)
     ".envrc",
 )
 # Workspace-level control entries (their whole subtree) and the folders that hold them.
 CONTROL_ROOTS = tuple(p for p in CONTROL_PATTERNS if not p.startswith(("*", ".git/")))
-CONTAINERS = (".hearth", ".vscode")
+CONTAINERS = (".hearth", ".vscode", ".github")
 
 # What a command may change in a git directory; everything else there is unchangeable.
 WRITABLE = (

@@ -10,7 +10,7 @@ COMMANDS = {
     "plan": "plan TASK: plan with read-only tools, then approve, edit or reject",
     "todo": "the todos, plan and task state",
     "status": "model, server, context window, sandbox, instructions",
-    "model": "model [NAME]: list the server's models, or switch",
+    "model": "model [ROLE] [NAME]: the roles' models and the server's; switch the session's or a role's",
     "compact": "compact the context now",
     "soul": "the personality and instructions loaded",
     "cost": "tokens in, cached and out: this session and today",

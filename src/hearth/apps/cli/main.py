@@ -165,7 +165,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
                     sys.stdout.write(dumps(line) + "\n")
                 sys.stdout.flush()
             else:
-                view.on_event(event)
+                view.on_session_event(session_id, event)
 
         session = open_conversation(
             rt,

@@ -19,6 +19,7 @@ from hearth.core.events import (
     ModelReply,
     Notice,
     Reflected,
+    SessionStarted,
     Status,
     ToolResult,
 )
@@ -40,6 +41,35 @@ class TerminalView:
         self.console = console
         self._streaming: str | None = None  # "text" | "thinking" while a reply streams
         self._streamed_text = False
+        self._children: set[str] = set()  # sessions of sub-agents working for the shown one
+
+    def on_session_event(self, session_id: str, event: Event) -> None:
+        """An event of the session shown, or (one line each) of a sub-agent working for it."""
+        if isinstance(event, SessionStarted) and event.parent:
+            self._children.add(session_id)
+        if session_id in self._children:
+            self.on_sub_event(session_id, event)
+        else:
+            self.on_event(event)
+
+    def on_sub_event(self, session_id: str, event: Event) -> None:
+        """A sub-agent's progress: started, its tool calls and their results, how it ended."""
+        who = f"  ┊ sub-agent {session_id[-6:]}"
+        if isinstance(event, SessionStarted):
+            self._end_stream()
+            self.console.print(Text(f"{who} started ({event.model}) · session {session_id}", style="magenta"))
+        elif isinstance(event, ModelReply):
+            for call in event.tool_calls:
+                self.console.print(
+                    Text(f"{who} → {call.name}({_short_args(call.arguments, 60)})", style="magenta")
+                )
+        elif isinstance(event, ToolResult):
+            mark, style = ("✓", "green") if event.ok else ("✗", "red")
+            self.console.print(Text(f"{who} {mark} {event.name}", style=style))
+        elif isinstance(event, Finished):
+            label = "finished" if event.status is Status.DONE else f"{event.status.value}: {event.reason}"
+            self.console.print(Text(f"{who} {label}", style="magenta"))
+            self._children.discard(session_id)
 
     def on_delta(self, delta: Delta) -> None:
         if delta.kind == "retry":

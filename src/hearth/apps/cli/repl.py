@@ -134,7 +134,7 @@ class Repl:
         return open_conversation(
             self.rt,
             resume=resume,
-            on_event=lambda _sid, e: view.on_event(e),
+            on_event=view.on_session_event,
             on_delta=view.on_delta,
             approver=ask_in_terminal(self.console),
             plan_approver=ask_plan_in_terminal(self.console),
@@ -155,7 +155,7 @@ class Repl:
         window = self.rt.profile.context_window
         sandbox = self.rt.sandbox.runner.name + ("" if self.rt.sandbox.runner.isolated else " (NOT ISOLATED)")
         return (
-            f"{self.rt.model.name} · context {used}/{window} ({100 * used // max(window, 1)}%) · "
+            f"{session.agent.model.name} · context {used}/{window} ({100 * used // max(window, 1)}%) · "
             f"{usage.prompt_tokens} in / {usage.cached_tokens} cached / {usage.completion_tokens} out · "
             f"{session.mode.value} · sandbox {sandbox} · session {session.id}"
         )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from hearth.apps.cli.common import WorkspaceOpt, fail, open_session_store
+
+if TYPE_CHECKING:
+    from hearth.store.sessions import SessionInfo
 
 sessions_app = typer.Typer(help="List and inspect past sessions.", invoke_without_command=True)
 SessionArg = Annotated[str, typer.Argument(help="Session id (a unique prefix is enough)")]
@@ -16,7 +18,8 @@ SessionArg = Annotated[str, typer.Argument(help="Session id (a unique prefix is 
 
 @sessions_app.callback()
 def sessions(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
-    """List the sessions of the workspace (newest first); a sub-agent's names its parent."""
+    """List the sessions of the workspace (newest first) as a tree: each sub-agent's session under
+    the session that delegated it."""
     if ctx.invoked_subcommand is not None:
         return
     from hearth.apps.cli.common import load_cli_settings
@@ -35,12 +38,33 @@ def sessions(ctx: typer.Context, workspace: WorkspaceOpt = None) -> None:
         print('No sessions yet in this workspace. Start one with `hearth run "task"`.')
         return
     print(f"{'id':<22}  {'status':<10}  {'updated':<16}  {'tokens in/cached/out':>22}  title")
-    for s in infos:
+    for s, depth in session_tree(infos):
         status = s.status + (f" until {s.wake_at[:16]}" if s.wake_at else "")
         tokens = f"{s.prompt_tokens}/{s.cached_tokens}/{s.completion_tokens}"
         updated = s.updated[:16].replace("T", " ")
-        title = f"[sub-agent of {s.parent}] {s.title}" if s.parent else s.title
+        title = f"{'   ' * (depth - 1)}└─ [sub-agent of {s.parent}] {s.title}" if depth else s.title
         print(f"{s.id:<22}  {status:<10}  {updated:<16}  {tokens:>22}  {title}")
+
+
+def session_tree(infos: list[SessionInfo]) -> list[tuple[SessionInfo, int]]:
+    """The sessions in list order, each sub-agent's right under its parent (oldest first), with
+    its depth; one whose parent is not listed stands at the top level."""
+    listed = {s.id for s in infos}
+    children: dict[str, list[SessionInfo]] = {}
+    for s in infos:
+        if s.parent and s.parent in listed:
+            children.setdefault(s.parent, []).append(s)
+    out: list[tuple[SessionInfo, int]] = []
+
+    def add(s: SessionInfo, depth: int) -> None:
+        out.append((s, depth))
+        for child in sorted(children.get(s.id, []), key=lambda c: (c.created, c.id)):
+            add(child, depth + 1)
+
+    for s in infos:
+        if not (s.parent and s.parent in listed):
+            add(s, 0)
+    return out
 
 
 @sessions_app.command("show")
@@ -61,19 +85,17 @@ def sessions_export(
     fmt: Annotated[str, typer.Option("--format", "-f", help="md | json")] = "md",
     workspace: WorkspaceOpt = None,
 ) -> None:
-    """Print a session as Markdown (readable) or JSON (every event, as `--json` sends it)."""
-    from hearth.runtime.export import to_json, to_markdown
+    """Print a session as Markdown (readable) or JSON (every event, as `--json` sends it), with
+    links to the session that delegated it and to its sub-agents' sessions."""
+    from hearth.runtime.export import export_session
 
     if fmt not in ("md", "json"):
         fail(ValueError(f"Unknown format {fmt!r}: use md or json."))
     store, sid, _ = open_session_store(workspace, session_id)
-    events = store.events(sid)
-    title = store.get(sid).title
-    store.close()
-    if fmt == "md":
-        sys.stdout.write(to_markdown(events, f"{title} ({sid})"))
-    else:
-        sys.stdout.write(json.dumps(to_json(events, sid, title), indent=2, ensure_ascii=False) + "\n")
+    try:
+        sys.stdout.write(export_session(store, sid, fmt))
+    finally:
+        store.close()
 
 
 @sessions_app.command("rm")

@@ -116,7 +116,7 @@ class SlashCommands:
         rt = self.host.rt
         session = self.host.session
         started = session.started
-        self.say(f"  model    {rt.model.name} @ {rt.server_url}")
+        self.say(f"  model    {session.agent.model.name} @ {rt.server_url}")
         self.say(
             f"  context  {rt.profile.context_window} tokens ({rt.context_source}); tools as {rt.profile.tool_mode.value}"
         )
@@ -129,22 +129,20 @@ class SlashCommands:
         self.say("  MCP      " + ("\n           ".join(lines) if lines else "no servers (`hearth mcp add`)"))
 
     async def cmd_model(self, arg: str) -> None:
-        rt = self.host.rt
+        """`/model`: the roles' models and the server's; `/model NAME`: the session's own model;
+        `/model ROLE NAME`: that role's. Recorded in the session, so resuming it keeps them."""
+        rt, session = self.host.rt, self.host.session
         if not arg:
+            for row in rt.roles_table(session.models):
+                where = f" @ {row.server}" if row.server else ""
+                self.say(f"  {row.name:<11} {row.model or '(server default)'}{where}")
             models = await rt.list_models()
-            self.say("  " + ("\n  ".join(models) if models else "the server lists no models"))
+            self.say("  server: " + (", ".join(models) if models else "lists no models"))
             return
-        role, _, name = arg.partition(" ")
-        if name.strip() and role != "main":  # `/model ROLE NAME`: that role's model from now on
-            try:
-                rt.select_role_model(role, name)
-            except KeyError as exc:
-                self.say(f"{exc.args[0]}.")
-                return
-            self.say(f"Model of the {role} role: {name.strip()}.")
-            return
-        rt.select_model(name if role == "main" and name.strip() else arg)
-        self.say(f"Model: {name.strip() if role == 'main' and name.strip() else arg}.")
+        first, _, rest = arg.partition(" ")
+        role, name = (first, rest.strip()) if rest.strip() else ("main", arg)
+        session.set_model(role, name)
+        self.say(f"Model: {name}." if role == "main" else f"Model of the {role} role: {name}.")
 
     async def cmd_compact(self, arg: str) -> None:
         done = await self.host.session.compact("asked for with /compact")

@@ -124,11 +124,13 @@ async def _stream(
         yield _chunk(chunk_id, {"role": "assistant", "content": ""})
         state.hub.start(live.id, task, deep=body.deep, budget=body.budget, earlier=earlier)
         finished: Finished | None = None
-        async for _, update in sub.until_done(live):
+        async for sid, update in sub.until_done(live):
             progress = _progress(update)
+            if progress and sid != live.id:  # a sub-agent's progress, said as such
+                progress = f"[sub-agent {sid[-6:]}] {progress.lstrip()}" if progress.strip() else ""
             if progress:
                 yield _chunk(chunk_id, {"reasoning_content": progress})
-            if isinstance(update, Finished):
+            if isinstance(update, Finished) and sid == live.id:
                 finished = update
         answer = _answer(finished) if finished else "Stopped."
         yield _chunk(chunk_id, {"content": answer})

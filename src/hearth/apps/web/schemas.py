@@ -35,6 +35,23 @@ class ModeIn(BaseModel):
     mode: Mode
 
 
+class ModelIn(BaseModel):
+    role: str = Field("main", min_length=1, max_length=64, description="main, planner, coder, ...")
+    model: str = Field(min_length=1, max_length=300)
+
+
+class RoleOut(BaseModel):
+    """A role as the session uses it now (the key is never shown)."""
+
+    role: str
+    model: str  # "" = the server's default
+    server: str  # "" = the main server
+    native_tools: bool | None
+    json_schema: bool
+    vision: bool
+    thinking: bool | None
+
+
 class ApprovalIn(BaseModel):
     decision: Literal["allow", "session", "deny"]
     message: str = ""

@@ -2,10 +2,11 @@
 
 On connect a session socket gets `hello` with the whole history (encoded as the live updates
 are, so a reload shows exactly what was there) and any question still waiting for an answer;
-then live updates, each with its `session`. Client messages (`message` with `plan`, `deep` and
-`budget`, `set_mode`, `stop`, `approve`, `plan_decision`, `ping`, `clear`) are checked by the HTTP
-API's models (schemas.py). `clear` starts a new, empty session and answers `cleared` with its id
-(`new_session`); the client connects to that session's socket (the old session stays listed).
+then live updates, each with its `session` (a sub-agent's, while it works for this session, are
+sent too, marked with the sub-agent's own session). Client messages (`message` with `plan`,
+`deep` and `budget`, `set_mode`, `stop`, `approve`, `plan_decision`, `ping`, `clear`) are checked
+by the HTTP API's models (schemas.py). `clear` starts a new, empty session and answers `cleared`
+with its id (`new_session`); the client connects to that session's socket (the old session stays listed).
 """
 
 from __future__ import annotations
@@ -82,7 +83,9 @@ async def session(ws: WebSocket, session_id: str, state: State) -> None:
         )
         for message in questions:
             await ws.send_json(in_session(message, live.id))
-        sender = asyncio.create_task(_pump(ws, sub, lambda _: encoder))
+        # a sub-agent's live events (marked with its session) are encoded as its own session's
+        children: defaultdict[str, Encoder] = defaultdict(Encoder)
+        sender = asyncio.create_task(_pump(ws, sub, lambda sid: encoder if sid == live.id else children[sid]))
         try:
             while True:
                 raw = await ws.receive_text()

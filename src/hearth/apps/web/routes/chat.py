@@ -1,8 +1,12 @@
-"""Sending a task to a session: blocking (`/api/chat/ID`) or as server-sent events (`.../stream`)."""
+"""Sending a task to a session: blocking (`/api/chat/ID`) or as server-sent events (`.../stream`).
+
+The stream's messages are the session's own; a sub-agent's, while it works for the session, come
+too, each with the sub-agent's `session` (the session's own carry none)."""
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,7 +18,7 @@ from hearth.apps.web.schemas import ChatIn, WireMessage
 from hearth.apps.web.state import State, WebState
 from hearth.core.errors import HearthError
 from hearth.core.events import ErrorRaised, Finished
-from hearth.runtime.wire import Encoder
+from hearth.runtime.wire import Encoder, in_session
 
 router = APIRouter(prefix="/chat", tags=["chat"])
 
@@ -68,7 +72,12 @@ async def _stream(state: WebState, session_id: str, body: ChatIn) -> AsyncIterat
         except HearthError as exc:
             yield _sse(encoder.encode(ErrorRaised(message=exc.message, hint=exc.hint))[0])
             return
-        async for _, update in sub.until_done(live):
+        children: defaultdict[str, Encoder] = defaultdict(Encoder)
+        async for sid, update in sub.until_done(live):
+            if sid != live.id:  # a sub-agent working for this session: marked with its own session
+                for message in children[sid].encode(update):
+                    yield _sse(in_session(message, sid))
+                continue
             for message in encoder.encode(update):
                 yield _sse(message)
 

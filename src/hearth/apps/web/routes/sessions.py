@@ -1,14 +1,20 @@
-"""Sessions: list, create, history, tracked work, delete, stop, mode, and answers to questions."""
+"""Sessions: list, create, history, export, tracked work, delete, stop, mode, the roles' models,
+and answers to questions."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Query
+from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel
 
-from hearth.apps.web.schemas import ApprovalIn, ModeIn, Ok, PlanIn, WireMessage
+from hearth.apps.web.schemas import ApprovalIn, ModeIn, ModelIn, Ok, PlanIn, RoleOut, WireMessage
 from hearth.apps.web.state import State
 from hearth.core.events import latest_work
 from hearth.core.work import PlanStep, TaskState, Todo
+from hearth.runtime.export import export_session
+from hearth.runtime.roles import Role
 from hearth.runtime.wire import encode_all, work_json
 
 router = APIRouter(prefix="/sessions", tags=["sessions"])
@@ -97,6 +103,20 @@ async def session_history(session_id: str, state: State) -> HistoryOut:
     )
 
 
+@router.get(
+    "/{session_id}/export",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}, "application/json": {}}}},
+)
+async def export(session_id: str, state: State, format: Literal["md", "json"] = "md") -> Response:
+    """The session as Markdown or JSON (as `hearth sessions export`), linked to the session that
+    delegated it and to its sub-agents' sessions."""
+    state.rt.store.get(session_id)
+    text = export_session(state.rt.store, session_id, format)
+    media = "application/json" if format == "json" else "text/plain; charset=utf-8"  # shown, never run
+    return Response(text, media_type=media)
+
+
 @router.get("/{session_id}/tasks")
 async def session_tasks(session_id: str, state: State) -> WorkOut:
     state.rt.store.get(session_id)
@@ -118,6 +138,33 @@ async def stop(session_id: str, state: State) -> Stopped:
 async def mode(session_id: str, body: ModeIn, state: State) -> ModeOut:
     state.hub.set_mode(session_id, body.mode)
     return ModeOut(mode=body.mode)
+
+
+@router.get("/{session_id}/models")
+async def session_models(session_id: str, state: State) -> list[RoleOut]:
+    """Each role and the model it uses in this session now."""
+    state.rt.store.get(session_id)
+    return [_role_out(r) for r in state.hub.roles(session_id)]
+
+
+@router.post("/{session_id}/model")
+async def choose_model(session_id: str, body: ModelIn, state: State) -> RoleOut:
+    """Use this model for the role (`main`: the session's own) from the next request on; recorded
+    in the session as a `model_chosen` event, so it holds after a restart."""
+    state.rt.store.get(session_id)
+    return _role_out(state.hub.set_model(session_id, body.role, body.model))
+
+
+def _role_out(role: Role) -> RoleOut:
+    return RoleOut(
+        role=role.name,
+        model=role.model,
+        server=role.server,
+        native_tools=role.native_tools,
+        json_schema=role.json_schema,
+        vision=role.vision,
+        thinking=role.thinking,
+    )
 
 
 @router.post("/{session_id}/approvals/{question_id}")

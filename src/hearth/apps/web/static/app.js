@@ -112,11 +112,22 @@ async function refreshSessions() {
   const list = $("session-list");
   const sessions = await api("/api/sessions?limit=200");
   list.replaceChildren();
+  // a tree: each sub-agent's session under the session that delegated it
+  const ids = new Set(sessions.map((s) => s.id));
+  const children = new Map();
   for (const s of sessions) {
-    const li = el("li");
+    if (s.parent && ids.has(s.parent)) {
+      if (!children.has(s.parent)) children.set(s.parent, []);
+      children.get(s.parent).push(s);
+    }
+  }
+  const addEntry = (s, depth) => {
+    const li = el("li", depth ? "child" : "");
     li.dataset.id = s.id;
+    if (s.parent) li.dataset.parent = s.parent;
+    li.style.paddingLeft = `${0.6 + depth * 1.1}rem`;
     if (s.id === state.session) li.classList.add("current");
-    li.appendChild(el("span", "title", s.title || "(empty)"));
+    li.appendChild(el("span", "title", (depth ? "↳ " : "") + (s.title || "(empty)")));
     const meta = el("span", "dim");
     meta.appendChild(el("span", `badge ${s.status}`, s.status));
     const when = s.status === "waiting" && s.wake_at ? ` wakes ${fmtTime(s.wake_at)}` : ` ${fmtTime(s.updated)}`;
@@ -128,7 +139,9 @@ async function refreshSessions() {
       openSession(s.id);
     });
     list.appendChild(li);
-  }
+    for (const c of (children.get(s.id) || []).reverse()) addEntry(c, depth + 1);
+  };
+  for (const s of sessions) if (!s.parent || !ids.has(s.parent)) addEntry(s, 0);
 }
 
 function fmtTime(iso) {
@@ -262,7 +275,8 @@ function handle(msg) {
     case "stopping":
       return;
     default:
-      render(msg);
+      if (msg.session && state.session && msg.session !== state.session) renderChild(msg);
+      else render(msg);
   }
 }
 
@@ -396,6 +410,9 @@ function render(msg) {
     case "checkpoint":
       line(`checkpoint before step ${msg.step}`);
       break;
+    case "model_chosen":
+      line(`model of the ${msg.role} role: ${msg.model}`);
+      break;
     case "mode_changed":
       $("mode").value = msg.mode;
       line(`mode: ${msg.mode}`);
@@ -416,6 +433,33 @@ function render(msg) {
       break;
     }
   }
+}
+
+// A sub-agent working for this session: its progress, live, as lines that open its own session.
+function renderChild(msg) {
+  const who = `sub-agent ${msg.session.slice(-6)}`;
+  let text = null;
+  let cls = "subagent";
+  switch (msg.type) {
+    case "session_started":
+      text = `${who} started (${msg.model})`;
+      break;
+    case "tool_call":
+      text = `${who} → ${msg.tool} ${shortArgs(msg.input)}`;
+      break;
+    case "tool_result":
+      text = `${who} ${msg.success ? "✓" : "✗"} ${msg.tool}`;
+      break;
+    case "done":
+      text = `${who} ${msg.status === "done" ? "finished" : msg.status}${msg.reason && msg.status !== "done" ? `: ${msg.reason}` : ""}`;
+      cls += msg.status === "done" ? " ok" : " failed";
+      break;
+  }
+  if (text === null) return;
+  const node = line(text, cls);
+  node.dataset.session = msg.session;
+  node.title = `Open the sub-agent's session ${msg.session}`;
+  node.addEventListener("click", () => openSession(msg.session));
 }
 
 function approvalCard(msg) {
@@ -587,6 +631,58 @@ $("open-tools").addEventListener("click", async () => {
 });
 
 $("open-usage").addEventListener("click", () => showUsage("7d"));
+
+$("export-session").addEventListener("click", () => {
+  if (state.session) window.open(`/api/sessions/${encodeURIComponent(state.session)}/export?format=md`, "_blank", "noopener");
+});
+
+// The model of each role in this session; a choice is recorded in the session (it holds on resume).
+$("open-models").addEventListener("click", async () => {
+  if (!state.session) {
+    const { id } = await api("/api/sessions", { method: "POST" });
+    openSession(id);
+    refreshSessions();
+  }
+  showModels();
+});
+
+async function showModels(error = "") {
+  const body = panel("Models");
+  const id = state.session;
+  const [roles, listed] = await Promise.all([
+    api(`/api/sessions/${encodeURIComponent(id)}/models`),
+    api("/api/models").catch(() => ({ models: [] })),
+  ]);
+  const options = body.appendChild(el("datalist"));
+  options.id = "server-models";
+  for (const m of listed.models) options.appendChild(el("option")).value = m;
+  body.appendChild(el("p", "dim", "The model each role uses in this session, from its next request on."));
+  if (error) body.appendChild(el("p", "error", error));
+  const table = body.appendChild(el("table", "roles"));
+  for (const r of roles) {
+    const row = table.appendChild(el("tr"));
+    row.dataset.role = r.role;
+    row.appendChild(el("th", null, r.role));
+    const flags = [r.vision && "vision", r.json_schema && "json-schema", r.thinking && "thinking", r.native_tools === false && "text tools"].filter(Boolean);
+    row.appendChild(el("td", "dim", (r.server ? `@ ${r.server} ` : "") + flags.join(", ")));
+    const cell = row.appendChild(el("td"));
+    const input = cell.appendChild(el("input"));
+    input.value = r.model;
+    input.placeholder = "(server default)";
+    input.setAttribute("list", "server-models");
+    input.setAttribute("aria-label", `Model of the ${r.role} role`);
+    const use = cell.appendChild(el("button", "", "Use"));
+    use.type = "button";
+    use.addEventListener("click", async () => {
+      try {
+        await api(`/api/sessions/${encodeURIComponent(id)}/model`, { method: "POST", body: { role: r.role, model: input.value.trim() } });
+        showModels();
+      } catch (err) {
+        showModels(err.message);
+      }
+    });
+  }
+}
 
 async function showUsage(range) {
   const body = panel("Usage");
