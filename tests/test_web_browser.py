@@ -155,7 +155,7 @@ def test_tool_explorer_usage_and_files(page: Page, web: Web) -> None:
     _send(page, "hello")
     expect(page.locator(".line.done")).to_have_text("✓ done")
     page.click("#open-tools")
-    expect(page.locator("#panel-body .tool-entry")).to_have_count(25)
+    expect(page.locator("#panel-body .tool-entry")).to_have_count(26)
     expect(page.locator("#panel-body")).to_contain_text("shell")
     page.click("#panel-close")
     page.click("#open-usage")

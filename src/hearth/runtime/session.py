@@ -41,6 +41,7 @@ from hearth.runtime.config import Settings, project_dir, user_config_path, user_
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
 from hearth.runtime.memory import session_memory_tools
+from hearth.runtime.patches import patch_tools
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import session_state
@@ -63,7 +64,9 @@ DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the s
 
 
 def default_toolset() -> Toolset:
-    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools()])
+    return Toolset(
+        [*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools(), *patch_tools()]
+    )
 
 
 # What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:

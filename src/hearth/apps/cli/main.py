@@ -12,6 +12,7 @@ import typer
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
 from hearth.apps.cli.memory import memory_app
+from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.sessions import sessions_app
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ app = typer.Typer(
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
 app.add_typer(memory_app, name="memory")
+app.add_typer(patches_app, name="patches")
 
 
 @dataclass(frozen=True)
