@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hearth.memory.embed import Embedder
+from hearth.llm.urls import normalize_base_url
+from hearth.memory.embed import Embedder, EmbedError, ServerEmbedder
 from hearth.memory.minilm import MiniLM, MiniLMUnavailable
 from hearth.memory.secrets import SecretValues, assigned_values
 from hearth.memory.store import Found, Item, MemoryStore, Stored, rrf
 from hearth.prompts import render
-from hearth.runtime.config import project_dir, user_data_path
+from hearth.runtime.config import Settings, project_dir, user_data_path
 from hearth.sandbox.secrets import secret_index
 from hearth.tools.base import Tool
 from hearth.tools.builtin.memory import memory_tools
@@ -46,8 +47,31 @@ def embedded_embedder() -> Embedder | None:
         return None
 
 
-def embedder_status() -> str:
-    """One line for `hearth doctor`: how memory search works on this install."""
+def memory_embedder(settings: Settings | None = None) -> Embedder | None:
+    """Who embeds memory: the `embedder` role's model on its server (or the main server) when the
+    roles table names one, else the embedded MiniLM, else None (keyword-only). A server that fails
+    or answers with the wrong dimension makes search keyword-only, with a notice (see the store)."""
+    role = settings.roles.get("embedder") if settings is not None else None
+    if settings is not None and role is not None and (role.server or settings.llm_url):
+        key = role.api_key if role.server else settings.api_key
+        return ServerEmbedder(
+            normalize_base_url(role.server or settings.llm_url),
+            role.model or settings.model,
+            key.get_secret_value(),
+        )
+    return embedded_embedder()
+
+
+def embedder_status(settings: Settings | None = None) -> str:
+    """One line for `hearth doctor`: how memory search works on this install (asks the embedder
+    role's server once, when there is one)."""
+    chosen = memory_embedder(settings)
+    if isinstance(chosen, ServerEmbedder):
+        try:
+            dim = len(chosen.embed(["hearth doctor"])[0])
+        except EmbedError as e:
+            return f"keyword-only: the embedder role's server failed ({e})"
+        return f"hybrid: keywords (FTS5) + vectors ({dim} dimensions) from the embedder role, {chosen.name}"
     try:
         MiniLM()
     except MiniLMUnavailable as e:
@@ -145,10 +169,10 @@ def _rrf_refs(rankings: list[list[str]]) -> list[tuple[str, float]]:
     return [(names[i], score) for i, score in fused]
 
 
-def session_memory_tools() -> list[Tool]:
-    """memory_store, memory_search and log_mistake over both scopes, with the embedded embedder
-    when installed (keyword-only otherwise, and each result says so)."""
-    return memory_tools(lambda ctx: ScopedMemory(ctx.workspace, embedded_embedder()))
+def session_memory_tools(settings: Settings | None = None) -> list[Tool]:
+    """memory_store, memory_search and log_mistake over both scopes, embedded as `memory_embedder`
+    says (keyword-only when nothing embeds, and each result says so)."""
+    return memory_tools(lambda ctx: ScopedMemory(ctx.workspace, memory_embedder(settings)))
 
 
 CHARS_PER_TOKEN = 4  # the estimate used for the offer's cap (no tokenizer at hand)

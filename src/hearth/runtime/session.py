@@ -63,9 +63,17 @@ from hearth.tools.toolset import Toolset
 DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 
-def default_toolset() -> Toolset:
+def default_toolset(settings: Settings | None = None) -> Toolset:
+    """The tools every session has (`settings`: which model embeds memory; see runtime.memory)."""
     return Toolset(
-        [*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools(), *patch_tools()]
+        [
+            *file_tools(),
+            *shell_tools(),
+            *git_tools(),
+            *work_tools(),
+            *session_memory_tools(settings),
+            *patch_tools(),
+        ]
     )
 
 
@@ -260,7 +268,18 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
         shown_tools=SMALL_TOOLS if small else (),
     )
-    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy)
+    rt = Runtime(
+        settings,
+        store,
+        model,
+        base,
+        profile,
+        source,
+        sandbox,
+        embedded,
+        proxy,
+        toolset=default_toolset(settings),
+    )
     # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
     for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
         rt.toolset.add(tool)
