@@ -390,3 +390,23 @@ def test_the_embedder_role_embeds_memory_in_a_session(
             "keyword-only: the embedder role's server failed"
             in hearth("doctor", "-w", str(ws), env=env).stdout
         )
+
+
+def test_hearth_memory_reembed_after_choosing_an_embedder(
+    hearth: Any, tmp_path: Path, server: ThreadingHTTPServer
+) -> None:
+    ws = tmp_path / "ws"
+    mem = MemoryStore(ws / ".hearth" / "memory.db")  # stored keyword-only: no vectors
+    for fact in FACTS[:3]:
+        mem.store(fact)
+    mem.close()
+    roles = json.dumps(
+        {"embedder": {"model": "toy", "server": f"http://127.0.0.1:{server.server_address[1]}/v1"}}
+    )
+    env = {"HEARTH_LLM_URL": "http://127.0.0.1:9/v1", "HEARTH_ROLES": roles}
+    first = hearth("memory", "reembed", "-w", str(ws), env=env)
+    assert first.code == 0 and "Embedded 3 items with server:toy" in first.stdout, first.stderr
+    assert "Embedded 0 items" in hearth("memory", "reembed", "-w", str(ws), env=env).stdout
+    mem = MemoryStore(ws / ".hearth" / "memory.db", _embedder(server))
+    assert mem.search("which db socket").items[0].text == FACTS[0]  # found by its new vector
+    mem.close()

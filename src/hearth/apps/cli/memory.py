@@ -123,3 +123,21 @@ def ingest_cmd(
         f"Ingested {done.chunks} chunks from {done.files} files "
         f"({done.skipped} files skipped: secret, binary or too large; {done.refused} chunks held a secret)."
     )
+
+
+@memory_app.command("reembed")
+def reembed(workspace: WorkspaceOpt = None, scope: ScopeOpt = "project") -> None:
+    """Embed every item that has no vector from the current embedder (after changing it)."""
+    from hearth.apps.cli.common import load_cli_settings
+    from hearth.core.errors import HearthError
+    from hearth.runtime.memory import memory_embedder
+
+    store = _open(scope, workspace)
+    embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)
+    if embedder is None:
+        store.close()
+        fail(HearthError("No embedder is available: memory search is keyword-only.", "See `hearth doctor`."))
+    store.embedder = embedder
+    done = store.reembed()
+    store.close()
+    print(f"Embedded {done} items with {embedder.name}.")
