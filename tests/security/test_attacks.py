@@ -250,7 +250,8 @@ def test_19_environment_does_not_persist_between_calls(box: Box) -> None:
 def test_20_fork_bomb_is_contained(box: Box) -> None:
     started = time.monotonic()
     result = box.run(f": {box.marker}; bomb() {{ bomb | bomb & }}; bomb; sleep 30", timeout=4)
-    assert result.killed == "timeout"
+    # stopped by the time limit, or the process cap left even the outer shell unable to fork on
+    assert result.killed == "timeout" or "Cannot fork" in result.output
     assert time.monotonic() - started < 20
     assert subprocess.run(["true"]).returncode == 0  # the host can still fork
     # the fixture checks that none of the bomb's processes survived

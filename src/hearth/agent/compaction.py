@@ -65,12 +65,29 @@ class Compactor:
         """Estimated tokens beyond the budget (0 when it fits)."""
         return max(0, estimate_tokens(build_messages(system_prompt, events), tools) - self.budget)
 
-    def mask(self, events: Sequence[Event]) -> tuple[str, ...]:
+    def mask(self, events: Sequence[Event], keep: int | None = None) -> tuple[str, ...]:
         """Call ids of tool outputs to hide: all but the most recent few that are not hidden yet."""
+        keep = self.keep_results if keep is None else keep
         hidden = {cid for e in events if isinstance(e, Compacted) for cid in e.masked}
         results = [e for e in events if isinstance(e, ToolResult) and e.call_id not in hidden]
-        old = results[: -self.keep_results] if self.keep_results else results
+        old = results[:-keep] if keep else results
         return tuple(e.call_id for e in old if len(e.output) > 200)
+
+    def _masking(
+        self, system_prompt: str, history: list[Event], tools: Sequence[ToolSpec]
+    ) -> tuple[tuple[str, ...], int]:
+        """The outputs to hide and the size after: the usual few newest results stay visible,
+        but when that still does not fit the budget, only the newest one does."""
+        masked: tuple[str, ...] = ()
+        after = 0
+        for keep in dict.fromkeys((self.keep_results, 1)):
+            masked = self.mask(history, keep)
+            after = estimate_tokens(
+                build_messages(system_prompt, [*history, Compacted(masked=masked)]), tools
+            )
+            if after <= self.budget:
+                break
+        return masked, after
 
     def boundary(self, events: Sequence[Event]) -> int:
         """Where the verbatim tail starts: never between a call and its results."""
@@ -118,11 +135,8 @@ class Compactor:
         if not force and not self.due(before):
             return False
         done = False
-        masked = self.mask(history)
+        masked, after = self._masking(system_prompt, history, tools)
         if masked:
-            after = estimate_tokens(
-                build_messages(system_prompt, [*history, Compacted(masked=masked)]), tools
-            )
             record(
                 Compacted(
                     masked=masked,
