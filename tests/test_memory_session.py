@@ -445,3 +445,27 @@ def test_ingest_chunks_a_repository_into_memory_search_without_secrets(
     assert "(chunk) src/net.py:1-40" in result["output"]
     # Chunks are not offered unasked at the start of a task.
     assert "fetch_with_backoff" not in _user_text(server.requests[0])
+
+
+def test_a_web_session_reflects_when_it_ends_there(web: Any) -> None:
+    """In the web server a session ends when nothing runs and no one watches it: reflection then
+    runs in the background and records its event in the session's log."""
+    import time
+
+    web.model.add(_call("ls"), _done())
+    web.model.reflection_replies.append(
+        ScriptedReply(text=json.dumps({"knowledge": ["The repo has no files yet."]}))
+    )
+    with web.client() as api:
+        out = api.post("/api/chat/webwork", json={"message": "list the files", "mode": "auto"}).json()
+        assert out["status"] == "done", out
+        deadline = time.monotonic() + 20
+        kinds: list[str] = []
+        while time.monotonic() < deadline and "reflected" not in kinds:
+            events = api.get("/api/sessions/webwork/history").json()["events"]
+            kinds = [e["type"] for e in events]
+            time.sleep(0.2)
+        [reflected] = [e for e in events if e["type"] == "reflected"]
+        assert len(reflected["stored"]) == 1 and kinds.index("done") < kinds.index("reflected")
+        [item] = api.get("/api/memory").json()["items"]
+        assert item["text"] == "The repo has no files yet." and item["session"] == "webwork"

@@ -25,11 +25,13 @@ from hearth.core.errors import HearthError
 from hearth.core.events import Event, Finished, Status
 from hearth.core.protocols import Delta
 from hearth.runtime.conversation import Conversation, Decision, open_conversation
+from hearth.runtime.reflection import reflect
 from hearth.runtime.session import Runtime
 from hearth.tools.base import Tool
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 QUEUE_LIMIT = 20_000  # updates a subscriber may fall behind before it is cut off
+REFLECTION_WAIT = 60.0  # seconds the server waits, when it stops, for reflections still running
 
 
 class Busy(HearthError):
@@ -122,6 +124,7 @@ class Hub:
         self.rt = rt
         self.sessions: dict[str, LiveSession] = {}
         self.activity: set[Subscription] = set()
+        self.reflecting: set[asyncio.Task[object]] = set()  # reflections on sessions that ended here
 
     # -- sessions -----------------------------------------------------------------
 
@@ -267,6 +270,10 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for live in list(self.sessions.values()):  # still watched when the server stops: they end now
+            self._reflect(live)
+        if self.reflecting:
+            await asyncio.wait(self.reflecting, timeout=REFLECTION_WAIT)
 
     # -- viewers ------------------------------------------------------------------
 
@@ -297,6 +304,14 @@ class Hub:
         and it is resumed from there when asked for again."""
         if not live.running and not live.subscribers and self.sessions.get(live.id) is live:
             del self.sessions[live.id]
+            self._reflect(live)
+
+    def _reflect(self, live: LiveSession) -> None:
+        """A session ends here when no one watches it and nothing runs (or the server stops):
+        reflection on its work, in the background (it records its own event, or nothing)."""
+        task: asyncio.Task[object] = asyncio.ensure_future(reflect(self.rt, live.conversation))
+        self.reflecting.add(task)
+        task.add_done_callback(self.reflecting.discard)
 
     def _on_event(self, session_id: str, event: Event) -> None:
         live = self.sessions.get(session_id)
