@@ -9,8 +9,10 @@ own process (`*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`)."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,8 +108,48 @@ def secret_values(workspace: Path) -> SecretValues:
 
 
 def open_memory(scope: str, workspace: Path, embedder: Embedder | None = None) -> MemoryStore:
-    """Open a scope's store; raises MemoryUnavailable (a HearthError) for a corrupt or locked file."""
-    return MemoryStore(memory_path(scope, workspace), embedder, secret_values(workspace))
+    """Open a scope's store; raises MemoryUnavailable (a HearthError) for a corrupt or locked file.
+    A project file Hearth creates here is stamped as its own (see `made_here`)."""
+    path = memory_path(scope, workspace)
+    new = not path.exists()
+    store = MemoryStore(path, embedder, secret_values(workspace))
+    if new and scope == "project":
+        _stamp(store)
+    return store
+
+
+# A project memory file can arrive with the workspace (a cloned repository with a `.hearth/`):
+# its items would be instructions nobody here wrote. Hearth stamps each file it creates with a
+# random token and keeps the token in the user's data folder; a file without a matching stamp is
+# only read when asked (memory_search), never offered unasked.
+def _owners_path() -> Path:
+    return user_data_path() / "memory_owners.json"
+
+
+def _owners() -> dict[str, str]:
+    try:
+        data = json.loads(_owners_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _stamp(store: MemoryStore) -> None:
+    token = secrets.token_hex(16)
+    owners = _owners()
+    owners[os.path.realpath(store.path)] = token
+    path = _owners_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(owners, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+    store.set_meta("owner", token)
+
+
+def made_here(store: MemoryStore) -> bool:
+    """Whether Hearth created this memory file on this machine for this user."""
+    token = store.meta("owner")
+    return token is not None and _owners().get(os.path.realpath(store.path)) == token
 
 
 def has_memory(workspace: Path) -> bool:
@@ -139,7 +181,13 @@ class ScopedMemory:
         return _fused(found, k)
 
     def relevant(self, query: str, k: int = 5) -> list[Item]:
-        found = {s: Found(self.scope(s).relevant(query, k), "") for s in SCOPES}
+        """Items to offer unasked: from the user's store, and from the project's when Hearth
+        made that file here (one that came with the workspace is read only when asked)."""
+        found = {
+            s: Found(self.scope(s).relevant(query, k), "")
+            for s in SCOPES
+            if s == "user" or made_here(self.scope(s))
+        }
         return _fused(found, k).items
 
     def close(self) -> None:
