@@ -8,11 +8,13 @@ own process (`*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
 import secrets
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,8 +155,20 @@ def made_here(store: MemoryStore) -> bool:
 
 
 def has_memory(workspace: Path) -> bool:
-    """Whether either scope's file exists (nothing is created just to find it empty)."""
-    return any(memory_path(s, workspace).exists() for s in SCOPES)
+    """Whether either scope holds an item (nothing is created, and no model loaded, to find none)."""
+    for scope in SCOPES:
+        path = memory_path(scope, workspace)
+        if not path.exists():
+            continue
+        try:
+            with contextlib.closing(
+                sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+            ) as db:
+                if db.execute("SELECT 1 FROM items LIMIT 1").fetchone():
+                    return True
+        except sqlite3.Error:
+            return True  # unreadable: let opening it report why (the offer is then left out)
+    return False
 
 
 @dataclass
@@ -176,8 +190,14 @@ class ScopedMemory:
     ) -> Stored:
         return self.scope("user" if kind in USER_KINDS else "project").store(text, kind, tags, session)
 
+    def _existing(self) -> list[str]:
+        """The scopes to read: those with a file (reading creates none)."""
+        return [s for s in SCOPES if s in self._open or memory_path(s, self.workspace).exists()]
+
     def search(self, query: str, k: int = 5) -> Found:
-        found = {s: self.scope(s).search(query, k) for s in SCOPES}
+        found = {s: self.scope(s).search(query, k) for s in self._existing()}
+        if not found:
+            return Found([], "keyword", [])
         return _fused(found, k)
 
     def relevant(self, query: str, k: int = 5) -> list[Item]:
@@ -185,7 +205,7 @@ class ScopedMemory:
         made that file here (one that came with the workspace is read only when asked)."""
         found = {
             s: Found(self.scope(s).relevant(query, k), "")
-            for s in SCOPES
+            for s in self._existing()
             if s == "user" or made_here(self.scope(s))
         }
         return _fused(found, k).items
