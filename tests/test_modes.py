@@ -34,21 +34,29 @@ def call(name: str, **args: object) -> ScriptedReply:
 
 
 def test_wait_then_resume_only_after_the_wake_time(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
-    wake = datetime.now(UTC) + timedelta(seconds=10)  # room for two CLI start-ups on a busy machine
-    soon = wake.isoformat(timespec="seconds")
-    server.add(ScriptedReply(text=f"WAIT: {soon}: the build needs a moment"))
-    first = hearth("run", "deploy", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    env = {"HEARTH_LLM_URL": server.url}
+    # An hour away: resuming now is refused however slow the machine is.
+    later_today = (datetime.now(UTC) + timedelta(hours=1)).isoformat(timespec="seconds")
+    server.add(ScriptedReply(text=f"WAIT: {later_today}: the build needs a while"))
+    far = hearth("run", "build", "-w", str(workspace), "--json", env=env)
+    assert far.code == 4, far.stdout[-600:] + far.stderr
+    far_sid = far.json_lines()[0]["session"]
+    listing = hearth("sessions", "-w", str(workspace), env=env)
+    assert "waiting until" in listing.stdout
+    early = hearth("run", "--resume", far_sid, "-w", str(workspace), "--json", env=env)
+    assert early.code == 4 and "waiting until" in early.stderr
+    assert len(server.requests) == 1  # refused before asking the model anything
+    # A few seconds away: once that time has passed, resuming continues the task.
+    wake = datetime.now(UTC) + timedelta(seconds=3)
+    server.add(ScriptedReply(text=f"WAIT: {wake.isoformat(timespec='seconds')}: the build needs a moment"))
+    first = hearth("run", "deploy", "-w", str(workspace), "--json", env=env)
     assert first.code == 4, first.stdout[-600:] + first.stderr
     sid = first.json_lines()[0]["session"]
-    listing = hearth("sessions", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
-    assert "waiting until" in listing.stdout
-    early = hearth("run", "--resume", sid, "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
-    assert early.code == 4 and "waiting until" in early.stderr
     import time
 
     time.sleep(max(0.0, (wake - datetime.now(UTC)).total_seconds()) + 1.2)
     server.add(ScriptedReply(text="Deployed. TASK_COMPLETE"))
-    later = hearth("run", "--resume", sid, "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    later = hearth("run", "--resume", sid, "-w", str(workspace), "--json", env=env)
     assert later.code == 0
     last_user = server.requests[-1]["messages"][-1]["content"]
     assert "You were waiting until" in last_user and "Continue the task" in last_user

@@ -73,6 +73,8 @@ class ScriptedServer:
         # the probe: from `reflection_replies` when a test scripted some, else with nothing learned.
         self.reflections: list[dict[str, Any]] = []
         self.reflection_replies: list[ScriptedReply] = []
+        self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
+        self.most_busy = 0  # the most at one time
         self._lock = threading.Lock()
         self._previous_prompt = ""
         handler = type("Handler", (_Handler,), {"owner": self})
@@ -227,8 +229,6 @@ class _Handler(BaseHTTPRequestHandler):
                 _probe_reply(self.owner.tool_style), {"prompt_tokens": 50, "completion_tokens": 10}, False
             )
             return
-        if self.owner.request_delay:
-            time.sleep(self.owner.request_delay)
         if self.headers.get("X-Hearth-Reflection"):
             owner = self.owner
             with owner._lock:
@@ -240,6 +240,13 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._stream(answer, {"prompt_tokens": 100, "completion_tokens": 20}, False)
             return
+        if self.owner.request_delay:
+            with self.owner._lock:
+                self.owner.busy += 1
+                self.owner.most_busy = max(self.owner.most_busy, self.owner.busy)
+            time.sleep(self.owner.request_delay)
+            with self.owner._lock:
+                self.owner.busy -= 1
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})
