@@ -125,6 +125,7 @@ class Hub:
         self.sessions: dict[str, LiveSession] = {}
         self.activity: set[Subscription] = set()
         self.reflecting: set[asyncio.Task[object]] = set()  # reflections on sessions that ended here
+        self.ending: dict[str, LiveSession] = {}  # sessions being reflected on, taken up again if asked for
 
     # -- sessions -----------------------------------------------------------------
 
@@ -132,6 +133,10 @@ class Hub:
         """The live session with this id: already running here, resumed from the store, or new."""
         if session_id is not None and session_id in self.sessions:
             return self.sessions[session_id]
+        if session_id is not None and session_id in self.ending:
+            # Still being reflected on: the same conversation goes on, so its events stay in order.
+            live = self.sessions[session_id] = self.ending.pop(session_id)
+            return live
         if session_id is not None and not SESSION_ID.match(session_id):
             raise HearthError(
                 f"{session_id!r} is not a usable session id.",
@@ -311,7 +316,14 @@ class Hub:
         reflection on its work, in the background (it records its own event, or nothing)."""
         task: asyncio.Task[object] = asyncio.ensure_future(reflect(self.rt, live.conversation))
         self.reflecting.add(task)
-        task.add_done_callback(self.reflecting.discard)
+        self.ending[live.id] = live
+
+        def ended(_: object) -> None:
+            self.reflecting.discard(task)
+            if self.ending.get(live.id) is live:
+                del self.ending[live.id]
+
+        task.add_done_callback(ended)
 
     def _on_event(self, session_id: str, event: Event) -> None:
         live = self.sessions.get(session_id)
