@@ -24,7 +24,8 @@ from pathlib import Path
 from hearth.agent.prompt import system_prompt
 from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
-from hearth.runtime.session import default_toolset, small_toolset
+from hearth.runtime.config import Settings
+from hearth.runtime.session import SMALL_TOOLS, default_toolset, full_toolset, small_toolset
 from hearth.testing.script import (
     ScriptedCall,
     ScriptedReply,
@@ -34,6 +35,8 @@ from hearth.testing.script import (
     reuse_summary,
 )
 from hearth.testing.server import ScriptedServer
+from hearth.tools.builtin.search import SearchProvider
+from hearth.tools.toolset import Toolset
 
 
 def qwen_tokenizer(gguf: str | None = None):  # type: ignore[no-untyped-def]
@@ -67,10 +70,24 @@ def chatml(body: dict[str, object]) -> str:
     return "\n".join(out) + "\n<|im_start|>assistant\n"
 
 
+def every_tool() -> Toolset:
+    """What a session is offered with every optional tool configured: the network on (web_fetch),
+    a search provider (web_search), an isolating sandbox (python), get_time and data_view."""
+    settings = Settings(network=True, search_provider="searxng", search_url="http://127.0.0.1:8888")
+    search = SearchProvider("searxng", settings.search_url, "")
+    return full_toolset(settings, isolated=True, search=search)
+
+
 def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-untyped-def]
     rows = []
-    for small in (False, True):
-        tools = small_toolset() if small else default_toolset()
+    sets = [
+        ("", default_toolset(), False),
+        ("every tool, ", every_tool(), False),
+        ("small, ", small_toolset(), True),
+        # what the runtime shows a small model when every optional tool is configured
+        ("small + every tool, ", every_tool().filtered(SMALL_TOOLS), True),
+    ]
+    for label, tools, small in sets:
         for mode in (ToolMode.TEXT, ToolMode.AUTO, ToolMode.NATIVE):
             prompt = system_prompt(tools, mode, small=small)
             body = {"messages": [Message(role="system", content=prompt).to_wire()]}
@@ -78,7 +95,7 @@ def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-unt
                 body["tools"] = [t.to_wire() for t in tools.specs()]
             rows.append(
                 (
-                    f"{'small, ' if small else ''}{mode.value} mode, {len(tools)} tools",
+                    f"{label}{mode.value} mode, {len(tools)} tools",
                     estimate_tokens(prompt_text(body)),
                     count(chatml(body)) if count else None,
                 )
@@ -150,9 +167,9 @@ def main() -> None:
     args = parser.parse_args()
     count = qwen_tokenizer(args.gguf)
     print("First request: system prompt + tool schemas")
-    print(f"{'':34} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
+    print(f"{'':42} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
     for name, est, real in overhead(count):
-        print(f"{name:34} {est:>20} {real if real is not None else 'not installed':>18}")
+        print(f"{name:42} {est:>20} {real if real is not None else 'not installed':>18}")
     requests = hearth_session(args.steps)
     shares = prefix_reuse(requests)
     print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")

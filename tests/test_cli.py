@@ -259,7 +259,7 @@ def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: P
     assert md.code == 0 and md.stdout.startswith("# Create hello.py")
     assert "## User" in md.stdout and "call `write`" in md.stdout and "**done**" in md.stdout
     data = json.loads(hearth("sessions", "export", sid, "--format", "json", "-w", str(workspace)).stdout)
-    assert data["id"] == sid and [e["type"] for e in data["events"][-2:]] == ["done", "reflected"]
+    assert data["id"] == sid and [e["type"] for e in data["events"]][-2:] == ["done", "reflected"]
     assert hearth("sessions", "rm", sid, "-w", str(workspace)).stdout.strip() == f"Deleted session {sid}."
     assert "No sessions yet" in hearth("sessions", "-w", str(workspace)).stdout
     missing = hearth("sessions", "rm", sid, "-w", str(workspace))

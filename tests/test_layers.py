@@ -12,6 +12,8 @@ ADAPTERS = {"llm", "tools", "sandbox", "store", "memory", "mcp", "prompts"}
 ALLOWED = {
     "core": set(),
     **{a: {"core", "prompts"} for a in ADAPTERS},
+    # MCP tools are Hearth tools (tools.base); the sandbox reaches mcp only as a launcher the runtime injects.
+    "mcp": {"core", "prompts", "tools"},
     "prompts": set(),
     "agent": {"core", *ADAPTERS},
     "runtime": {"core", "agent", *ADAPTERS},

@@ -65,11 +65,16 @@ class Message(Frozen):
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
+    images: tuple[str, ...] = ()  # data: URLs sent after the text as image_url parts (vision models)
 
     def to_wire(self) -> dict[str, Any]:
         import json
 
         out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.images:
+            parts: list[dict[str, Any]] = [{"type": "text", "text": self.content}]
+            parts += [{"type": "image_url", "image_url": {"url": url}} for url in self.images]
+            out["content"] = parts
         if self.tool_calls:
             # llama.cpp servers reject `content: null` next to tool_calls: send "".
             out["tool_calls"] = [

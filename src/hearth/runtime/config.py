@@ -87,6 +87,15 @@ class Settings(BaseModel):
     network_allow: list[str] = Field(
         default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
     )
+    search_provider: str = Field(
+        "", description="web_search through: searxng | brave | tavily | duckduckgo; blank = no web_search"
+    )
+    search_url: str = Field("", description="The SearXNG instance's URL (search_provider = searxng)")
+    search_api_key: SecretStr = Field(SecretStr(""), description="Brave or Tavily API key")
+    web_render: bool = Field(
+        False, description="Offer web_fetch's render option (Chromium through Playwright: hearth[render])"
+    )
+    browser_path: str = Field("", description="Chromium for web_fetch render; blank = found on PATH")
     max_session_write_bytes: int = Field(
         1 << 30,
         ge=0,
@@ -97,8 +106,10 @@ class Settings(BaseModel):
     memory_offer_tokens: int = Field(
         400, ge=0, description="Tokens of relevant memories offered at the start of a task; 0 = none"
     )
-    reflect: bool = Field(
-        True, description="After a session that did work, store what it learned (knowledge, mistakes, skills)"
+    reflect: bool | None = Field(
+        None,
+        description="After a session that did work, store what it learned (knowledge, mistakes, skills); "
+        "unset: on, except for a small model with no summarizer role of its own (it would cost a slow reply)",
     )
     allow: list[str] = Field(
         default_factory=list, description="Rules run without asking, e.g. shell(pytest*)"
@@ -129,6 +140,14 @@ class Settings(BaseModel):
             if text.startswith("["):
                 return json.loads(text)
             return [r.strip() for r in _split_rules(text) if r.strip()]
+        return value
+
+    @field_validator("search_provider")
+    @classmethod
+    def _search_provider(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in ("", "searxng", "brave", "tavily", "duckduckgo"):
+            raise ValueError("search_provider is one of searxng, brave, tavily, duckduckgo (or blank)")
         return value
 
     @field_validator("allow", "ask", "deny")

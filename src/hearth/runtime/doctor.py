@@ -32,6 +32,7 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks += _workspace(settings.workspace)
     checks += await _sandbox(settings)
     checks += await _model(settings)
+    checks += await _mcp(settings)
     git = shutil.which("git")
     if git:
         version = subprocess.run([git, "--version"], capture_output=True, text=True).stdout.strip()
@@ -43,6 +44,30 @@ async def run_checks(settings: Settings) -> list[Check]:
     status = embedder_status(settings)
     checks.append(Check("memory", "warn" if status.startswith("keyword-only") else "ok", status))
     return checks
+
+
+async def _mcp(settings: Settings) -> list[Check]:
+    """Each configured MCP server started in the sandbox, as a session would, and stopped again."""
+    from hearth.runtime.mcp import start_servers
+    from hearth.tools.toolset import Toolset
+
+    if not settings.workspace.is_dir():
+        return []
+    try:
+        sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    except HearthError:
+        return []  # the sandbox check says why
+    try:
+        servers = await start_servers(sandbox.runner, settings.workspace, Toolset())
+        try:
+            checks = [
+                Check("mcp", "ok" if s.state == "ready" else "warn", s.line()) for s in servers.status()
+            ]
+            return checks + [Check("mcp", "warn", note) for note in servers.notes]
+        finally:
+            await servers.stop()
+    finally:
+        await sandbox.runner.close()
 
 
 def _workspace(ws: Path) -> list[Check]:

@@ -106,9 +106,14 @@ async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
     """Reflect on the session's work since its last reflection; None when off or nothing was done."""
     history = conversation.agent.history
     events = since_last(history)
-    if not rt.settings.reflect or not did_work(events):
-        return None
     summarizer, sampling = rt.summarizer()
+    on = (
+        rt.settings.reflect
+        if rt.settings.reflect is not None
+        else summarizer is not None or not rt.profile.small
+    )
+    if not on or not did_work(events):
+        return None
     model = summarizer or rt.model
     asked = [e.text for e in history if isinstance(e, UserMessage)]
     task = next((e.text for e in events if isinstance(e, UserMessage)), asked[-1] if asked else "")

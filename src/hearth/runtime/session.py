@@ -40,22 +40,30 @@ from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.runtime.export import to_markdown
+from hearth.runtime.mcp import McpServers, start_servers
 from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.patches import patch_tools
 from hearth.runtime.roles import Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import session_state
 from hearth.runtime.subagents import SubAgents, children_spent
+from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
-from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
+from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy, loopback_proxy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
+from hearth.tools.builtin.clock import clock_tools
+from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
+from hearth.tools.builtin.python import python_tools
+from hearth.tools.builtin.render import Renderer
+from hearth.tools.builtin.search import SearchProvider, search_tools
 from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
 from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
@@ -75,6 +83,30 @@ def default_toolset(settings: Settings | None = None) -> Toolset:
             *patch_tools(),
         ]
     )
+
+
+def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
+    """The default tools plus those that fit this setup: `web_fetch` only when the settings let
+    commands reach the network (through the same policy as the sandbox's allow-list); `python`
+    only when the sandbox isolates (`isolated`: its interpreter lives on between calls); `web_search` only with
+    a provider that is configured and answered (see `search_provider`)."""
+    tools = default_toolset(settings)
+    for tool in [*clock_tools(), *data_tools()]:
+        tools.add(tool)
+    if isolated:
+        for tool in python_tools():
+            tools.add(tool)
+    if settings.network or settings.network_allow:
+        policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
+        renderer = None
+        if settings.web_render:
+            renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)
+        for tool in web_tools(policy.check, renderer):
+            tools.add(tool)
+    if search is not None:
+        for tool in search_tools(search):
+            tools.add(tool)
+    return tools
 
 
 # What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
@@ -101,6 +133,7 @@ class Runtime:
     toolset: Toolset = field(default_factory=default_toolset)
     role_models: dict[str, str] = field(default_factory=dict)  # a role's model chosen at run time
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
+    mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
 
     @property
     def workspace(self) -> Path:
@@ -168,6 +201,8 @@ class Runtime:
         self.model.settings = dataclasses.replace(self.model.settings, model=name.strip())
 
     async def aclose(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.stop()
         for client in [self.model, *self._clients.values()]:
             close_model = getattr(client, "aclose", None)
             if close_model is not None:
@@ -268,22 +303,38 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
         shown_tools=SMALL_TOOLS if small else (),
     )
-    rt = Runtime(
-        settings,
-        store,
-        model,
-        base,
-        profile,
-        source,
-        sandbox,
-        embedded,
-        proxy,
-        toolset=default_toolset(settings),
-    )
+    try:
+        search = await usable_search(settings)
+        tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=search)
+    except BaseException:
+        await _close_all(embedded, store, sandbox, proxy, model)
+        raise
+    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools)
+    seeing = vision_tool(rt)
+    if seeing is not None:
+        rt.toolset.add(seeing)
     # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
     for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
         rt.toolset.add(tool)
+    try:
+        rt.mcp = await start_servers(sandbox.runner, settings.workspace, rt.toolset)
+    except BaseException:
+        await rt.aclose()
+        raise
     return rt
+
+
+async def usable_search(settings: Settings) -> SearchProvider | None:
+    """The configured search provider if it is complete and its host answers; else None (and
+    `web_search` is left out of the tool list)."""
+    if not settings.search_provider:
+        return None
+    provider = SearchProvider(
+        settings.search_provider, settings.search_url, settings.search_api_key.get_secret_value()
+    )
+    if provider.problem() is not None or not await provider.reachable():
+        return None
+    return provider
 
 
 async def _close_all(

@@ -21,9 +21,10 @@ import contextlib
 import ipaddress
 import re
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 _LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
@@ -44,6 +45,7 @@ class ProxyPolicy:
     allow: Sequence[str]
     resolver: Resolver = system_resolver
     allow_private: bool = False  # tests only: lets the proxy reach a server on loopback
+    any_domain: bool = False  # `network = true`: every public domain (addresses still checked)
     log: list[str] = field(default_factory=list)
 
     def host_allowed(self, host: str) -> bool:
@@ -69,7 +71,7 @@ class ProxyPolicy:
             raise Refused(f"{host!r} is not a plain domain name")
         if any(label.startswith("xn--") for label in labels) and not self.host_allowed(name):
             raise Refused(f"{host!r} is an internationalised (punycode) name that is not allowed")
-        if not self.host_allowed(name):
+        if not self.any_domain and not self.host_allowed(name):
             raise Refused(f"{name} is not in the network allow-list")
         try:
             addresses = await self.resolver(name, port)
@@ -84,22 +86,40 @@ class ProxyPolicy:
         return addresses[0]
 
 
+class Egress(Protocol):
+    """What the proxy asks before each connection (a `ProxyPolicy`, or a test's stand-in)."""
+
+    log: list[str]
+
+    async def check(self, host: str, port: int) -> str: ...
+
+
 class AllowlistProxy:
-    def __init__(self, policy: ProxyPolicy, socket_path: Path) -> None:
+    """On a Unix socket (`start`, for the sandbox's relay) or on 127.0.0.1 (`start_tcp`, for the
+    browser that renders `web_fetch` pages); the same checks either way."""
+
+    def __init__(self, policy: Egress, socket_path: Path | None = None) -> None:
         self.policy = policy
         self.socket_path = socket_path
         self._server: asyncio.AbstractServer | None = None
 
     async def start(self) -> AllowlistProxy:
+        assert self.socket_path is not None, "start() listens on socket_path"
         self._server = await asyncio.start_unix_server(self._handle, path=str(self.socket_path))
         self.socket_path.chmod(0o666)
         return self
+
+    async def start_tcp(self) -> int:
+        """Listen on 127.0.0.1 at a free port; returns the port."""
+        self._server = await asyncio.start_server(self._handle, host="127.0.0.1", port=0)
+        return int(self._server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
         if self._server:
             self._server.close()
             await self._server.wait_closed()
-        self.socket_path.unlink(missing_ok=True)
+        if self.socket_path is not None:
+            self.socket_path.unlink(missing_ok=True)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -148,8 +168,45 @@ class AllowlistProxy:
             writer.write(b"HTTP/1.1 200 Connection established\r\n\r\n")
             await writer.drain()
         else:
-            up_writer.write(head)
+            up_writer.write(_one_request(lines))
         await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))
+
+
+@dataclass
+class _Logged:
+    """The policy, with the decisions for one browser kept in a list of their own (for its errors)."""
+
+    policy: Egress
+    log: list[str] = field(default_factory=list)
+
+    async def check(self, host: str, port: int) -> str:
+        return await self.policy.check(host, port)
+
+
+@contextlib.asynccontextmanager
+async def loopback_proxy(policy: Egress) -> AsyncIterator[tuple[int, list[str]]]:
+    """A proxy on 127.0.0.1 for one browser: (its port, the decisions it made)."""
+    logged = _Logged(policy)
+    proxy = AllowlistProxy(logged)
+    port = await proxy.start_tcp()
+    try:
+        yield port, logged.log
+    finally:
+        await proxy.close()
+
+
+_HOP_HEADERS = ("connection", "proxy-connection", "keep-alive")
+
+
+def _one_request(lines: list[str]) -> bytes:
+    """A plain HTTP request head as the origin server expects it: the path alone on the request line
+    (`GET /x`, not `GET http://host/x`), and `Connection: close` (a client that kept the connection
+    for a request to another host would otherwise have it sent to the address checked for this one)."""
+    method, target, version = lines[0].split(" ")
+    url = urlsplit(target)
+    path = (url.path or "/") + (f"?{url.query}" if url.query else "")
+    kept = [ln for ln in lines[1:] if ln and ln.partition(":")[0].strip().lower() not in _HOP_HEADERS]
+    return "\r\n".join([f"{method} {path} {version}", *kept, "Connection: close", "", ""]).encode("ascii")
 
 
 async def _pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:

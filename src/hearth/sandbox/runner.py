@@ -29,6 +29,7 @@ from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.output import OutputCapture
 
 OUTPUT_KILL_BYTES = 8 << 20
+LONG_LINE_BYTES = 4 << 20  # a long-lived process's longest answer line
 TERM_GRACE = 1.0
 WATCH_INTERVAL = 0.05  # seconds between looks at the write budget while commands run (a statvfs)
 
@@ -58,6 +59,7 @@ class SandboxRunner:
         self._over_budget: dict[int, int] = {}  # id(process) -> growth when it was stopped for it
         self._watcher: asyncio.Task[None] | None = None
         self._stopping: set[asyncio.Task[None]] = set()
+        self._long: set[LongProcess] = set()
         self.set_caps(caps or SessionCaps())
         _sweep_once()
 
@@ -120,14 +122,15 @@ class SandboxRunner:
         return self.backend.isolation.files and self.backend.isolation.network
 
     async def _spawn(
-        self, spec: ExecSpec, limits: ResourceLimits | None = None
+        self, spec: ExecSpec, limits: ResourceLimits | None = None, *, stdin: int = asyncio.subprocess.DEVNULL
     ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
         group = ProcessGroup.create(limits or self.limits)
         launch = self.backend.launch(spec)
         try:
             proc = await asyncio.create_subprocess_exec(
                 *group.launcher(launch.argv),
-                stdin=asyncio.subprocess.DEVNULL,
+                limit=LONG_LINE_BYTES,
+                stdin=stdin,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 env=self.backend.env(spec),
@@ -235,7 +238,19 @@ class SandboxRunner:
             await asyncio.wait_for(job.reader, timeout=5)
         return self._info(job)
 
+    async def open(self, spec: ExecSpec) -> LongProcess:
+        """A long-lived confined process the caller talks to over its stdin and stdout (the
+        `python` tool's interpreter). Same backend, limits and clean-up as a command; it dies
+        with Hearth (the backend's parent-death handling) and with `close`."""
+        proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
+        self._watch(proc)  # the write budget holds for it too: past it, it is stopped
+        long = LongProcess(self, proc, group)
+        self._long.add(long)
+        return long
+
     async def close(self) -> None:
+        for long in list(getattr(self, "_long", ())):
+            await long.close()
         for job_id in list(self._jobs):
             await self.stop(job_id)
         if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
@@ -256,6 +271,60 @@ class SandboxRunner:
     def _info(job: _Job) -> JobInfo:
         code = job.process.returncode
         return JobInfo(id=job.id, command=job.command, running=code is None, exit_code=code)
+
+
+class LongProcess:
+    """A confined process that lives across calls: one request line in, lines out until the
+    answer line (it starts with the caller's marker). Control files it touched during a call are
+    put back after it, as for a command."""
+
+    def __init__(self, runner: SandboxRunner, proc: asyncio.subprocess.Process, group: ProcessGroup) -> None:
+        self._runner = runner
+        self.process = proc
+        self._group = group
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    async def exchange(self, request: bytes, marker: bytes, timeout: float) -> tuple[bytes, str]:
+        """(the answer line without its marker, a note on control files put back, or "").
+        TimeoutError: no answer in time (the process is then stopped); EOFError: it ended."""
+        proc = self.process
+        assert proc.stdin is not None and proc.stdout is not None
+        before = guard.snapshot(self._runner.backend.workspace)
+        try:
+            proc.stdin.write(request.rstrip(b"\n") + b"\n")
+            async with asyncio.timeout(timeout):
+                await proc.stdin.drain()
+                while True:
+                    line = await proc.stdout.readline()
+                    if not line:
+                        raise EOFError("the process ended")
+                    if line.startswith(marker):
+                        answer = line[len(marker) :].rstrip(b"\n")
+                        break
+        except (TimeoutError, EOFError, ConnectionError, ValueError, asyncio.LimitOverrunError) as exc:
+            grown = self._runner._over_budget.get(id(proc))
+            if grown is not None:
+                exc.add_note(self._runner.budget.message(grown, "The process was stopped."))
+            await self.close()
+            report = guard.restore(self._runner.backend.workspace, before)
+            if report:
+                exc.add_note(report.message())
+            raise
+        report = guard.restore(self._runner.backend.workspace, before)
+        return answer, report.message() if report else ""
+
+    async def close(self) -> None:
+        self._runner._long.discard(self)
+        self._runner._live.pop(id(self.process), None)
+        self._runner._over_budget.pop(id(self.process), None)
+        if self.process.returncode is None:
+            await _terminate(self.process)
+        self._group.remove()
+        for _ in range(3):
+            await asyncio.sleep(0)
 
 
 @functools.cache

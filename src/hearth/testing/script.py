@@ -93,10 +93,27 @@ def check_request(body: dict[str, Any]) -> list[str]:
                     json.loads(args if isinstance(args, str) else "")
                 except json.JSONDecodeError:
                     problems.append(f"message {i}: tool call {cid!r} arguments are not a JSON string")
+        elif role == "user" and isinstance(content, list):
+            problems += [f"message {i}: {p}" for p in _part_problems(content)]
         elif not isinstance(content, str):
             problems.append(f"message {i}: {role} content must be a string")
     if pending:
         problems.append(f"tool call(s) {pending} were never answered")
+    return problems
+
+
+def _part_problems(parts: list[Any]) -> list[str]:
+    """A user message's content as parts (OpenAI's shape): text and image_url parts only."""
+    problems = []
+    for j, part in enumerate(parts):
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text" and isinstance(part.get("text"), str):
+            continue
+        url = (part.get("image_url") or {}).get("url") if kind == "image_url" else None
+        if not (isinstance(url, str) and url.startswith(("data:image/", "http://", "https://"))):
+            problems.append(f"content part {j} is neither text nor an image_url with a URL")
+    if not parts:
+        problems.append("content is an empty list of parts")
     return problems
 
 

@@ -11,6 +11,7 @@ import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.mcp import mcp_app, mcp_server
 from hearth.apps.cli.memory import memory_app
 from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.sessions import sessions_app
@@ -28,6 +29,8 @@ app = typer.Typer(
 )
 app.add_typer(sessions_app, name="sessions")
 app.add_typer(bench_app, name="bench")
+app.add_typer(mcp_app, name="mcp")
+app.command("mcp-server")(mcp_server)
 app.add_typer(memory_app, name="memory")
 app.add_typer(patches_app, name="patches")
 
@@ -125,6 +128,8 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     rt = await open_runtime(settings)
     if rt.sandbox.warning:
         sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
+    for line in rt.mcp.problems() if rt.mcp else ():
+        sys.stderr.write(f"warning: MCP server {line}\n")
     try:
 
         def on_event(session_id: str, event: Event) -> None:

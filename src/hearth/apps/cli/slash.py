@@ -125,7 +125,8 @@ class SlashCommands:
         self.say(
             f"  files    {', '.join(started.instructions) if started and started.instructions else 'no instruction files'}"
         )
-        self.say("  MCP      none (MCP servers are not supported yet)")
+        lines = rt.mcp.lines() if rt.mcp else []
+        self.say("  MCP      " + ("\n           ".join(lines) if lines else "no servers (`hearth mcp add`)"))
 
     async def cmd_model(self, arg: str) -> None:
         rt = self.host.rt

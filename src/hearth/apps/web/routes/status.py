@@ -50,7 +50,7 @@ async def status(state: State) -> StatusOut:
         sandbox=rt.sandbox.describe(),
         sandbox_warning=rt.sandbox.warning,
         permission_mode=rt.settings.permission_mode.value,
-        mcp_servers=[],
+        mcp_servers=rt.mcp.lines() if rt.mcp else [],
         running_sessions=[s.id for s in state.hub.sessions.values() if s.running],
         sessions_in_memory=len(state.hub.sessions),
         uptime_s=round(time.monotonic() - state.started, 1),
@@ -65,7 +65,9 @@ async def tools(state: State) -> list[ToolOut]:
             description=spec.description,
             parameters=spec.parameters,
             read_only=bool(getattr(state.rt.toolset.get(spec.name), "read_only", False)),
-            source="built-in",
+            source=f"mcp:{server}"
+            if (server := getattr(state.rt.toolset.get(spec.name), "server", ""))
+            else "built-in",
         )
         for spec in state.rt.toolset.specs()
     ]

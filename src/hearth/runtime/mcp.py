@@ -1,0 +1,125 @@
+"""The session's MCP servers: which ones (the user's file, and a workspace's once approved),
+how their commands run (inside the session's sandbox, like `shell`), and their tools.
+
+A workspace's `.hearth/mcp.json` and `.mcp.json` are approved with `hearth mcp approve`:
+the same trust record as `hearth trust` (runtime.trust), in its own file in the user's
+config folder, over a fingerprint of those files' content, so a change (by the model,
+or a `git pull`) needs a new approval before anything they name is started.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from hearth.core.errors import ConfigError
+from hearth.core.protocols import ExecSpec
+from hearth.mcp.client import McpServers
+from hearth.mcp.config import ServerConfig, read_servers, workspace_files, workspace_fingerprint
+from hearth.mcp.tools import mcp_tools
+from hearth.mcp.transport import Launcher, Prepared
+from hearth.runtime.config import project_dir, user_config_path
+from hearth.runtime.trust import TrustStore
+from hearth.sandbox.runner import SandboxRunner
+from hearth.tools.toolset import Toolset
+
+APPROVALS_FILE = "approved-mcp-workspaces.json"
+ENV_NAME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"
+
+
+def user_mcp_file() -> Path:
+    return user_config_path().parent / "mcp.json"
+
+
+def approvals() -> TrustStore:
+    return TrustStore(user_config_path().parent / APPROVALS_FILE)
+
+
+def approval_problem(workspace: Path) -> str | None:
+    """None when the workspace has no MCP files or they are approved as they are now."""
+    files = workspace_files(workspace)
+    if not files:
+        return None
+    store = approvals()
+    if store.inside(workspace):
+        return f"the approval list {store.path} is inside this workspace, so it cannot vouch for it"
+    record = store.get(workspace)
+    names = ", ".join(str(f.relative_to(workspace)) for f in files)
+    if record is None:
+        return f"{names} not approved: review it and run `hearth mcp approve {workspace}`"
+    if record.fingerprint != workspace_fingerprint(workspace):
+        return f"{names} changed since approved: review it and run `hearth mcp approve {workspace}` again"
+    return None
+
+
+def approve(workspace: Path) -> list[ServerConfig]:
+    """Record the workspace's MCP files as they are now; the servers they name."""
+    servers = workspace_servers(workspace)
+    approvals().record(workspace, workspace_fingerprint(workspace), [s.name for s in servers])
+    return servers
+
+
+def workspace_servers(workspace: Path) -> list[ServerConfig]:
+    out: list[ServerConfig] = []
+    for path in workspace_files(workspace):
+        out += read_servers(path)
+    return out
+
+
+def configured_servers(workspace: Path) -> tuple[list[ServerConfig], list[str]]:
+    """The servers to start (a workspace's override the user's of the same name) and notes."""
+    servers = {s.name: s for s in read_servers(user_mcp_file())}
+    notes: list[str] = []
+    problem = approval_problem(workspace)
+    if problem:
+        notes.append(f"workspace MCP servers not started: {problem}")
+    else:
+        for server in workspace_servers(workspace):
+            servers[server.name] = server
+    return list(servers.values()), notes
+
+
+def sandbox_launcher(runner: SandboxRunner, workspace: Path) -> Launcher:
+    """Each stdio server's command runs through the session's sandbox backend, as `shell` does:
+    same confinement, the workspace as its folder, the network only if its entry says so."""
+
+    def launch(config: ServerConfig) -> Prepared:
+        bad = [k for k in config.env if not k or k[0].isdigit() or any(c not in ENV_NAME for c in k)]
+        if bad:
+            raise ConfigError(
+                f"MCP server {config.name!r}: bad env name {bad[0]!r}.", "Use letters, digits, _."
+            )
+        cwd = workspace / config.cwd if config.cwd else workspace
+        assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in config.env.items())
+        command = f"{assigns} exec {shlex.join([config.command, *config.args])}".strip()
+        spec = ExecSpec(command=command, cwd=cwd, network=config.network)
+        launch = runner.backend.launch(spec)
+        env = runner.backend.env(spec) or {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        return Prepared(
+            argv=launch.argv,
+            env=env,
+            pass_fds=launch.pass_fds,
+            log=project_dir(workspace) / "logs" / f"mcp-{config.name}.log",
+            release=launch.close,
+        )
+
+    return launch
+
+
+async def start_servers(runner: SandboxRunner, workspace: Path, toolset: Toolset) -> McpServers:
+    """Start the configured servers and add their tools to `toolset` (never replacing one)."""
+    try:
+        configs, notes = configured_servers(workspace)
+    except ConfigError as exc:  # a broken mcp.json costs its servers, not the session
+        configs, notes = [], [f"MCP servers not started: {exc.message} {exc.hint}".strip()]
+    servers = McpServers(configs, sandbox_launcher(runner, workspace), notes)
+    await servers.start()
+    for conn in servers.connections:
+        if conn.state != "ready":
+            continue
+        tools, problems = mcp_tools(conn, lambda name: toolset.get(name) is not None)
+        servers.notes += problems
+        for tool in tools:
+            toolset.add(tool)
+    return servers
