@@ -483,9 +483,8 @@ def test_a_small_model_gets_fewer_tools_a_worked_example_and_one_call_per_reply(
 def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
     server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
     assert run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-32b-instruct").code == 0
-    assert (
-        len(server.requests[0]["tools"]) == 30
-    )  # 22 default, delegate, decompose, 3 memory, get_time, data_view, python
+    # 22 default, create_patch, delegate, decompose, 3 memory, get_time, data_view, python
+    assert len(server.requests[0]["tools"]) == 31
     assert server.requests[0]["max_tokens"] == 4096
 
 

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,6 +47,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.texts.extend(body["input"])  # type: ignore[attr-defined]
         if self.server.mode == "fail":  # type: ignore[attr-defined]
             self.send_response(500)
             self.end_headers()
@@ -64,6 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
 def server() -> Iterator[ThreadingHTTPServer]:
     srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     srv.mode = "ok"  # type: ignore[attr-defined]
+    srv.texts = []  # type: ignore[attr-defined]
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     yield srv
@@ -349,3 +352,61 @@ def test_paraphrase_with_the_embedded_model(tmp_path: Path, embedded: object) ->
     assert all(facts[0] != it.text for it in kw.search(query, k=1).items)
     found = hy.search(query, k=1)
     assert found.mode == "hybrid" and found.items[0].text == facts[0]
+
+
+def test_the_embedder_role_embeds_memory_in_a_session(
+    hearth: Any, tmp_path: Path, server: ThreadingHTTPServer
+) -> None:
+    """The roles table names an embedder on another server: memory_search finds a paraphrase with
+    no word in common (vectors from that server), and `hearth doctor` names it."""
+    from hearth.testing.script import ScriptedCall, ScriptedReply
+    from hearth.testing.server import ScriptedServer
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    roles = json.dumps(
+        {"embedder": {"model": "toy", "server": f"http://127.0.0.1:{server.server_address[1]}/v1"}}
+    )
+    with ScriptedServer() as chat:
+        chat.add(
+            ScriptedReply(tool_calls=[ScriptedCall(name="memory_store", arguments={"text": FACTS[0]})]),
+            ScriptedReply(
+                tool_calls=[ScriptedCall(name="memory_search", arguments={"query": "which db socket"})]
+            ),
+            ScriptedReply(text="Found it.\nTASK_COMPLETE"),
+        )
+        env = {"HEARTH_LLM_URL": chat.url, "HEARTH_ROLES": roles}
+        res = hearth("run", "find the db socket", "-w", str(ws), "--json", "-p", "auto", env=env)
+        assert res.code == 0, res.stderr
+        results = [line["output"] for line in res.json_lines() if line["type"] == "tool_result"]
+        assert "postgres database listens on port 5433" in results[1] and "keyword-only" not in results[1]
+        assert {FACTS[0], "which db socket"} <= set(server.texts)  # type: ignore[attr-defined]
+        doctor = hearth("doctor", "-w", str(ws), env=env)
+        assert "vectors (8 dimensions) from the embedder role, server:toy" in doctor.stdout
+    server.mode = "fail"  # type: ignore[attr-defined]
+    with ScriptedServer() as chat:
+        env = {"HEARTH_LLM_URL": chat.url, "HEARTH_ROLES": roles}
+        assert (
+            "keyword-only: the embedder role's server failed"
+            in hearth("doctor", "-w", str(ws), env=env).stdout
+        )
+
+
+def test_hearth_memory_reembed_after_choosing_an_embedder(
+    hearth: Any, tmp_path: Path, server: ThreadingHTTPServer
+) -> None:
+    ws = tmp_path / "ws"
+    mem = MemoryStore(ws / ".hearth" / "memory.db")  # stored keyword-only: no vectors
+    for fact in FACTS[:3]:
+        mem.store(fact)
+    mem.close()
+    roles = json.dumps(
+        {"embedder": {"model": "toy", "server": f"http://127.0.0.1:{server.server_address[1]}/v1"}}
+    )
+    env = {"HEARTH_LLM_URL": "http://127.0.0.1:9/v1", "HEARTH_ROLES": roles}
+    first = hearth("memory", "reembed", "-w", str(ws), env=env)
+    assert first.code == 0 and "Embedded 3 items with server:toy" in first.stdout, first.stderr
+    assert "Embedded 0 items" in hearth("memory", "reembed", "-w", str(ws), env=env).stdout
+    mem = MemoryStore(ws / ".hearth" / "memory.db", _embedder(server))
+    assert mem.search("which db socket").items[0].text == FACTS[0]  # found by its new vector
+    mem.close()

@@ -100,6 +100,7 @@ def test_memory_panel_lists_searches_filters_and_forgets(page: object, web: Web)
     expect(items).to_have_count(1)
     expect(items.first).to_contain_text("Rule: use make check")
     page.select_option("#panel-body select", "")
+    expect(items).to_have_count(3)  # re-rendered: the search box below is the new one
     page.fill("#panel-body input[type=search]", "postgres port")
     page.click("#panel-body form button")
     expect(items.first).to_contain_text("port 5433")

@@ -316,3 +316,24 @@ def test_a_rejected_plan_in_the_repl_leaves_writes_allowed(
     send(child, "write after.txt", "Wrote after.txt.")
     assert (workspace / "after.txt").read_text() == "x"  # the write was not refused by plan mode
     send(child, "/mode", "Mode: normal")
+
+
+def test_leaving_the_repl_reflects_on_the_sessions_work(
+    repl, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from hearth.memory.store import MemoryStore
+
+    server.add(call("ls"), ScriptedReply(text="Nothing here.\nTASK_COMPLETE"))
+    server.reflection_replies.append(
+        ScriptedReply(text=json.dumps({"knowledge": ["The workspace starts empty."]}))
+    )
+    child = repl()
+    send(child, "/mode auto", "Mode: auto")
+    send(child, "what is here?", "Nothing here.")
+    child.sendeof()  # Ctrl+D: leave
+    child.expect("reflection: remembered items 1")
+    child.expect(pexpect.EOF)
+    assert len(server.reflections) == 1
+    mem = MemoryStore(workspace / ".hearth" / "memory.db")
+    assert [i.text for i in mem.items()] == ["The workspace starts empty."]
+    mem.close()

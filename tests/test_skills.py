@@ -113,3 +113,29 @@ def test_skill_body_absent_from_first_request_and_present_after_the_call(dirs: t
     out = [e for e in agent.history if isinstance(e, ToolResult)]
     assert "release.sh" in out[0].output and "shell tool" in out[0].output
     assert not out[1].ok and "No skill 'nope'" in out[1].output
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".agents/skills/evil/SKILL.md",
+        "./.agents/skills/evil/SKILL.md",
+        "src/../.agents/skills/evil/SKILL.md",
+        ".hearth/skills/evil/SKILL.md",
+        ".claude/skills/evil/SKILL.md",
+    ],
+)
+def test_writing_into_a_discovered_skill_folder_asks_even_in_auto_mode(tmp_path: Path, path: str) -> None:
+    """Every folder skills are discovered from is a control path: a skill the model writes itself
+    would be instructions it later follows, so the user is asked first, whatever the spelling."""
+    from hearth.agent.policy import Decision
+    from hearth.runtime.session import default_toolset
+
+    ws = tmp_path / "ws"
+    (ws / "src").mkdir(parents=True)
+    write = default_toolset().get("write")
+    assert write is not None
+    verdict = PermissionPolicy(PermissionMode.AUTO).decide(
+        write, {"path": path, "content": "x"}, SafePaths(ws)
+    )
+    assert verdict.decision in (Decision.ASK, Decision.DENY), verdict

@@ -155,9 +155,8 @@ def test_tool_explorer_usage_and_files(page: Page, web: Web) -> None:
     _send(page, "hello")
     expect(page.locator(".line.done")).to_have_text("✓ done")
     page.click("#open-tools")
-    expect(page.locator("#panel-body .tool-entry")).to_have_count(
-        28
-    )  # 22 default, 3 memory, get_time, data_view, python (bwrap isolates)
+    # 22 default, create_patch, 3 memory, get_time, data_view, python (bwrap isolates)
+    expect(page.locator("#panel-body .tool-entry")).to_have_count(29)
     expect(page.locator("#panel-body")).to_contain_text("shell")
     page.click("#panel-close")
     page.click("#open-usage")

@@ -171,6 +171,17 @@ class MemoryStore:
     def close(self) -> None:
         self.db.close()
 
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, value),
+            )
+
     # --- writing -------------------------------------------------------------------------------
     def _gen(self) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key='gen'").fetchone()

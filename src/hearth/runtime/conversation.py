@@ -42,7 +42,7 @@ from hearth.core.work import PlanStep, WorkState
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
-from hearth.runtime.memory import embedded_embedder, has_memory, offer_memories
+from hearth.runtime.memory import has_memory, memory_embedder, offer_memories
 from hearth.runtime.overview import GIT_TOOLS, workspace_overview
 from hearth.runtime.session import Runtime, start_agent
 from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
@@ -319,6 +319,6 @@ def _recall(rt: Runtime) -> Recall | None:
     def recall(text: str, shown: str) -> str | None:
         if not has_memory(rt.workspace):  # no file: no model to load, nothing to offer
             return None
-        return offer_memories(rt.workspace, text, shown, cap, embedded_embedder())
+        return offer_memories(rt.workspace, text, shown, cap, memory_embedder(rt.settings))
 
     return recall

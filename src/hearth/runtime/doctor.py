@@ -41,7 +41,7 @@ async def run_checks(settings: Settings) -> list[Check]:
         checks.append(Check("git", "warn", "git is not installed; the git tools will fail"))
     from hearth.runtime.memory import embedder_status
 
-    status = embedder_status()
+    status = embedder_status(settings)
     checks.append(Check("memory", "warn" if status.startswith("keyword-only") else "ok", status))
     return checks
 

@@ -25,12 +25,14 @@ from hearth.core.errors import HearthError
 from hearth.core.events import Event, Finished, SessionStarted, Status
 from hearth.core.protocols import Delta
 from hearth.runtime.conversation import Conversation, Decision, open_conversation
+from hearth.runtime.reflection import reflect
 from hearth.runtime.roles import Role
 from hearth.runtime.session import Runtime
 from hearth.tools.base import Tool
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 QUEUE_LIMIT = 20_000  # updates a subscriber may fall behind before it is cut off
+REFLECTION_WAIT = 60.0  # seconds the server waits, when it stops, for reflections still running
 
 
 class Busy(HearthError):
@@ -124,6 +126,8 @@ class Hub:
         self.sessions: dict[str, LiveSession] = {}
         self.activity: set[Subscription] = set()
         self.parents: dict[str, str] = {}  # a running sub-agent's session -> the one that delegated it
+        self.reflecting: set[asyncio.Task[object]] = set()  # reflections on sessions that ended here
+        self.ending: dict[str, LiveSession] = {}  # sessions being reflected on, taken up again if asked for
 
     # -- sessions -----------------------------------------------------------------
 
@@ -131,6 +135,10 @@ class Hub:
         """The live session with this id: already running here, resumed from the store, or new."""
         if session_id is not None and session_id in self.sessions:
             return self.sessions[session_id]
+        if session_id is not None and session_id in self.ending:
+            # Still being reflected on: the same conversation goes on, so its events stay in order.
+            live = self.sessions[session_id] = self.ending.pop(session_id)
+            return live
         if session_id is not None and not SESSION_ID.match(session_id):
             raise HearthError(
                 f"{session_id!r} is not a usable session id.",
@@ -287,6 +295,10 @@ class Hub:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for live in list(self.sessions.values()):  # still watched when the server stops: they end now
+            self._reflect(live)
+        if self.reflecting:
+            await asyncio.wait(self.reflecting, timeout=REFLECTION_WAIT)
 
     # -- viewers ------------------------------------------------------------------
 
@@ -317,6 +329,21 @@ class Hub:
         and it is resumed from there when asked for again."""
         if not live.running and not live.subscribers and self.sessions.get(live.id) is live:
             del self.sessions[live.id]
+            self._reflect(live)
+
+    def _reflect(self, live: LiveSession) -> None:
+        """A session ends here when no one watches it and nothing runs (or the server stops):
+        reflection on its work, in the background (it records its own event, or nothing)."""
+        task: asyncio.Task[object] = asyncio.ensure_future(reflect(self.rt, live.conversation))
+        self.reflecting.add(task)
+        self.ending[live.id] = live
+
+        def ended(_: object) -> None:
+            self.reflecting.discard(task)
+            if self.ending.get(live.id) is live:
+                del self.ending[live.id]
+
+        task.add_done_callback(ended)
 
     def publish(self, session_id: str, event: Event) -> None:
         """An event of a session worked outside the hub (by the scheduler), for its viewers."""

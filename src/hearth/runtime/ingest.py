@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError
+from hearth.memory.embed import Embedder
 from hearth.runtime.memory import embedded_embedder, open_memory
 from hearth.sandbox.paths import SafePaths
 
@@ -44,14 +45,15 @@ def chunk_text(rel: str, text: str, lines: int = CHUNK_LINES, overlap: int = OVE
     return out
 
 
-def ingest(workspace: Path, path: str = ".") -> Ingested:
-    """Chunk every text file under `path` (relative to the workspace) into project memory."""
+def ingest(workspace: Path, path: str = ".", embedder: Embedder | None = None) -> Ingested:
+    """Chunk every text file under `path` (relative to the workspace) into project memory,
+    embedded by `embedder` (default: the embedded model, when installed)."""
     paths = SafePaths(workspace)
     top = paths.resolve(path)
     if not top.exists():
         raise HearthError(f"{path} does not exist in the workspace.", "Give a folder or file inside it.")
     files = [top] if top.is_file() else list(_walk(top))
-    mem = open_memory("project", workspace, embedded_embedder())
+    mem = open_memory("project", workspace, embedder or embedded_embedder())
     done = Ingested()
     try:
         for file in files:

@@ -8,19 +8,24 @@ own process (`*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
 import os
 import re
+import secrets
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hearth.memory.embed import Embedder
+from hearth.llm.urls import normalize_base_url
+from hearth.memory.embed import Embedder, EmbedError, ServerEmbedder
 from hearth.memory.minilm import MiniLM, MiniLMUnavailable
 from hearth.memory.secrets import SecretValues, assigned_values
 from hearth.memory.store import Found, Item, MemoryStore, Stored, rrf
 from hearth.prompts import render
-from hearth.runtime.config import project_dir, user_data_path
+from hearth.runtime.config import Settings, project_dir, user_data_path
 from hearth.sandbox.secrets import secret_index
 from hearth.tools.base import Tool
 from hearth.tools.builtin.memory import memory_tools
@@ -46,8 +51,31 @@ def embedded_embedder() -> Embedder | None:
         return None
 
 
-def embedder_status() -> str:
-    """One line for `hearth doctor`: how memory search works on this install."""
+def memory_embedder(settings: Settings | None = None) -> Embedder | None:
+    """Who embeds memory: the `embedder` role's model on its server (or the main server) when the
+    roles table names one, else the embedded MiniLM, else None (keyword-only). A server that fails
+    or answers with the wrong dimension makes search keyword-only, with a notice (see the store)."""
+    role = settings.roles.get("embedder") if settings is not None else None
+    if settings is not None and role is not None and (role.server or settings.llm_url):
+        key = role.api_key if role.server else settings.api_key
+        return ServerEmbedder(
+            normalize_base_url(role.server or settings.llm_url),
+            role.model or settings.model,
+            key.get_secret_value(),
+        )
+    return embedded_embedder()
+
+
+def embedder_status(settings: Settings | None = None) -> str:
+    """One line for `hearth doctor`: how memory search works on this install (asks the embedder
+    role's server once, when there is one)."""
+    chosen = memory_embedder(settings)
+    if isinstance(chosen, ServerEmbedder):
+        try:
+            dim = len(chosen.embed(["hearth doctor"])[0])
+        except EmbedError as e:
+            return f"keyword-only: the embedder role's server failed ({e})"
+        return f"hybrid: keywords (FTS5) + vectors ({dim} dimensions) from the embedder role, {chosen.name}"
     try:
         MiniLM()
     except MiniLMUnavailable as e:
@@ -82,13 +110,65 @@ def secret_values(workspace: Path) -> SecretValues:
 
 
 def open_memory(scope: str, workspace: Path, embedder: Embedder | None = None) -> MemoryStore:
-    """Open a scope's store; raises MemoryUnavailable (a HearthError) for a corrupt or locked file."""
-    return MemoryStore(memory_path(scope, workspace), embedder, secret_values(workspace))
+    """Open a scope's store; raises MemoryUnavailable (a HearthError) for a corrupt or locked file.
+    A project file Hearth creates here is stamped as its own (see `made_here`)."""
+    path = memory_path(scope, workspace)
+    new = not path.exists()
+    store = MemoryStore(path, embedder, secret_values(workspace))
+    if new and scope == "project":
+        _stamp(store)
+    return store
+
+
+# A project memory file can arrive with the workspace (a cloned repository with a `.hearth/`):
+# its items would be instructions nobody here wrote. Hearth stamps each file it creates with a
+# random token and keeps the token in the user's data folder; a file without a matching stamp is
+# only read when asked (memory_search), never offered unasked.
+def _owners_path() -> Path:
+    return user_data_path() / "memory_owners.json"
+
+
+def _owners() -> dict[str, str]:
+    try:
+        data = json.loads(_owners_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _stamp(store: MemoryStore) -> None:
+    token = secrets.token_hex(16)
+    owners = _owners()
+    owners[os.path.realpath(store.path)] = token
+    path = _owners_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(owners, indent=1), encoding="utf-8")
+    os.replace(tmp, path)
+    store.set_meta("owner", token)
+
+
+def made_here(store: MemoryStore) -> bool:
+    """Whether Hearth created this memory file on this machine for this user."""
+    token = store.meta("owner")
+    return token is not None and _owners().get(os.path.realpath(store.path)) == token
 
 
 def has_memory(workspace: Path) -> bool:
-    """Whether either scope's file exists (nothing is created just to find it empty)."""
-    return any(memory_path(s, workspace).exists() for s in SCOPES)
+    """Whether either scope holds an item (nothing is created, and no model loaded, to find none)."""
+    for scope in SCOPES:
+        path = memory_path(scope, workspace)
+        if not path.exists():
+            continue
+        try:
+            with contextlib.closing(
+                sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+            ) as db:
+                if db.execute("SELECT 1 FROM items LIMIT 1").fetchone():
+                    return True
+        except sqlite3.Error:
+            return True  # unreadable: let opening it report why (the offer is then left out)
+    return False
 
 
 @dataclass
@@ -110,12 +190,24 @@ class ScopedMemory:
     ) -> Stored:
         return self.scope("user" if kind in USER_KINDS else "project").store(text, kind, tags, session)
 
+    def _existing(self) -> list[str]:
+        """The scopes to read: those with a file (reading creates none)."""
+        return [s for s in SCOPES if s in self._open or memory_path(s, self.workspace).exists()]
+
     def search(self, query: str, k: int = 5) -> Found:
-        found = {s: self.scope(s).search(query, k) for s in SCOPES}
+        found = {s: self.scope(s).search(query, k) for s in self._existing()}
+        if not found:
+            return Found([], "keyword", [])
         return _fused(found, k)
 
     def relevant(self, query: str, k: int = 5) -> list[Item]:
-        found = {s: Found(self.scope(s).relevant(query, k), "") for s in SCOPES}
+        """Items to offer unasked: from the user's store, and from the project's when Hearth
+        made that file here (one that came with the workspace is read only when asked)."""
+        found = {
+            s: Found(self.scope(s).relevant(query, k), "")
+            for s in self._existing()
+            if s == "user" or made_here(self.scope(s))
+        }
         return _fused(found, k).items
 
     def close(self) -> None:
@@ -145,10 +237,10 @@ def _rrf_refs(rankings: list[list[str]]) -> list[tuple[str, float]]:
     return [(names[i], score) for i, score in fused]
 
 
-def session_memory_tools() -> list[Tool]:
-    """memory_store, memory_search and log_mistake over both scopes, with the embedded embedder
-    when installed (keyword-only otherwise, and each result says so)."""
-    return memory_tools(lambda ctx: ScopedMemory(ctx.workspace, embedded_embedder()))
+def session_memory_tools(settings: Settings | None = None) -> list[Tool]:
+    """memory_store, memory_search and log_mistake over both scopes, embedded as `memory_embedder`
+    says (keyword-only when nothing embeds, and each result says so)."""
+    return memory_tools(lambda ctx: ScopedMemory(ctx.workspace, memory_embedder(settings)))
 
 
 CHARS_PER_TOKEN = 4  # the estimate used for the offer's cap (no tokenizer at hand)

@@ -21,7 +21,7 @@ from hearth.core.types import Message
 from hearth.llm.thinking import split_thinking
 from hearth.prompts import render
 from hearth.runtime.conversation import Conversation
-from hearth.runtime.memory import ScopedMemory, embedded_embedder
+from hearth.runtime.memory import ScopedMemory, memory_embedder
 from hearth.runtime.session import Runtime
 
 REFLECTION_HEADER = "X-Hearth-Reflection"  # marks the request (a test server answers it apart)
@@ -136,7 +136,7 @@ async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
     lessons = parse_lessons(response.content)
     stored: list[str] = []
     refused: list[str] = []
-    memory = ScopedMemory(rt.workspace, embedded_embedder() if lessons else None)
+    memory = ScopedMemory(rt.workspace, memory_embedder(rt.settings) if lessons else None)
     try:
         for lesson in lessons:
             res = memory.store(lesson.text, lesson.kind, ["reflection"], conversation.id)

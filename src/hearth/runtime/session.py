@@ -49,6 +49,7 @@ from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.memory import session_memory_tools
+from hearth.runtime.patches import patch_tools
 from hearth.runtime.roles import BUILTIN_ROLES, Role, resolve_role
 from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import SessionState, session_state
@@ -79,8 +80,18 @@ T = TypeVar("T", bound=BaseModel)
 DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 
-def default_toolset() -> Toolset:
-    return Toolset([*file_tools(), *shell_tools(), *git_tools(), *work_tools(), *session_memory_tools()])
+def default_toolset(settings: Settings | None = None) -> Toolset:
+    """The tools every session has (`settings`: which model embeds memory; see runtime.memory)."""
+    return Toolset(
+        [
+            *file_tools(),
+            *shell_tools(),
+            *git_tools(),
+            *work_tools(),
+            *session_memory_tools(settings),
+            *patch_tools(),
+        ]
+    )
 
 
 def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
@@ -88,7 +99,7 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
     commands reach the network (through the same policy as the sandbox's allow-list); `python`
     only when the sandbox isolates (`isolated`: its interpreter lives on between calls); `web_search` only with
     a provider that is configured and answered (see `search_provider`)."""
-    tools = default_toolset()
+    tools = default_toolset(settings)
     for tool in [*clock_tools(), *data_tools()]:
         tools.add(tool)
     if isolated:

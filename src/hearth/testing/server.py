@@ -245,13 +245,6 @@ class _Handler(BaseHTTPRequestHandler):
                 _probe_reply(self.owner.tool_style), {"prompt_tokens": 50, "completion_tokens": 10}, False
             )
             return
-        if self.owner.request_delay:
-            with self.owner._lock:
-                self.owner.busy += 1
-                self.owner.most_busy = max(self.owner.most_busy, self.owner.busy)
-            time.sleep(self.owner.request_delay)
-            with self.owner._lock:
-                self.owner.busy -= 1
         if self.headers.get("X-Hearth-Reflection"):
             owner = self.owner
             with owner._lock:
@@ -263,6 +256,13 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._stream(answer, {"prompt_tokens": 100, "completion_tokens": 20}, False)
             return
+        if self.owner.request_delay:
+            with self.owner._lock:
+                self.owner.busy += 1
+                self.owner.most_busy = max(self.owner.most_busy, self.owner.busy)
+            time.sleep(self.owner.request_delay)
+            with self.owner._lock:
+                self.owner.busy -= 1
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})

@@ -15,6 +15,7 @@ from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_s
 from hearth.apps.cli.mcp import mcp_app, mcp_server
 from hearth.apps.cli.memory import memory_app
 from hearth.apps.cli.ops import health, init, projects_app
+from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
@@ -42,6 +43,7 @@ app.add_typer(bridge_app, name="bridge")
 app.command()(scheduler)
 app.command()(submit)
 app.command()(worker)
+app.add_typer(patches_app, name="patches")
 
 
 @dataclass(frozen=True)

@@ -90,11 +90,12 @@ def edit(
     scope: ScopeOpt = "project",
 ) -> None:
     """Replace one item's text (re-indexed; re-embedded when the model is installed)."""
+    from hearth.apps.cli.common import load_cli_settings
     from hearth.core.errors import HearthError
-    from hearth.runtime.memory import embedded_embedder
+    from hearth.runtime.memory import memory_embedder
 
     store = _open(scope, workspace)
-    store.embedder = embedded_embedder()
+    store.embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)
     res = store.edit(item_id, text)
     store.close()
     if res.id is None:
@@ -108,14 +109,35 @@ def ingest_cmd(
     workspace: WorkspaceOpt = None,
 ) -> None:
     """Chunk a repository's text files into the project's memory, for memory_search (secrets skipped)."""
+    from hearth.apps.cli.common import load_cli_settings
     from hearth.core.errors import HearthError
     from hearth.runtime.ingest import ingest
+    from hearth.runtime.memory import memory_embedder
 
     try:
-        done = ingest((workspace or Path.cwd()).resolve(), path)
+        embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)
+        done = ingest((workspace or Path.cwd()).resolve(), path, embedder)
     except HearthError as exc:
         fail(exc)
     print(
         f"Ingested {done.chunks} chunks from {done.files} files "
         f"({done.skipped} files skipped: secret, binary or too large; {done.refused} chunks held a secret)."
     )
+
+
+@memory_app.command("reembed")
+def reembed(workspace: WorkspaceOpt = None, scope: ScopeOpt = "project") -> None:
+    """Embed every item that has no vector from the current embedder (after changing it)."""
+    from hearth.apps.cli.common import load_cli_settings
+    from hearth.core.errors import HearthError
+    from hearth.runtime.memory import memory_embedder
+
+    store = _open(scope, workspace)
+    embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)
+    if embedder is None:
+        store.close()
+        fail(HearthError("No embedder is available: memory search is keyword-only.", "See `hearth doctor`."))
+    store.embedder = embedder
+    done = store.reembed()
+    store.close()
+    print(f"Embedded {done} items with {embedder.name}.")

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from hearth.apps.web.errors import Refused
 from hearth.apps.web.state import State, WebState
 from hearth.memory.store import Item
-from hearth.runtime.memory import SCOPES, ScopedMemory, embedded_embedder, memory_path, open_memory
+from hearth.runtime.memory import SCOPES, ScopedMemory, memory_embedder, memory_path, open_memory
 
 router = APIRouter(prefix="/memory", tags=["memory"])
 
@@ -71,7 +71,7 @@ def _out(item: Item) -> MemoryItemOut:
 def _memory(state: WebState, q: str, kind: str, limit: int) -> MemoryOut:
     ws = state.rt.workspace
     if q:
-        mem = ScopedMemory(ws, embedded_embedder())
+        mem = ScopedMemory(ws, memory_embedder(state.rt.settings))
         try:
             found = mem.search(q, min(limit, 50))
         finally:
