@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
-from hearth.runtime.config import Settings
+from hearth.runtime.config import Settings, user_data_path
 from hearth.runtime.session import Runtime, open_runtime
 from hearth.runtime.vision import seeing_role
 from hearth.testing.script import ScriptedReply
@@ -146,7 +146,7 @@ def test_the_probe_picks_text_mode_for_a_role_on_a_server_that_answers_tools_as_
     result = child_second["messages"][-1]
     assert result["role"] == "user" and ".hearth-scratch" in result["content"]  # the text call ran
     assert text_server.violations == []
-    cache = json.loads((workspace / ".hearth" / "tool_modes.json").read_text())
+    cache = json.loads((user_data_path() / "tool_modes.json").read_text())  # remembered per user
     assert cache[f"{text_server.url} texty"] == "text" and cache[f"{srv.url} "] == "auto"
 
     srv.add(call("delegate", objective="TEXT-ROLE again", deliverable="names", role="coder"), done())
@@ -190,7 +190,7 @@ def test_a_probe_the_server_could_not_answer_is_not_remembered(workspace: Path, 
     srv.add(call("delegate", objective="LATE-ROLE go", deliverable="x", role="coder"), done())
     _finished, events, _ = run_parent(workspace, srv, roles=roles, retries=0)
     assert json.loads(tool_results(events, "delegate")[0].output)["status"] == "failed"  # nobody there
-    cache = json.loads((workspace / ".hearth" / "tool_modes.json").read_text())
+    cache = json.loads((user_data_path() / "tool_modes.json").read_text())  # remembered per user
     assert not any(key.startswith(f"http://127.0.0.1:{port}") for key in cache)  # nothing learned
 
     with ScriptedServer(model="late", tool_style="text", port=port) as late:
