@@ -14,7 +14,10 @@ import pytest
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[1]
-NPM = ROOT / ".ci" / "node" / "node_modules" / "@modelcontextprotocol"
+# .ci/run installs the npm servers under /opt (HEARTH_TEST_NODE_PREFIX): bwrap hides /tmp, /root and
+# /home, where a checkout often lives, so a server installed beside the checkout could not start there
+NODE_PREFIX = Path(os.environ.get("HEARTH_TEST_NODE_PREFIX") or ROOT / ".ci" / "node")
+NPM = NODE_PREFIX / "node_modules" / "@modelcontextprotocol"
 BIN = Path(sys.executable).parent
 
 
