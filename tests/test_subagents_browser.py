@@ -56,6 +56,8 @@ def test_the_models_panel_switches_a_roles_model_for_the_session(page: Page, web
     row.locator("input").fill("picked-model")
     row.locator("button").click()
     expect(page.locator("table.roles tr[data-role=main] input")).to_have_value("picked-model")
+    # the switch's own event has come back (and any redraw it causes is done) before the next edit
+    expect(page.locator(".line", has_text="model of the main role: picked-model")).to_have_count(1)
     reviewer = page.locator("table.roles tr[data-role=reviewer]")
     reviewer.locator("input").fill("rev-model")
     reviewer.locator("button").click()
