@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hearth.core.errors import HearthError
+from hearth.store.db import open_db
 
 BRIDGES_SCHEMA = 1
 _SCHEMA = """
@@ -31,8 +32,7 @@ class ChatSessions:
         self.path = path
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db = open_db(path)
             self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT version FROM schema_parts WHERE part='bridges'").fetchone()
             if row and int(row[0]) > BRIDGES_SCHEMA:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError, NotFound
+from hearth.store.db import open_db
 from hearth.store.pipeline_rows import (
     LEASE_SECONDS,
     PIPELINE_SCHEMA,
@@ -47,13 +48,9 @@ __all__ = ["AttemptRow", "NewTask", "PipelineStore", "PlanRow", "TaskRow", "runn
 class PipelineStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db = open_db(path, foreign_keys=True)
             self._db.executescript(SCHEMA)
             self._migrate()
         except sqlite3.DatabaseError as exc:

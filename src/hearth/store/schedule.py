@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from hearth.core.errors import HearthError, NotFound
+from hearth.store.db import open_db
 
 SCHEDULE_SCHEMA = 1
 _SCHEMA = """
@@ -122,12 +123,9 @@ class ScheduleStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db = open_db(path)
             self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT version FROM schema_parts WHERE part='schedule'").fetchone()
             if row and int(row[0]) > SCHEDULE_SCHEMA:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from hearth.core.errors import HearthError, NotFound
 from hearth.core.events import Event, Finished, Status, UserMessage, parse_event
+from hearth.store.db import open_db
 
 SCHEMA_VERSION = 2
 _SCHEMA = """
@@ -76,13 +77,9 @@ def new_session_id() -> str:
 class SessionStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db = open_db(path, foreign_keys=True)
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise HearthError(
