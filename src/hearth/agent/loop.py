@@ -32,6 +32,7 @@ from hearth.agent.finish import (
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.remedy import remedy
+from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import claims_in_a_row, last_result, not_run_before, seen_unchanged, tried_a_tool
 from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
 from hearth.core.events import (
@@ -90,6 +91,7 @@ class Agent:
     sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
     deadline: float | None = None  # time.monotonic() when the running turn must end
+    tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
 
@@ -106,6 +108,12 @@ class Agent:
     async def run(self, *opening: str | UserMessage | HearthMessage) -> Finished:
         """Work on one turn (the person's words, and Hearth's own lines with them) until the model
         finishes, stops, or a limit hits. A plain string is the person's message."""
+        with self.tracer.turn(self.session_id, self.model.name) as span:
+            finished = await self._run(opening)
+            span.outcome(finished)
+        return finished
+
+    async def _run(self, opening: tuple[str | UserMessage | HearthMessage, ...]) -> Finished:
         for message in opening:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
@@ -218,7 +226,10 @@ class Agent:
                 extra=self._extra(),
             )
             try:
-                return await self.model.complete(request, _thinking_aware(self.on_delta))
+                with self.tracer.model_request(self.model.name, request) as span:
+                    response = await self.model.complete(request, _thinking_aware(self.on_delta))
+                    span.outcome(response)
+                return response
             except ContextOverflow as exc:
                 self._learn_window(exc, request)
                 if attempt or not await self.compact(
@@ -273,11 +284,13 @@ class Agent:
                 continue
             ran = True
             work_before = self.work.model_dump()
-            *audit, result = await self.dispatcher.dispatch(call)
+            with self.tracer.tool_call(call) as span:
+                *audit, result = await self.dispatcher.dispatch(call)
+                assert isinstance(result, ToolResult)
+                span.outcome(result)
             for event in audit:
                 self.record(event)
             self.record(result)
-            assert isinstance(result, ToolResult)
             if self.work.model_dump() != work_before:
                 self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
             all_ok = all_ok and result.ok

@@ -23,6 +23,7 @@ from hearth.agent.instructions import Instructions, NestedInstructions, load_ins
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
+from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.errors import HearthError, ModelError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
@@ -143,6 +144,7 @@ class Runtime:
     probe: bool = True  # ask a model how it calls tools (off in some tests)
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
     mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
+    tracer: Tracer = NO_TRACING  # OpenTelemetry spans when otel_endpoint is set (runtime/traces.py)
 
     @property
     def workspace(self) -> Path:
@@ -261,6 +263,7 @@ class Runtime:
         if self.embedded:
             self.embedded.stop()
         self.store.close()
+        await asyncio.to_thread(self.tracer.shutdown)  # the spans still waiting go out
 
 
 def check_workspace(workspace: Path) -> None:
@@ -281,7 +284,6 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     configure_logging(settings)
-    configure_traces(settings)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
@@ -357,10 +359,12 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     try:
         search = await usable_search(settings)
         tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=search)
+        tracer = configure_traces(settings)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
     rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools, probe=probe)
+    rt.tracer = tracer
     seeing = vision_tool(rt)
     if seeing is not None:
         rt.toolset.add(seeing)
@@ -535,6 +539,7 @@ def start_agent(
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
         sampling=main.sampling,
+        tracer=rt.tracer,
     )
     subagents.parent = agent
     if not resume:
