@@ -182,6 +182,52 @@ def test_a_failed_model_request_is_an_error_span_named_by_type_not_message(works
     assert KEY not in "".join(s.to_json() for s in exporter.get_finished_spans())
 
 
+def test_sub_agents_running_side_by_side_each_nest_under_the_decompose_call(workspace: Path) -> None:
+    exporter = InMemorySpanExporter()
+    with ScriptedServer() as srv:
+        srv.add(
+            call(
+                "decompose",
+                tasks=[
+                    {"id": "a", "objective": "TASK-A list", "deliverable": "names"},
+                    {"id": "b", "objective": "TASK-B list", "deliverable": "names"},
+                ],
+            ),
+            ScriptedReply(text="Both done. TASK_COMPLETE"),
+        )
+        for marker in ("TASK-A", "TASK-B"):
+            srv.route(marker, call("ls", path="."), ScriptedReply(text="none\nTASK_COMPLETE"))
+        finished, _, _ = run_session(workspace, srv, "split it", exporter)
+    assert finished.status is Status.DONE, finished.reason
+    spans = list(exporter.get_finished_spans())
+    root, *children = named(spans, "invoke_agent")
+    (decompose,) = named(spans, "execute_tool decompose")
+    assert parent_of(decompose) == root.context.span_id and len(children) == 2
+    assert all(parent_of(c) == decompose.context.span_id for c in children)
+    lists = named(spans, "execute_tool ls")
+    assert sorted(parent_of(s) or 0 for s in lists) == sorted(c.context.span_id for c in children)
+
+
+def test_a_compactions_summary_request_is_a_model_span_of_the_turn(workspace: Path) -> None:
+    from test_compaction import make, read_call
+
+    replies = [
+        ScriptedReply(text="thinking out loud " * 60, tool_calls=read_call(i).tool_calls) for i in range(10)
+    ]
+    agent, model = make(workspace, replies, 3000)
+    exporter = InMemorySpanExporter()
+    agent.tracer = OtelTracer(exporter, batch=False)
+    finished = asyncio.run(agent.run("read the files"))
+    assert finished.status is Status.DONE, finished.reason
+    summaries = [r for r in model.requests if "You summarise" in r["messages"][0]["content"]]  # type: ignore[index]
+    assert summaries
+    spans = list(exporter.get_finished_spans())
+    (turn,) = named(spans, "invoke_agent")
+    chats = named(spans, "chat")
+    assert len(chats) == len(model.requests)  # the agent's requests and the summaries alike
+    assert all(parent_of(s) == turn.context.span_id for s in chats)
+
+
 def test_the_endpoint_setting_must_be_an_http_url() -> None:
     assert traces_url("http://127.0.0.1:4318") == "http://127.0.0.1:4318/v1/traces"
     assert traces_url("https://otel.example/v1/traces/") == "https://otel.example/v1/traces"

@@ -170,6 +170,7 @@ class Agent:
             self.record,
             force=force,
             reason=reason,
+            tracer=self.tracer,
         )
 
     def _cap(self, messages: list[Message], tools: list[ToolSpec]) -> int | None:
