@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from opentelemetry import trace
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import StatusCode
 
@@ -140,9 +141,14 @@ def test_a_session_with_a_tool_call_and_a_sub_agent_makes_one_nested_trace_with_
         assert span.start_time is not None and span.end_time is not None and span.start_time <= span.end_time
         assert root.start_time is not None and root.end_time is not None
         assert root.start_time <= span.start_time and span.end_time <= root.end_time
-    assert (delegate.end_time or 0) - (delegate.start_time or 0) >= (child.end_time or 0) - (
-        child.start_time or 0
+    assert (
+        (delegate.start_time or 0)
+        <= (child.start_time or 0)
+        <= (child.end_time or 0)
+        <= (delegate.end_time or 0)
     )
+    # Hearth's provider is its own: OpenTelemetry's global one is left as it was (a proxy)
+    assert not isinstance(trace.get_tracer_provider(), TracerProvider)
 
 
 def test_secrets_in_tool_arguments_and_settings_reach_no_span(workspace: Path) -> None:
@@ -354,5 +360,22 @@ def test_without_the_extra_a_set_endpoint_is_a_clear_error(hearth, workspace: Pa
         assert res.code == 0, res.stderr[-1500:]  # no endpoint: nothing asked, nothing missing
         env["HEARTH_OTEL_ENDPOINT"] = "http://127.0.0.1:4318"
         res = hearth("run", "hi", "-w", str(workspace), "--json", env=env)
-    assert res.code != 0 and "Traceback" not in res.stderr
-    assert "OpenTelemetry is not installed" in res.stderr and "pip install 'hearth[otel]'" in res.stderr
+        assert res.code != 0 and "Traceback" not in res.stderr
+        assert "OpenTelemetry is not installed" in res.stderr and "pip install 'hearth[otel]'" in res.stderr
+        doctor = hearth("doctor", "-w", str(workspace), env=env)
+    (line,) = [x for x in doctor.stdout.splitlines() if "traces" in x]
+    assert "OpenTelemetry is not installed" in line and "pip install 'hearth[otel]'" in line
+    assert doctor.code == 1
+
+
+def test_doctor_says_where_spans_go(hearth, workspace: Path, server: ScriptedServer) -> None:  # type: ignore[no-untyped-def]
+    env = {"HEARTH_LLM_URL": server.url, "HEARTH_OTEL_ENDPOINT": "http://127.0.0.1:4318"}
+    res = hearth("doctor", "-w", str(workspace), env=env)
+    (line,) = [x for x in res.stdout.splitlines() if "traces" in x]
+    assert line.startswith("✓") and line.endswith(
+        "OpenTelemetry spans over OTLP/HTTP to http://127.0.0.1:4318/v1/traces"
+    )
+    env["HEARTH_OTEL_ENDPOINT"] = "localhost:4318"
+    res = hearth("doctor", "-w", str(workspace), env=env)
+    (line,) = [x for x in res.stdout.splitlines() if "traces" in x]
+    assert not line.startswith("✓") and "is not an http(s) URL" in line and res.code == 1
