@@ -234,6 +234,18 @@ def test_a_compactions_summary_request_is_a_model_span_of_the_turn(workspace: Pa
     assert all(parent_of(s) == turn.context.span_id for s in chats)
 
 
+def test_spans_name_the_service_hearth_unless_the_person_names_it(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, expected in (("", "hearth"), ("hearth-laptop", "hearth-laptop")):
+        monkeypatch.setenv("OTEL_SERVICE_NAME", name)
+        exporter = InMemorySpanExporter()
+        with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")]) as srv:
+            run_session(workspace, srv, "hi", exporter)
+        (turn,) = named(list(exporter.get_finished_spans()), "invoke_agent")
+        assert turn.resource.attributes["service.name"] == expected
+
+
 def test_the_endpoint_setting_must_be_an_http_url() -> None:
     assert traces_url("http://127.0.0.1:4318") == "http://127.0.0.1:4318/v1/traces"
     assert traces_url("https://otel.example/v1/traces/") == "https://otel.example/v1/traces"

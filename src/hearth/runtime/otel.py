@@ -17,6 +17,7 @@ The tracer provider is Hearth's own (never set as OpenTelemetry's global one).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -92,7 +93,10 @@ class OtelTracer:
     """
 
     def __init__(self, exporter: SpanExporter, *, batch: bool = True) -> None:
-        resource = Resource.create({"service.name": AGENT, "service.version": _version()})
+        attributes = {"service.name": AGENT, "service.version": _version()}
+        if os.environ.get("OTEL_SERVICE_NAME"):  # the person's name for this Hearth wins
+            del attributes["service.name"]
+        resource = Resource.create(attributes)
         self.provider = TracerProvider(resource=resource)
         processor = BatchSpanProcessor(exporter) if batch else SimpleSpanProcessor(exporter)
         self.provider.add_span_processor(processor)
