@@ -263,7 +263,8 @@ class Runtime:
         if self.embedded:
             self.embedded.stop()
         self.store.close()
-        await asyncio.to_thread(self.tracer.shutdown)  # the spans still waiting go out
+        if self.tracer is not NO_TRACING:
+            await asyncio.to_thread(self.tracer.shutdown)  # the spans still waiting go out
 
 
 def check_workspace(workspace: Path) -> None:
