@@ -246,6 +246,14 @@ def test_spans_name_the_service_hearth_unless_the_person_names_it(
         assert turn.resource.attributes["service.name"] == expected
 
 
+def test_the_sampler_variable_decides_per_turn(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OTEL_TRACES_SAMPLER", "always_off")
+    exporter = InMemorySpanExporter()
+    with ScriptedServer([call("ls", path="."), ScriptedReply(text="Hi. TASK_COMPLETE")]) as srv:
+        finished, _, _ = run_session(workspace, srv, "hi", exporter)
+    assert finished.status is Status.DONE and exporter.get_finished_spans() == ()
+
+
 def test_the_endpoint_setting_must_be_an_http_url() -> None:
     assert traces_url("http://127.0.0.1:4318") == "http://127.0.0.1:4318/v1/traces"
     assert traces_url("https://otel.example/v1/traces/") == "https://otel.example/v1/traces"
