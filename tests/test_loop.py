@@ -306,7 +306,7 @@ def test_model_mistakes_go_back_as_errors_it_can_fix(workspace: Path) -> None:
     first = results(agent)[0]
     assert not first.ok and "Unknown tool 'delete_everything'" in first.output and "write" in first.output
     assert not out["w1"].ok and "content: Field required" in out["w1"].output
-    assert "write(path: string, content: string)" in out["w1"].output
+    assert "write(path: string, content: string, append?: boolean)" in out["w1"].output
     assert not out["w2"].ok and "path: Input should be a valid string" in out["w2"].output
     assert out["w3"].ok and (workspace / "b.txt").read_text() == "ok"  # truncated JSON repaired
     assert not out["w4"].ok and "could not be read" in out["w4"].output
@@ -465,7 +465,7 @@ def test_text_mode_describes_tools_in_the_prompt_and_sends_no_tools(workspace: P
     run(agent)
     body = model.requests[0]
     assert "tools" not in body
-    assert "- write(path: string, content: string)" in body["messages"][0]["content"]
+    assert "- write(path: string, content: string, append?: boolean)" in body["messages"][0]["content"]
 
 
 def test_native_mode_ignores_calls_written_as_text(workspace: Path) -> None:
@@ -536,3 +536,50 @@ def test_a_blocked_after_an_error_without_a_remedy_stands(workspace: Path) -> No
     fin = run(agent)
     assert fin.status is Status.BLOCKED
     assert not any(isinstance(e, Notice) and e.reason == "blocked_after_error" for e in agent.history)
+
+
+# Before stopping on a loop or the step limit, the model is asked once, tools off, for its verdict.
+
+
+def _alternating(ws: Path) -> list[ScriptedReply]:
+    (ws / "a.txt").write_text("a")
+    return [ScriptedReply(text=fenced("read", path="a.txt")), ScriptedReply(text=fenced("ls"))] * 4
+
+
+@pytest.mark.parametrize(
+    ("verdict", "status"),
+    [
+        ("BLOCKED: there is no report in this folder.", Status.BLOCKED),
+        ("The file is there as asked. TASK_COMPLETE", Status.DONE),
+    ],
+)
+def test_a_loop_ends_with_the_verdict_the_model_gives_with_tools_off(
+    workspace: Path, verdict: str, status: Status
+) -> None:
+    agent, model, _ = make_agent(workspace, [*_alternating(workspace), ScriptedReply(text=verdict)])
+    fin = run(agent, "Summarise report.docx into summary.txt")
+    assert fin.status is status and "alternated" in fin.reason
+    [asked] = [e for e in agent.history if isinstance(e, Notice) and e.reason == "verdict"]
+    assert "Summarise report.docx into summary.txt" in asked.text  # the task, restated
+    assert "Do not call any tool" in asked.text
+    last = model.requests[-1]["messages"][-1]["content"]
+    assert "TASK_COMPLETE" in last and "BLOCKED" in last
+
+
+def test_a_call_given_as_the_verdict_is_not_run_and_the_limit_stands(workspace: Path) -> None:
+    script = [*_alternating(workspace), ScriptedReply(text=fenced("write", path="b.txt", content="x"))]
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "alternated" in fin.reason
+    assert not (workspace / "b.txt").exists()
+    last = results(agent)[-1]
+    assert last.name == "write" and not last.ok and "tools are off" in last.output
+
+
+def test_the_step_limit_also_asks_for_the_verdict(workspace: Path) -> None:
+    script = [ScriptedReply(text=fenced("write", path=f"f{i}.txt", content="x")) for i in range(3)]
+    agent, _, _ = make_agent(
+        workspace, [*script, ScriptedReply(text="BLOCKED: too many files to make")], max_iterations=3
+    )
+    fin = run(agent)
+    assert fin.status is Status.BLOCKED and "3 iterations" in fin.reason

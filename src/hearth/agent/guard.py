@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hearth.core.errors import LimitReached
+from hearth.core.errors import LimitReached, Stuck
 from hearth.core.types import ToolCall
 
 STOP_AT = 3
@@ -27,6 +27,7 @@ class LoopGuard:
     _nudged: set[str] = field(default_factory=set)
     _blocked_pushed_back: bool = False
     _remedies_given: set[str] = field(default_factory=set)
+    _cut_pushed_back: bool = False
 
     def empty_reply(self) -> bool:
         """Count an empty reply; True means nudge, raises when it is time to stop."""
@@ -57,6 +58,13 @@ class LoopGuard:
         self._remedies_given.add(error)
         return True
 
+    def push_back_after_cut(self) -> bool:
+        """True (once per turn) for a finish right after a reply stopped at its first call."""
+        if self._cut_pushed_back:
+            return False
+        self._cut_pushed_back = True
+        return True
+
     def reply_with_content(self) -> None:
         self._empty_replies = 0
 
@@ -67,22 +75,22 @@ class LoopGuard:
         short = key[:160]
         failing = _tail_run(self._steps, lambda a, b: a == b and not a[2])
         if failing >= STOP_AT:
-            raise LimitReached(f"the same failing call was repeated {failing} times: {short}")
+            raise Stuck(f"the same failing call was repeated {failing} times: {short}")
         if failing == STOP_AT - 1:
             return self._nudge("failing", f"the same failing call {failing} times ({short})")
         same = _tail_run(self._steps, lambda a, b: a == b)
         if same >= STOP_AT + 1:
-            raise LimitReached(f"the same call gave the same result {same} times: {short}")
+            raise Stuck(f"the same call gave the same result {same} times: {short}")
         if same == STOP_AT:
             return self._nudge("same", f"the same call with the same result {same} times ({short})")
         errors = _tail_run(self._steps, lambda a, b: not a[2] and not b[2] and a[1] == b[1])
         if errors >= STOP_AT + 1:
-            raise LimitReached(f"the same error came back {errors} times: {output[:160]}")
+            raise Stuck(f"the same error came back {errors} times: {output[:160]}")
         if errors == STOP_AT:
             return self._nudge("error", f"calls that all fail with the same error ({output[:120]})")
         alternating = _alternation(self._steps)
         if alternating >= 8:
-            raise LimitReached(f"the model alternated between the same two calls {alternating} times")
+            raise Stuck(f"the model alternated between the same two calls {alternating} times")
         if alternating == 6:
             return self._nudge("alternate", "two calls alternating back and forth without progress")
         return None
