@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth.agent import verdict
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
@@ -78,7 +79,6 @@ log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
 VERDICT_MIN_SECONDS = 5.0  # the verdict request is skipped when less time than this is left
-VERDICT_TASK_CHARS = 600  # the task as restated to the model when asking for its verdict
 # The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
@@ -319,32 +319,15 @@ class Agent:
             raise stop
 
     async def _verdict(self, stuck: Stuck) -> StopRun:
-        """Before stopping on a loop or the step limit, ask the model once, with tools off, whether
-        the task is done or blocked (a small model that ignores a loop notice still answers this).
-        Its answer ends the turn as done or blocked; any other answer leaves the limit standing."""
+        """Before stopping on a loop or the step limit, ask once (see agent/verdict) whether the
+        task is done or blocked; the question and the answer are recorded like any exchange."""
         if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
             return stuck
-        task = next((e.text for e in reversed(self.history) if isinstance(e, UserMessage)), "")
-        if len(task) > VERDICT_TASK_CHARS:
-            task = task[:VERDICT_TASK_CHARS] + " …"
-        self.record(Notice(reason="verdict", text=render("notice_verdict", reason=stuck.reason, task=task)))
-        reply, _ = self._reply(await self._query())
-        self.record(reply)
-        for call in reply.tool_calls:  # every call gets its result, so the transcript stays whole
-            self.record(
-                ToolResult(call_id=call.id, name=call.name, output=render("result_verdict_not_run"), ok=False)
-            )
-        try:
-            stop = None if imitates_results(reply.text) else marker_stop(reply.text)
-        except BadWait:
-            stop = None
-        if isinstance(stop, Blocked):
-            return Blocked(f"{stop.reason} (asked after {stuck.reason})", final_text=stop.final_text)
-        if isinstance(stop, TaskDone):
-            return TaskDone(
-                f"the model said the task is complete (asked after {stuck.reason})", stop.final_text
-            )
-        return stuck
+        text = verdict.question(self.history, stuck.reason)
+        answer = await verdict.ask(self.model, text, self.temperature)
+        self.record(Notice(reason="verdict", text=text))
+        self.record(answer)
+        return verdict.outcome(answer.text, stuck)
 
     def _repeat(self, call: ToolCall, reply: ModelReply) -> bool:
         """A call that already worked in this turn, with no other change since, in a reply with

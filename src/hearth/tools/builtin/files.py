@@ -203,6 +203,12 @@ def _append(args: WriteInput, ctx: RunContext, path: Path) -> str:
         if _is_binary(raw):
             raise ToolError(f"{args.path!r} is not a text file; append adds to text files only.")
         old = _text(raw).read()
+    text = args.content.strip("\r\n")
+    if text.strip() and old.rstrip("\r\n").endswith(text):
+        raise ToolError(
+            f"Not appended: {args.path} already ends with this text, so it is there. "
+            "If that was the task, it is done; otherwise change something else."
+        )
     added = args.content
     if old and not old.endswith("\n") and not added.startswith("\n"):
         added = "\n" + added  # the file's last line is ended first
