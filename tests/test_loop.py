@@ -628,3 +628,17 @@ def test_appending_the_text_a_file_already_ends_with_is_refused(workspace: Path)
     [refused] = results(agent)
     assert not refused.ok and "already ends with this text" in refused.output
     assert (workspace / "todo.txt").read_text() == "Call Ana\nBuy milk\n"
+
+
+def test_a_blocked_verdict_after_the_turn_changed_something_leaves_the_limit(workspace: Path) -> None:
+    """Task 07 with the real 1.5B: committed, then `git_status` four times; asked, it said
+    'BLOCKED: No changes made'. Blocked means it cannot be done, which comes before doing."""
+    script = [
+        ScriptedReply(text=fenced("write", path="a.txt", content="x")),
+        *[ScriptedReply(text=fenced("ls"))] * 4,
+        ScriptedReply(text="BLOCKED: No changes made to a.txt."),
+    ]
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "same result 4 times" in fin.reason
+    assert (workspace / "a.txt").read_text() == "x"

@@ -327,7 +327,8 @@ class Agent:
         answer = await verdict.ask(self.model, text, self.temperature)
         self.record(Notice(reason="verdict", text=text))
         self.record(answer)
-        return verdict.outcome(answer.text, stuck)
+        writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
+        return verdict.outcome(answer.text, stuck, changed=verdict.changed_something(self.history, writes))
 
     def _repeat(self, call: ToolCall, reply: ModelReply) -> bool:
         """A call that already worked in this turn, with no other change since, in a reply with

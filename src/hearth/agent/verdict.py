@@ -74,13 +74,26 @@ async def ask(model: Model, text: str, temperature: float | None) -> ModelReply:
     )
 
 
-def outcome(answer: str, stuck: Stuck) -> StopRun:
-    """Done or blocked as the answer says; the limit when it says neither."""
+def changed_something(history: Sequence[Event], writes: set[str]) -> bool:
+    """Whether a call of a tool that changes things worked in this turn."""
+    worked: set[str] = set()
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            break
+        if isinstance(event, ToolResult) and event.ok and event.name in writes:
+            worked.add(event.call_id)
+    return bool(worked)
+
+
+def outcome(answer: str, stuck: Stuck, *, changed: bool) -> StopRun:
+    """Done or blocked as the answer says; the limit when it says neither. A BLOCKED after the
+    turn changed something is not believed: "it cannot be done" comes before doing, and a small
+    model says BLOCKED of work it did (a commit made, then `git status` clean)."""
     try:
         stop = None if imitates_results(answer) else marker_stop(answer)
     except ValueError:
         stop = None
-    if isinstance(stop, Blocked):
+    if isinstance(stop, Blocked) and not changed:
         return Blocked(f"{stop.reason} (asked after {stuck.reason})", final_text=stop.final_text)
     if isinstance(stop, TaskDone):
         return TaskDone(f"the model said the task is complete (asked after {stuck.reason})", stop.final_text)
