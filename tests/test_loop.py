@@ -585,9 +585,9 @@ def test_a_call_given_as_the_verdict_is_not_run_and_the_limit_stands(workspace: 
 
 
 def test_the_step_limit_also_asks_for_the_verdict(workspace: Path) -> None:
-    script = [ScriptedReply(text=fenced("write", path=f"f{i}.txt", content="x")) for i in range(3)]
+    script = [ScriptedReply(text=fenced("grep", pattern=f"report{i}")) for i in range(3)]
     agent, _, _ = make_agent(
-        workspace, [*script, ScriptedReply(text="BLOCKED: too many files to make")], max_iterations=3
+        workspace, [*script, ScriptedReply(text="BLOCKED: there is no report anywhere")], max_iterations=3
     )
     fin = run(agent)
     assert fin.status is Status.BLOCKED and "3 iterations" in fin.reason
