@@ -954,3 +954,22 @@ def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
     assert not first.ok and not second.ok and "append=true" in second.output and "rm ops.py" in second.output
     assert appended.ok
     assert (workspace / "ops.py").read_text() == original + "def add(a, b):\n    return a + b\n"
+
+
+def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Task 09 with the real 1.5B (session 5): asked to summarise quarterly_report.docx, which
+    does not exist, it summarised notes.txt into summary.txt instead."""
+    (workspace / "notes.txt").write_text("Nothing else here.\n")
+    server.add(*[ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the workspace.")] * 2)
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Summarise quarterly_report.docx and notes.txt into summary.txt.",
+        HEARTH_MODEL_PROFILE="small",
+    )
+    shown = last_user_text(server.requests[0])
+    assert "Named in the task but not in the workspace now: quarterly_report.docx, summary.txt" in shown
+    assert res.code == 3 and not (workspace / "summary.txt").exists()
