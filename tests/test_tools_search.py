@@ -138,6 +138,6 @@ def test_web_search_is_offered_only_when_configured_and_reachable(base: str, wor
 
 
 def test_search_settings_need_a_trusted_workspace() -> None:
-    from hearth.runtime.config import PROJECT_SAFE
+    from hearth.runtime.trust import PROJECT_SAFE
 
     assert not {"search_provider", "search_url", "search_api_key", "network", "network_allow"} & PROJECT_SAFE
