@@ -354,7 +354,7 @@ def start_agent(
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
         work=state.work,
-        known=KnownFiles.from_events(history, paths, _canonical(toolset)),
+        known=KnownFiles.from_events(history, paths, _canonical(toolset), strict=rt.profile.small),
     )
     dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
     main = rt.role("main", subagents.models)
