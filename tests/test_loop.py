@@ -498,7 +498,7 @@ def test_first_request_stays_small_with_the_default_tools() -> None:
     only; the small profile does not show them (they stay callable). This guards the size with the scripted server's estimate
     (chars/4), which runs without the model installed.
     """
-    from hearth.runtime.session import default_toolset, small_toolset
+    from hearth.runtime.profile import default_toolset, small_toolset
     from hearth.testing.script import estimate_tokens, prompt_text
 
     tools = default_toolset()
