@@ -323,7 +323,7 @@ class Agent:
         task is done or blocked; the question and the answer are recorded like any exchange."""
         if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
             return stuck
-        text = verdict.question(self.history, stuck.reason)
+        text = verdict.question(self.history)
         answer = await verdict.ask(self.model, text, self.temperature)
         self.record(Notice(reason="verdict", text=text))
         self.record(answer)

@@ -26,29 +26,31 @@ OUTPUT_CHARS = 240
 VERDICT_TOKENS = 120  # one line is asked for
 
 
-def question(history: Sequence[Event], reason: str) -> str:
-    """The verdict question: the task, the turn's latest calls and what they returned."""
+def question(history: Sequence[Event]) -> str:
+    """The verdict question: the task, and what this turn's calls did, in order, each distinct
+    call and result once (a loop's repeats counted, not listed: the early work stays in view).
+    Why the turn was stopped is not said: told "it went in circles", the 1.5B answered BLOCKED
+    of work it had done."""
     task = ""
     calls: dict[str, str] = {}
-    steps: list[str] = []
+    steps: dict[str, int] = {}
     for event in history:
         if isinstance(event, UserMessage):
-            task, calls, steps = event.text, {}, []
+            task, calls, steps = event.text, {}, {}
         elif isinstance(event, ModelReply):
             for call in event.tool_calls:
                 args = json.dumps(call.arguments, ensure_ascii=False)
                 calls[call.id] = f"{call.name} {_short(args, ARGS_CHARS)}"
         elif isinstance(event, ToolResult) and event.call_id in calls:
             outcome = "" if event.ok else "failed: "
-            steps.append(f"- {calls[event.call_id]} -> {outcome}{_short(event.output, OUTPUT_CHARS)}")
-    shown = steps[-STEPS_SHOWN:]
-    if len(steps) > len(shown):
-        shown.insert(0, f"- ({len(steps) - len(shown)} earlier calls not shown)")
+            line = f"- {calls[event.call_id]} -> {outcome}{_short(event.output, OUTPUT_CHARS)}"
+            steps[line] = steps.get(line, 0) + 1
+    lines = [line if n == 1 else f"{line} ({n} times)" for line, n in steps.items()]
+    shown = lines[-STEPS_SHOWN:]
+    if len(lines) > len(shown):
+        shown.insert(0, f"- ({len(lines) - len(shown)} earlier calls not shown)")
     return render(
-        "verdict_request",
-        task=_short(task, TASK_CHARS),
-        steps="\n".join(shown) or "- (no tool was called)",
-        reason=reason,
+        "verdict_request", task=_short(task, TASK_CHARS), steps="\n".join(shown) or "- (no tool was called)"
     )
 
 

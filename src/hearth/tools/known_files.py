@@ -94,14 +94,11 @@ class KnownFiles:
             else "To add your text at the end of the file, send the same write with append=true. "
             "To change part of the file, use edit."
         )
-        confirm = (
-            f"To replace the whole file anyway, delete it first (shell: rm {shown}), then write it."
-            if self.strict
-            else f"If you really mean to remove them, send the same {what} again."
-        )
+        # strict: no way round is named (told to delete the file first, the 1.5B did, unasked)
+        confirm = "" if self.strict else f" If you really mean to remove them, send the same {what} again."
         raise ToolError(
             f"Not changed: this {what} would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
-            f"(e.g. {examples}). {advice} {confirm}"
+            f"(e.g. {examples}). {advice}{confirm}"
         )
 
     def __contains__(self, path: Path) -> bool:

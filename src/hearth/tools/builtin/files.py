@@ -387,8 +387,10 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
     if not hits:
         return "\n".join(filter(None, [note, f"No matches for {args.pattern!r}."]))
     more = f"\n[{total - len(hits)} more matches not shown; narrow the search]" if total > len(hits) else ""
-    count = f"[{_plural(total, 'matching line')} in {_plural(matched, 'file')}]"
-    return "\n".join(filter(None, [note, "\n".join(hits) + more, count]))
+    count = (
+        f"[{_plural(total, 'matching line')} in {_plural(matched, 'file')}]"  # first: read before the lines
+    )
+    return "\n".join(filter(None, [note, count, "\n".join(hits) + more]))
 
 
 def _plural(n: int, what: str) -> str:
