@@ -338,7 +338,11 @@ class Agent:
         if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
             return stuck
         text = verdict.question(self.history)
-        answer = await verdict.ask(self.model, text, self.temperature, self.tracer)
+        try:
+            answer = await verdict.ask(self.model, text, self.temperature, self.tracer)
+        except ModelError as exc:  # the question is a courtesy: the limit stands, with its reason
+            log.warning("the verdict request failed: %s", exc.message)
+            return stuck
         self.record(Notice(reason="verdict", text=text))
         self.record(answer)
         writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
