@@ -33,6 +33,7 @@ from hearth.agent.finish import (
 )
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
+from hearth.agent.named_files import split_present
 from hearth.agent.remedy import remedy
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
@@ -437,13 +438,19 @@ class Agent:
     def _check_finish(self, stop: StopRun, guard: LoopGuard) -> None:
         """A finish is refused (the model is told what is open) while tracked work remains.
 
-        A BLOCKED before any tool was tried in this turn is pushed back once: weak models reach
-        for it at the first difficulty. A BLOCKED right after an error whose message names a
+        A BLOCKED before any tool was tried in this turn is pushed back once (twice, naming them,
+        when files the task mentions are in the workspace): weak models reach for it at the first
+        difficulty. A BLOCKED right after an error whose message names a
         remedy is pushed back once per error, with that remedy. A BLOCKED after that stands.
         """
-        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=tried_a_tool(self.history)):
-            self.record(Notice(reason="blocked_early", text=render("notice_blocked_early")))
-            raise _Continue
+        if isinstance(stop, Blocked):
+            task = next((e.text for e in reversed(self.history) if isinstance(e, UserMessage)), "")
+            present = split_present(self.dispatcher.context.workspace, task)[0]
+            # files the task names are there to read: pushed back twice, naming them
+            if guard.push_back_blocked(tried=tried_a_tool(self.history), times=2 if present else 1):
+                there = " " + render("notice_blocked_named", names=", ".join(present)) if present else ""
+                self.record(Notice(reason="blocked_early", text=render("notice_blocked_early", there=there)))
+                raise _Continue
         if isinstance(stop, Blocked):
             failed = last_result(self.history)
             fixable = failed is not None and not failed.ok and not failed.output.startswith("Denied:")
