@@ -120,6 +120,14 @@ class PipelineStore(PipelineControls):
             )
         return self.plan(int(row[0]))
 
+    def unclaim_plan(self, plan_id: int) -> None:
+        """A plan being planned back to new (its planning was cut short; nothing is counted)."""
+        with self._tx() as cur:
+            cur.execute(
+                "UPDATE pipeline_plans SET status='new', claimed_by=NULL, updated=? WHERE id=? AND status='planning'",
+                (iso(), plan_id),
+            )
+
     def set_tasks(self, plan_id: int, tasks: list[NewTask], planner_tokens: int) -> None:
         """The planner's tasks; the plan becomes active (its tasks claimable)."""
         with self._tx() as cur:

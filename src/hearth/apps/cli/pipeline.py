@@ -69,6 +69,14 @@ def run(
             "--batch", help="Phase batching: all ready coding, then all reviewing (fewer model swaps)"
         ),
     ] = False,
+    server_wait: Annotated[
+        float,
+        typer.Option(
+            "--server-wait",
+            min=0,
+            help="With --once: seconds to wait for a model server that went away mid-work",
+        ),
+    ] = 300.0,
 ) -> None:
     """Watch plans/*.md and work them: plan, code, verify, review (several runners may share a project)."""
     import asyncio
@@ -78,7 +86,12 @@ def run(
     from hearth.runtime.session import open_runtime
 
     options = PipelineOptions(
-        max_attempts=max_attempts, git=not no_git, test_timeout=test_timeout, poll=poll, batch=batch
+        max_attempts=max_attempts,
+        git=not no_git,
+        test_timeout=test_timeout,
+        poll=poll,
+        batch=batch,
+        server_wait=server_wait,
     )
 
     async def main() -> None:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 
 from hearth.agent.compaction import estimate_tokens
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, ServerGone
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
 from hearth.prompts import render
@@ -64,6 +64,8 @@ async def plan_tasks(rt: Runtime, plan: PlanRow, *, tries: int = PLANNER_TRIES) 
             f"the planner's reply did not validate after {len(exc.responses)} tries: {exc.problem}",
             exc.tokens,
         )
+    except ServerGone:
+        raise  # not the model's doing: the runner waits for the server and asks again
     except HearthError as exc:
         return Planned(None, f"the planner's model failed: {exc}", 0)
     tasks = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from hearth.core.errors import HearthError, ToolError
+from hearth.core.errors import HearthError, ServerGone, ToolError
 from hearth.core.text import cap_text
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
@@ -54,6 +54,8 @@ async def review(rt: Runtime, task: TaskRow, files: list[str], summary: str) -> 
             f"the reviewer's verdict did not validate after {len(exc.responses)} tries: {exc.problem}",
             exc.tokens,
         )
+    except ServerGone:
+        raise  # not the model's doing: the runner waits for the server and asks again
     except HearthError as exc:
         return Review(None, f"the reviewer's model failed: {exc}", 0)
     return Review(answer.value, "", answer.tokens)
