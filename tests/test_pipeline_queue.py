@@ -402,3 +402,34 @@ def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken
         }
     finally:
         store.close()
+
+
+def test_one_plan_holds_the_checkout_at_a_time_and_only_its_tasks_are_claimed_meanwhile(
+    workspace: Path,
+) -> None:
+    from hearth.store.pipeline import CheckoutHold, NewTask
+
+    store = open_pipeline_store(workspace)
+    try:
+        make_plan(workspace, "a", "A.\n")
+        make_plan(workspace, "b", "B.\n")
+        first, second = register_plans(store, workspace)
+        for plan in (first, second):
+            assert store.claim_plan("me", plan.id) is not None
+            store.set_tasks(plan.id, [NewTask("t1", "one"), NewTask("t2", "two")], 0)
+        assert store.take_checkout(CheckoutHold(second.id, "hearth/plan-b", "main"))
+        assert not store.take_checkout(CheckoutHold(first.id, "hearth/plan-a", "main"))  # taken
+        assert store.checkout() == CheckoutHold(second.id, "hearth/plan-b", "main")
+        hold = store.checkout()
+        assert hold is not None
+        claimed = [store.claim_task("me", plan_id=hold.plan_id) for _ in range(3)]
+        assert [(t.plan_id, t.key) for t in claimed if t] == [(second.id, "t1"), (second.id, "t2")]
+        assert claimed[2] is None  # the other plan's tasks wait for the checkout
+        assert not store.drop_checkout(first.id)  # only the holder's plan drops it
+        assert store.drop_checkout(second.id) and store.checkout() is None
+        assert store.take_checkout(CheckoutHold(first.id, "hearth/plan-a", "main"))
+    finally:
+        store.close()
+    reopened = open_pipeline_store(workspace)  # the hold is in the file: every runner sees it
+    assert reopened.checkout() == CheckoutHold(first.id, "hearth/plan-a", "main")
+    reopened.close()

@@ -28,6 +28,7 @@ from hearth.store.pipeline_rows import (
     PLAN_COLS,
     TASK_COLS,
     AttemptRow,
+    CheckoutHold,
     NewTask,
     PlanRow,
     TaskRow,
@@ -37,7 +38,7 @@ from hearth.store.pipeline_rows import (
     task_row,
 )
 
-__all__ = ["AttemptRow", "NewTask", "PipelineStore", "PlanRow", "TaskRow", "runner_id"]
+__all__ = ["AttemptRow", "CheckoutHold", "NewTask", "PipelineStore", "PlanRow", "TaskRow", "runner_id"]
 
 
 class PipelineStore(PipelineControls):
@@ -180,18 +181,21 @@ class PipelineStore(PipelineControls):
             raise NotFound(f"No task #{task_id}.", "List them with `hearth pipeline status`.")
         return task_row(rows[0])
 
-    def claim_task(self, owner: str, *, stages: tuple[str, ...] = ()) -> TaskRow | None:
+    def claim_task(
+        self, owner: str, *, stages: tuple[str, ...] = (), plan_id: int | None = None
+    ) -> TaskRow | None:
         """The next ready task (pending, its plan active, everything it depends on done), now
-        claimed by `owner`. `stages`: only tasks left at one of these stages (phase batching)."""
+        claimed by `owner`. `stages`: only tasks left at one of these stages (phase batching);
+        `plan_id`: only that plan's (the plan whose branch is checked out)."""
         with self._tx() as cur:
             row = cur.execute(
                 "SELECT t.id FROM pipeline_tasks t JOIN pipeline_plans p ON p.id=t.plan_id"
-                " WHERE t.status='pending' AND p.status='active'"
+                " WHERE t.status='pending' AND p.status='active' AND (? IS NULL OR t.plan_id=?)"
                 " AND (?=0 OR t.stage IN (SELECT value FROM json_each(?)))"
                 " AND NOT EXISTS (SELECT 1 FROM json_each(t.depends) j JOIN pipeline_tasks d"
                 "   ON d.plan_id=t.plan_id AND d.key=j.value WHERE d.status<>'done')"
                 " ORDER BY t.plan_id, t.phase, t.id LIMIT 1",
-                (len(stages), json.dumps(list(stages))),
+                (plan_id, plan_id, len(stages), json.dumps(list(stages))),
             ).fetchone()
             if row is None:
                 return None
@@ -318,6 +322,38 @@ class PipelineStore(PipelineControls):
                 (plan_id,),
             )
         ]
+
+    # -- the checkout, with a branch per plan ------------------------------------------------
+
+    def checkout(self) -> CheckoutHold | None:
+        """Which plan's branch the workspace has checked out, and the branch to go back to."""
+        rows = self._rows("SELECT value FROM pipeline_meta WHERE key='checkout'")
+        if not rows:
+            return None
+        data = json.loads(rows[0][0])
+        return CheckoutHold(int(data["plan"]), str(data["branch"]), str(data["back"]))
+
+    def take_checkout(self, hold: CheckoutHold) -> bool:
+        """The checkout is `hold.plan`'s until dropped; False when another plan holds it."""
+        value = json.dumps({"plan": hold.plan_id, "branch": hold.branch, "back": hold.back})
+        with self._tx() as cur:
+            return (
+                cur.execute(
+                    "INSERT OR IGNORE INTO pipeline_meta(key, value) VALUES ('checkout', ?)", (value,)
+                ).rowcount
+                == 1
+            )
+
+    def drop_checkout(self, plan_id: int) -> bool:
+        """The checkout no longer `plan_id`'s; True for the one caller that dropped it."""
+        with self._tx() as cur:
+            return (
+                cur.execute(
+                    "DELETE FROM pipeline_meta WHERE key='checkout' AND json_extract(value, '$.plan')=?",
+                    (plan_id,),
+                ).rowcount
+                == 1
+            )
 
     def working_since(self) -> float | None:
         """When the oldest attempt still being worked began (None: no coder is working)."""

@@ -77,6 +77,13 @@ def run(
             help="With --once: seconds to wait for a model server that went away mid-work",
         ),
     ] = 300.0,
+    branch_per_plan: Annotated[
+        bool,
+        typer.Option(
+            "--branch-per-plan",
+            help="Commit each plan on a branch of its own (hearth/plan-NAME), then go back to yours",
+        ),
+    ] = False,
 ) -> None:
     """Watch plans/*.md and work them: plan, code, verify, review (several runners may share a project)."""
     import asyncio
@@ -92,6 +99,7 @@ def run(
         poll=poll,
         batch=batch,
         server_wait=server_wait,
+        branch_per_plan=branch_per_plan,
     )
 
     async def main() -> None:

@@ -31,6 +31,7 @@ from hearth.runtime.pipeline import planguard
 from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
 from hearth.runtime.pipeline.gitphase import commit_phase
 from hearth.runtime.pipeline.lmstudio import LMStudioModels
+from hearth.runtime.pipeline.planbranch import PlanCheckout
 from hearth.runtime.pipeline.planner import plan_tasks
 from hearth.runtime.pipeline.plans import plan_files, read_plan
 from hearth.runtime.pipeline.report import write_plan_report
@@ -53,6 +54,7 @@ class PipelineOptions:
     poll: float = 2.0  # seconds between looks for work when there is none
     batch: bool = False  # phase batching: all coding that is ready, then all reviewing (fewer model swaps)
     server_wait: float = 300.0  # with `once`: how long to wait for a server that went away mid-work
+    branch_per_plan: bool = False  # each plan's commits on a branch of its own (see planbranch)
 
 
 def open_pipeline_store(workspace: Path) -> PipelineStore:
@@ -110,6 +112,8 @@ class Runner:
         self._answered_at = -SERVER_CHECK_SECONDS  # when the server last answered (monotonic)
         self.cut: list[str] = []  # work the server cut short, handed back (said when it answers again)
         self._coder_model: WatchedModel | None = None
+        branching = self.options.branch_per_plan and self.options.git
+        self.checkout = PlanCheckout(rt, store, self.say, branching)
         self._coder_model_for: object = None
 
     async def use(self, role: str) -> None:
@@ -193,7 +197,7 @@ class Runner:
             await self.settle()
             return True
         if not self.options.batch:
-            task = self.store.claim_task(self.owner)
+            task = await self.checkout.claim(self.owner)
             if task is not None:
                 await self._work(task)
                 await self.settle()
@@ -206,7 +210,7 @@ class Runner:
                 (("", "rework"), False),
                 (("review",), True),
             ):
-                task = self.store.claim_task(self.owner, stages=stages)
+                task = await self.checkout.claim(self.owner, stages)
                 if task is not None:
                     await self._work(task, review_now=review_now)
                     await self.settle()
@@ -221,6 +225,7 @@ class Runner:
         for plan in self.store.finish_plans():
             path = write_plan_report(self.store, self.rt.workspace, plan)
             self.say(f"plan #{plan.id} {plan.name} {plan.status}; report: {path}")
+        await self.checkout.give_back()
 
     async def _beat(self) -> None:
         while True:
@@ -452,5 +457,6 @@ class Runner:
         titles = "; ".join(f"{t.key} {t.title}" for t in tasks)
         message = f"hearth({plan.name}): phase {phase}: {titles}"
         commit, note = await commit_phase(self.rt, message[:300], files)
+        note = self.checkout.commit_note(plan.id, commit, note)
         self.store.set_phase_commit(plan.id, phase, commit, note)
         self.say(f"plan #{plan.id} phase {phase}: {note} {commit}".rstrip())
