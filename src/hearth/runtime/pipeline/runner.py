@@ -112,6 +112,7 @@ class Runner:
         self._answered_at = -SERVER_CHECK_SECONDS  # when the server last answered (monotonic)
         self.cut: list[str] = []  # work the server cut short, handed back (said when it answers again)
         self._coder_model: WatchedModel | None = None
+        self._coder_clients: list[WatchedModel] = []  # every one made (closed when the run ends)
         branching = self.options.branch_per_plan and self.options.git
         self.checkout = PlanCheckout(rt, store, self.say, branching)
         self._coder_model_for: object = None
@@ -122,7 +123,8 @@ class Runner:
 
     async def run(self, *, once: bool = False) -> None:
         """Work until stopped; `once`: until nothing is left to do (for any runner). With `once`,
-        a model server that does not answer is an error; otherwise the runner waits for it."""
+        a model server that does not answer before any work is an error, and one that went away
+        mid-work is waited for `server_wait` seconds; otherwise the runner waits for it."""
         beat = asyncio.create_task(self._beat())
         lost_at: float | None = None  # when the server stopped answering after cutting work short
         try:
@@ -149,8 +151,8 @@ class Runner:
                 await asyncio.sleep(self.options.poll)
         finally:
             beat.cancel()
-            if self._coder_model is not None:
-                await self._coder_model.aclose()
+            for client in self._coder_clients:
+                await client.aclose()
 
     async def _server_answers(self) -> bool:
         """Does the model server answer at all (any HTTP status)? Asked again once the last
@@ -381,6 +383,8 @@ class Runner:
         wanted = self.rt.model_for(self.rt.role("coder"))
         if self._coder_model_for is not wanted:
             self._coder_model, self._coder_model_for = watched(wanted), wanted
+            if self._coder_model is not None:
+                self._coder_clients.append(self._coder_model)
         return self._coder_model
 
     async def _guarded(self, conv: Conversation, text: str | None) -> Finished:
