@@ -81,3 +81,19 @@ def test_the_pilot_panel_chats_shows_plans_and_cancels_and_resumes(page: Page, w
     assert (web.workspace / "plans" / "from-ui.md").read_text() == "# UI\nA page.\n"
     tools = web.model.requests[0]["tools"]
     assert "shell" not in {t["function"]["name"] for t in tools}
+
+
+def test_the_main_page_links_to_pilot_and_pilot_links_back(page: Page, web: Web) -> None:
+    page.goto(web.url + "/")
+    page.fill("#pin", web.auth.pin)
+    page.click("text=Log in")
+    expect(page.locator("#app")).to_be_visible()
+    link = page.get_by_role("link", name="Pilot")
+    expect(link).to_be_visible()  # in the header, beside the other panels
+    link.click()
+    page.wait_for_url(web.url + "/static/pilot.html")
+    expect(page.locator("#pilot")).to_be_visible()  # still logged in: the panel itself, not the login note
+    expect(page.locator("#need-login")).to_be_hidden()
+    expect(page.locator("#plans")).to_contain_text("No plans yet")
+    page.get_by_role("link", name="Sessions").click()
+    expect(page.locator("#app")).to_be_visible()

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hearth.llm.structured import parse_answer
 from hearth.runtime.pipeline.runner import open_pipeline_store, register_plans
 from hearth.runtime.pipeline.schema import TaskList, Verdict
-from hearth.runtime.pipeline.structured import parse_json
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from pipelinesupport import (
@@ -192,18 +192,29 @@ def test_a_plan_is_registered_by_content_an_unchanged_resave_is_nothing_and_an_e
     reopened.close()
 
 
+def _parsed(reply: str, schema: type[Any]) -> tuple[Any, str]:
+    try:
+        return parse_answer(reply, schema), ""
+    except ValueError as exc:
+        return None, str(exc)
+
+
 def test_json_is_repaired_where_that_is_safe_and_refused_with_the_field_otherwise() -> None:
     reply = '<think>let me see</think>Here:\n```json\n{"verdict": "rework", "reasons": ["no tests",],}\n```'
-    value, error = parse_json(reply, Verdict)
+    value, error = _parsed(reply, Verdict)
     assert error == "" and value is not None and value.reasons == ["no tests"]
-    value, error = parse_json('[{"id": "t1", "title": "One"}]', TaskList)  # a bare list
+    value, error = _parsed('[{"id": "t1", "title": "One"}]', TaskList)  # a bare list
     assert value is not None and value.tasks[0].id == "t1"
-    value, error = parse_json('{"verdict": "rework", "reasons": []}', Verdict)
+    value, error = _parsed('Here they are: [{"id": "t1", "title": "One"}]', TaskList)
+    assert value is not None and value.tasks[0].id == "t1"
+    value, error = _parsed('{"verdict": "rework", "reasons": []}', Verdict)
     assert value is None and "at least one reason" in error
-    value, error = parse_json('{"tasks": [{"id": "t1", "title": "x", "files": ["/etc/passwd"]}]}', TaskList)
+    value, error = _parsed('{"tasks": [{"id": "t1", "title": "x", "files": ["/etc/passwd"]}]}', TaskList)
     assert value is None and "tasks.0.files" in error
-    value, error = parse_json("{\u201cverdict\u201d: \u201cpass\u201d}", Verdict)
+    value, error = _parsed("{\u201cverdict\u201d: \u201cpass\u201d}", Verdict)
     assert value is not None and value.verdict == "pass"
+    value, error = _parsed("Verdict: pass", Verdict)
+    assert value is None and "no JSON object was found" in error
 
 
 def test_a_plan_file_written_while_a_coder_works_waits_until_that_work_ends(workspace: Path) -> None:
@@ -330,9 +341,7 @@ def test_a_role_with_json_schema_gets_the_schema_as_response_format_and_one_with
 
     from hearth.core.types import Message
     from hearth.llm.client import ClientSettings, OpenAICompatModel
-    from hearth.llm.profiles import ToolMode
-    from hearth.runtime.pipeline.structured import ask_json
-    from hearth.runtime.roles import Role
+    from hearth.llm.structured import ask_json
 
     server.add(verdict("pass"), ScriptedReply(text="Verdict: pass"), verdict("rework", "name the file"))
 
@@ -340,10 +349,11 @@ def test_a_role_with_json_schema_gets_the_schema_as_response_format_and_one_with
         model = OpenAICompatModel(ClientSettings(base_url=server.url, retries=0))
         asked = [Message(role="user", content="Review task t1: x")]
         for flag in (True, False):
-            role = Role("reviewer", "", "", "", 0.0, {"seed": 7}, ToolMode.NATIVE, json_schema=flag)
-            answer = await ask_json(model, role, asked, Verdict)
-            assert answer.value is not None and answer.error == ""
-            assert answer.replies == (1 if flag else 2) and answer.tokens > 0
+            answer = await ask_json(
+                model, asked, Verdict, json_schema=flag, temperature=0.0, sampling={"seed": 7}, retries=2
+            )
+            assert answer.value is not None
+            assert answer.attempts == (1 if flag else 2) and answer.tokens > 0
         await model.aclose()
 
     asyncio.run(go())
@@ -352,6 +362,7 @@ def test_a_role_with_json_schema_gets_the_schema_as_response_format_and_one_with
     assert first["response_format"]["json_schema"]["schema"] == Verdict.model_json_schema()
     assert first["seed"] == 7 and first["temperature"] == 0.0
     assert "response_format" not in second and "response_format" not in third
+    assert '"reasons"' in second["messages"][-1]["content"]  # without the flag: the schema in the prompt
     assert "no JSON object was found" in third["messages"][-1]["content"]
 
 
@@ -391,3 +402,34 @@ def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken
         }
     finally:
         store.close()
+
+
+def test_one_plan_holds_the_checkout_at_a_time_and_only_its_tasks_are_claimed_meanwhile(
+    workspace: Path,
+) -> None:
+    from hearth.store.pipeline import CheckoutHold, NewTask
+
+    store = open_pipeline_store(workspace)
+    try:
+        make_plan(workspace, "a", "A.\n")
+        make_plan(workspace, "b", "B.\n")
+        first, second = register_plans(store, workspace)
+        for plan in (first, second):
+            assert store.claim_plan("me", plan.id) is not None
+            store.set_tasks(plan.id, [NewTask("t1", "one"), NewTask("t2", "two")], 0)
+        assert store.take_checkout(CheckoutHold(second.id, "hearth/plan-b", "main"))
+        assert not store.take_checkout(CheckoutHold(first.id, "hearth/plan-a", "main"))  # taken
+        assert store.checkout() == CheckoutHold(second.id, "hearth/plan-b", "main")
+        hold = store.checkout()
+        assert hold is not None
+        claimed = [store.claim_task("me", plan_id=hold.plan_id) for _ in range(3)]
+        assert [(t.plan_id, t.key) for t in claimed if t] == [(second.id, "t1"), (second.id, "t2")]
+        assert claimed[2] is None  # the other plan's tasks wait for the checkout
+        assert not store.drop_checkout(first.id)  # only the holder's plan drops it
+        assert store.drop_checkout(second.id) and store.checkout() is None
+        assert store.take_checkout(CheckoutHold(first.id, "hearth/plan-a", "main"))
+    finally:
+        store.close()
+    reopened = open_pipeline_store(workspace)  # the hold is in the file: every runner sees it
+    assert reopened.checkout() == CheckoutHold(first.id, "hearth/plan-a", "main")
+    reopened.close()

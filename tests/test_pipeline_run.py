@@ -105,6 +105,41 @@ def test_a_two_phase_plan_finishes_with_a_commit_per_phase(
     )
 
 
+def test_with_a_branch_per_plan_the_commits_go_to_the_plans_branch_and_the_checkout_comes_back(
+    hearth: Any, workspace: Path, server: ScriptedServer
+) -> None:
+    git(workspace, "init", "-q", "-b", "main")
+    (workspace / "README.md").write_text("demo\n")
+    git(workspace, "add", "README.md")
+    git(workspace, "commit", "-qm", "start")
+    (workspace / "notes.txt").write_text("my own notes, not committed\n")  # the user's, untouched
+    (workspace / "README.md").write_text("demo, being edited\n")  # a change of the user's in progress
+    make_plan(workspace, "Demo Plan", "# Calculator\n\n## Phase 1\ncalc.py.\n\n## Phase 2\ncli.py.\n")
+    server.route(
+        planner_marker("Demo Plan"),
+        planned(task("t1", "Add function", ["calc.py"]), task("t2", "CLI", ["cli.py"], ["t1"], phase=2)),
+    )
+    server.route(coder_marker("t1"), write("calc.py", "def add(a, b):\n    return a + b\n"), done())
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    server.route(coder_marker("t2"), write("cli.py", "import calc\nprint(calc.add(1, 2))\n"), done())
+    server.route(reviewer_marker("t2"), verdict("pass"))
+    _run(hearth, workspace, server, "--branch-per-plan")
+
+    assert _status(hearth, workspace)["plans"][0]["status"] == "done"
+    assert git(workspace, "branch", "--show-current").strip() == "main"  # back where the user was
+    assert git(workspace, "log", "--format=%s", "main").splitlines() == ["start"]  # main untouched
+    on_branch = git(workspace, "log", "--format=%s", "hearth/plan-demo-plan").splitlines()
+    assert [line.split(":")[1].strip() for line in on_branch[:2]] == ["phase 2", "phase 1"]
+    assert on_branch[2:] == ["start"]  # made from the commit that was checked out
+    assert git(workspace, "show", "--name-only", "--format=", "hearth/plan-demo-plan").split() == ["cli.py"]
+    assert not (workspace / "calc.py").exists() and not (workspace / "cli.py").exists()  # on the branch
+    assert (workspace / "notes.txt").read_text() == "my own notes, not committed\n"
+    assert (workspace / "README.md").read_text() == "demo, being edited\n"  # still the user's edit
+    assert git(workspace, "show", "hearth/plan-demo-plan:README.md") == "demo\n"  # never committed
+    report = json.loads((workspace / ".hearth/pipeline/reports/Demo Plan-v1/quality_report.json").read_text())
+    assert [p["note"] for p in report["phases"]] == ["committed on hearth/plan-demo-plan"] * 2
+
+
 def test_the_verifier_sends_a_missing_or_broken_file_back_and_the_reviewer_only_sees_passing_work(
     hearth: Any, workspace: Path, server: ScriptedServer
 ) -> None:

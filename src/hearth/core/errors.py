@@ -35,6 +35,14 @@ class ModelError(HearthError):
         self.retryable = retryable
 
 
+class ServerGone(ModelError):
+    """The model server could not be reached, or it went away in the middle of a request (the
+    connection refused, reset or closed before the reply was complete): nothing the model did."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message, hint, retryable=True)
+
+
 class ContextOverflow(ModelError):
     """The server said the prompt does not fit its context window (`window`, when it said how big)."""
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from hearth.core.errors import ContextOverflow, ModelError
+from hearth.core.errors import ContextOverflow, ModelError, ServerGone
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
 from hearth.llm.repetition import RepeatWatch
@@ -194,26 +194,23 @@ class OpenAICompatModel:
                     acc.add(_parse_chunk(data), on_delta)
                     if acc.repeating or acc.call_complete:
                         break  # leaving the stream closes it: the server stops generating
-        except httpx.ConnectError as exc:
-            raise ModelError(
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise ServerGone(
                 f"Cannot reach the model server at {url} ({_reason(exc)}).",
                 "Start LM Studio, Ollama or llama.cpp's server there, or point HEARTH_LLM_URL at a "
                 "running one (e.g. http://127.0.0.1:1234/v1); `hearth config` shows what is in use.",
-                retryable=True,
             ) from exc
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ModelError(
+            raise ServerGone(
                 f"The model server at {url} dropped the connection mid-reply ({_reason(exc)}).",
                 "Check the server's log; it may have crashed or run out of memory.",
-                retryable=True,
             ) from exc
         except httpx.TimeoutException as exc:
             raise ModelError(f"Timed out talking to {url} ({_reason(exc)}).", retryable=True) from exc
         if not done and not acc.finish_reason:
-            raise ModelError(
+            raise ServerGone(
                 f"The model server at {url} closed the stream before the reply was complete.",
                 "Check the server's log; it may have crashed or run out of memory.",
-                retryable=True,
             )
         return acc.response(body, time.perf_counter() - started)
 

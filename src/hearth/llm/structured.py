@@ -4,7 +4,9 @@ A model whose role says it can answer to a JSON schema (`json_schema = true`) ge
 `response_format` (the server constrains its output); any other model gets the schema in the
 prompt. Either way the answer is read leniently (think blocks, fences and prose around the object
 are dropped, broken JSON is repaired) and validated; an answer that still does not fit goes back
-to the model once, naming the error, before the caller gets a `StructuredAnswerError`.
+to the model once (or `retries` times), naming the error, before the caller gets a
+`StructuredAnswerError`. A bare list where the schema wants an object with one required field is
+taken as that field (small models often answer `[...]` for `{"tasks": [...]}`).
 
     plan = await ask_json(model, messages, Plan, json_schema=role.json_schema, sampling=role.sampling)
 """
@@ -35,11 +37,19 @@ T = TypeVar("T", bound=BaseModel)
 class StructuredAnswerError(ModelError):
     """The model did not produce a usable answer even after being told what was wrong."""
 
-    def __init__(self, message: str, raw: str) -> None:
+    def __init__(
+        self, message: str, raw: str, problem: str = "", responses: tuple[ModelResponse, ...] = ()
+    ) -> None:
         super().__init__(
             message, "Use a model that follows JSON instructions better, or one with json_schema support."
         )
         self.raw = raw
+        self.problem = problem  # what was wrong with the last answer
+        self.responses = responses  # every answer asked for (their usage counts what was spent)
+
+    @property
+    def tokens(self) -> int:
+        return sum(r.usage.prompt_tokens + r.usage.completion_tokens for r in self.responses)
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,11 @@ class StructuredAnswer(Generic[T]):
     attempts: int  # 1: the first answer fitted; 2: it fitted after the model was told the error
     repaired: bool  # the JSON had to be repaired (or dug out of prose) before it parsed
     responses: tuple[ModelResponse, ...]
+
+    @property
+    def tokens(self) -> int:
+        """Prompt and completion tokens over every answer asked for."""
+        return sum(r.usage.prompt_tokens + r.usage.completion_tokens for r in self.responses)
 
 
 async def ask_json(
@@ -97,7 +112,10 @@ async def ask_json(
         return StructuredAnswer(value, attempt, repaired, tuple(responses))
     raw = split_thinking(responses[-1].content)[0]
     raise StructuredAnswerError(
-        f"The model's answer did not match the {name} schema after {len(responses)} tries: {problem}", raw
+        f"The model's answer did not match the {name} schema after {len(responses)} tries: {problem}",
+        raw,
+        problem,
+        tuple(responses),
     )
 
 
@@ -110,10 +128,18 @@ def _with_instruction(messages: list[Message], instruction: str) -> list[Message
     return [*messages, Message(role="user", content=instruction)]
 
 
+def parse_answer(content: str, output: type[T]) -> T:
+    """A model's reply (think blocks dropped) as an `output`, repaired where that is safe;
+    ValueError saying what is wrong (which field, and why) otherwise."""
+    return _parse(split_thinking(content)[0], output)[0]
+
+
 def _parse(text: str, output: type[T]) -> tuple[T, bool]:
     """The answer as an `output`, and whether it had to be repaired; ValueError saying what is wrong."""
     if not text.strip():
         raise ValueError("the answer was empty")
+    if "{" not in text and "[" not in text:
+        raise ValueError("no JSON object was found in the answer")
     candidate, dug = _json_text(text)
     try:
         value: Any = json.loads(candidate)
@@ -121,6 +147,7 @@ def _parse(text: str, output: type[T]) -> tuple[T, bool]:
     except json.JSONDecodeError:
         value = repair_json(candidate, return_objects=True)
         repaired = True
+    value = _wrapped(value, output)
     if not isinstance(value, dict):
         raise ValueError(f"the answer is not a JSON object: {text[:200]!r}")
     try:
@@ -132,16 +159,27 @@ def _parse(text: str, output: type[T]) -> tuple[T, bool]:
         raise ValueError(details[:ERROR_CHARS]) from None
 
 
+def _wrapped(value: Any, output: type[BaseModel]) -> Any:
+    """A bare list where `output` has one required field: the object with that field."""
+    if isinstance(value, list):
+        required = [n for n, f in output.model_fields.items() if f.is_required()]
+        if len(required) == 1:
+            return {required[0]: value}
+    return value
+
+
 def _json_text(text: str) -> tuple[str, bool]:
-    """The JSON object in a reply: the reply itself, a fenced block, or the span from the first `{`
-    to the last `}`; True when it had to be dug out."""
+    """The JSON in a reply: the reply itself, a fenced block, or the span from the first `{` (or
+    `[`, when a list comes first) to the last `}` (`]`); True when it had to be dug out."""
     stripped = text.strip()
-    if stripped.startswith("{"):
+    if stripped.startswith(("{", "[")):
         return stripped, False
     fence = _FENCE.search(text)
     if fence:
         return fence.group(1).strip(), True
-    start, end = text.find("{"), text.rfind("}")
+    brace, bracket = text.find("{"), text.find("[")
+    open_, close = ("[", "]") if bracket >= 0 and (brace < 0 or bracket < brace) else ("{", "}")
+    start, end = text.find(open_), text.rfind(close)
     if start >= 0:
         return text[start : end + 1 if end > start else len(text)], True
     return stripped, True

@@ -10,88 +10,38 @@ plan for planning, claim a task, finish a plan, commit a phase) is a compare-and
 (`host:pid:token`) and is refreshed by a heartbeat; a claim whose process is gone (same host) or
 whose heartbeat is older than the lease is released to the next runner, with the attempt's
 session kept so the work resumes where it stopped instead of starting again.
+
+The store is three layers: the opened tables (pipeline_tables), the controls that change many
+rows at once (pipeline_control: cancel, resume, retry, recover, settle) and here, the day-to-day
+of the queue (register, claim, record attempts and phases, read).
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-from hearth.core.errors import HearthError, NotFound
-from hearth.store.db import open_db
+from hearth.core.errors import NotFound
+from hearth.store.pipeline_control import PipelineControls
 from hearth.store.pipeline_rows import (
-    LEASE_SECONDS,
-    PIPELINE_SCHEMA,
     PLAN_COLS,
-    SCHEMA,
     TASK_COLS,
     AttemptRow,
+    CheckoutHold,
     NewTask,
     PlanRow,
     TaskRow,
-    alive,
     iso,
     plan_row,
     runner_id,
     task_row,
 )
 
-__all__ = ["AttemptRow", "NewTask", "PipelineStore", "PlanRow", "TaskRow", "runner_id"]
+__all__ = ["AttemptRow", "CheckoutHold", "NewTask", "PipelineStore", "PlanRow", "TaskRow", "runner_id"]
 
 
-class PipelineStore:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        try:
-            self._db = open_db(path, foreign_keys=True)
-            self._db.executescript(SCHEMA)
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise HearthError(
-                f"Cannot open the pipeline tables in {path}: {exc}",
-                "If the file is damaged, move it away; Hearth will create a new one.",
-            ) from exc
-
-    def _migrate(self) -> None:
-        row = self._db.execute("SELECT value FROM pipeline_meta WHERE key='schema'").fetchone()
-        version = int(row[0]) if row else 0
-        if version > PIPELINE_SCHEMA:
-            raise HearthError(
-                f"The pipeline tables in {self.path} were written by a newer Hearth (schema {version}).",
-                "Upgrade Hearth, or move that file away to start fresh.",
-            )
-        # Schema 1 is the first; later versions add their ALTERs here, oldest first.
-        self._db.execute(
-            "INSERT OR REPLACE INTO pipeline_meta(key, value) VALUES ('schema', ?)", (str(PIPELINE_SCHEMA),)
-        )
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Cursor]:
-        with self._lock:
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            try:
-                yield cur
-                cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return list(self._db.execute(sql, params).fetchall())
-
+class PipelineStore(PipelineControls):
     # -- plans -----------------------------------------------------------------------------
 
     def register(self, path: str, name: str, digest: str, text: str, test_command: str) -> PlanRow | None:
@@ -129,12 +79,6 @@ class PipelineStore:
                 )
         assert new_id is not None
         return self.plan(new_id)
-
-    def plan(self, plan_id: int) -> PlanRow:
-        rows = self._rows(f"SELECT {PLAN_COLS} FROM pipeline_plans WHERE id=?", (plan_id,))
-        if not rows:
-            raise NotFound(f"No plan #{plan_id}.", "List them with `hearth pipeline status`.")
-        return plan_row(rows[0])
 
     def plans(self, statuses: tuple[str, ...] = ()) -> list[PlanRow]:
         where = f"WHERE status IN ({','.join('?' * len(statuses))})" if statuses else ""
@@ -177,6 +121,14 @@ class PipelineStore:
             )
         return self.plan(int(row[0]))
 
+    def unclaim_plan(self, plan_id: int) -> None:
+        """A plan being planned back to new (its planning was cut short; nothing is counted)."""
+        with self._tx() as cur:
+            cur.execute(
+                "UPDATE pipeline_plans SET status='new', claimed_by=NULL, updated=? WHERE id=? AND status='planning'",
+                (iso(), plan_id),
+            )
+
     def set_tasks(self, plan_id: int, tasks: list[NewTask], planner_tokens: int) -> None:
         """The planner's tasks; the plan becomes active (its tasks claimable)."""
         with self._tx() as cur:
@@ -212,74 +164,6 @@ class PipelineStore:
                 (f"not run: the plan failed ({reason})", plan_id),
             )
 
-    def cancel(self, plan_id: int | None = None) -> int:
-        """Cancel open plans (one, or all): their pending tasks are not started; a task being
-        worked finishes its attempt. How many plans were cancelled."""
-        where, params = ("AND id=?", (plan_id,)) if plan_id is not None else ("", ())
-        with self._tx() as cur:
-            ids = [
-                r[0]
-                for r in cur.execute(
-                    f"SELECT id FROM pipeline_plans WHERE status IN ('new','planning','active') {where}",
-                    params,
-                )
-            ]
-            for pid in ids:
-                cur.execute(
-                    "UPDATE pipeline_plans SET status='cancelled', reason='cancelled by the user', updated=? WHERE id=?",
-                    (iso(), pid),
-                )
-                cur.execute(
-                    "UPDATE pipeline_tasks SET status='cancelled', reason='cancelled by the user'"
-                    " WHERE plan_id=? AND status='pending'",
-                    (pid,),
-                )
-        return len(ids)
-
-    def resume(self, plan_id: int | None = None) -> int:
-        """Cancelled plans open again (their cancelled tasks pending); how many plans."""
-        where, params = ("AND id=?", (plan_id,)) if plan_id is not None else ("", ())
-        with self._tx() as cur:
-            rows = cur.execute(
-                f"SELECT id, (SELECT COUNT(*) FROM pipeline_tasks t WHERE t.plan_id=p.id) FROM pipeline_plans p"
-                f" WHERE status='cancelled' AND reason='cancelled by the user' {where}",
-                params,
-            ).fetchall()
-            for pid, ntasks in rows:
-                cur.execute(
-                    "UPDATE pipeline_plans SET status=?, reason='', ended=NULL, updated=? WHERE id=?",
-                    ("active" if ntasks else "new", iso(), pid),
-                )
-                cur.execute(
-                    "UPDATE pipeline_tasks SET status='pending', reason='' WHERE plan_id=? AND status='cancelled'",
-                    (pid,),
-                )
-        return len(rows)
-
-    def retry_failed(self, plan_id: int | None = None) -> int:
-        """Failed tasks (and the plans they belong to) back to pending, attempts counted afresh;
-        a plan that failed in planning is planned again. How many tasks or plans were reopened."""
-        where, params = ("AND plan_id=?", (plan_id,)) if plan_id is not None else ("", ())
-        pwhere = "AND id=?" if plan_id is not None else ""
-        with self._tx() as cur:
-            tasks = cur.execute(
-                f"UPDATE pipeline_tasks SET status='pending', stage='', retried_at=attempts, session=NULL,"
-                f" reason='', feedback='' WHERE status='failed' {where}",
-                params,
-            ).rowcount
-            planless = cur.execute(
-                f"UPDATE pipeline_plans SET status='new', reason='', ended=NULL, updated=? WHERE status='failed'"
-                f" AND NOT EXISTS (SELECT 1 FROM pipeline_tasks t WHERE t.plan_id=pipeline_plans.id) {pwhere}",
-                (iso(), *params),
-            ).rowcount
-            cur.execute(
-                f"UPDATE pipeline_plans SET status='active', reason='', ended=NULL, updated=? WHERE status IN"
-                f" ('failed','done') AND EXISTS (SELECT 1 FROM pipeline_tasks t WHERE t.plan_id=pipeline_plans.id"
-                f" AND t.status='pending') {pwhere}",
-                (iso(), *params),
-            )
-        return int(tasks) + int(planless)
-
     # -- tasks -----------------------------------------------------------------------------
 
     def tasks(self, plan_id: int | None = None) -> list[TaskRow]:
@@ -297,18 +181,21 @@ class PipelineStore:
             raise NotFound(f"No task #{task_id}.", "List them with `hearth pipeline status`.")
         return task_row(rows[0])
 
-    def claim_task(self, owner: str, *, stages: tuple[str, ...] = ()) -> TaskRow | None:
+    def claim_task(
+        self, owner: str, *, stages: tuple[str, ...] = (), plan_id: int | None = None
+    ) -> TaskRow | None:
         """The next ready task (pending, its plan active, everything it depends on done), now
-        claimed by `owner`. `stages`: only tasks left at one of these stages (phase batching)."""
+        claimed by `owner`. `stages`: only tasks left at one of these stages (phase batching);
+        `plan_id`: only that plan's (the plan whose branch is checked out)."""
         with self._tx() as cur:
             row = cur.execute(
                 "SELECT t.id FROM pipeline_tasks t JOIN pipeline_plans p ON p.id=t.plan_id"
-                " WHERE t.status='pending' AND p.status='active'"
+                " WHERE t.status='pending' AND p.status='active' AND (? IS NULL OR t.plan_id=?)"
                 " AND (?=0 OR t.stage IN (SELECT value FROM json_each(?)))"
                 " AND NOT EXISTS (SELECT 1 FROM json_each(t.depends) j JOIN pipeline_tasks d"
                 "   ON d.plan_id=t.plan_id AND d.key=j.value WHERE d.status<>'done')"
                 " ORDER BY t.plan_id, t.phase, t.id LIMIT 1",
-                (len(stages), json.dumps(list(stages))),
+                (plan_id, plan_id, len(stages), json.dumps(list(stages))),
             ).fetchone()
             if row is None:
                 return None
@@ -404,66 +291,6 @@ class PipelineStore:
                 "UPDATE pipeline_plans SET heartbeat=? WHERE claimed_by=? AND status='planning'", (now, owner)
             )
 
-    def recover(self, lease: float = LEASE_SECONDS) -> list[str]:
-        """Release the claims of runners that are gone: a task goes back to pending keeping its
-        attempt and session (the next runner resumes it), a plan being planned back to new."""
-        notes: list[str] = []
-        cutoff = time.time() - lease
-        with self._tx() as cur:
-            for tid, owner, beat, title in cur.execute(
-                "SELECT id, claimed_by, heartbeat, title FROM pipeline_tasks WHERE status='running'"
-            ).fetchall():
-                if owner is None or not alive(owner) or (beat or 0) < cutoff:
-                    cur.execute(
-                        "UPDATE pipeline_tasks SET status='pending', claimed_by=NULL WHERE id=?", (tid,)
-                    )
-                    notes.append(f"task #{tid} {title!r}: its runner {owner} is gone; it resumes")
-            for pid, owner, beat, name in cur.execute(
-                "SELECT id, claimed_by, heartbeat, name FROM pipeline_plans WHERE status='planning'"
-            ).fetchall():
-                if owner is None or not alive(owner) or (beat or 0) < cutoff:
-                    cur.execute("UPDATE pipeline_plans SET status='new', claimed_by=NULL WHERE id=?", (pid,))
-                    notes.append(f"plan #{pid} {name}: its planner {owner} is gone; it is planned again")
-        return notes
-
-    def fail_dependants(self) -> list[tuple[int, str]]:
-        """Pending tasks that depend on a failed or cancelled one fail, saying which and why;
-        repeated until none is left (a chain fails whole). The tasks failed, with reasons."""
-        failed: list[tuple[int, str]] = []
-        with self._tx() as cur:
-            while True:
-                rows = cur.execute(
-                    "SELECT t.id, d.key, d.status, d.reason FROM pipeline_tasks t JOIN json_each(t.depends) j"
-                    " JOIN pipeline_tasks d ON d.plan_id=t.plan_id AND d.key=j.value"
-                    " WHERE t.status='pending' AND d.status IN ('failed','cancelled') GROUP BY t.id"
-                ).fetchall()
-                if not rows:
-                    return failed
-                for tid, key, status, why in rows:
-                    reason = f"not run: it depends on {key}, which {status} ({why})"
-                    cur.execute(
-                        "UPDATE pipeline_tasks SET status='failed', reason=? WHERE id=?", (reason, tid)
-                    )
-                    failed.append((int(tid), reason))
-
-    def finish_plans(self) -> list[PlanRow]:
-        """Active plans with no open task end (done when every task is); those that ended now."""
-        ended: list[int] = []
-        with self._tx() as cur:
-            for pid, total, done in cur.execute(
-                "SELECT p.id, COUNT(t.id), SUM(t.status='done') FROM pipeline_plans p"
-                " JOIN pipeline_tasks t ON t.plan_id=p.id WHERE p.status='active' GROUP BY p.id"
-                " HAVING SUM(t.status IN ('pending','running'))=0"
-            ).fetchall():
-                status = "done" if done == total else "failed"
-                reason = "" if status == "done" else f"{total - done} of {total} tasks did not finish"
-                cur.execute(
-                    "UPDATE pipeline_plans SET status=?, reason=?, ended=?, updated=? WHERE id=? AND status='active'",
-                    (status, reason, time.time(), iso(), pid),
-                )
-                ended.append(int(pid))
-        return [self.plan(p) for p in ended]
-
     def claim_phase(self, plan_id: int, phase: int) -> bool:
         """True for the one runner that gets to commit this phase (every task of it done)."""
         with self._tx() as cur:
@@ -495,6 +322,38 @@ class PipelineStore:
                 (plan_id,),
             )
         ]
+
+    # -- the checkout, with a branch per plan ------------------------------------------------
+
+    def checkout(self) -> CheckoutHold | None:
+        """Which plan's branch the workspace has checked out, and the branch to go back to."""
+        rows = self._rows("SELECT value FROM pipeline_meta WHERE key='checkout'")
+        if not rows:
+            return None
+        data = json.loads(rows[0][0])
+        return CheckoutHold(int(data["plan"]), str(data["branch"]), str(data["back"]))
+
+    def take_checkout(self, hold: CheckoutHold) -> bool:
+        """The checkout is `hold.plan`'s until dropped; False when another plan holds it."""
+        value = json.dumps({"plan": hold.plan_id, "branch": hold.branch, "back": hold.back})
+        with self._tx() as cur:
+            return (
+                cur.execute(
+                    "INSERT OR IGNORE INTO pipeline_meta(key, value) VALUES ('checkout', ?)", (value,)
+                ).rowcount
+                == 1
+            )
+
+    def drop_checkout(self, plan_id: int) -> bool:
+        """The checkout no longer `plan_id`'s; True for the one caller that dropped it."""
+        with self._tx() as cur:
+            return (
+                cur.execute(
+                    "DELETE FROM pipeline_meta WHERE key='checkout' AND json_extract(value, '$.plan')=?",
+                    (plan_id,),
+                ).rowcount
+                == 1
+            )
 
     def working_since(self) -> float | None:
         """When the oldest attempt still being worked began (None: no coder is working)."""

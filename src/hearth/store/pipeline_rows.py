@@ -139,6 +139,16 @@ class NewTask:
     phase: int = 1
 
 
+@dataclass(frozen=True)
+class CheckoutHold:
+    """The plan whose branch is checked out (`branch` empty: it works on the checkout as it is),
+    and the branch the workspace goes back to when the plan ends."""
+
+    plan_id: int
+    branch: str
+    back: str
+
+
 def runner_id() -> str:
     """Who claims: this host and process, and a token against a reused pid."""
     return f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"

@@ -69,6 +69,21 @@ def run(
             "--batch", help="Phase batching: all ready coding, then all reviewing (fewer model swaps)"
         ),
     ] = False,
+    server_wait: Annotated[
+        float,
+        typer.Option(
+            "--server-wait",
+            min=0,
+            help="With --once: seconds to wait for a model server that went away mid-work",
+        ),
+    ] = 300.0,
+    branch_per_plan: Annotated[
+        bool,
+        typer.Option(
+            "--branch-per-plan",
+            help="Commit each plan on a branch of its own (hearth/plan-NAME), then go back to yours",
+        ),
+    ] = False,
 ) -> None:
     """Watch plans/*.md and work them: plan, code, verify, review (several runners may share a project)."""
     import asyncio
@@ -78,7 +93,13 @@ def run(
     from hearth.runtime.session import open_runtime
 
     options = PipelineOptions(
-        max_attempts=max_attempts, git=not no_git, test_timeout=test_timeout, poll=poll, batch=batch
+        max_attempts=max_attempts,
+        git=not no_git,
+        test_timeout=test_timeout,
+        poll=poll,
+        batch=batch,
+        server_wait=server_wait,
+        branch_per_plan=branch_per_plan,
     )
 
     async def main() -> None:

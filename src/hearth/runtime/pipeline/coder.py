@@ -11,6 +11,7 @@ import dataclasses
 
 from hearth.agent.policy import PermissionMode
 from hearth.core.events import Event, Finished, ModelReply, ToolResult
+from hearth.core.protocols import Model
 from hearth.prompts import render
 from hearth.runtime.conversation import Conversation, open_conversation
 from hearth.runtime.pipeline.planguard import DENY_RULES
@@ -20,9 +21,10 @@ from hearth.store.pipeline import PlanRow, TaskRow
 WRITING_TOOLS = ("write", "edit")
 
 
-def role_runtime(rt: Runtime, role_name: str) -> Runtime:
-    """The runtime as sessions of `role_name` see it: that role's model, sampling and tool
-    calling as the session's main ones. Shares the store, sandbox and clients (never closed)."""
+def role_runtime(rt: Runtime, role_name: str, model: Model | None = None) -> Runtime:
+    """The runtime as sessions of `role_name` see it: that role's model (or `model`, a client for
+    it), sampling and tool calling as the session's main ones. Shares the store, sandbox and
+    clients (never closed)."""
     role = rt.role(role_name)
     roles = dict(rt.settings.roles)
     if role_name in roles:
@@ -31,12 +33,15 @@ def role_runtime(rt: Runtime, role_name: str) -> Runtime:
     if role_name == "coder":  # plans are the user's: a coder never writes one (see planguard)
         settings = settings.model_copy(update={"deny": [*settings.deny, *DENY_RULES]})
     profile = rt.profile.model_copy(update={"tool_mode": role.tool_mode})
-    return dataclasses.replace(rt, settings=settings, model=rt.model_for(role), profile=profile)
+    chosen = model or rt.model_for(role)
+    return dataclasses.replace(rt, settings=settings, model=chosen, profile=profile)
 
 
-def open_coder(rt: Runtime, session: str | None) -> Conversation:
-    """A coder session: `session` resumed, or a new one."""
-    return open_conversation(role_runtime(rt, "coder"), resume=session, permission_mode=PermissionMode.AUTO)
+def open_coder(rt: Runtime, session: str | None, model: Model | None = None) -> Conversation:
+    """A coder session: `session` resumed, or a new one (`model`: the client its requests use)."""
+    return open_conversation(
+        role_runtime(rt, "coder", model), resume=session, permission_mode=PermissionMode.AUTO
+    )
 
 
 def task_message(plan: PlanRow, task: TaskRow, done: list[TaskRow]) -> str:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from hearth.agent.compaction import estimate_tokens
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, ServerGone
 from hearth.core.types import Message
+from hearth.llm.structured import StructuredAnswerError
 from hearth.prompts import render
 from hearth.runtime.pipeline.schema import TaskList
-from hearth.runtime.pipeline.structured import ask_json, schema_text
 from hearth.runtime.session import Runtime
 from hearth.store.pipeline import NewTask, PlanRow
 
@@ -33,16 +34,17 @@ def planner_messages(plan: PlanRow) -> list[Message]:
                 name=plan.name,
                 plan=plan.text,
                 test=plan.test_command or "(none given)",
-                schema=schema_text(TaskList),
             ),
         ),
     ]
 
 
 def planner_fits(rt: Runtime, plan: PlanRow) -> tuple[int, int]:
-    """(tokens the planner's request takes, the most it may take: the window less room for the reply)."""
+    """(tokens the planner's request takes, the most it may take: the window less room for the reply).
+    The request counts the schema too (ask_json adds it to the prompt, or sends it beside)."""
     room = rt.profile.context_window - min(rt.profile.max_reply_tokens, rt.profile.context_window // 2)
-    return estimate_tokens(planner_messages(plan)), room
+    schema = Message(role="user", content=json.dumps(TaskList.model_json_schema()))
+    return estimate_tokens([*planner_messages(plan), schema]), room
 
 
 async def plan_tasks(rt: Runtime, plan: PlanRow, *, tries: int = PLANNER_TRIES) -> Planned:
@@ -54,17 +56,18 @@ async def plan_tasks(rt: Runtime, plan: PlanRow, *, tries: int = PLANNER_TRIES) 
             f" {room} available in a {rt.profile.context_window}-token window; split it into smaller plans",
             0,
         )
-    role = rt.role("planner")
     try:
-        answer = await ask_json(rt.model_for(role), role, planner_messages(plan), TaskList, tries=tries)
-    except HearthError as exc:
-        return Planned(None, f"the planner's model failed: {exc}", 0)
-    if answer.value is None:
+        answer = await rt.ask_json("planner", planner_messages(plan), TaskList, retries=tries - 1)
+    except StructuredAnswerError as exc:
         return Planned(
             None,
-            f"the planner's reply did not validate after {answer.replies} tries: {answer.error}",
-            answer.tokens,
+            f"the planner's reply did not validate after {len(exc.responses)} tries: {exc.problem}",
+            exc.tokens,
         )
+    except ServerGone:
+        raise  # not the model's doing: the runner waits for the server and asks again
+    except HearthError as exc:
+        return Planned(None, f"the planner's model failed: {exc}", 0)
     tasks = [
         NewTask(
             key=t.id,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from hearth.core.errors import HearthError, ToolError
+from hearth.core.errors import HearthError, ServerGone, ToolError
 from hearth.core.text import cap_text
 from hearth.core.types import Message
+from hearth.llm.structured import StructuredAnswerError
 from hearth.prompts import render
 from hearth.runtime.pipeline.schema import Verdict
-from hearth.runtime.pipeline.structured import ask_json, schema_text
 from hearth.runtime.session import Runtime
 from hearth.sandbox.paths import SafePaths
 from hearth.store.pipeline import TaskRow
@@ -39,30 +39,25 @@ def reviewer_messages(rt: Runtime, task: TaskRow, files: list[str], summary: str
                 description=task.description or "(see the title)",
                 summary=cap_text(summary.strip() or "(the coder said nothing)", 2000),
                 contents=_contents(rt, files),
-                schema=schema_text(Verdict),
             ),
         ),
     ]
 
 
 async def review(rt: Runtime, task: TaskRow, files: list[str], summary: str) -> Review:
-    role = rt.role("reviewer")
+    messages = reviewer_messages(rt, task, files, summary)
     try:
-        answer = await ask_json(
-            rt.model_for(role),
-            role,
-            reviewer_messages(rt, task, files, summary),
-            Verdict,
-            tries=REVIEWER_TRIES,
-        )
-    except HearthError as exc:
-        return Review(None, f"the reviewer's model failed: {exc}", 0)
-    if answer.value is None:
+        answer = await rt.ask_json("reviewer", messages, Verdict, retries=REVIEWER_TRIES - 1)
+    except StructuredAnswerError as exc:
         return Review(
             None,
-            f"the reviewer's verdict did not validate after {answer.replies} tries: {answer.error}",
-            answer.tokens,
+            f"the reviewer's verdict did not validate after {len(exc.responses)} tries: {exc.problem}",
+            exc.tokens,
         )
+    except ServerGone:
+        raise  # not the model's doing: the runner waits for the server and asks again
+    except HearthError as exc:
+        return Review(None, f"the reviewer's model failed: {exc}", 0)
     return Review(answer.value, "", answer.tokens)
 
 

@@ -5,6 +5,10 @@ runners can share a project. One step does one unit: plan one plan, or one attem
 (coder, verifier, reviewer). A task's attempt that a runner did not finish (killed, crashed)
 is picked up by the next runner at the stage it had reached: the coder's session resumed where
 its events end, or the checks run again; the coder's work is never started over.
+
+A model server that goes away in the middle of a request (see serverwatch) costs nothing: the
+plan or task is handed back where it was, attempts uncounted, and redone once the server answers
+again. A watching runner waits for it as long as it takes; `--once` waits `server_wait` seconds.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from hearth.core.errors import HearthError
+from hearth.core.errors import HearthError, ServerGone
 from hearth.core.events import Finished, Status
 from hearth.runtime.config import project_dir
 from hearth.runtime.conversation import Conversation
@@ -27,10 +31,12 @@ from hearth.runtime.pipeline import planguard
 from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
 from hearth.runtime.pipeline.gitphase import commit_phase
 from hearth.runtime.pipeline.lmstudio import LMStudioModels
+from hearth.runtime.pipeline.planbranch import PlanCheckout
 from hearth.runtime.pipeline.planner import plan_tasks
 from hearth.runtime.pipeline.plans import plan_files, read_plan
 from hearth.runtime.pipeline.report import write_plan_report
 from hearth.runtime.pipeline.reviewer import review
+from hearth.runtime.pipeline.serverwatch import WatchedModel, watched
 from hearth.runtime.pipeline.verifier import verify
 from hearth.runtime.session import Runtime
 from hearth.store.pipeline import PipelineStore, PlanRow, TaskRow, runner_id
@@ -47,6 +53,8 @@ class PipelineOptions:
     test_timeout: float = 600.0
     poll: float = 2.0  # seconds between looks for work when there is none
     batch: bool = False  # phase batching: all coding that is ready, then all reviewing (fewer model swaps)
+    server_wait: float = 300.0  # with `once`: how long to wait for a server that went away mid-work
+    branch_per_plan: bool = False  # each plan's commits on a branch of its own (see planbranch)
 
 
 def open_pipeline_store(workspace: Path) -> PipelineStore:
@@ -102,6 +110,12 @@ class Runner:
         self._planted: list[str] = []  # what the last coder run changed in plans/ (undone)
         self.unreachable = ""  # the model server's URL while it does not answer
         self._answered_at = -SERVER_CHECK_SECONDS  # when the server last answered (monotonic)
+        self.cut: list[str] = []  # work the server cut short, handed back (said when it answers again)
+        self._coder_model: WatchedModel | None = None
+        self._coder_clients: list[WatchedModel] = []  # every one made (closed when the run ends)
+        branching = self.options.branch_per_plan and self.options.git
+        self.checkout = PlanCheckout(rt, store, self.say, branching)
+        self._coder_model_for: object = None
 
     async def use(self, role: str) -> None:
         if self.models is not None:
@@ -109,22 +123,36 @@ class Runner:
 
     async def run(self, *, once: bool = False) -> None:
         """Work until stopped; `once`: until nothing is left to do (for any runner). With `once`,
-        a model server that does not answer is an error; otherwise the runner waits for it."""
+        a model server that does not answer before any work is an error, and one that went away
+        mid-work is waited for `server_wait` seconds; otherwise the runner waits for it."""
         beat = asyncio.create_task(self._beat())
+        lost_at: float | None = None  # when the server stopped answering after cutting work short
         try:
             while True:
                 if await self.step():
+                    lost_at = None
                     continue
-                if once and self.unreachable:
+                if once and self.unreachable and not self.cut:
                     raise HearthError(
                         f"The model server at {self.unreachable} does not answer; no work was started.",
                         "Start the server (or fix HEARTH_LLM_URL), then run again.",
                     )
-                if once and not self.store.busy():
+                if once and self.unreachable:
+                    lost_at = time.monotonic() if lost_at is None else lost_at
+                    if time.monotonic() - lost_at > self.options.server_wait:
+                        raise HearthError(
+                            f"The model server at {self.unreachable} went away during {self.cut[-1]} and"
+                            f" did not answer again within {self.options.server_wait:.0f}s.",
+                            "Nothing was counted against the work it cut short: start the server, then"
+                            " run again and it goes on where it stopped.",
+                        )
+                if once and not self.unreachable and not self.store.busy():
                     return
                 await asyncio.sleep(self.options.poll)
         finally:
             beat.cancel()
+            for client in self._coder_clients:
+                await client.aclose()
 
     async def _server_answers(self) -> bool:
         """Does the model server answer at all (any HTTP status)? Asked again once the last
@@ -140,9 +168,20 @@ class Runner:
                 self.say(f"the model server at {url} does not answer; waiting for it")
             self.unreachable = url
             return False
+        if self.unreachable and self.cut:
+            self.say(f"the model server at {url} answers again; redoing {', '.join(self.cut)}")
+            self.cut = []
         self.unreachable = ""
         self._answered_at = time.monotonic()
         return True
+
+    def _server_lost(self, what: str, exc: ServerGone) -> None:
+        """Work `what` was cut short by the server (already handed back): wait for it to answer."""
+        self.cut.append(what)
+        self._answered_at = -SERVER_CHECK_SECONDS  # ask it again before any more work
+        self.say(
+            f"the model server went away during {what} ({exc.message}); it is redone, uncounted, once the server answers"
+        )
 
     async def step(self) -> bool:
         """One unit of work; False when there was none to claim (or the server does not answer)."""
@@ -160,7 +199,7 @@ class Runner:
             await self.settle()
             return True
         if not self.options.batch:
-            task = self.store.claim_task(self.owner)
+            task = await self.checkout.claim(self.owner)
             if task is not None:
                 await self._work(task)
                 await self.settle()
@@ -173,7 +212,7 @@ class Runner:
                 (("", "rework"), False),
                 (("review",), True),
             ):
-                task = self.store.claim_task(self.owner, stages=stages)
+                task = await self.checkout.claim(self.owner, stages)
                 if task is not None:
                     await self._work(task, review_now=review_now)
                     await self.settle()
@@ -188,6 +227,7 @@ class Runner:
         for plan in self.store.finish_plans():
             path = write_plan_report(self.store, self.rt.workspace, plan)
             self.say(f"plan #{plan.id} {plan.name} {plan.status}; report: {path}")
+        await self.checkout.give_back()
 
     async def _beat(self) -> None:
         while True:
@@ -201,6 +241,10 @@ class Runner:
         try:
             await self.use("planner")
             planned = await plan_tasks(self.rt, plan)
+        except ServerGone as exc:
+            self.store.unclaim_plan(plan.id)
+            self._server_lost(f"the planning of plan #{plan.id}", exc)
+            return
         except Exception as exc:  # the plan fails saying why; the runner goes on
             if not isinstance(exc, HearthError):
                 log.exception("plan %s: planning crashed", plan.id)
@@ -228,6 +272,10 @@ class Runner:
                     await self._review(plan, task)
                 else:
                     self.store.release(task.id, "review")
+        except ServerGone as exc:  # handed back where it was, its attempt uncounted
+            now = self.store.task(task.id)
+            self.store.release(now.id, now.stage)
+            self._server_lost(f"attempt {now.attempts} at task {now.key}", exc)
         except Exception as exc:  # not the coder's to fix by reworking: the task fails, saying why
             if not isinstance(exc, HearthError):
                 log.exception("task %s: the attempt crashed", task.key)
@@ -257,10 +305,10 @@ class Runner:
             else:
                 self.say(f"task {task.key}: resuming attempt {task.attempts} in session {session}")
                 await self.use("coder")
-                finished = await self._guarded(open_coder(self.rt, session), None)
+                finished = await self._guarded(open_coder(self.rt, session, self._coder_client()), None)
         elif not (stage == "verifying" and session):
             rework = stage == "rework" and bool(session)
-            conv = open_coder(self.rt, session if rework else None)
+            conv = open_coder(self.rt, session if rework else None, self._coder_client())
             n = self.store.start_attempt(task.id, self.owner, conv.id)
             session = conv.id
             if rework:
@@ -330,11 +378,27 @@ class Runner:
         self.say(f"task {task.key} done (attempt {n})")
         await self._commit_phase(plan, task.phase)
 
+    def _coder_client(self) -> WatchedModel | None:
+        """The coder's own client (see serverwatch), made again if the coder's model changed."""
+        wanted = self.rt.model_for(self.rt.role("coder"))
+        if self._coder_model_for is not wanted:
+            self._coder_model, self._coder_model_for = watched(wanted), wanted
+            if self._coder_model is not None:
+                self._coder_clients.append(self._coder_model)
+        return self._coder_model
+
     async def _guarded(self, conv: Conversation, text: str | None) -> Finished:
-        """The coder's run, with plans/ put back as it was before (see planguard)."""
+        """The coder's run, with plans/ put back as it was before (see planguard). ServerGone
+        when the server went away in the middle of it (the run ended for no fault of the coder's)."""
         before = planguard.snapshot(self.rt.workspace)
+        client = self._coder_model
+        if client is not None:
+            client.gone = None
         try:
-            return await conv.send(text)
+            finished = await conv.send(text)
+            if finished.status is Status.ERROR and client is not None and client.gone is not None:
+                raise client.gone
+            return finished
         finally:
             # Its background jobs end with its run: none may change anything later, unseen.
             sandbox = self.rt.sandbox.runner
@@ -397,5 +461,6 @@ class Runner:
         titles = "; ".join(f"{t.key} {t.title}" for t in tasks)
         message = f"hearth({plan.name}): phase {phase}: {titles}"
         commit, note = await commit_phase(self.rt, message[:300], files)
+        note = self.checkout.commit_note(plan.id, commit, note)
         self.store.set_phase_commit(plan.id, phase, commit, note)
         self.say(f"plan #{plan.id} phase {phase}: {note} {commit}".rstrip())
