@@ -147,6 +147,7 @@ def scale(n: int, queries: int = 200, compare: int = 0) -> dict[str, float]:
         lat = timed(lambda q: store.search(q, k=5), qs)
         kw = timed(store.keyword_ranking, qs)
         vec = timed(store.vector_ranking, qs)
+        blas, einsum = matvec_ab(store._matrix, queries)
         out = {
             "n": n,
             "insert_per_s": n / fts_s,
@@ -156,6 +157,8 @@ def scale(n: int, queries: int = 200, compare: int = 0) -> dict[str, float]:
             "p95_ms": _pct(lat, 0.95),
             "fts_p50_ms": statistics.median(kw),
             "vec_p50_ms": statistics.median(vec),
+            "blas_p50_ms": statistics.median(blas),
+            "einsum_p50_ms": statistics.median(einsum),
             "db_mb": (Path(d) / "m.db").stat().st_size / 1e6,
         }
         store.close()
@@ -167,6 +170,21 @@ def scale(n: int, queries: int = 200, compare: int = 0) -> dict[str, float]:
             out["ac_queries"] = compare
             out["ac_peak_rss_mb"] = _rss_mb()
     return out
+
+
+def matvec_ab(matrix: np.ndarray, queries: int) -> tuple[list[float], list[float]]:
+    """The scores of every vector for one query, by OpenBLAS (`matrix @ q`, its threads) and by
+    einsum (one thread, what the store does), taken in turn so that both see the same load."""
+    rng = np.random.default_rng(0)
+    blas, einsum = [], []
+    for q in rng.standard_normal((queries, matrix.shape[1])).astype(np.float32):
+        t = time.perf_counter()
+        matrix @ q
+        blas.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        np.einsum("ij,j->i", matrix, q)
+        einsum.append((time.perf_counter() - t) * 1000)
+    return blas, einsum
 
 
 class AgentComputerSearch:
@@ -256,9 +274,9 @@ def main() -> None:
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     print(
         "| items | insert/s (FTS5) | vectors/s | matrix load s | search p50 ms | p95 ms | FTS5 p50 ms "
-        "| vectors p50 ms | agent_computer p50 ms | db MB | peak RSS MB |"
+        "| vectors p50 ms | scores: BLAS / einsum p50 ms | agent_computer p50 ms | db MB | peak RSS MB |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
         r = scale(n, args.queries, args.compare)
         ac = "-"
@@ -266,7 +284,8 @@ def main() -> None:
             ac = f"{r['ac_p50_ms']:,.0f} ({r['ac_queries']:.0f} q, peak RSS {r['ac_peak_rss_mb']:,.0f} MB)"
         print(
             f"| {n:,} | {r['insert_per_s']:,.0f} | {r['vectors_per_s']:,.0f} | {r['matrix_load_s']:.1f} "
-            f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['fts_p50_ms']:.1f} | {r['vec_p50_ms']:.1f} | {ac} "
+            f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['fts_p50_ms']:.1f} | {r['vec_p50_ms']:.1f} "
+            f"| {r['blas_p50_ms']:.1f} / {r['einsum_p50_ms']:.1f} | {ac} "
             f"| {r['db_mb']:,.0f} | {r['peak_rss_mb']:,.0f} |",
             flush=True,
         )
