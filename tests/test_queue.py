@@ -32,6 +32,7 @@ def _run(
         "-p",
         "auto",
         env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0", "HEARTH_MODEL": LARGE},
+        timeout=180,  # up to a dozen steps in one process: on the shared 2-core machine 60 s ran out
     )
     assert res.code == code, res.stdout[-2000:] + res.stderr[-2000:]
     return res.json_lines()
