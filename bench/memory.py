@@ -2,7 +2,8 @@
 labelled paraphrase set with and without vectors.
 
     .venv/bin/python bench/memory.py                 # 10k and 100k items
-    .venv/bin/python bench/memory.py --sizes 1000000  # 1M (about 3 GB of RAM and disk)
+    .venv/bin/python bench/memory.py --sizes 1000000  # 1M items
+    .venv/bin/python bench/memory.py --compare 5       # also agent_computer's way, 5 queries a size
 
 Scale runs use synthetic text (random words from a fixed vocabulary) and random unit vectors
 of MiniLM's dimension (384), so they measure the store, not the model; the model's own cost
@@ -12,15 +13,22 @@ per query is measured separately. Recall runs use the embedded all-MiniLM-L6-v2.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import random
+import re
+import resource
+import sqlite3
 import statistics
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from hearth.memory.store import MemoryStore
+from hearth.memory.store import MemoryStore, rrf
 
 DIM = 384
 WORDS = [f"w{i}" for i in range(5000)] + [
@@ -73,7 +81,8 @@ DISTRACTORS = [
 
 
 class RandomEmbedder:
-    """Random unit vectors: stands in for a model when measuring the store at scale."""
+    """Random vectors, the same for the same seed: stand in for a model when measuring the store
+    at scale (the store normalizes them)."""
 
     name = "random-384"
 
@@ -85,49 +94,147 @@ class RandomEmbedder:
         return list(v)  # type: ignore[arg-type]
 
 
-def scale(n: int, queries: int = 200) -> dict[str, float]:
+def _texts(rng: random.Random, n: int) -> list[str]:
+    return [" ".join(rng.choices(WORDS, k=12)) for _ in range(n)]
+
+
+def _pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[max(0, int(len(values) * p) - 1)]
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build(path: Path, n: int, batch: int = 10_000) -> tuple[MemoryStore, float, float]:
+    """n synthetic items (12 words each from WORDS, seeded by n) inserted in batches through the
+    store's table and triggers, then embedded through `reembed`. Returns (store, FTS5 s, vectors s)."""
     rng = random.Random(n)
-    with tempfile.TemporaryDirectory() as d:
-        store = MemoryStore(Path(d) / "m.db", RandomEmbedder(n))
-        start = time.perf_counter()
-        batch = 5000
-        for base in range(0, n, batch):
-            texts = [" ".join(rng.choices(WORDS, k=12)) for _ in range(min(batch, n - base))]
-            with store.db:
-                store.db.executemany(
-                    "INSERT INTO items(text, kind, tags, session, created) VALUES (?, 'fact', '', '', 0)",
-                    [(t,) for t in texts],
-                )
+    store = MemoryStore(path, RandomEmbedder(n))
+    start = time.perf_counter()
+    for base in range(0, n, batch):
+        texts = _texts(rng, min(batch, n - base))
+        with store.db:
+            store.db.executemany(
+                "INSERT INTO items(text, kind, tags, session, created) VALUES (?, 'fact', '', '', 0)",
+                [(t,) for t in texts],
+            )
             store._bump()
-        fts_s = time.perf_counter() - start
-        t0 = time.perf_counter()
-        store.reembed(batch=5000)
-        vec_s = time.perf_counter() - t0
+    fts_s = time.perf_counter() - start
+    t0 = time.perf_counter()
+    store.reembed(batch=batch)
+    return store, fts_s, time.perf_counter() - t0
+
+
+def timed(fn: Callable[[str], object], queries: list[str]) -> list[float]:
+    out = []
+    for q in queries:
+        t = time.perf_counter()
+        fn(q)
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def scale(n: int, queries: int = 200, compare: int = 0) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as d:
+        store, fts_s, vec_s = build(Path(d) / "m.db", n)
+        t = time.perf_counter()
         store.search("warm up", k=5)  # loads the vector matrix once
-        lat = []
-        for _ in range(queries):
-            q = " ".join(rng.choices(WORDS, k=4))
-            t = time.perf_counter()
-            store.search(q, k=5)
-            lat.append((time.perf_counter() - t) * 1000)
-        kw = []
-        for _ in range(queries):
-            q = " ".join(rng.choices(WORDS, k=4))
-            t = time.perf_counter()
-            store.keyword_ranking(q)
-            kw.append((time.perf_counter() - t) * 1000)
-        size = (Path(d) / "m.db").stat().st_size
+        load_s = time.perf_counter() - t
+        rng = random.Random(-n)
+        qs = [" ".join(rng.choices(WORDS, k=4)) for _ in range(queries)]
+        lat = timed(lambda q: store.search(q, k=5), qs)
+        kw = timed(store.keyword_ranking, qs)
+        vec = timed(store.vector_ranking, qs)
+        blas, einsum = matvec_ab(store._matrix, queries)
+        out = {
+            "n": n,
+            "insert_per_s": n / fts_s,
+            "vectors_per_s": n / vec_s,
+            "matrix_load_s": load_s,
+            "p50_ms": statistics.median(lat),
+            "p95_ms": _pct(lat, 0.95),
+            "fts_p50_ms": statistics.median(kw),
+            "vec_p50_ms": statistics.median(vec),
+            "blas_p50_ms": statistics.median(blas),
+            "einsum_p50_ms": statistics.median(einsum),
+            "db_mb": (Path(d) / "m.db").stat().st_size / 1e6,
+        }
         store.close()
-    lat.sort()
-    return {
-        "n": n,
-        "insert_per_s": n / fts_s,
-        "vectors_per_s": n / vec_s,
-        "p50_ms": statistics.median(lat),
-        "p95_ms": lat[int(len(lat) * 0.95) - 1],
-        "fts_p50_ms": statistics.median(kw),
-        "db_mb": size / 1e6,
-    }
+        out["peak_rss_mb"] = _rss_mb()  # the store's, before the comparison reads every row
+        if compare:
+            out["ac_p50_ms"] = statistics.median(
+                timed(AgentComputerSearch(Path(d) / "m.db", n).search, qs[:compare])
+            )
+            out["ac_queries"] = compare
+            out["ac_peak_rss_mb"] = _rss_mb()
+    return out
+
+
+def matvec_ab(matrix: np.ndarray, queries: int) -> tuple[list[float], list[float]]:
+    """The scores of every vector for one query, by OpenBLAS (`matrix @ q`, its threads) and by
+    einsum (one thread, what the store does), taken in turn so that both see the same load."""
+    rng = np.random.default_rng(0)
+    blas, einsum = [], []
+    for q in rng.standard_normal((queries, matrix.shape[1])).astype(np.float32):
+        t = time.perf_counter()
+        matrix @ q
+        blas.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        np.einsum("ij,j->i", matrix, q)
+        einsum.append((time.perf_counter() - t) * 1000)
+    return blas, einsum
+
+
+class AgentComputerSearch:
+    """agent_computer's memory_search.py way of searching, re-made here to measure it on the same
+    file: every search reads every row (text and vector blob) from SQLite, scores cosine row by row
+    with NumPy, scores a BM25-like keyword rank by tokenizing every row in Python, takes the top
+    2k of each and fuses them by RRF. Written for this benchmark from a reading of that file."""
+
+    def __init__(self, path: Path, seed: int) -> None:
+        self.path = path
+        self.embedder = RandomEmbedder(seed)
+
+    def search(self, query: str, k: int = 5) -> list[int]:
+        db = sqlite3.connect(self.path)
+        try:
+            rows = db.execute(
+                "SELECT i.id, i.text, v.vec FROM items i JOIN vectors v ON v.item_id = i.id"
+            ).fetchall()
+        finally:
+            db.close()
+        depth = min(2 * k, len(rows))
+        qv = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        cos = []
+        for idx, row in enumerate(rows):
+            dv = np.frombuffer(row[2], dtype=np.float32).copy()
+            norm = float(np.linalg.norm(qv) * np.linalg.norm(dv))
+            cos.append((idx, float(np.dot(qv, dv)) / norm if norm > 0 else 0.0))
+        cos.sort(key=lambda x: x[1], reverse=True)
+        q_terms = Counter(_ac_tokens(query))
+        docs = [_ac_tokens(r[1]) for r in rows]
+        df: Counter[str] = Counter()
+        for tokens in docs:
+            df.update(set(tokens))
+        kw = []
+        for idx, tokens in enumerate(docs):
+            tc = Counter(tokens)
+            s = 0.0
+            for term, qf in q_terms.items():
+                tf = tc.get(term, 0)
+                if tf:
+                    idf = math.log((len(rows) + 1) / (df.get(term, 1) + 1)) + 1
+                    s += qf * (tf * 2.0) / (tf + 1.5) * idf
+            kw.append((idx, s))
+        kw.sort(key=lambda x: x[1], reverse=True)
+        fused = rrf([[i for i, _ in cos[:depth]], [i for i, _ in kw[:depth]]])[:k]
+        return [int(rows[i][0]) for i, _ in fused]
+
+
+def _ac_tokens(text: str) -> list[str]:
+    return [t for t in re.sub(r"[^a-z0-9\s]", " ", text.lower()).split() if len(t) > 1]
 
 
 def recall() -> dict[str, float]:
@@ -160,17 +267,29 @@ def recall() -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--compare", type=int, default=0, help="queries for agent_computer's way (0: skip)")
     ap.add_argument("--no-recall", action="store_true")
     args = ap.parse_args()
-    print("| items | insert/s (FTS5) | vectors/s | search p50 ms | p95 ms | FTS5-only p50 ms | db MB |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    print(
+        "| items | insert/s (FTS5) | vectors/s | matrix load s | search p50 ms | p95 ms | FTS5 p50 ms "
+        "| vectors p50 ms | scores: BLAS / einsum p50 ms | agent_computer p50 ms | db MB | peak RSS MB |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in args.sizes:
-        r = scale(n)
+        r = scale(n, args.queries, args.compare)
+        ac = "-"
+        if "ac_p50_ms" in r:
+            ac = f"{r['ac_p50_ms']:,.0f} ({r['ac_queries']:.0f} q, peak RSS {r['ac_peak_rss_mb']:,.0f} MB)"
         print(
-            f"| {n:,} | {r['insert_per_s']:,.0f} | {r['vectors_per_s']:,.0f} | {r['p50_ms']:.1f} | "
-            f"{r['p95_ms']:.1f} | {r['fts_p50_ms']:.1f} | {r['db_mb']:.0f} |",
+            f"| {n:,} | {r['insert_per_s']:,.0f} | {r['vectors_per_s']:,.0f} | {r['matrix_load_s']:.1f} "
+            f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['fts_p50_ms']:.1f} | {r['vec_p50_ms']:.1f} "
+            f"| {r['blas_p50_ms']:.1f} / {r['einsum_p50_ms']:.1f} | {ac} "
+            f"| {r['db_mb']:,.0f} | {r['peak_rss_mb']:,.0f} |",
             flush=True,
         )
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     if not args.no_recall:
         r = recall()
         print()

@@ -157,6 +157,24 @@ def test_reembed_after_a_model_change(tmp_path: Path, server: ThreadingHTTPServe
     assert store.reembed() == 0
 
 
+def test_reembed_in_small_batches_fills_the_gaps_and_the_matrix_loads_every_vector(
+    tmp_path: Path, server: ThreadingHTTPServer
+) -> None:
+    """Batches walk on by id (some items already embedded between the gaps), and the vector matrix,
+    filled a batch of rows at a time, holds each item once: the paraphrase finds its fact."""
+    store = MemoryStore(tmp_path / "m.db", _embedder(server))
+    store.store(FACTS[0])  # embedded now
+    store.embedder = None
+    for f in FACTS[1:]:
+        store.store(f)  # no vectors
+    store.embedder = _embedder(server)
+    assert store.reembed(batch=2) == len(FACTS) - 1
+    assert store.reembed(batch=2) == 0
+    assert store.vector_ranking("anything", n=100) is not None
+    assert sorted(store._matrix_ids) == sorted(it.id for it in store.items(limit=100))
+    assert "5433" in store.search("which socket does the sql storage use", k=1).items[0].text
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -203,7 +203,16 @@ def test_the_seed_names_are_kept() -> None:
         {
             "type": "task_update",
             "ts": ts,
-            "tasks": [{"id": 1, "text": "list files", "status": "pending", "parent": None}],
+            "tasks": [
+                {
+                    "id": 1,
+                    "text": "list files",
+                    "status": "pending",
+                    "parent": None,
+                    "changed": "",
+                    "next": "",
+                }
+            ],
             "plan": [],
             "task": {
                 "objective": "",

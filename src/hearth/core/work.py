@@ -14,10 +14,14 @@ TodoStatus = Literal["pending", "in_progress", "done"]
 
 
 class Todo(BaseModel):
+    """A todo; the work queue (queue_add/queue_next/queue_done) is these same items, taken in order."""
+
     id: int
     text: str
     status: TodoStatus = "pending"
     parent: int | None = None
+    changed: str = ""  # queue_done: what the work changed
+    next: str = ""  # queue_done: what the agent said comes next
 
 
 class PlanStep(BaseModel):
@@ -44,6 +48,10 @@ class WorkState(BaseModel):
     def open_todos(self) -> list[Todo]:
         return [t for t in self.todos if t.status != "done"]
 
+    def next_pending(self) -> Todo | None:
+        """The queue's next item: the first pending todo, in the order they were added."""
+        return next((t for t in self.todos if t.status == "pending"), None)
+
     def open_steps(self) -> list[tuple[int, PlanStep]]:
         return [(i, s) for i, s in enumerate(self.plan, start=1) if not s.done]
 
@@ -66,7 +74,8 @@ class WorkState(BaseModel):
             marks = {"pending": "[ ]", "in_progress": "[~]", "done": "[x]"}
             for t in self.todos:
                 indent = "  " if t.parent is not None else ""
-                lines.append(f"{indent}{marks[t.status]} {t.id}. {t.text}")
+                notes = "; ".join(f"{k}: {v}" for k, v in (("changed", t.changed), ("next", t.next)) if v)
+                lines.append(f"{indent}{marks[t.status]} {t.id}. {t.text}" + (f" ({notes})" if notes else ""))
         if self.plan:
             lines.append("Plan:")
             lines += [f"{'[x]' if s.done else '[ ]'} {i}. {s.text}" for i, s in enumerate(self.plan, start=1)]

@@ -1,4 +1,6 @@
-"""Work tracking: todos, plan steps, task state. Read-only for permissions (no side effects)."""
+"""Work tracking: todos, the work queue, plan steps, task state. Read-only for permissions (no side
+effects). The queue (wyrmspire's queue_add/queue_next/queue_done) is the todo list taken in order:
+one state, kept in the session's `work` events, so resume and the UIs see both the same way."""
 
 from __future__ import annotations
 
@@ -74,6 +76,67 @@ def todo_list(args: TodoListInput, ctx: RunContext) -> str:
     return ctx.work.render()
 
 
+class QueueAddInput(ToolInput):
+    """Add a task to the end of your work queue."""
+
+    task: str = Field(min_length=1)
+
+
+def queue_add(args: QueueAddInput, ctx: RunContext) -> str:
+    new_id = max((t.id for t in ctx.work.todos), default=0) + 1
+    ctx.work.todos.append(Todo(id=new_id, text=args.task))
+    pending = sum(t.status == "pending" for t in ctx.work.todos)
+    return f"Queued task {new_id}; {pending} waiting. Take the next with queue_next."
+
+
+class QueueNextInput(ToolInput):
+    """Take the next queued task (marks it in progress)."""
+
+
+def queue_next(args: QueueNextInput, ctx: RunContext) -> str:
+    busy = next((t for t in ctx.work.todos if t.status == "in_progress"), None)
+    if busy is not None:
+        raise ToolError(
+            f"Task {busy.id} ({busy.text}) is still in progress. Finish it first: "
+            f'queue_done(id={busy.id}, changed="<what you changed>").'
+        )
+    item = ctx.work.next_pending()
+    if item is None:
+        done = sum(t.status == "done" for t in ctx.work.todos)
+        return (
+            f"The queue is empty ({done} done). Add work with queue_add, or finish if the task is complete."
+        )
+    item.status = "in_progress"
+    return f"Task {item.id}: {item.text}\nDo it, then call queue_done(id={item.id}, changed=..., next=...)."
+
+
+class QueueDoneInput(ToolInput):
+    """Mark a queued task done: what changed, what is next."""
+
+    id: int
+    changed: str = Field(min_length=1)
+    next: str = ""
+
+
+def queue_done(args: QueueDoneInput, ctx: RunContext) -> str:
+    item = next((t for t in ctx.work.todos if t.id == args.id), None)
+    if item is None:
+        ids = ", ".join(f"{t.id} ({t.status.replace('_', ' ')})" for t in ctx.work.todos) or "none yet"
+        raise ToolError(f"No task {args.id} in the queue. Task ids: {ids}.")
+    if item.status == "done":
+        following = ctx.work.next_pending()
+        after = f"queue_next takes task {following.id}." if following else "The queue is empty."
+        raise ToolError(f"Task {item.id} is already done (changed: {item.changed or 'not said'}). {after}")
+    item.status, item.changed, item.next = "done", args.changed, args.next
+    said = f"Task {item.id} done."
+    following = ctx.work.next_pending()
+    if following is not None:
+        return f"{said} Next in the queue: task {following.id}: {following.text}. Take it with queue_next."
+    if args.next:
+        return f"{said} The queue is empty. If '{args.next}' is still to do, queue_add it."
+    return _after_change(ctx, said)
+
+
 class PlanCompleteStepInput(ToolInput):
     """Mark a step of the approved plan done."""
 
@@ -136,6 +199,9 @@ WORK_TOOL_NAMES = (
     "todo_update",
     "todo_complete",
     "todo_list",
+    "queue_add",
+    "queue_next",
+    "queue_done",
     "plan_complete_step",
     "task_state_update",
     "task_state_get",
@@ -148,6 +214,9 @@ def work_tools() -> list[Tool]:
         Tool("todo_update", TodoUpdateInput, todo_update, read_only=True),
         Tool("todo_complete", TodoCompleteInput, todo_complete, read_only=True),
         Tool("todo_list", TodoListInput, todo_list, read_only=True),
+        Tool("queue_add", QueueAddInput, queue_add, read_only=True),
+        Tool("queue_next", QueueNextInput, queue_next, read_only=True),
+        Tool("queue_done", QueueDoneInput, queue_done, read_only=True),
         Tool("plan_complete_step", PlanCompleteStepInput, plan_complete_step, read_only=True),
         Tool("task_state_update", TaskStateUpdateInput, task_state_update, read_only=True),
         Tool("task_state_get", TaskStateGetInput, task_state_get, read_only=True),
