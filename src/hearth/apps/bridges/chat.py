@@ -18,6 +18,7 @@ import asyncio
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, Status
@@ -150,7 +151,7 @@ class ChatBridge:
         question: ApprovalRequest | PlanRequest,
         msg: Incoming,
         send: Send,
-        running: asyncio.Future[object],
+        running: asyncio.Future[Any],
     ) -> None:
         key = f"{msg.platform}:{msg.chat}"
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -166,7 +167,8 @@ class ChatBridge:
         try:
             for piece in split(asked, self.limit):
                 await send(msg, piece)
-            done, _ = await asyncio.wait({answer, running}, timeout=self.approval_timeout)
+            waiting: set[asyncio.Future[Any]] = {answer, running}
+            done, _ = await asyncio.wait(waiting, timeout=self.approval_timeout)
             allowed = answer in done and answer.result()
         finally:
             if self.questions.get(key) is not None and self.questions[key].answer is answer:

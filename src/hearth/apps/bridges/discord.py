@@ -41,7 +41,7 @@ MAX_BODY = 256_000
 SIGNED_WITHIN = 300.0  # seconds: an interaction signed longer ago than this is a replay
 PING, COMMAND = 1, 2
 PONG, DEFERRED = 1, 5
-NO_MENTIONS = {"parse": []}
+NO_MENTIONS: dict[str, list[str]] = {"parse": []}
 COMMANDS = [
     {
         "name": "ask",
