@@ -52,7 +52,7 @@ def bridge(
             env=env,
         )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while "telegram bridge @" not in log.read_text():
             assert proc.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()

@@ -72,12 +72,17 @@ def bridge(
             env=env,
         )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while "discord bridge for" not in log.read_text():
             assert proc.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
-        time.sleep(0.3)
+        while True:  # the line comes just before the server listens
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
         yield proc, f"http://127.0.0.1:{port}/discord"
     finally:
         if proc.poll() is None:
@@ -129,7 +134,7 @@ def test_slash_commands_get_replies_sessions_per_channel_and_strangers_nothing(
         dc.post(url, dc.interaction(BOB, GUILD, "ask", "a long one please", username="bob", guild=True))
         deadline = time.monotonic() + 30
         while not dc.sent or "item6x69" not in dc.sent[-1]["content"]:
-            assert time.monotonic() < deadline, dc.sent
+            assert time.monotonic() < deadline, (dc.sent, log.read_text())
             time.sleep(0.05)
         parts = [m["content"] for m in dc.sent[2:] if m["channel"] == GUILD]
         assert len(parts) == 3 and all(len(p) <= 2000 for p in parts)
@@ -243,3 +248,41 @@ def test_a_refused_bot_token_or_a_bad_key_stops_the_bridge_with_a_clear_error(
         )
         assert out.returncode == 1 and "HEARTH_DISCORD_ALLOW" in out.stderr
     assert server.requests == []  # nothing reached the model
+
+
+def test_approvals_asked_in_the_channel_are_answered_by_the_asker_with_a_slash_command(
+    workspace: Path, home: Path, server: ScriptedServer, tmp_path: Path
+) -> None:
+    log = tmp_path / "discord.log"
+    server.add(call("write", path=".vscode/tasks.json", content="{}"), done("Wrote it."))
+    with (
+        FakeDiscord(TOKEN) as dc,
+        bridge(
+            workspace,
+            home,
+            server,
+            dc,
+            log,
+            HEARTH_DISCORD_ASK_APPROVALS="1",
+            HEARTH_BRIDGE_APPROVAL_TIMEOUT="600",
+        ) as (_, url),
+    ):
+        task = dc.interaction(ALICE, GUILD, "ask", "make the tasks file", guild=True)
+        dc.post(url, task)
+        question = dc.wait_sent(1)[0]
+        assert "Reply yes to allow it" in question["content"] and ".vscode/tasks.json" in question["content"]
+        assert dc.answered == [task["token"]]  # the question follows up the task's own interaction
+        bob_says = dc.interaction(BOB, GUILD, "ask", "yes", username="bob", guild=True)
+        assert dc.post(url, bob_says)[0] == 200  # Bob is allowed to talk, not to answer Alice's question
+        time.sleep(1.0)
+        assert len(dc.sent) == 1 and not (workspace / ".vscode" / "tasks.json").exists()
+        alice_says = dc.interaction(ALICE, GUILD, "ask", "yes", guild=True)
+        assert dc.post(url, alice_says)[0] == 200
+        deadline = time.monotonic() + 60  # far less than the 600 s timeout: the answer counted at once
+        while "Wrote it." not in [m["content"] for m in dc.sent]:
+            assert time.monotonic() < deadline, (dc.sent, log.read_text())
+            time.sleep(0.05)
+        assert (workspace / ".vscode" / "tasks.json").exists()
+        allowed = next(i for i, m in enumerate(dc.sent) if m["content"] == "Allowed.")
+        assert dc.answered[allowed] == alice_says["token"]  # Alice's /ask yes gets its own answer
+    assert "asked 1111 for approval" in log.read_text()

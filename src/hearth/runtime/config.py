@@ -179,15 +179,22 @@ class Settings(BaseModel):
     discord_allow: list[str] = Field(
         default_factory=list, description="Discord user ids (or usernames) the bridge answers"
     )
-    telegram_ask_approvals: bool = Field(False, description="Ask approvals in the Telegram chat (off: refused)")
+    telegram_ask_approvals: bool = Field(
+        False, description="Ask approvals in the Telegram chat (off: refused)"
+    )
     sms_ask_approvals: bool = Field(False, description="Ask approvals by SMS (off: refused)")
-    whatsapp_ask_approvals: bool = Field(False, description="Ask approvals in the WhatsApp chat (off: refused)")
-    discord_ask_approvals: bool = Field(False, description="Ask approvals in the Discord channel (off: refused)")
+    whatsapp_ask_approvals: bool = Field(
+        False, description="Ask approvals in the WhatsApp chat (off: refused)"
+    )
+    discord_ask_approvals: bool = Field(
+        False, description="Ask approvals in the Discord channel (off: refused)"
+    )
     bridge_approval_timeout: float = Field(
         300.0, gt=0, description="Seconds a bridge waits for a yes or no in the chat before refusing"
     )
     worker_dir: Path | None = Field(
-        None, description="Where `hearth worker` clones the git remotes jobs name (blank: the user's data folder)"
+        None,
+        description="Where `hearth worker` clones the git remotes jobs name (blank: the user's data folder)",
     )
 
     @field_validator(

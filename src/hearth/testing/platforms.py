@@ -323,6 +323,7 @@ class FakeDiscord(_Base):
         self.commands: list[Any] = []
         self.sent: list[dict[str, Any]] = []  # {"via": "webhook"|"channel", "channel": ..., "content": ...}
         self.expired: set[str] = set()  # interaction tokens whose webhook is gone (after 15 minutes)
+        self.answered: list[str] = []  # the interaction token of each message sent through a webhook
         self.limited = 0  # the next this many sends get 429 (retry_after)
         self._tokens: dict[str, str] = {}  # interaction token -> its channel
         self._next = 1
@@ -415,7 +416,10 @@ class FakeDiscord(_Base):
             with self.lock:
                 if token not in self._tokens or token in self.expired:
                     return 404, {"message": "Unknown Webhook", "code": 10015}
-                return self._record("webhook", self._tokens[token], fields)
+                status, answer = self._record("webhook", self._tokens[token], fields)
+                if status == 200:
+                    self.answered.append(token)
+                return status, answer
         if self.local.headers.get("authorization") != f"Bot {self.token}":
             return 401, {"message": "401: Unauthorized", "code": 0}
         if parts == ["applications", self.application_id, "commands"] and method == "PUT":

@@ -52,6 +52,7 @@ class _Question:
 
     sender: str
     answer: asyncio.Future[bool]
+    reply: Incoming | None = None  # the answering message, where the bridge says what it did
 
 
 class ChatBridge:
@@ -90,6 +91,7 @@ class ChatBridge:
         words = msg.text.strip().lower().rstrip(".!").split()
         word = words[0] if len(words) == 1 else ""
         if word in YES or word in NO:
+            question.reply = msg
             question.answer.set_result(word in YES)
             return True
         reminder = asyncio.ensure_future(send(msg, "Please answer yes or no to the question above."))
@@ -155,7 +157,7 @@ class ChatBridge:
     ) -> None:
         key = f"{msg.platform}:{msg.chat}"
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.questions[key] = _Question(msg.sender, answer)
+        self.questions[key] = question_here = _Question(msg.sender, answer)
         minutes = max(1, round(self.approval_timeout / 60))
         if isinstance(question, ApprovalRequest):
             asked = f"Hearth asks to use {question.tool}: {question.shown}"
@@ -168,7 +170,9 @@ class ChatBridge:
             for piece in split(asked, self.limit):
                 await send(msg, piece)
             waiting: set[asyncio.Future[Any]] = {answer, running}
-            done, _ = await asyncio.wait(waiting, timeout=self.approval_timeout)
+            done, _ = await asyncio.wait(
+                waiting, timeout=self.approval_timeout, return_when=asyncio.FIRST_COMPLETED
+            )
             allowed = answer in done and answer.result()
         finally:
             if self.questions.get(key) is not None and self.questions[key].answer is answer:
@@ -189,7 +193,8 @@ class ChatBridge:
                 self.hub.decide_plan(session_id, question.id, "approve" if allowed else "reject", [])
         except HearthError:
             return  # the task stopped meanwhile; the question went with it
-        await send(msg, "No answer in time: refused." if timed_out else "Allowed." if allowed else "Refused.")
+        said = "No answer in time: refused." if timed_out else "Allowed." if allowed else "Refused."
+        await send(question_here.reply or msg, said)
 
 
 def reply_text(finished: Finished) -> str:
