@@ -25,7 +25,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
 from hearth.runtime.config import Settings
-from hearth.runtime.session import SMALL_TOOLS, default_toolset, full_toolset, small_toolset
+from hearth.runtime.profile import SMALL_TOOLS, default_toolset, full_toolset, small_toolset
 from hearth.testing.script import (
     ScriptedCall,
     ScriptedReply,

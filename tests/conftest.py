@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +14,20 @@ import pytest
 from hearth.testing.server import ScriptedServer
 from support import CliResult, clean_env
 from websupport import Web, running_web
+
+# Tests never read or write the real user's config and data folders (~/.config/hearth,
+# ~/.local/share/hearth): set before any test runs, in the environment, so every subprocess a
+# test starts inherits it too. A test that wants its own folders still sets them (clean_env, home).
+USER_DIRS = Path(tempfile.mkdtemp(prefix="hearth-tests-user-"))
+os.environ["XDG_CONFIG_HOME"] = str(USER_DIRS / "config")
+os.environ["XDG_DATA_HOME"] = str(USER_DIRS / "data")
+atexit.register(shutil.rmtree, USER_DIRS, True)
+
+
+@pytest.fixture
+def user_dirs() -> Path:
+    """The temporary folder that stands in for the user's config and data folders in this run."""
+    return USER_DIRS
 
 
 @pytest.fixture

@@ -239,3 +239,45 @@ def test_a_server_that_refuses_max_tokens_is_asked_again_without_it(server: Scri
     assert asyncio.run(model.complete(capped)).content == "a"
     assert asyncio.run(model.complete(capped)).content == "b"
     assert [("max_tokens" in b) for b in server.requests] == [True, False, False]
+
+
+FENCE_READ = '```json\n{"name": "read", "arguments": {"path": "a.txt"}}\n```'
+FENCE_WRITE = '```json\n{"name": "write", "arguments": {"path": "a.txt", "content": "x"}}\n```'
+
+
+def test_a_reply_can_be_stopped_once_a_call_that_would_run_is_complete(server: ScriptedServer) -> None:
+    """A small model's plan: many calls and a finish in one reply, of which one call would run.
+    The stream ends when the request says the text so far holds enough, and the server is left."""
+    plan = FENCE_READ + "\n\n" + FENCE_WRITE + "\n\nTASK_COMPLETE" + " and more" * 200
+    server.add(ScriptedReply(text=plan, chunk_size=4, delay=0.002))
+    asked: list[str] = []
+
+    def enough(text: str) -> bool:
+        asked.append(text)
+        return True
+
+    deltas: list[Delta] = []
+    req = ModelRequest(messages=REQ.messages, stop_after_call=enough)
+    resp = asyncio.run(client(server.url).complete(req, deltas.append))
+    assert resp.content.rstrip() == FENCE_READ  # the next fence, the claim and the rest never came
+    assert resp.finish_reason == "one_call"
+    assert asked == [FENCE_READ]  # asked once, when the first call closed
+    assert "".join(d.text for d in deltas if d.kind == "text") == resp.content
+
+
+def test_a_reply_that_ends_right_after_its_call_keeps_its_own_finish(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(text=FENCE_READ, chunk_size=5))
+    resp = asyncio.run(
+        client(server.url).complete(ModelRequest(messages=REQ.messages, stop_after_call=lambda t: True))
+    )
+    assert resp.content == FENCE_READ and resp.finish_reason == "stop"
+
+
+def test_a_call_the_request_does_not_count_lets_the_stream_go_on(server: ScriptedServer) -> None:
+    """A re-sent plan: the calls already done are skipped by the loop, so the stream goes on to
+    the first new one."""
+    text = FENCE_READ + "\n" + FENCE_WRITE + "\nTASK_COMPLETE"
+    server.add(ScriptedReply(text=text, chunk_size=4))
+    req = ModelRequest(messages=REQ.messages, stop_after_call=lambda t: '"write"' in t)
+    resp = asyncio.run(client(server.url).complete(req))
+    assert resp.content.rstrip() == FENCE_READ + "\n" + FENCE_WRITE and resp.finish_reason == "one_call"

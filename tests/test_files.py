@@ -140,12 +140,35 @@ def test_glob_grep_ls_mkdir(workspace: Path) -> None:
     assert call(workspace, "glob", pattern="src/**/*.py").splitlines() == ["src/b.py", "src/pkg/a.py"]
     assert call(workspace, "glob", pattern="src/*.py").splitlines() == ["src/b.py"]
     hits = call(workspace, "grep", pattern="TODO").splitlines()
-    assert hits == ["notes.md:1: TODO: write docs", "src/pkg/a.py:2: TODO = 1"]
-    assert len(call(workspace, "grep", pattern="todo", ignore_case=True, glob="*.py").splitlines()) == 2
+    assert hits == [
+        "[2 matching lines in 2 files]",  # first: a small model reads the count before the lines
+        "notes.md:1: TODO: write docs",
+        "src/pkg/a.py:2: TODO = 1",
+    ]
+    hits = call(workspace, "grep", pattern="todo", ignore_case=True, glob="*.py").splitlines()
+    assert len(hits) == 3 and hits[0] == "[2 matching lines in 2 files]"
     assert call(workspace, "ls").splitlines()[:2] == [".git/", "src/"]
     assert "already exists" in call(workspace, "mkdir", path="src")
-    with pytest.raises(ToolError, match="Invalid regular expression"):
-        call(workspace, "grep", pattern="(unclosed")
+
+
+def test_grep_counts_and_reads_a_pattern_that_is_not_a_working_regex_as_plain_text(workspace: Path) -> None:
+    """The real 1.5B searched `def greet(name):` (task 27): as a regex the parentheses are a group,
+    nothing matched, and it searched again and again. And it wrote a guessed count (task 24)."""
+    (workspace / "greet.py").write_text("def greet(name):\n    return f'Hi {name}'\n")
+    (workspace / "app.log").write_text("".join(f"{i} {'ERROR' if i % 3 else 'INFO'} x\n" for i in range(30)))
+    out = call(workspace, "grep", pattern="def greet(name):", path="greet.py")
+    assert (
+        out.endswith("[1 matching line in 1 file]\ngreet.py:1: def greet(name):") and "as plain text" in out
+    )
+    out = call(workspace, "grep", pattern="(unclosed")
+    assert "not a valid regular expression" in out and "No matches for '(unclosed'." in out
+    assert call(workspace, "grep", pattern="ERROR", path="app.log").startswith(
+        "[20 matching lines in 1 file]\n"
+    )
+    assert call(workspace, "grep", pattern=r"def \w+\(", path="greet.py").startswith(
+        "[1 matching line in 1 file]"
+    )
+    assert call(workspace, "grep", pattern="nowhere") == "No matches for 'nowhere'."
 
 
 @pytest.mark.parametrize("path", ["../outside.txt", "/etc/passwd", "sub/../../x", "~/.bashrc"])
@@ -219,3 +242,15 @@ def test_resolution_never_leaves_the_workspace(
         return
     real_ws = os.path.realpath(ws)
     assert os.path.commonpath([real_ws, str(resolved)]) == real_ws
+
+
+def test_a_whole_file_read_ends_with_its_line_count(workspace: Path) -> None:
+    """The real 1.5B read data.txt (37 numbered lines) and wrote 24 as its line count (task 14)."""
+    (workspace / "data.txt").write_text("".join(f"row {i}\n" for i in range(37)))
+    (workspace / "short.txt").write_text("a\nb\n")
+    out = call(workspace, "read", path="data.txt")
+    assert out.splitlines()[-2:] == ["37\trow 36", "[end of data.txt: 37 lines]"]
+    assert call(workspace, "read", path="short.txt") == "1\ta\n2\tb"  # short files stay as they are
+    assert call(workspace, "read", path="data.txt", offset=30).endswith(
+        "[lines 30-37 of 37: the end of the file]"
+    )

@@ -798,9 +798,13 @@ def test_a_finish_right_after_calls_that_were_not_run_is_pushed_back_once(hearth
         HEARTH_TOOL_MODE="text",
     )
     assert res.code == 0, res.stdout[-1500:]
+    # The stream was stopped once the plan's first call was complete: the rest was never generated.
+    first = next(e for e in events(workspace) if isinstance(e, ModelReply))
+    assert first.finish_reason == "one_call" and [c.name for c in first.tool_calls] == ["git_status"]
+    assert "git_add" not in first.text
     [pushed] = notices(workspace, "calls_not_run")
-    assert "git_add, git_commit" in pushed.text
-    assert "git_add, git_commit" in last_user_text(server.requests[2])
+    assert "stopped after its first tool call" in pushed.text
+    assert "stopped after its first tool call" in last_user_text(server.requests[2])
     log = subprocess.run([*git, "log", "-1", "--format=%s"], capture_output=True, text=True)
     assert log.stdout.strip() == "Update readme"
 
@@ -874,3 +878,98 @@ def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
     notice = notices(workspace, "loop")[0]
     assert "BLOCKED" in notice.text and "TASK_COMPLETE" in notice.text
     assert not (workspace / "summary.txt").exists()
+
+
+def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tools_off(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Task 09 with the real 1.5B (session 5): it alternated `ls` and `read notes.txt` through
+    the loop notice until the guard stopped it (exit 2). Asked, tools off, it can still say
+    BLOCKED, and the impossible task ends with exit 3 and nothing written."""
+    (workspace / "notes.txt").write_text("Nothing else here.\n")
+    server.add(
+        *[call("ls", path="."), call("read", path="notes.txt")] * 4,
+        ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the folder."),
+    )
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Summarise the file quarterly_report.docx in this folder into summary.txt.",
+        HEARTH_MODEL_PROFILE="small",
+    )
+    assert res.code == 3, res.stdout[-1500:]
+    assert len(notices(workspace, "loop")) == 1 and len(notices(workspace, "verdict")) == 1
+    assert "alternated" in finished(workspace).reason
+    assert not (workspace / "summary.txt").exists()
+
+
+def test_text_meant_to_be_added_to_a_file_is_appended_not_written_over_it(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Tasks 13 and 26 with the real 1.5B (session 5): asked to add a line to todo.txt or a
+    function to calc/ops.py, it sent `write` with only the new text, again and again. The refusal
+    now names `append=true`, which adds the text on a line of its own and loses nothing."""
+    (workspace / "todo.txt").write_text("Call Ana\nPay rent\n")
+    (workspace / "ops.py").write_text(
+        '"""Ops."""\n\n\ndef sub(a, b):\n    return a - b'
+    )  # no newline at the end
+    server.add(
+        call("write", path="todo.txt", content="\nBuy milk"),
+        call("write", path="todo.txt", content="\nBuy milk", append=True),
+        call("write", path="ops.py", content="\n\ndef add(a, b):\n    return a + b\n", append=True),
+        ScriptedReply(text="Added both. TASK_COMPLETE"),
+    )
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Add the line 'Buy milk' at the end of todo.txt.",
+        HEARTH_MODEL_PROFILE="small",
+    )
+    assert res.code == 0, res.stdout[-1500:]
+    refused, appended, added = results(workspace)
+    assert not refused.ok and "append=true" in refused.output
+    assert appended.ok and appended.output == "Appended to todo.txt: it now has 3 lines."
+    assert (workspace / "todo.txt").read_text() == "Call Ana\nPay rent\nBuy milk\n"
+    assert added.ok
+    assert (
+        workspace / "ops.py"
+    ).read_text() == '"""Ops."""\n\n\ndef sub(a, b):\n    return a - b\n\ndef add(a, b):\n    return a + b\n'
+
+
+def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Task 26 with the real 1.5B: refused once, the same destructive write sent again went
+    through and calc/ops.py lost its functions. A small model repeats itself by nature."""
+    original = '"""Ops."""\n\n\ndef sub(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n'
+    (workspace / "ops.py").write_text(original)
+    server.add(
+        call("read", path="ops.py"),
+        *[call("write", path="ops.py", content="def add(a, b):\n    return a + b")] * 2,
+        call("write", path="ops.py", content="def add(a, b):\n    return a + b", append=True),
+        ScriptedReply(text="Added add. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace, "Add add(a, b) to ops.py", HEARTH_MODEL_PROFILE="small").code == 0
+    _, first, second, appended = results(workspace)
+    assert not first.ok and not second.ok and "append=true" in second.output and "rm " not in second.output
+    assert appended.ok
+    assert (workspace / "ops.py").read_text() == original + "def add(a, b):\n    return a + b\n"
+
+
+def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Task 09 with the real 1.5B (session 5): asked to summarise quarterly_report.docx, which
+    does not exist, it summarised notes.txt into summary.txt instead."""
+    (workspace / "notes.txt").write_text("Nothing else here.\n")
+    server.add(*[ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the workspace.")] * 2)
+    res = run(
+        hearth,
+        server,
+        workspace,
+        "Summarise quarterly_report.docx and notes.txt into summary.txt.",
+        HEARTH_MODEL_PROFILE="small",
+    )
+    shown = last_user_text(server.requests[0])
+    assert "Named in the task but not in the workspace now: quarterly_report.docx, summary.txt" in shown
+    assert res.code == 3 and not (workspace / "summary.txt").exists()

@@ -138,7 +138,7 @@ def test_key_shaped_values_are_masked_even_when_not_configured(text: str, leak: 
 
 
 def test_where_logs_and_traces_go_is_not_a_workspaces_choice() -> None:
-    from hearth.runtime.config import PROJECT_SAFE
+    from hearth.runtime.trust import PROJECT_SAFE
 
     # a cloned repository must not point the log at a file to overwrite, or traces at its server
     assert not {"log_file", "log_level", "otel_endpoint", "transcription_model"} & PROJECT_SAFE

@@ -306,7 +306,7 @@ def test_model_mistakes_go_back_as_errors_it_can_fix(workspace: Path) -> None:
     first = results(agent)[0]
     assert not first.ok and "Unknown tool 'delete_everything'" in first.output and "write" in first.output
     assert not out["w1"].ok and "content: Field required" in out["w1"].output
-    assert "write(path: string, content: string)" in out["w1"].output
+    assert "write(path: string, content: string, append?: boolean)" in out["w1"].output
     assert not out["w2"].ok and "path: Input should be a valid string" in out["w2"].output
     assert out["w3"].ok and (workspace / "b.txt").read_text() == "ok"  # truncated JSON repaired
     assert not out["w4"].ok and "could not be read" in out["w4"].output
@@ -465,7 +465,7 @@ def test_text_mode_describes_tools_in_the_prompt_and_sends_no_tools(workspace: P
     run(agent)
     body = model.requests[0]
     assert "tools" not in body
-    assert "- write(path: string, content: string)" in body["messages"][0]["content"]
+    assert "- write(path: string, content: string, append?: boolean)" in body["messages"][0]["content"]
 
 
 def test_native_mode_ignores_calls_written_as_text(workspace: Path) -> None:
@@ -476,9 +476,12 @@ def test_native_mode_ignores_calls_written_as_text(workspace: Path) -> None:
 
 def test_the_prompt_prefix_is_byte_stable_across_steps(workspace: Path) -> None:
     agent, model, _ = make_agent(
-        workspace, [ScriptedReply(text=fenced("ls")) for _ in range(4)] + [ScriptedReply(text="done")]
+        workspace,
+        [ScriptedReply(text=fenced("write", path=f"f{i}.txt", content="x")) for i in range(4)]
+        + [ScriptedReply(text="done")],
     )
     run(agent)
+    assert len(model.requests) == 5
     for before, after in zip(model.requests, model.requests[1:], strict=False):
         prev = json.dumps(before["messages"])[:-1]
         assert json.dumps(after["messages"]).startswith(prev)
@@ -495,7 +498,7 @@ def test_first_request_stays_small_with_the_default_tools() -> None:
     only; the small profile does not show them (they stay callable). This guards the size with the scripted server's estimate
     (chars/4), which runs without the model installed.
     """
-    from hearth.runtime.session import default_toolset, small_toolset
+    from hearth.runtime.profile import default_toolset, small_toolset
     from hearth.testing.script import estimate_tokens, prompt_text
 
     tools = default_toolset()
@@ -536,3 +539,106 @@ def test_a_blocked_after_an_error_without_a_remedy_stands(workspace: Path) -> No
     fin = run(agent)
     assert fin.status is Status.BLOCKED
     assert not any(isinstance(e, Notice) and e.reason == "blocked_after_error" for e in agent.history)
+
+
+# Before stopping on a loop or the step limit, the model is asked once, tools off, for its verdict.
+
+
+def _alternating(ws: Path) -> list[ScriptedReply]:
+    (ws / "a.txt").write_text("a")
+    return [ScriptedReply(text=fenced("read", path="a.txt")), ScriptedReply(text=fenced("ls"))] * 4
+
+
+@pytest.mark.parametrize(
+    ("verdict", "status"),
+    [
+        ("BLOCKED: there is no report in this folder.", Status.BLOCKED),
+        ("The file is there as asked. TASK_COMPLETE", Status.DONE),
+    ],
+)
+def test_a_loop_ends_with_the_verdict_the_model_gives_with_tools_off(
+    workspace: Path, verdict: str, status: Status
+) -> None:
+    agent, model, _ = make_agent(workspace, [*_alternating(workspace), ScriptedReply(text=verdict)])
+    fin = run(agent, "Summarise report.docx into summary.txt")
+    assert fin.status is status and "alternated" in fin.reason
+    [asked] = [e for e in agent.history if isinstance(e, Notice) and e.reason == "verdict"]
+    assert "Summarise report.docx into summary.txt" in asked.text  # the task, restated
+    assert '- read {"path": "a.txt"} -> 1 a' in asked.text  # what the calls did
+    # asked as a fresh, short conversation with no tools in it: a looping model answers there
+    body = model.requests[-1]
+    assert "tools" not in body and len(body["messages"]) == 2
+    assert (
+        body["messages"][1]["content"] == asked.text and "Never call a tool" in body["messages"][0]["content"]
+    )
+
+
+def test_a_call_given_as_the_verdict_is_not_run_and_the_limit_stands(workspace: Path) -> None:
+    script = [*_alternating(workspace), ScriptedReply(text=fenced("write", path="b.txt", content="x"))]
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "alternated" in fin.reason
+    assert not (workspace / "b.txt").exists()
+    assert results(agent)[-1].name == "ls"  # the call in the answer was not run
+    answer = agent.history[-2]
+    assert isinstance(answer, ModelReply) and not answer.tool_calls and '"write"' in answer.text
+
+
+def test_the_step_limit_also_asks_for_the_verdict(workspace: Path) -> None:
+    script = [ScriptedReply(text=fenced("grep", pattern=f"report{i}")) for i in range(3)]
+    agent, _, _ = make_agent(
+        workspace, [*script, ScriptedReply(text="BLOCKED: there is no report anywhere")], max_iterations=3
+    )
+    fin = run(agent)
+    assert fin.status is Status.BLOCKED and "3 iterations" in fin.reason
+
+
+def test_alternating_calls_whose_results_change_are_still_a_loop(workspace: Path) -> None:
+    """Task 13 with the real 1.5B: `write append=true` then `read`, twenty times; each read was one
+    line longer, so the results never repeated. The calls did."""
+    (workspace / "todo.txt").write_text("Call Ana\n")
+    rounds = [
+        ScriptedReply(text=fenced("write", path="todo.txt", content="Buy milk", append=True)),
+        ScriptedReply(text=fenced("read", path="todo.txt")),
+    ]
+    agent, _, _ = make_agent(workspace, [*rounds * 6, ScriptedReply(text="no verdict")])
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "alternated" in fin.reason
+    assert len(results(agent)) <= 10
+
+
+def test_the_same_file_written_again_and_again_is_a_loop(workspace: Path) -> None:
+    """Task 24 with the real 1.5B: it 'counted' by writing errors.txt with 2, 3, 4, ... 50."""
+    script = [ScriptedReply(text=fenced("write", path="errors.txt", content=str(i))) for i in range(10)]
+    agent, _, _ = make_agent(workspace, [*script, ScriptedReply(text="no verdict")])
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "wrote errors.txt 6 times in a row" in fin.reason
+    [nudge] = [e for e in agent.history if isinstance(e, Notice) and e.reason == "loop"]
+    assert "writing errors.txt again and again (4 times in a row)" in nudge.text
+
+
+def test_appending_the_text_a_file_already_ends_with_is_refused(workspace: Path) -> None:
+    (workspace / "todo.txt").write_text("Call Ana\nBuy milk\n")
+    script = [
+        ScriptedReply(text=fenced("write", path="todo.txt", content="\nBuy milk\n", append=True)),
+        ScriptedReply(text="TASK_COMPLETE"),
+    ]
+    agent, _, _ = make_agent(workspace, script)
+    run(agent)
+    [refused] = results(agent)
+    assert not refused.ok and "already ends with this text" in refused.output
+    assert (workspace / "todo.txt").read_text() == "Call Ana\nBuy milk\n"
+
+
+def test_a_blocked_verdict_after_the_turn_changed_something_leaves_the_limit(workspace: Path) -> None:
+    """Task 07 with the real 1.5B: committed, then `git_status` four times; asked, it said
+    'BLOCKED: No changes made'. Blocked means it cannot be done, which comes before doing."""
+    script = [
+        ScriptedReply(text=fenced("write", path="a.txt", content="x")),
+        *[ScriptedReply(text=fenced("ls"))] * 4,
+        ScriptedReply(text="BLOCKED: No changes made to a.txt."),
+    ]
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "same result 4 times" in fin.reason
+    assert (workspace / "a.txt").read_text() == "x"

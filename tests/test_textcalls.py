@@ -155,3 +155,18 @@ def test_parser_never_raises_on_any_text(text: str) -> None:
 @given(st.text(alphabet='{}[]":,<>=/ \nabcnmeargstolwrite_', max_size=200))
 def test_parser_never_raises_on_json_like_noise(text: str) -> None:
     parse_text_calls(text, TOOLS)
+
+
+def test_python_triple_quoted_strings_in_a_json_call_are_read() -> None:
+    """The real 1.5B's edit of calc/ops.py (session 5): the strings in triple quotes, across lines."""
+    text = (
+        '```json\n{"name": "edit", "arguments": {"path": "calc/ops.py", "old": """def sub(a, b):""",\n'
+        '                              "new": """def add(a, b):\n    return a + b"""}}\n```'
+    )
+    [call] = parse_text_calls(text, TOOLS)
+    assert call.name == "edit" and call.repaired and call.error is None
+    assert call.arguments == {
+        "path": "calc/ops.py",
+        "old": "def sub(a, b):",
+        "new": "def add(a, b):\n    return a + b",
+    }

@@ -15,7 +15,7 @@ import pytest
 
 from hearth.core.errors import ToolError
 from hearth.runtime.config import Settings
-from hearth.runtime.session import usable_search
+from hearth.runtime.profile import usable_search
 from hearth.sandbox.paths import SafePaths
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.search import SearchProvider, WebSearchInput, search_tools
@@ -138,6 +138,6 @@ def test_web_search_is_offered_only_when_configured_and_reachable(base: str, wor
 
 
 def test_search_settings_need_a_trusted_workspace() -> None:
-    from hearth.runtime.config import PROJECT_SAFE
+    from hearth.runtime.trust import PROJECT_SAFE
 
     assert not {"search_provider", "search_url", "search_api_key", "network", "network_allow"} & PROJECT_SAFE

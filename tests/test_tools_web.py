@@ -184,7 +184,7 @@ def test_unreachable_host_is_a_clear_error(workspace: Path) -> None:
 
 def test_web_fetch_is_offered_only_when_the_network_is_configured(workspace: Path) -> None:
     from hearth.runtime.config import Settings
-    from hearth.runtime.session import full_toolset
+    from hearth.runtime.profile import full_toolset
     from hearth.sandbox.choice import choose_sandbox
 
     async def names(**settings: object) -> list[str]:

@@ -73,6 +73,8 @@ def box(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
     (home / ".aws" / "credentials").write_text(SECRET)
     (home / ".bashrc").write_text("# original\n")
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))  # the folders HOME alone would give
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
     monkeypatch.setenv("HEARTH_API_KEY", SECRET)
     ws = tmp_path / "proj"
     ws.mkdir()

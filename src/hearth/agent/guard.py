@@ -2,7 +2,8 @@
 
 Patterns: the same failing call (nudge at 2, stop at 3); the same call giving
 the same result (nudge at 3, stop at 4); the same error from different calls
-(nudge at 3, stop at 4); two calls alternating (A B A B A B: nudge, two more: stop);
+(nudge at 3, stop at 4); two calls alternating (A B A B A B: nudge, two more: stop), whatever
+their results; the same file written again and again (nudge at 4, stop at 6);
 empty replies (nudge, stop at 3); finishing while work remains (stop at 3).
 A nudge names the pattern so the model can break out of it.
 """
@@ -10,23 +11,30 @@ A nudge names the pattern so the model can break out of it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from hearth.core.errors import LimitReached
+from hearth.core.errors import LimitReached, Stuck
 from hearth.core.types import ToolCall
 
+T = TypeVar("T")
 STOP_AT = 3
+REWRITES = frozenset({"write"})  # the same file written whole over and over is a loop too (edits are not)
+REWRITE_NUDGE = 4
+REWRITE_STOP = 6
 
 
 @dataclass
 class LoopGuard:
     _steps: list[tuple[str, str, bool]] = field(default_factory=list)  # (call, result, ok)
+    _targets: list[str] = field(default_factory=list)  # per call: "write a.txt" for a file written, else ""
     _empty_replies: int = 0
     _refused_finishes: int = 0
     _nudged: set[str] = field(default_factory=set)
     _blocked_pushed_back: bool = False
     _remedies_given: set[str] = field(default_factory=set)
+    _cut_pushed_back: bool = False
 
     def empty_reply(self) -> bool:
         """Count an empty reply; True means nudge, raises when it is time to stop."""
@@ -57,6 +65,13 @@ class LoopGuard:
         self._remedies_given.add(error)
         return True
 
+    def push_back_after_cut(self) -> bool:
+        """True (once per turn) for a finish right after a reply stopped at its first call."""
+        if self._cut_pushed_back:
+            return False
+        self._cut_pushed_back = True
+        return True
+
     def reply_with_content(self) -> None:
         self._empty_replies = 0
 
@@ -64,27 +79,36 @@ class LoopGuard:
         """Record one call and its result. Returns a nudge naming the pattern; raises to stop."""
         key = f"{call.name} {json.dumps(call.arguments, sort_keys=True)}"
         self._steps.append((key, output, ok))
+        path = call.arguments.get("path")
+        self._targets.append(
+            f"{call.name} {path}" if ok and call.name in REWRITES and isinstance(path, str) else ""
+        )
         short = key[:160]
         failing = _tail_run(self._steps, lambda a, b: a == b and not a[2])
         if failing >= STOP_AT:
-            raise LimitReached(f"the same failing call was repeated {failing} times: {short}")
+            raise Stuck(f"the same failing call was repeated {failing} times: {short}")
         if failing == STOP_AT - 1:
             return self._nudge("failing", f"the same failing call {failing} times ({short})")
         same = _tail_run(self._steps, lambda a, b: a == b)
         if same >= STOP_AT + 1:
-            raise LimitReached(f"the same call gave the same result {same} times: {short}")
+            raise Stuck(f"the same call gave the same result {same} times: {short}")
         if same == STOP_AT:
             return self._nudge("same", f"the same call with the same result {same} times ({short})")
         errors = _tail_run(self._steps, lambda a, b: not a[2] and not b[2] and a[1] == b[1])
         if errors >= STOP_AT + 1:
-            raise LimitReached(f"the same error came back {errors} times: {output[:160]}")
+            raise Stuck(f"the same error came back {errors} times: {output[:160]}")
         if errors == STOP_AT:
             return self._nudge("error", f"calls that all fail with the same error ({output[:120]})")
-        alternating = _alternation(self._steps)
+        alternating = _alternation([step[0] for step in self._steps])
         if alternating >= 8:
-            raise LimitReached(f"the model alternated between the same two calls {alternating} times")
+            raise Stuck(f"the model alternated between the same two calls {alternating} times")
         if alternating == 6:
             return self._nudge("alternate", "two calls alternating back and forth without progress")
+        rewrites = _tail_run(self._targets, lambda a, b: bool(a) and a == b)
+        if rewrites >= REWRITE_STOP:
+            raise Stuck(f"the model wrote {path} {rewrites} times in a row")
+        if rewrites == REWRITE_NUDGE:
+            return self._nudge("rewrite", f"writing {path} again and again ({rewrites} times in a row)")
         return None
 
     def _nudge(self, kind: str, text: str) -> str | None:
@@ -98,9 +122,7 @@ class LoopGuard:
         return _tail_run(self._steps, lambda a, b: a == b and not a[2])
 
 
-def _tail_run(
-    steps: list[tuple[str, str, bool]], same: Callable[[tuple[str, str, bool], tuple[str, str, bool]], bool]
-) -> int:
+def _tail_run(steps: Sequence[T], same: Callable[[T, T], bool]) -> int:
     """How many of the last steps are 'the same' as the last one, counting back without a gap."""
     if not steps:
         return 0
@@ -113,16 +135,17 @@ def _tail_run(
     return n
 
 
-def _alternation(steps: list[tuple[str, str, bool]]) -> int:
-    """Length of the trailing A B A B ... run (A != B), counted in steps."""
-    if len(steps) < 4:
+def _alternation(calls: list[str]) -> int:
+    """Length of the trailing A B A B ... run of calls (A != B), counted in steps. The results
+    do not count: `write append` then `read` shows a longer file each round and is still a loop."""
+    if len(calls) < 4:
         return 0
-    a, b = steps[-2][:2], steps[-1][:2]
+    a, b = calls[-2], calls[-1]
     if a == b:
         return 0
     n = 0
-    for i, step in enumerate(reversed(steps)):
-        if step[:2] != (b if i % 2 == 0 else a):
+    for i, call in enumerate(reversed(calls)):
+        if call != (b if i % 2 == 0 else a):
             break
         n += 1
     return n

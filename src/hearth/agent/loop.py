@@ -14,10 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth.agent import verdict
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import (
     FINISH_NAMES,
@@ -32,8 +34,24 @@ from hearth.agent.finish import (
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.remedy import remedy
-from hearth.agent.turn import claims_in_a_row, last_result, not_run_before, seen_unchanged, tried_a_tool
-from hearth.core.errors import Blocked, ContextOverflow, LimitReached, ModelError, StopRun, TaskDone, Waiting
+from hearth.agent.turn import (
+    claims_in_a_row,
+    last_result,
+    not_run_before,
+    seen_unchanged,
+    stopped_after_a_call,
+    tried_a_tool,
+)
+from hearth.core.errors import (
+    Blocked,
+    ContextOverflow,
+    LimitReached,
+    ModelError,
+    StopRun,
+    Stuck,
+    TaskDone,
+    Waiting,
+)
 from hearth.core.events import (
     Checkpointed,
     ErrorRaised,
@@ -51,6 +69,7 @@ from hearth.core.events import (
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
 from hearth.core.types import CallFormat, Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
+from hearth.llm.client import STOPPED_AFTER_CALL
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.textcalls import load_arguments, parse_text_calls
 from hearth.llm.thinking import ThinkSplitter, split_thinking
@@ -59,6 +78,7 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
+VERDICT_MIN_SECONDS = 5.0  # the verdict request is skipped when less time than this is left
 # The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
@@ -114,11 +134,14 @@ class Agent:
             deadline = min(deadline, self.parent_deadline)
         self.deadline = deadline
         try:
-            for _ in range(self.limits.max_iterations):
-                if time.monotonic() > deadline:
-                    raise LimitReached(f"the time limit of {self.limits.max_seconds:.0f}s was reached")
-                await self.step(guard)
-            raise LimitReached(f"the limit of {self.limits.max_iterations} iterations was reached")
+            try:
+                for _ in range(self.limits.max_iterations):
+                    if time.monotonic() > deadline:
+                        raise LimitReached(f"the time limit of {self.limits.max_seconds:.0f}s was reached")
+                    await self.step(guard)
+                raise Stuck(f"the limit of {self.limits.max_iterations} iterations was reached")
+            except Stuck as stuck:
+                raise await self._verdict(stuck) from None
         except StopRun as stop:
             finished = Finished(
                 status=stop.status,
@@ -216,6 +239,9 @@ class Agent:
                 temperature=self.temperature,
                 max_tokens=self._cap(messages, tools),
                 extra=self._extra(),
+                stop_after_call=first_new_call(self.history, self.dispatcher.toolset)
+                if self.profile.one_call_per_reply
+                else None,
             )
             try:
                 return await self.model.complete(request, _thinking_aware(self.on_delta))
@@ -291,6 +317,18 @@ class Agent:
         if stop is not None:
             self._check_finish(stop, guard)
             raise stop
+
+    async def _verdict(self, stuck: Stuck) -> StopRun:
+        """Before stopping on a loop or the step limit, ask once (see agent/verdict) whether the
+        task is done or blocked; the question and the answer are recorded like any exchange."""
+        if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
+            return stuck
+        text = verdict.question(self.history)
+        answer = await verdict.ask(self.model, text, self.temperature)
+        self.record(Notice(reason="verdict", text=text))
+        self.record(answer)
+        writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
+        return verdict.outcome(answer.text, stuck, changed=verdict.changed_something(self.history, writes))
 
     def _repeat(self, call: ToolCall, reply: ModelReply) -> bool:
         """A call that already worked in this turn, with no other change since, in a reply with
@@ -403,6 +441,9 @@ class Agent:
             self.record(
                 Notice(reason="calls_not_run", text=render("notice_calls_not_run", calls=", ".join(skipped)))
             )
+            raise _Continue
+        if stopped_after_a_call(self.history, STOPPED_AFTER_CALL) and guard.push_back_after_cut():
+            self.record(Notice(reason="calls_not_run", text=render("notice_reply_stopped")))
             raise _Continue
         open_items = self.work.unfinished()
         if open_items:

@@ -83,3 +83,17 @@ def seen_unchanged(
             if call.name in writes:
                 return False
     return False
+
+
+def stopped_after_a_call(history: Sequence[Event], reason: str) -> bool:
+    """Whether this turn's reply before the latest one was stopped after its first call (finish
+    reason `reason`): whatever the model meant to write after that call was never seen."""
+    replies = 0
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            return False
+        if isinstance(event, ModelReply):
+            replies += 1
+            if replies == 2:
+                return event.finish_reason == reason
+    return False

@@ -70,6 +70,11 @@ class LimitReached(StopRun):
     status = Status.LIMIT
 
 
+class Stuck(LimitReached):
+    """A limit hit while the model still had time: going in circles, or out of steps. The loop
+    asks the model for its verdict (done or blocked) once, with tools off, before stopping."""
+
+
 class Waiting(StopRun):
     status = Status.WAITING
 

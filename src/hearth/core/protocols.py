@@ -20,6 +20,10 @@ class ModelRequest:
     max_tokens: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)  # extra HTTP headers, e.g. to mark a probe
+    # Given the reply's text so far each time a tool call written as text closes: True ends the
+    # stream there (a model allowed one call per reply is not left generating calls that will not
+    # run: a small model's whole plan, or a finish claimed before the result).
+    stop_after_call: Callable[[str], bool] | None = None
 
 
 @dataclass(frozen=True)

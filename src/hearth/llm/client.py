@@ -12,6 +12,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,7 +138,9 @@ class OpenAICompatModel:
             try:
                 assert self._slots is not None
                 async with self._slots:
-                    return await self._stream_once(client, url, body, on_delta, request.headers)
+                    return await self._stream_once(
+                        client, url, body, on_delta, request.headers, request.stop_after_call
+                    )
             except ModelError as exc:
                 if not exc.retryable:
                     raise
@@ -152,9 +155,10 @@ class OpenAICompatModel:
         body: dict[str, Any],
         on_delta: DeltaSink | None,
         headers: dict[str, str] | None = None,
+        stop_after_call: Callable[[str], bool] | None = None,
     ) -> ModelResponse:
         started = time.perf_counter()
-        acc = _Accumulator()
+        acc = _Accumulator(stop_after_call=stop_after_call)
         try:
             async with client.stream("POST", url, json=body, headers=headers or None) as resp:
                 if resp.status_code >= 400:
@@ -188,7 +192,7 @@ class OpenAICompatModel:
                         acc.ttft = time.perf_counter() - started
                         first = False
                     acc.add(_parse_chunk(data), on_delta)
-                    if acc.repeating:
+                    if acc.repeating or acc.call_complete:
                         break  # leaving the stream closes it: the server stops generating
         except httpx.ConnectError as exc:
             raise ModelError(
@@ -214,8 +218,17 @@ class OpenAICompatModel:
         return acc.response(body, time.perf_counter() - started)
 
 
+STOPPED_AFTER_CALL = "one_call"  # the finish reason of a reply Hearth stopped after its first call
+# A tool call written as text, complete: a fence holding a JSON object, or Qwen's tags.
+_CLOSED_CALL = re.compile(r"```[\w-]*[ \t]*\r?\n\s*\{.*?\n\s*```|<tool_call>.*?</tool_call>", re.DOTALL)
+
+
 class _Accumulator:
-    def __init__(self) -> None:
+    def __init__(self, *, stop_after_call: Callable[[str], bool] | None = None) -> None:
+        self.stop_after_call = stop_after_call
+        self.call_complete = False
+        self._closed_calls = 0  # complete calls seen in the text so far
+        self._call_closed = False  # the text holds a complete call that would run
         self.content: list[str] = []
         self.reasoning: list[str] = []
         self.calls: dict[int, dict[str, str]] = {}
@@ -257,10 +270,21 @@ class _Accumulator:
                 if on_delta:
                     on_delta(Delta("thinking", reasoning))
             if delta.get("content"):
-                self._watch("content", delta["content"])
-                self.content.append(delta["content"])
-                if on_delta:
-                    on_delta(Delta("text", delta["content"]))
+                if self._call_closed and delta["content"].strip():
+                    # More text after a complete call that would run: the reply is stopped here
+                    # (the end of the stream right after the call is a reply that ended by itself).
+                    self.call_complete = True
+                    self.finish_reason = STOPPED_AFTER_CALL
+                    return
+                piece = delta["content"]
+                self._watch("content", piece)
+                before = sum(len(c) for c in self.content)
+                self.content.append(piece)
+                if self.stop_after_call and not self._call_closed and any(c in piece for c in "`>"):
+                    self._check_call_complete()
+                    piece = "".join(self.content)[before:]  # less, when the stream stopped mid-piece
+                if on_delta and piece:
+                    on_delta(Delta("text", piece))
             for tc in delta.get("tool_calls") or []:
                 index = tc.get("index", len(self.calls))
                 slot = self.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
@@ -274,6 +298,25 @@ class _Accumulator:
                     piece = args if isinstance(args, str) else json.dumps(args)
                     self._watch(f"call{index}", piece)
                     slot["arguments"] += piece
+
+    def _check_call_complete(self) -> None:
+        """Ask the request whether to stop, each time one more call written as text is complete."""
+        assert self.stop_after_call is not None
+        text = "".join(self.content)
+        ends = [m.end() for m in _CLOSED_CALL.finditer(text)]
+        if len(ends) <= self._closed_calls:
+            return
+        self._closed_calls = len(ends)
+        end = ends[-1]
+        rest = text[end:]
+        kept = text[:end] + rest[: len(rest) - len(rest.lstrip())]
+        if not self.stop_after_call(kept):
+            return
+        self._call_closed = True
+        if len(kept) < len(text):  # text after the call came in the same piece: stop at once
+            self.content = [kept]
+            self.call_complete = True
+            self.finish_reason = STOPPED_AFTER_CALL
 
     def _kept(self, channel: str, text: str) -> str:
         """The text of a channel, without the repeated rounds past the second."""

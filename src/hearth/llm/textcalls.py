@@ -179,6 +179,9 @@ def _looks_like_call(fragment: str, tools: ToolParams) -> bool:
     return bool(m and (m.group(2) in tools or re.search(r'"(arguments|args)"', fragment)))
 
 
+_TRIPLE_QUOTED = re.compile(r'"""(.*?)"""|\'\'\'(.*?)\'\'\'', re.DOTALL)
+
+
 def _from_json_text(body: str, tools: ToolParams, *, require_shape: bool) -> list[TextCall]:
     body = body.strip()
     if not body:
@@ -189,6 +192,18 @@ def _from_json_text(body: str, tools: ToolParams, *, require_shape: bool) -> lis
     except json.JSONDecodeError:
         if require_shape and not _looks_like_call(body, tools):
             return []
+        if '"""' in body or "'''" in body:  # Python's triple-quoted strings, common in small models' calls
+            try:
+                value = json.loads(
+                    _TRIPLE_QUOTED.sub(lambda m: json.dumps(m.group(1) or m.group(2) or ""), body)
+                )
+            except json.JSONDecodeError:
+                pass
+            else:
+                return [
+                    TextCall(c.name, c.arguments, c.raw, True, c.error)
+                    for c in _calls_from_value(value, body, tools, require_shape=require_shape)
+                ]
         # Several calls one after another (JSON Lines, or objects with a stray line between them):
         # each read on its own. Repairing the whole body would keep only one of them.
         sequence = _json_sequence(body, tools)

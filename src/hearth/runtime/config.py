@@ -33,7 +33,8 @@ from hearth.agent.modes import PermissionMode
 from hearth.core.errors import ConfigError
 from hearth.llm.profiles import ToolMode
 from hearth.runtime.roles import RoleSettings
-from hearth.runtime.trust import TRUST_FILE, TrustStore
+from hearth.runtime.shown import shown_value
+from hearth.runtime.trust import INSIDE_WORKSPACE, TRUST_FILE, FolderSettings, Ignored, TrustGate, TrustStore
 
 APP = "hearth"
 
@@ -261,73 +262,7 @@ SEED_ALIASES = {
 }
 
 
-# What a folder's own files may set without the user's trust: how the model is asked and how long
-# Hearth waits; never what may run, where requests and the key go, or the workspace.
-PROJECT_SAFE = frozenset(
-    {
-        "model",
-        "temperature",
-        "tool_mode",
-        "context_window",
-        "connect_timeout",
-        "first_token_timeout",
-        "idle_timeout",
-        "retries",
-        "model_parallel",
-        "output_limit",
-        "embedded_context",
-        "embedded_threads",
-    }
-)
-PROJECT_LOWER_ONLY = frozenset({"max_iterations", "max_seconds"})  # limits it may lower, not raise
 PROJECT_FILES = (".hearth/config.toml", ".env")
-INSIDE_WORKSPACE = (
-    "your user config is inside the workspace, where the agent can write; keep it outside "
-    "(set XDG_CONFIG_HOME) or choose a smaller workspace"
-)
-
-
-@dataclass(frozen=True)
-class Ignored:
-    """A setting from a folder's own file that was not used, and why."""
-
-    name: str
-    source: str
-    value: str  # as shown: secrets masked
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.name} = {self.value} from {self.source}: {self.reason}"
-
-
-@dataclass(frozen=True)
-class FolderSettings:
-    """The Hearth settings a folder's own files (`.hearth/config.toml`, `.env`) set."""
-
-    folder: Path
-    layers: tuple[tuple[str, dict[str, Any]], ...]  # (file, settings), in PROJECT_FILES order
-
-    def needing_trust(self) -> list[tuple[str, str, str]]:
-        """(file, name, shown value) of each setting that is used only if the folder is trusted."""
-        return [
-            (source, name, shown_value(name, value))
-            for source, values in self.layers
-            for name, value in sorted(values.items())
-            if name not in PROJECT_SAFE and name != "workspace"
-        ]
-
-    @property
-    def fingerprint(self) -> str:
-        """Changes whenever a setting needing trust is added, removed or changed."""
-        import hashlib
-
-        data = [
-            [str(Path(source).relative_to(self.folder)), name, values[name]]
-            for source, values in self.layers
-            for name in sorted(values)
-            if name not in PROJECT_SAFE and name != "workspace"
-        ]
-        return hashlib.sha256(json.dumps(data, default=str, sort_keys=True).encode()).hexdigest()
 
 
 def folder_settings(folder: Path) -> FolderSettings:
@@ -368,38 +303,6 @@ class LoadedSettings:
         return rows
 
 
-def shown_value(name: str, value: Any) -> str:
-    """A setting's value for display, secrets masked."""
-    if isinstance(value, SecretStr):
-        return mask(value.get_secret_value())
-    if name == "api_key":
-        return mask(str(value))
-    if value is None or value == "" or value == [] or value == {}:
-        return "(blank)"
-    if isinstance(value, dict):  # the roles table: each role's fields, keys masked
-        return "; ".join(f"{k}: {_shown_row(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value.value if hasattr(value, "value") else value)
-
-
-def _shown_row(row: Any) -> str:
-    fields = row.model_dump() if isinstance(row, BaseModel) else row
-    if not isinstance(fields, dict):
-        return str(row)
-    return ", ".join(
-        f"{k}={mask(str(v.get_secret_value() if isinstance(v, SecretStr) else v)) if k == 'api_key' else v}"
-        for k, v in fields.items()
-        if v not in (None, "", [], False) or (k == "native_tools" and v is False)
-    )
-
-
-def mask(secret: str) -> str:
-    if not secret:
-        return "(blank)"
-    return "****" if len(secret) < 12 else f"{secret[:3]}…{secret[-2:]} (masked)"
-
-
 def user_config_path() -> Path:
     return Path(user_config_dir(APP)) / "config.toml"
 
@@ -431,7 +334,7 @@ def load_settings(
     # own layers only (a file in a folder could otherwise move the next run anywhere).
     workspace_raw = _first("workspace", given, environment, user) or "."
     workspace = (here / Path(str(workspace_raw)).expanduser()).resolve()
-    gate = _Gate(trust_store(ufile), user)
+    gate = TrustGate(trust_store(ufile), user, Settings.model_fields)
     if Path(os.path.realpath(ufile)).is_relative_to(workspace):  # e.g. working in $HOME
         layers[0] = gate.admit(layers[0], INSIDE_WORKSPACE)
         gate.user = layers[0][1]
@@ -472,62 +375,6 @@ def load_settings(
             "Fix it there, or override it with a flag or HEARTH_" + key.upper() + ".",
         ) from None
     return LoadedSettings(settings, sources, tuple(gate.ignored), tuple(gate.untrusted))
-
-
-class _Gate:
-    """Lets through what a folder's own files may set; collects the rest, with the reason."""
-
-    def __init__(self, store: TrustStore, user: dict[str, Any]) -> None:
-        self.store = store
-        self.user = user
-        self.ignored: list[Ignored] = []
-        self.untrusted: list[Path] = []  # folders with settings ignored that trusting would let through
-        self._trustable: dict[int, Path] = {}
-
-    def check(self, folder: FolderSettings) -> str | None:
-        """None when the folder's settings are trusted as they are now; otherwise why not."""
-        if not folder.needing_trust():
-            return None
-        record = self.store.get(folder.folder)
-        if record is not None and record.fingerprint == folder.fingerprint:
-            return None
-        if self.store.inside(folder.folder):
-            return f"your trust list {self.store.path} is inside this folder, so it cannot vouch for it"
-        self._trustable[id(folder)] = folder.folder
-        if record is not None:
-            return "changed since you trusted this folder; review it and run `hearth trust` again"
-        return f"{folder.folder} is not a trusted workspace (`hearth trust` lets its settings through)"
-
-    def admit(
-        self, layer: tuple[str, dict[str, Any]], untrusted: str | None, folder: FolderSettings | None = None
-    ) -> tuple[str, dict[str, Any]]:
-        source, values = layer
-        kept: dict[str, Any] = {}
-        for name, value in values.items():
-            reason = self._refusal(name, value, untrusted)
-            if reason is None:
-                kept[name] = value
-                continue
-            self.ignored.append(Ignored(name, source, shown_value(name, value), reason))
-            trustable = self._trustable.get(id(folder))
-            if name != "workspace" and trustable is not None and trustable not in self.untrusted:
-                self.untrusted.append(trustable)
-        return source, kept
-
-    def _refusal(self, name: str, value: Any, untrusted: str | None) -> str | None:
-        if name == "workspace":
-            return "the workspace comes from --workspace, the environment or your user config only"
-        if name in PROJECT_SAFE or name not in Settings.model_fields or untrusted is None:
-            return None  # unknown names fail validation below, with the file named
-        if name in PROJECT_LOWER_ONLY:
-            limit = self.user.get(name, Settings.model_fields[name].default)
-            try:
-                if float(value) <= float(limit):
-                    return None
-            except (TypeError, ValueError):
-                return f"not a number; {untrusted}"
-            return f"a folder may lower this limit ({limit}), not raise it: {untrusted}"
-        return untrusted
 
 
 def _first(key: str, *layers: Mapping[str, Any]) -> Any:

@@ -43,7 +43,7 @@ from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
 from hearth.runtime.memory import has_memory, memory_embedder, offer_memories
-from hearth.runtime.overview import GIT_TOOLS, workspace_overview
+from hearth.runtime.overview import GIT_TOOLS, missing_paths, workspace_overview
 from hearth.runtime.session import Runtime, start_agent
 from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.tools.base import signature
@@ -199,7 +199,7 @@ class Conversation:
             if not text.strip():
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
-            first_look = self._first_look() if self.agent.profile.small else ""
+            first_look = self._first_look(text) if self.agent.profile.small else ""
             if first_look and not any(isinstance(e, UserMessage) for e in self.agent.history):
                 opening.append(HearthMessage(reason="files", text=first_look))
             offer = self._memories(text)
@@ -216,15 +216,19 @@ class Conversation:
             return await self._plan(opening)
         return await self.agent.run(*opening)
 
-    def _first_look(self) -> str:
-        """For a small model's first task: the workspace's files, and in a git repository the git
-        tools its short prompt leaves out (shown there, they made it `git init` where no one asked;
-        left out, it could not commit where it was asked to)."""
+    def _first_look(self, task: str) -> str:
+        """For a small model's first task: the workspace's files, the files the task names that
+        are not there (the 1.5B summarised notes.txt when the report it was asked about was
+        missing), and in a git repository the git tools its short prompt leaves out (shown there,
+        they made it `git init` where no one asked; left out, it could not commit where asked)."""
         root = self.agent.dispatcher.context.workspace
         listing = workspace_overview(root)
         if not listing:
             return ""
         text = render("workspace_files", listing=listing)
+        missing = missing_paths(root, task)
+        if missing:
+            text += "\n" + render("workspace_missing", names=", ".join(missing))
         if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
             toolset = self.agent.dispatcher.toolset
             tools = [t for t in (toolset.get(n) for n in GIT_TOOLS) if t is not None]

@@ -25,7 +25,8 @@ from hearth.mcp.server import hearth_server
 from hearth.runtime.config import Settings
 from hearth.runtime.mcp_tasks import NAME as TASK_NAME
 from hearth.runtime.mcp_tasks import TaskRunner, run_task_spec
-from hearth.runtime.session import Runtime, check_workspace, default_toolset
+from hearth.runtime.profile import default_toolset
+from hearth.runtime.session import Runtime, check_workspace
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.paths import SafePaths

@@ -5,9 +5,7 @@ UIs call this and read the event stream; they never build agents themselves.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import json
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,113 +17,53 @@ from pydantic import BaseModel
 from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.instructions import Instructions, NestedInstructions, load_instructions
+from hearth.agent.instructions import NestedInstructions, load_instructions
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
-from hearth.agent.prompt import system_prompt
-from hearth.core.errors import HearthError, ModelError
+from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.core.types import Message
-from hearth.llm.client import ClientSettings, OpenAICompatModel
-from hearth.llm.probe import probe_tool_mode
-from hearth.llm.profiles import (
-    REPLY_TOKENS,
-    SMALL_MODEL_BILLIONS,
-    SMALL_REPLY_TOKENS,
-    ModelProfile,
-    ToolMode,
-    parameters_in_billions,
-)
+from hearth.llm.client import OpenAICompatModel
+from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
 from hearth.llm.structured import StructuredAnswer, ask_json
 from hearth.llm.urls import normalize_base_url
-from hearth.mcp.lookup import NAME as LOOKUP_NAME
 from hearth.runtime.agentdefs import load_definitions
 from hearth.runtime.checkpoints import Checkpoints
-from hearth.runtime.config import Settings, project_dir, user_config_path, user_data_path
-from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
+from hearth.runtime.config import Settings, project_dir, user_config_path
+from hearth.runtime.embedded import EmbeddedServer
 from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
-from hearth.runtime.memory import session_memory_tools
-from hearth.runtime.patches import patch_tools
+from hearth.runtime.model_server import main_client, main_server
+from hearth.runtime.profile import (
+    add_runtime_tools,
+    decide_tool_mode,
+    default_toolset,
+    find_window,
+    full_toolset,
+    model_profile,
+    probed_tool_mode,
+    prompt_for,
+    usable_search,
+    with_lookup,
+)
 from hearth.runtime.roles import BUILTIN_ROLES, Role, resolve_role
-from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.runtime.state import SessionState, session_state
 from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.runtime.traces import configure_traces
-from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
-from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy, loopback_proxy
+from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
 from hearth.store.sessions import SessionStore
 from hearth.tools.base import RunContext
-from hearth.tools.builtin.clock import clock_tools
-from hearth.tools.builtin.data import data_tools
-from hearth.tools.builtin.files import file_tools
-from hearth.tools.builtin.git import git_tools
-from hearth.tools.builtin.python import python_tools
-from hearth.tools.builtin.render import Renderer
-from hearth.tools.builtin.search import SearchProvider, search_tools
-from hearth.tools.builtin.shell import shell_tools
-from hearth.tools.builtin.web import web_tools
-from hearth.tools.builtin.work import work_tools
 from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
 
 T = TypeVar("T", bound=BaseModel)
-DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
-
-
-def default_toolset(settings: Settings | None = None) -> Toolset:
-    """The tools every session has (`settings`: which model embeds memory; see runtime.memory)."""
-    return Toolset(
-        [
-            *file_tools(),
-            *shell_tools(),
-            *git_tools(),
-            *work_tools(),
-            *session_memory_tools(settings),
-            *patch_tools(),
-        ]
-    )
-
-
-def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
-    """The default tools plus those that fit this setup: `web_fetch` only when the settings let
-    commands reach the network (through the same policy as the sandbox's allow-list); `python`
-    only when the sandbox isolates (`isolated`: its interpreter lives on between calls); `web_search` only with
-    a provider that is configured and answered (see `search_provider`)."""
-    tools = default_toolset(settings)
-    for tool in [*clock_tools(), *data_tools()]:
-        tools.add(tool)
-    if isolated:
-        for tool in python_tools():
-            tools.add(tool)
-    if settings.network or settings.network_allow:
-        policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
-        renderer = None
-        if settings.web_render:
-            renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)
-        for tool in web_tools(policy.check, renderer):
-            tools.add(tool)
-    if search is not None:
-        for tool in search_tools(search):
-            tools.add(tool)
-    return tools
-
-
-# What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
-# shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
-# other tools stay callable (a task that names todo_add still works); they are just not listed.
-SMALL_TOOLS = ("read", "write", "edit", "ls", "grep", "shell")
-
-
-def small_toolset() -> Toolset:
-    return default_toolset().filtered(SMALL_TOOLS)
 
 
 @dataclass
@@ -174,7 +112,7 @@ class Runtime:
             and client is not self.model
             and isinstance(client, OpenAICompatModel)
         ):
-            found = await _probed_tool_mode(self.settings, client.settings.base_url, client)
+            found = await probed_tool_mode(self.settings, client.settings.base_url, client)
             role = dataclasses.replace(role, tool_mode=found)
         return role
 
@@ -287,49 +225,12 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None
-    tool_mode = settings.tool_mode
     try:
-        if settings.llm_url:
-            base = normalize_base_url(settings.llm_url)
-            main_role = settings.roles.get("main")
-            model_name = main_role.model if main_role and main_role.model else settings.model
-        else:
-            gguf = ensure_model(user_data_path(), settings.model_path, settings.embedded_model)
-            embedded = EmbeddedServer(
-                gguf,
-                settings.embedded_context,
-                settings.embedded_threads,
-                project_dir(settings.workspace) / "logs" / "embedded-server.log",
-            )
-            base = await asyncio.to_thread(embedded.start)
-            model_name = ALIAS
-            if tool_mode is ToolMode.AUTO:
-                tool_mode = ToolMode.TEXT  # measured: the embedded models call tools reliably only as text
-        window, source = settings.context_window, "configured"
-        if window is None and embedded is not None:
-            window, source = settings.embedded_context, "embedded server --n_ctx"
-        served = ""  # the server's own name for its model, when Hearth asked it
-        if window is None:
-            info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
-            window, source = info.context_window, info.source
-            served = info.models[0] if info.models and not model_name else ""
-        known = window is not None
-        if window is None:
-            window, source = DEFAULT_CONTEXT_WINDOW, "assumed (the server did not say; learned on overflow)"
-        size_name = embedded.model.name if embedded is not None else (model_name or served)
+        base, model_name, embedded = await main_server(settings)
+        window = await find_window(settings, base, model_name, embedded=embedded is not None)
+        size_name = embedded.model.name if embedded is not None else (model_name or window.served)
         if model is None:
-            model = OpenAICompatModel(
-                ClientSettings(
-                    base_url=base,
-                    api_key=settings.api_key.get_secret_value(),
-                    model=model_name,
-                    connect_timeout=settings.connect_timeout,
-                    first_token_timeout=settings.first_token_timeout,
-                    idle_timeout=settings.idle_timeout,
-                    retries=settings.retries,
-                    parallel=settings.model_parallel,
-                )
-            )
+            model = main_client(settings, base, model_name)
     except BaseException:
         if embedded:
             embedded.stop()
@@ -338,70 +239,36 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         if proxy:
             await proxy.close()
         raise
-    probed: ToolMode | None = None
     try:
-        if tool_mode is ToolMode.AUTO and probe and isinstance(model, OpenAICompatModel):
-            tool_mode = probed = await _probed_tool_mode(settings, base, model)
+        tool_mode, probed = await decide_tool_mode(
+            settings, base, model, embedded=embedded is not None, probe=probe
+        )
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
-    small = _small_profile(settings.model_profile, size_name, probed)
-    profile = ModelProfile(
-        tool_mode=tool_mode,
-        context_window=window,
-        window_known=known,
-        small=small,
-        max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
-        shown_tools=SMALL_TOOLS if small else (),
+    profile = model_profile(settings, tool_mode, window, size_name, probed)
+    try:
+        tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=await usable_search(settings))
+    except BaseException:
+        await _close_all(embedded, store, sandbox, proxy, model)
+        raise
+    rt = Runtime(
+        settings, store, model, base, profile, window.source, sandbox, embedded, proxy, tools, probe=probe
     )
-    try:
-        search = await usable_search(settings)
-        tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=search)
-    except BaseException:
-        await _close_all(embedded, store, sandbox, proxy, model)
-        raise
-    rt = Runtime(settings, store, model, base, profile, source, sandbox, embedded, proxy, tools, probe=probe)
-    seeing = vision_tool(rt)
-    if seeing is not None:
-        rt.toolset.add(seeing)
-    # None found: no `skill` tool; no candidate skill in memory: no `promote_skill` (no prompt cost).
-    for tool in [*skill_tools(settings.workspace), *promotion_tools(settings.workspace)]:
-        rt.toolset.add(tool)
+    add_runtime_tools(rt)
     try:  # in the background: a slow server never delays the first prompt
         rt.mcp = start_servers(
-            sandbox.runner, settings.workspace, rt.toolset, listed_tokens=0 if small else LISTED_TOKENS
+            sandbox.runner,
+            settings.workspace,
+            rt.toolset,
+            listed_tokens=0 if profile.small else LISTED_TOKENS,
         )
     except BaseException:
         await rt.aclose()
         raise
-    if rt.mcp.connections and profile.shown_tools:  # a small model is shown the lookup tool only
-        rt.profile = profile.model_copy(update={"shown_tools": (*profile.shown_tools, LOOKUP_NAME)})
+    if rt.mcp.connections:
+        rt.profile = with_lookup(profile)
     return rt
-
-
-async def usable_search(settings: Settings) -> SearchProvider | None:
-    """The configured search provider if it is complete and its host answers; else None (and
-    `web_search` is left out of the tool list)."""
-    if not settings.search_provider:
-        return None
-    provider = SearchProvider(
-        settings.search_provider, settings.search_url, settings.search_api_key.get_secret_value()
-    )
-    if provider.problem() is not None or not await provider.reachable():
-        return None
-    return provider
-
-
-def _small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
-    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
-    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
-    with a call written as text instead of a structured one."""
-    if setting != "auto":
-        return setting == "small"
-    size = parameters_in_billions(size_name)
-    if size is not None:
-        return size <= SMALL_MODEL_BILLIONS
-    return probed is ToolMode.TEXT
 
 
 async def _close_all(
@@ -420,33 +287,6 @@ async def _close_all(
     await sandbox.runner.close()
     if proxy:
         await proxy.close()
-
-
-async def _probed_tool_mode(settings: Settings, base: str, model: OpenAICompatModel) -> ToolMode:
-    """How this server and model call tools: asked once, then remembered in the user's data folder
-    (not the workspace: each new folder would pay the probe again, 30 s and more on a CPU, and a
-    workspace's files are not to be trusted to say how a server behaves)."""
-    cache = user_data_path() / "tool_modes.json"
-    key = f"{base} {model.settings.model}"
-    try:
-        known = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        known = {}
-    if not isinstance(known, dict):
-        known = {}
-    if key in known and known[key] in ToolMode.__members__.values():
-        return ToolMode(known[key])
-    try:
-        found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
-    except ModelError:
-        return ToolMode.AUTO  # the server did not answer: nothing learned, nothing remembered
-    known[key] = found.value
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
-    except OSError:
-        pass
-    return found
 
 
 async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
@@ -490,11 +330,13 @@ def start_agent(
         history = rt.store.events(session_id)
         started = next((e for e in history if isinstance(e, SessionStarted)), None)
         prompt = (
-            started.system_prompt if started and started.system_prompt else _prompt(rt, toolset, instructions)
+            started.system_prompt
+            if started and started.system_prompt
+            else prompt_for(toolset, rt.profile, instructions)
         )
     else:
         session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
-        prompt = _prompt(rt, toolset, instructions)
+        prompt = prompt_for(toolset, rt.profile, instructions)
     state = session_state(history, permission_mode or rt.settings.permission_mode)
     subagents.models.update(state.models)  # the models the session chose for its roles, by event
     nested = NestedInstructions(rt.workspace)
@@ -512,7 +354,7 @@ def start_agent(
         sandbox=rt.sandbox.runner,
         network=rt.settings.network,
         work=state.work,
-        known=KnownFiles.from_events(history, paths, _canonical(toolset)),
+        known=KnownFiles.from_events(history, paths, _canonical(toolset), strict=rt.profile.small),
     )
     dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
     main = rt.role("main", subagents.models)
@@ -585,12 +427,6 @@ def _resumed_budget(
     if since is not None:
         used += children_spent(rt.store, session_id, since)
     return TokenBudget.resumed(limit, used)
-
-
-def _prompt(rt: Runtime, toolset: Toolset, instructions: Instructions) -> str:
-    wanted = rt.profile.shown_tools
-    shown = Toolset(t for t in toolset if t.listed and (not wanted or t.name in wanted))
-    return system_prompt(shown, rt.profile.tool_mode, instructions, small=rt.profile.small)
 
 
 def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:

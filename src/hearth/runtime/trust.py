@@ -10,22 +10,56 @@ a later change (by the model, or by a `git pull`) needs a new approval.
 The file lives outside every workspace (in the user's config folder, hidden
 from the sandbox); a trust file that lies inside a folder never vouches for
 that folder, since the agent could have written it.
+
+`TrustGate` is the check `load_settings` (runtime/config.py) runs on each folder's
+files: what is in `PROJECT_SAFE` always passes (and `PROJECT_LOWER_ONLY` limits
+when they only lower), the rest only from a trusted folder whose fingerprint
+still matches; what it holds back is kept, with the reason, for the interfaces.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic.fields import FieldInfo
+
 from hearth.core.errors import ConfigError
+from hearth.runtime.shown import shown_value
 
 TRUST_FILE = "trusted-workspaces.json"
+
+# What a folder's own files may set without the user's trust: how the model is asked and how long
+# Hearth waits; never what may run, where requests and the key go, or the workspace.
+PROJECT_SAFE = frozenset(
+    {
+        "model",
+        "temperature",
+        "tool_mode",
+        "context_window",
+        "connect_timeout",
+        "first_token_timeout",
+        "idle_timeout",
+        "retries",
+        "model_parallel",
+        "output_limit",
+        "embedded_context",
+        "embedded_threads",
+    }
+)
+PROJECT_LOWER_ONLY = frozenset({"max_iterations", "max_seconds"})  # limits it may lower, not raise
+INSIDE_WORKSPACE = (
+    "your user config is inside the workspace, where the agent can write; keep it outside "
+    "(set XDG_CONFIG_HOME) or choose a smaller workspace"
+)
 
 
 @dataclass(frozen=True)
@@ -107,6 +141,104 @@ class TrustStore:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A setting from a folder's own file that was not used, and why."""
+
+    name: str
+    source: str
+    value: str  # as shown: secrets masked
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.value} from {self.source}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class FolderSettings:
+    """The Hearth settings a folder's own files (`.hearth/config.toml`, `.env`) set."""
+
+    folder: Path
+    layers: tuple[tuple[str, dict[str, Any]], ...]  # (file, settings), in PROJECT_FILES order
+
+    def needing_trust(self) -> list[tuple[str, str, str]]:
+        """(file, name, shown value) of each setting that is used only if the folder is trusted."""
+        return [
+            (source, name, shown_value(name, value))
+            for source, values in self.layers
+            for name, value in sorted(values.items())
+            if name not in PROJECT_SAFE and name != "workspace"
+        ]
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever a setting needing trust is added, removed or changed."""
+        data = [
+            [str(Path(source).relative_to(self.folder)), name, values[name]]
+            for source, values in self.layers
+            for name in sorted(values)
+            if name not in PROJECT_SAFE and name != "workspace"
+        ]
+        return hashlib.sha256(json.dumps(data, default=str, sort_keys=True).encode()).hexdigest()
+
+
+class TrustGate:
+    """Lets through what a folder's own files may set; collects the rest, with the reason."""
+
+    def __init__(self, store: TrustStore, user: dict[str, Any], fields: Mapping[str, FieldInfo]) -> None:
+        self.store = store
+        self.fields = fields  # the known settings (the Settings model's fields): names and defaults
+        self.user = user
+        self.ignored: list[Ignored] = []
+        self.untrusted: list[Path] = []  # folders with settings ignored that trusting would let through
+        self._trustable: dict[int, Path] = {}
+
+    def check(self, folder: FolderSettings) -> str | None:
+        """None when the folder's settings are trusted as they are now; otherwise why not."""
+        if not folder.needing_trust():
+            return None
+        record = self.store.get(folder.folder)
+        if record is not None and record.fingerprint == folder.fingerprint:
+            return None
+        if self.store.inside(folder.folder):
+            return f"your trust list {self.store.path} is inside this folder, so it cannot vouch for it"
+        self._trustable[id(folder)] = folder.folder
+        if record is not None:
+            return "changed since you trusted this folder; review it and run `hearth trust` again"
+        return f"{folder.folder} is not a trusted workspace (`hearth trust` lets its settings through)"
+
+    def admit(
+        self, layer: tuple[str, dict[str, Any]], untrusted: str | None, folder: FolderSettings | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        source, values = layer
+        kept: dict[str, Any] = {}
+        for name, value in values.items():
+            reason = self._refusal(name, value, untrusted)
+            if reason is None:
+                kept[name] = value
+                continue
+            self.ignored.append(Ignored(name, source, shown_value(name, value), reason))
+            trustable = self._trustable.get(id(folder))
+            if name != "workspace" and trustable is not None and trustable not in self.untrusted:
+                self.untrusted.append(trustable)
+        return source, kept
+
+    def _refusal(self, name: str, value: Any, untrusted: str | None) -> str | None:
+        if name == "workspace":
+            return "the workspace comes from --workspace, the environment or your user config only"
+        if name in PROJECT_SAFE or name not in self.fields or untrusted is None:
+            return None  # unknown names fail validation below, with the file named
+        if name in PROJECT_LOWER_ONLY:
+            limit = self.user.get(name, self.fields[name].default)
+            try:
+                if float(value) <= float(limit):
+                    return None
+            except (TypeError, ValueError):
+                return f"not a number; {untrusted}"
+            return f"a folder may lower this limit ({limit}), not raise it: {untrusted}"
+        return untrusted
 
 
 def _real(path: Path) -> Path:

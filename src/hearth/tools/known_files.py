@@ -34,6 +34,9 @@ class Fingerprint:
 
 @dataclass
 class KnownFiles:
+    # strict (a small model's session): a write that would drop most of a file is refused every
+    # time, not only once; such a model repeats what it sent, so repeating must not confirm.
+    strict: bool = False
     _seen: dict[Path, Fingerprint] = field(default_factory=dict)
     _warned: set[tuple[Path, str, str]] = field(default_factory=set)  # (file, tool, content hash) warned
 
@@ -51,7 +54,8 @@ class KnownFiles:
                 raise ToolError(
                     f"{shown} already exists and you have not read it in this session. "
                     f"Read it first (read path={shown!r}), then change it with edit, or write it "
-                    "in full once you know what it holds."
+                    "in full once you know what it holds. To add text at its end, send the same "
+                    "write with append=true."
                 )
             return
         now = _fingerprint(paths, path)
@@ -76,22 +80,25 @@ class KnownFiles:
             return
         new_lines = {line.strip() for line in new.splitlines()}
         lost = [line for line in old_lines if line not in new_lines]
-        if len(lost) * 2 <= len(old_lines):
-            return
+        if len(lost) * 2 < len(old_lines) or (len(lost) * 2 == len(old_lines) and not self.strict):
+            return  # strict: losing half is enough (the 1.5B rewrote a 2-line todo.txt without one)
         what = "edit" if by_edit else "write"
         key = (path, what, hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
-        if key in self._warned:
+        if key in self._warned and not self.strict:
             return
         self._warned.add(key)
         examples = "; ".join(f"`{line[:60]}`" for line in lost[:3])
         advice = (
             "To add code, keep the old lines in `new` (the old text, then what you add)."
             if by_edit
-            else "To add or change part of a file, use edit."
+            else "To add your text at the end of the file, send the same write with append=true. "
+            "To change part of the file, use edit."
         )
+        # strict: no way round is named (told to delete the file first, the 1.5B did, unasked)
+        confirm = "" if self.strict else f" If you really mean to remove them, send the same {what} again."
         raise ToolError(
             f"Not changed: this {what} would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
-            f"(e.g. {examples}). {advice} If you really mean to remove them, send the same {what} again."
+            f"(e.g. {examples}). {advice}{confirm}"
         )
 
     def __contains__(self, path: Path) -> bool:
@@ -99,12 +106,17 @@ class KnownFiles:
 
     @classmethod
     def from_events(
-        cls, events: Iterable[Event], paths: WorkspacePaths, canonical: Callable[[str], str | None]
+        cls,
+        events: Iterable[Event],
+        paths: WorkspacePaths,
+        canonical: Callable[[str], str | None],
+        *,
+        strict: bool = False,
     ) -> KnownFiles:
         """The files this session's successful reads, writes and edits touched, as they are now.
 
         `canonical` maps a tool name the model used (maybe an alias) to the tool's own name."""
-        known = cls()
+        known = cls(strict=strict)
         calls: dict[str, str] = {}
         for event in events:
             if isinstance(event, ModelReply):

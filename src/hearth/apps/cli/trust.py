@@ -20,7 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hearth.core.errors import HearthError
-from hearth.runtime.config import FolderSettings, LoadedSettings, folder_settings, trust_store
+from hearth.runtime.config import LoadedSettings, folder_settings, trust_store
+from hearth.runtime.trust import FolderSettings
 
 
 def describe(fs: FolderSettings) -> list[str]:

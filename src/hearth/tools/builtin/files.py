@@ -97,6 +97,9 @@ def _text(fh: BinaryIO) -> io.TextIOWrapper:
     return io.TextIOWrapper(fh, encoding="utf-8", errors="replace", newline="")
 
 
+COUNTED_READ_LINES = 10  # a whole file at least this long is read with its line count at the end
+
+
 def _seen(ctx: RunContext, path: Path) -> None:
     """The agent now knows this file as it is: later writes and edits may change it."""
     if ctx.known is not None:
@@ -150,16 +153,21 @@ def read(args: ReadInput, ctx: RunContext) -> str:
     _seen(ctx, path)
     shown_end = offset + len(out) - 1
     body = "\n".join(out)
-    if offset > 1 or shown_end < total:
+    if shown_end < total:
         body += f"\n[lines {offset}-{shown_end} of {total}; use offset={shown_end + 1} to read on]"
+    elif offset > 1:
+        body += f"\n[lines {offset}-{shown_end} of {total}: the end of the file]"
+    elif total >= COUNTED_READ_LINES:  # stated, so a count is read off, not made by hand
+        body += f"\n[end of {_rel(ctx, path)}: {total} lines]"
     return body
 
 
 class WriteInput(ToolInput):
-    """Create or overwrite a file."""
+    """Create or overwrite a file (append=true adds to its end)."""
 
     path: str
     content: str
+    append: bool = False
 
 
 def write(args: WriteInput, ctx: RunContext) -> str:
@@ -168,6 +176,8 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; give a file path.")
     existed = kind is not None
+    if existed and args.append:
+        return _append(args, ctx, path)
     if existed and ctx.known is not None:
         ctx.known.check(ctx.paths, path, args.path)
         with _open_read(ctx, path) as raw:
@@ -181,6 +191,35 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
     verb = "Overwrote" if existed else "Created"
     return f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes)."
+
+
+def _append(args: WriteInput, ctx: RunContext, path: Path) -> str:
+    """Add text at the end of an existing text file, on a line of its own. Nothing already in the
+    file can be lost, so the file need not have been read; one that changed since it was read is
+    still refused (the agent's picture of it is out of date)."""
+    if ctx.known is not None and path in ctx.known:
+        ctx.known.check(ctx.paths, path, args.path)
+    with _open_read(ctx, path) as raw:
+        if _is_binary(raw):
+            raise ToolError(f"{args.path!r} is not a text file; append adds to text files only.")
+        old = _text(raw).read()
+    text = args.content.strip("\r\n")
+    if text.strip() and old.rstrip("\r\n").endswith(text):
+        raise ToolError(
+            f"Not appended: {args.path} already ends with this text, so it is there. "
+            "If that was the task, it is done; otherwise change something else."
+        )
+    added = args.content
+    if old and not old.endswith("\n") and not added.startswith("\n"):
+        added = "\n" + added  # the file's last line is ended first
+    elif old.endswith("\n") and added.startswith("\n"):
+        added = added[1:]  # a newline meant to end the file's last line, which already has one
+    if old.endswith("\n") and added and not added.endswith("\n"):
+        added += "\n"  # the file's lines end with a newline; so does the one added
+    _write_file(ctx, path, (old + added).encode("utf-8"))
+    _seen(ctx, path)
+    total = (old + added).count("\n") + (0 if (old + added).endswith("\n") else 1)
+    return f"Appended to {_rel(ctx, path)}: it now has {_plural(total, 'line')}."
 
 
 class EditInput(ToolInput):
@@ -323,24 +362,53 @@ class GrepInput(ToolInput):
 
 
 def grep(args: GrepInput, ctx: RunContext) -> str:
+    """Regex search; a pattern that is not a valid regex, or that finds nothing as one but does as
+    plain text (a model pasting `def f(x):` as the pattern), is searched as plain text, and says so.
+    The result ends with how many lines matched, so a count never has to be made by hand."""
+    flags = re.IGNORECASE if args.ignore_case else 0
+    literal = re.compile(re.escape(args.pattern), flags)
     try:
-        rx = re.compile(args.pattern, re.IGNORECASE if args.ignore_case else 0)
+        rx, note = re.compile(args.pattern, flags), ""
     except re.error as exc:
-        raise ToolError(
-            f"Invalid regular expression {args.pattern!r}: {exc}. Escape special characters."
-        ) from None
+        rx, note = (
+            literal,
+            f"{args.pattern!r} is not a valid regular expression ({exc}); searched as plain text.",
+        )
     root = ctx.paths.resolve(args.path)
     kind = _kind(ctx, root)
     if kind is None:
         raise ToolError(f"{args.path!r} does not exist. Use glob or ls to find the right path.")
     files = [root] if kind == "file" else list(_walk(root, ctx))
+    hits, total, matched = _search(rx, files, args.glob, ctx)
+    if not total and rx is not literal and literal.pattern != rx.pattern:
+        hits, total, matched = _search(literal, files, args.glob, ctx)
+        if total:
+            note = f"No matches for {args.pattern!r} as a regular expression; these match it as plain text."
+    if not hits:
+        return "\n".join(filter(None, [note, f"No matches for {args.pattern!r}."]))
+    more = f"\n[{total - len(hits)} more matches not shown; narrow the search]" if total > len(hits) else ""
+    count = (
+        f"[{_plural(total, 'matching line')} in {_plural(matched, 'file')}]"  # first: read before the lines
+    )
+    return "\n".join(filter(None, [note, count, "\n".join(hits) + more]))
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def _search(
+    rx: re.Pattern[str], files: list[Path], glob: str | None, ctx: RunContext
+) -> tuple[list[str], int, int]:
+    """(the matching lines to show, how many lines matched, in how many files)."""
     hits: list[str] = []
-    total = 0
+    total = matched = 0
     for f in files:
-        if args.glob and not fnmatch.fnmatch(f.name, args.glob):
+        if glob and not fnmatch.fnmatch(f.name, glob):
             continue
         if ctx.paths.is_secret(f):
             continue
+        before = total
         try:
             with _open_read(ctx, f) as raw:
                 st = os.fstat(raw.fileno())
@@ -355,10 +423,8 @@ def grep(args: GrepInput, ctx: RunContext) -> str:
                             hits.append(f"{_rel(ctx, f)}:{n}: {line.rstrip()[:300]}")
         except (OSError, ToolError):  # unreadable, or swapped for a symlink out: skip it
             continue
-    if not hits:
-        return f"No matches for {args.pattern!r}."
-    more = f"\n[{total - len(hits)} more matches not shown; narrow the search]" if total > len(hits) else ""
-    return "\n".join(hits) + more
+        matched += total > before
+    return hits, total, matched
 
 
 class LsInput(ToolInput):

@@ -1,0 +1,51 @@
+"""Which server and model a runtime's main role talks to, and the client that talks to it.
+
+The configured server (with the main role's model, if it names one), or else the embedded
+server, started here on the model file Hearth assembles (runtime/embedded.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from hearth.llm.client import ClientSettings, OpenAICompatModel
+from hearth.llm.urls import normalize_base_url
+from hearth.runtime.config import Settings, project_dir, user_data_path
+from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
+
+
+async def main_server(settings: Settings) -> tuple[str, str, EmbeddedServer | None]:
+    """(base URL, model name, the embedded server when Hearth started one)."""
+    if settings.llm_url:
+        main_role = settings.roles.get("main")
+        model_name = main_role.model if main_role and main_role.model else settings.model
+        return normalize_base_url(settings.llm_url), model_name, None
+    gguf = ensure_model(user_data_path(), settings.model_path, settings.embedded_model)
+    embedded = EmbeddedServer(
+        gguf,
+        settings.embedded_context,
+        settings.embedded_threads,
+        project_dir(settings.workspace) / "logs" / "embedded-server.log",
+    )
+    try:
+        base = await asyncio.to_thread(embedded.start)
+    except BaseException:
+        embedded.stop()
+        raise
+    return base, ALIAS, embedded
+
+
+def main_client(settings: Settings, base: str, model_name: str) -> OpenAICompatModel:
+    """The client for the main model, with the settings' timeouts, retries and parallelism."""
+    return OpenAICompatModel(
+        ClientSettings(
+            base_url=base,
+            api_key=settings.api_key.get_secret_value(),
+            model=model_name,
+            connect_timeout=settings.connect_timeout,
+            first_token_timeout=settings.first_token_timeout,
+            idle_timeout=settings.idle_timeout,
+            retries=settings.retries,
+            parallel=settings.model_parallel,
+        )
+    )

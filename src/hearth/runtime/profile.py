@@ -1,0 +1,231 @@
+"""What a model is offered: its profile (small or full), how it calls tools, and which tools.
+
+The session (runtime/session.py) asks this module once per runtime; nothing here starts
+servers or sessions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hearth.agent.instructions import Instructions
+from hearth.agent.prompt import system_prompt
+from hearth.core.errors import ModelError
+from hearth.core.protocols import Model
+from hearth.llm.client import OpenAICompatModel
+from hearth.llm.probe import probe_tool_mode
+from hearth.llm.profiles import (
+    REPLY_TOKENS,
+    SMALL_MODEL_BILLIONS,
+    SMALL_REPLY_TOKENS,
+    ModelProfile,
+    ToolMode,
+    parameters_in_billions,
+)
+from hearth.llm.server_info import probe_server
+from hearth.mcp.lookup import NAME as LOOKUP_NAME
+from hearth.runtime.config import Settings, user_data_path
+from hearth.runtime.memory import session_memory_tools
+from hearth.runtime.patches import patch_tools
+from hearth.runtime.skills import promotion_tools, skill_tools
+from hearth.runtime.vision import vision_tool
+from hearth.sandbox.proxy import ProxyPolicy, loopback_proxy
+from hearth.tools.builtin.clock import clock_tools
+from hearth.tools.builtin.data import data_tools
+from hearth.tools.builtin.files import file_tools
+from hearth.tools.builtin.git import git_tools
+from hearth.tools.builtin.python import python_tools
+from hearth.tools.builtin.render import Renderer
+from hearth.tools.builtin.search import SearchProvider, search_tools
+from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.builtin.web import web_tools
+from hearth.tools.builtin.work import work_tools
+from hearth.tools.toolset import Toolset
+
+if TYPE_CHECKING:
+    from hearth.runtime.session import Runtime
+
+DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
+
+# What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
+# shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
+# other tools stay callable (a task that names todo_add still works); they are just not listed.
+SMALL_TOOLS = ("read", "write", "edit", "ls", "grep", "shell")
+
+
+def default_toolset(settings: Settings | None = None) -> Toolset:
+    """The tools every session has (`settings`: which model embeds memory; see runtime.memory)."""
+    return Toolset(
+        [
+            *file_tools(),
+            *shell_tools(),
+            *git_tools(),
+            *work_tools(),
+            *session_memory_tools(settings),
+            *patch_tools(),
+        ]
+    )
+
+
+def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider | None = None) -> Toolset:
+    """The default tools plus those that fit this setup: `web_fetch` only when the settings let
+    commands reach the network (through the same policy as the sandbox's allow-list); `python`
+    only when the sandbox isolates (`isolated`: its interpreter lives on between calls); `web_search` only with
+    a provider that is configured and answered (see `search_provider`)."""
+    tools = default_toolset(settings)
+    for tool in [*clock_tools(), *data_tools()]:
+        tools.add(tool)
+    if isolated:
+        for tool in python_tools():
+            tools.add(tool)
+    if settings.network or settings.network_allow:
+        policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
+        renderer = None
+        if settings.web_render:
+            renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)
+        for tool in web_tools(policy.check, renderer):
+            tools.add(tool)
+    if search is not None:
+        for tool in search_tools(search):
+            tools.add(tool)
+    return tools
+
+
+def small_toolset() -> Toolset:
+    return default_toolset().filtered(SMALL_TOOLS)
+
+
+async def usable_search(settings: Settings) -> SearchProvider | None:
+    """The configured search provider if it is complete and its host answers; else None (and
+    `web_search` is left out of the tool list)."""
+    if not settings.search_provider:
+        return None
+    provider = SearchProvider(
+        settings.search_provider, settings.search_url, settings.search_api_key.get_secret_value()
+    )
+    if provider.problem() is not None or not await provider.reachable():
+        return None
+    return provider
+
+
+def add_runtime_tools(rt: Runtime) -> None:
+    """The tools that depend on the opened runtime: `vision` when a role can see; `skill` when
+    skills are found and `promote_skill` when memory holds a candidate skill (none: no prompt cost)."""
+    seeing = vision_tool(rt)
+    if seeing is not None:
+        rt.toolset.add(seeing)
+    for tool in [*skill_tools(rt.workspace), *promotion_tools(rt.workspace)]:
+        rt.toolset.add(tool)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The model's context window, and where Hearth learned it."""
+
+    size: int
+    known: bool  # False: assumed until the server's overflow error says otherwise
+    source: str
+    served: str = ""  # the server's own name for its model, when Hearth asked it
+
+
+async def find_window(settings: Settings, base: str, model_name: str, *, embedded: bool) -> Window:
+    """The configured window; else the embedded server's; else the one the server reports; else
+    DEFAULT_CONTEXT_WINDOW (compaction then waits for the server's overflow error)."""
+    if settings.context_window is not None:
+        return Window(settings.context_window, True, "configured")
+    if embedded:
+        return Window(settings.embedded_context, True, "embedded server --n_ctx")
+    info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
+    served = info.models[0] if info.models and not model_name else ""
+    if info.context_window is None:
+        return Window(
+            DEFAULT_CONTEXT_WINDOW, False, "assumed (the server did not say; learned on overflow)", served
+        )
+    return Window(info.context_window, True, info.source, served)
+
+
+def model_profile(
+    settings: Settings, tool_mode: ToolMode, window: Window, size_name: str, probed: ToolMode | None
+) -> ModelProfile:
+    """The profile a runtime's sessions work with: small (fewer tools shown, shorter replies) or
+    full, with the tool mode and context window found when the runtime opened."""
+    small = small_profile(settings.model_profile, size_name, probed)
+    return ModelProfile(
+        tool_mode=tool_mode,
+        context_window=window.size,
+        window_known=window.known,
+        small=small,
+        max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
+        shown_tools=SMALL_TOOLS if small else (),
+    )
+
+
+def with_lookup(profile: ModelProfile) -> ModelProfile:
+    """With MCP servers connected, a small model is shown the lookup tool too (not their tools)."""
+    if not profile.shown_tools:
+        return profile
+    return profile.model_copy(update={"shown_tools": (*profile.shown_tools, LOOKUP_NAME)})
+
+
+def small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
+    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
+    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
+    with a call written as text instead of a structured one."""
+    if setting != "auto":
+        return setting == "small"
+    size = parameters_in_billions(size_name)
+    if size is not None:
+        return size <= SMALL_MODEL_BILLIONS
+    return probed is ToolMode.TEXT
+
+
+async def decide_tool_mode(
+    settings: Settings, base: str, model: Model, *, embedded: bool, probe: bool
+) -> tuple[ToolMode, ToolMode | None]:
+    """How the main model calls tools, and what the probe found (None: not probed). The
+    configured mode wins; `auto` means text for the embedded models (measured: they call tools
+    reliably only as text), else the probe's answer when probing is on."""
+    if settings.tool_mode is not ToolMode.AUTO:
+        return settings.tool_mode, None
+    if embedded:
+        return ToolMode.TEXT, None
+    if probe and isinstance(model, OpenAICompatModel):
+        found = await probed_tool_mode(settings, base, model)
+        return found, found
+    return ToolMode.AUTO, None
+
+
+async def probed_tool_mode(settings: Settings, base: str, model: OpenAICompatModel) -> ToolMode:
+    """How this server and model call tools: asked once, then remembered in the user's data folder
+    (not the workspace: each new folder would pay the probe again, 30 s and more on a CPU, and a
+    workspace's files are not to be trusted to say how a server behaves)."""
+    cache = user_data_path() / "tool_modes.json"
+    key = f"{base} {model.settings.model}"
+    try:
+        known = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    if key in known and known[key] in ToolMode.__members__.values():
+        return ToolMode(known[key])
+    try:
+        found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    except ModelError:
+        return ToolMode.AUTO  # the server did not answer: nothing learned, nothing remembered
+    known[key] = found.value
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
+    except OSError:
+        pass
+    return found
+
+
+def prompt_for(toolset: Toolset, profile: ModelProfile, instructions: Instructions) -> str:
+    """The system prompt: the listed tools the profile shows (all of them when it names none)."""
+    wanted = profile.shown_tools
+    shown = Toolset(t for t in toolset if t.listed and (not wanted or t.name in wanted))
+    return system_prompt(shown, profile.tool_mode, instructions, small=profile.small)
