@@ -200,11 +200,13 @@ def test_requests_not_signed_by_discord_are_refused(
         assert ping_unsigned[0] == 401  # Discord checks that the endpoint refuses these
         status, _ = dc.post(url, good)
         assert status == 200
+        assert dc.post(url, good)[0] == 401  # the same signed interaction again: a replay
         assert dc.wait_sent(1)[0]["content"] == "Only the signed one."
         time.sleep(0.5)
         assert len(dc.sent) == 1
     assert len(server.requests) == 1 and user_texts(server.requests[0])[-1] == "the real one"
     assert log.read_text().count("refused a request") == len(variants) + 1
+    assert "refused an interaction sent again" in log.read_text()
 
 
 def test_a_refused_bot_token_or_a_bad_key_stops_the_bridge_with_a_clear_error(

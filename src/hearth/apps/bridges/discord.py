@@ -3,8 +3,8 @@
 Discord POSTs each use of the bot's slash commands (`/ask text`, `/new`) to the endpoint the user
 set in the developer portal (its "Interactions Endpoint URL"), signed with Ed25519: the
 `X-Signature-Ed25519` header over `X-Signature-Timestamp` + the body, with the application's key
-(`discord_public_key`). A request that is not signed by it, or signed too long ago (a replay), is
-refused with 401 and never reaches the agent. The endpoint answers at once ("thinking...", as
+(`discord_public_key`). A request that is not signed by it, signed too long ago, or an interaction
+seen already (a replay) is refused with 401 and never reaches the agent. The endpoint answers at once ("thinking...", as
 Discord wants an answer within 3 seconds) and the agent's reply follows through the interaction's
 webhook (valid 15 minutes), or, for a longer run, as a message in the channel sent with the bot
 token; both split to Discord's 2,000 characters, with mentions turned off. The channel (a DM or a
@@ -162,6 +162,15 @@ class DiscordWebhook:
         self.api = api
         self.log = log
         self.chats = PerChat(core, api.send, log)
+        self.seen: dict[str, float] = {}  # interaction id -> when: each is taken once
+
+    def _first_time(self, interaction_id: str) -> bool:
+        now = time.monotonic()
+        self.seen = {i: t for i, t in self.seen.items() if now - t <= 2 * SIGNED_WITHIN}
+        if interaction_id in self.seen:
+            return False
+        self.seen[interaction_id] = now
+        return True
 
     async def aclose(self) -> None:
         await self.api.aclose()
@@ -184,6 +193,9 @@ class DiscordWebhook:
             return JSONResponse({"type": PONG})
         if kind != COMMAND:
             return Response("Only slash commands are used.", status_code=400)
+        if not self._first_time(str(interaction.get("id") or "")):
+            self.log("discord: refused an interaction sent again (a replay)")
+            return Response("invalid request signature", status_code=401)
         incoming = _incoming(interaction)
         if incoming is None:
             return Response("Bad interaction.", status_code=400)
