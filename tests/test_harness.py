@@ -962,7 +962,7 @@ def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
     """Task 09 with the real 1.5B (session 5): asked to summarise quarterly_report.docx, which
     does not exist, it summarised notes.txt into summary.txt instead."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
-    server.add(*[ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the workspace.")] * 2)
+    server.add(*[ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the workspace.")] * 3)
     res = run(
         hearth,
         server,
@@ -973,3 +973,35 @@ def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
     shown = last_user_text(server.requests[0])
     assert "Named in the task but not in the workspace now: quarterly_report.docx, summary.txt" in shown
     assert res.code == 3 and not (workspace / "summary.txt").exists()
+
+
+def test_blocked_before_trying_with_the_named_file_right_there_is_pushed_back_twice_naming_it(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """Task 27 with the real 1.5B (session 5): 'BLOCKED: the task does not provide the path to
+    greet.py', twice, with greet.py in the workspace and in the listing it was given."""
+    (workspace / "greet.py").write_text("def greet_user(name):\n    return name\n")
+    blocked = ScriptedReply(text="BLOCKED: The task does not provide the path to greet.py.")
+    server.add(
+        blocked,
+        blocked,
+        call("read", path="greet.py"),
+        call("write", path="answer.txt", content="greet_user"),
+        ScriptedReply(text="Wrote greet_user. TASK_COMPLETE"),
+    )
+    task = "What is the name of the function defined in greet.py? Write just the name into answer.txt."
+    res = run(hearth, server, workspace, task, HEARTH_MODEL_PROFILE="small")
+    assert res.code == 0, res.stdout[-1500:]
+    pushed = notices(workspace, "blocked_early")
+    assert len(pushed) == 2 and all("in the workspace: greet.py. Read them first." in n.text for n in pushed)
+    assert (workspace / "answer.txt").read_text() == "greet_user"
+
+
+def test_blocked_before_trying_is_pushed_back_once_when_the_task_names_no_file_that_is_there(
+    hearth, server, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    blocked = ScriptedReply(text="BLOCKED: there is no report.docx.")
+    server.add(blocked, blocked)
+    assert run(hearth, server, workspace, "Summarise report.docx", HEARTH_MODEL_PROFILE="small").code == 3
+    [pushed] = notices(workspace, "blocked_early")
+    assert "Read them first" not in pushed.text

@@ -642,3 +642,11 @@ def test_a_blocked_verdict_after_the_turn_changed_something_leaves_the_limit(wor
     fin = run(agent)
     assert fin.status is Status.LIMIT and "same result 4 times" in fin.reason
     assert (workspace / "a.txt").read_text() == "x"
+
+
+def test_a_verdict_request_that_fails_leaves_the_limit_and_its_reason(workspace: Path) -> None:
+    script = [*_alternating(workspace), ScriptedReply(status=500, error="server gone")]
+    agent, _, _ = make_agent(workspace, script)
+    fin = run(agent)
+    assert fin.status is Status.LIMIT and "alternated" in fin.reason
+    assert not [e for e in agent.history if isinstance(e, Notice) and e.reason == "verdict"]

@@ -170,3 +170,17 @@ def test_python_triple_quoted_strings_in_a_json_call_are_read() -> None:
         "old": "def sub(a, b):",
         "new": "def add(a, b):\n    return a + b",
     }
+
+
+def test_a_files_text_with_bare_quotes_is_taken_whole() -> None:
+    """The real 1.5B's write of calc/ops.py (session 5): docstrings' quotes left unescaped inside
+    the JSON string, read as extra arguments ("Return a minus b.": unknown argument)."""
+    text = (
+        '```json\n{"name": "write", "arguments": {"path": "calc/ops.py", "content": "def add(a, b):\\n'
+        '    return a + b\\n\\ndef sub(a, b):\\n    """Return a minus b."""\\n    return a - b\\n"}}\n```'
+    )
+    [call] = parse_text_calls(text, TOOLS)
+    assert call.name == "write" and call.error is None and set(call.arguments) == {"path", "content"}
+    assert call.arguments["content"] == (
+        'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    """Return a minus b."""\n    return a - b\n'
+    )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hearth.agent.context import build_messages
+from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
 from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolSpec
@@ -100,7 +101,9 @@ class Compactor:
             cut -= 1
         return cut
 
-    async def summarise(self, model: Model, events: Sequence[Event], upto: int) -> str:
+    async def summarise(
+        self, model: Model, events: Sequence[Event], upto: int, tracer: Tracer = NO_TRACING
+    ) -> str:
         task = next((e.text for e in events if isinstance(e, UserMessage)), "")
         transcript = "\n".join(_line(e) for e in events[:upto] if _line(e))
         request = ModelRequest(
@@ -114,7 +117,9 @@ class Compactor:
             max_tokens=min(max(self.budget // 4, SUMMARY_TOKENS[0]), SUMMARY_TOKENS[1]),
             extra=dict(self.sampling),
         )
-        response = await model.complete(request)
+        with tracer.model_request(model.name, request) as span:  # a span of the agent's turn
+            response = await model.complete(request)
+            span.outcome(response)
         from hearth.llm.thinking import split_thinking
 
         return split_thinking(response.content)[0].strip() or "(the summary came back empty)"
@@ -129,6 +134,7 @@ class Compactor:
         *,
         force: bool = False,
         reason: str = "",
+        tracer: Tracer = NO_TRACING,
     ) -> bool:
         """Mask, then summarise if still needed (or if forced). True when anything was compacted."""
         before = estimate_tokens(build_messages(system_prompt, history), tools)
@@ -155,7 +161,7 @@ class Compactor:
         upto = self.boundary(history)
         after = before_summary
         if upto > first_task + 1:
-            summary = await self.summarise(self.model or model, history, upto)
+            summary = await self.summarise(self.model or model, history, upto, tracer)
             event = Compacted(
                 summary=summary,
                 summary_upto=upto,

@@ -32,7 +32,7 @@ class LoopGuard:
     _empty_replies: int = 0
     _refused_finishes: int = 0
     _nudged: set[str] = field(default_factory=set)
-    _blocked_pushed_back: bool = False
+    _blocked_pushed_back: int = 0
     _remedies_given: set[str] = field(default_factory=set)
     _cut_pushed_back: bool = False
 
@@ -51,11 +51,11 @@ class LoopGuard:
                 f"the model tried to finish {self._refused_finishes} times with {open_items} item(s) still open"
             )
 
-    def push_back_blocked(self, *, tried: bool) -> bool:
-        """True (once per turn) when a BLOCKED came before any tool was tried."""
-        if tried or self._blocked_pushed_back:
+    def push_back_blocked(self, *, tried: bool, times: int = 1) -> bool:
+        """True (up to `times` per turn) when a BLOCKED came before any tool was tried."""
+        if tried or self._blocked_pushed_back >= times:
             return False
-        self._blocked_pushed_back = True
+        self._blocked_pushed_back += 1
         return True
 
     def push_back_blocked_after_error(self, error: str) -> bool:

@@ -33,7 +33,9 @@ from hearth.agent.finish import (
 )
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
+from hearth.agent.named_files import split_present
 from hearth.agent.remedy import remedy
+from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
     claims_in_a_row,
     last_result,
@@ -110,6 +112,7 @@ class Agent:
     sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
     deadline: float | None = None  # time.monotonic() when the running turn must end
+    tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
 
@@ -126,6 +129,12 @@ class Agent:
     async def run(self, *opening: str | UserMessage | HearthMessage) -> Finished:
         """Work on one turn (the person's words, and Hearth's own lines with them) until the model
         finishes, stops, or a limit hits. A plain string is the person's message."""
+        with self.tracer.turn(self.session_id, self.model.name) as span:
+            finished = await self._run(opening)
+            span.outcome(finished)
+        return finished
+
+    async def _run(self, opening: tuple[str | UserMessage | HearthMessage, ...]) -> Finished:
         for message in opening:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
@@ -185,6 +194,7 @@ class Agent:
             self.record,
             force=force,
             reason=reason,
+            tracer=self.tracer,
         )
 
     def _cap(self, messages: list[Message], tools: list[ToolSpec]) -> int | None:
@@ -244,7 +254,10 @@ class Agent:
                 else None,
             )
             try:
-                return await self.model.complete(request, _thinking_aware(self.on_delta))
+                with self.tracer.model_request(self.model.name, request) as span:
+                    response = await self.model.complete(request, _thinking_aware(self.on_delta))
+                    span.outcome(response)
+                return response
             except ContextOverflow as exc:
                 self._learn_window(exc, request)
                 if attempt or not await self.compact(
@@ -299,11 +312,13 @@ class Agent:
                 continue
             ran = True
             work_before = self.work.model_dump()
-            *audit, result = await self.dispatcher.dispatch(call)
+            with self.tracer.tool_call(call) as span:
+                *audit, result = await self.dispatcher.dispatch(call)
+                assert isinstance(result, ToolResult)
+                span.outcome(result)
             for event in audit:
                 self.record(event)
             self.record(result)
-            assert isinstance(result, ToolResult)
             if self.work.model_dump() != work_before:
                 self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
             all_ok = all_ok and result.ok
@@ -324,7 +339,11 @@ class Agent:
         if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
             return stuck
         text = verdict.question(self.history)
-        answer = await verdict.ask(self.model, text, self.temperature)
+        try:
+            answer = await verdict.ask(self.model, text, self.temperature, self.tracer)
+        except ModelError as exc:  # the question is a courtesy: the limit stands, with its reason
+            log.warning("the verdict request failed: %s", exc.message)
+            return stuck
         self.record(Notice(reason="verdict", text=text))
         self.record(answer)
         writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
@@ -419,13 +438,19 @@ class Agent:
     def _check_finish(self, stop: StopRun, guard: LoopGuard) -> None:
         """A finish is refused (the model is told what is open) while tracked work remains.
 
-        A BLOCKED before any tool was tried in this turn is pushed back once: weak models reach
-        for it at the first difficulty. A BLOCKED right after an error whose message names a
+        A BLOCKED before any tool was tried in this turn is pushed back once (twice, naming them,
+        when files the task mentions are in the workspace): weak models reach for it at the first
+        difficulty. A BLOCKED right after an error whose message names a
         remedy is pushed back once per error, with that remedy. A BLOCKED after that stands.
         """
-        if isinstance(stop, Blocked) and guard.push_back_blocked(tried=tried_a_tool(self.history)):
-            self.record(Notice(reason="blocked_early", text=render("notice_blocked_early")))
-            raise _Continue
+        if isinstance(stop, Blocked):
+            task = next((e.text for e in reversed(self.history) if isinstance(e, UserMessage)), "")
+            present = split_present(self.dispatcher.context.workspace, task)[0]
+            # files the task names are there to read: pushed back twice, naming them
+            if guard.push_back_blocked(tried=tried_a_tool(self.history), times=2 if present else 1):
+                there = " " + render("notice_blocked_named", names=", ".join(present)) if present else ""
+                self.record(Notice(reason="blocked_early", text=render("notice_blocked_early", there=there)))
+                raise _Continue
         if isinstance(stop, Blocked):
             failed = last_result(self.history)
             fixable = failed is not None and not failed.ok and not failed.output.startswith("Denied:")

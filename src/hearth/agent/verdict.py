@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 
 from hearth.agent.finish import imitates_results, marker_stop
+from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.errors import Blocked, StopRun, Stuck, TaskDone
 from hearth.core.events import Event, ModelReply, ToolResult, UserMessage
 from hearth.core.protocols import Model, ModelRequest
@@ -54,7 +55,7 @@ def question(history: Sequence[Event]) -> str:
     )
 
 
-async def ask(model: Model, text: str, temperature: float | None) -> ModelReply:
+async def ask(model: Model, text: str, temperature: float | None, tracer: Tracer = NO_TRACING) -> ModelReply:
     """The model's answer, as the reply event to record (think blocks apart, no calls)."""
     request = ModelRequest(
         messages=[
@@ -64,7 +65,9 @@ async def ask(model: Model, text: str, temperature: float | None) -> ModelReply:
         temperature=temperature,
         max_tokens=VERDICT_TOKENS,
     )
-    response = await model.complete(request)
+    with tracer.model_request(model.name, request) as span:  # a span of the agent's turn
+        response = await model.complete(request)
+        span.outcome(response)
     answer, thinking = split_thinking(response.content)
     return ModelReply(
         text=answer,

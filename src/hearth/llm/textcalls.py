@@ -179,6 +179,33 @@ def _looks_like_call(fragment: str, tools: ToolParams) -> bool:
     return bool(m and (m.group(2) in tools or re.search(r'"(arguments|args)"', fragment)))
 
 
+# The call's last argument when it is a file's text (it runs to the call's closing braces).
+_LAST_TEXT = re.compile(r'("(?:content|new|code|text)"\s*:\s*")(.*)("\s*\}\s*\}?\s*)$', re.DOTALL)
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text, strict=False)  # strict=False: raw newlines inside strings
+    except json.JSONDecodeError:
+        return None
+
+
+def _last_text_read_whole(body: str) -> Any:
+    """A call whose last argument is a file's text holding bare quotes (`"content": "def f():\n
+    \"""Doc.\"""` as the 1.5B wrote it): that text is taken whole, up to the call's end."""
+    m = _LAST_TEXT.search(body)
+    if m is None:
+        return None
+    inner = m.group(2)
+    if inner.startswith('""') and inner.endswith('""') and len(inner) >= 4:
+        inner = inner[2:-2]  # the value was itself triple-quoted
+    escaped = re.sub(r'(?<!\\)"', r'\\"', inner)
+    value = _loads(body[: m.start(2)] + escaped + body[m.end(2) :])
+    if not isinstance(value, dict):
+        return None
+    return value
+
+
 _TRIPLE_QUOTED = re.compile(r'"""(.*?)"""|\'\'\'(.*?)\'\'\'', re.DOTALL)
 
 
@@ -192,18 +219,15 @@ def _from_json_text(body: str, tools: ToolParams, *, require_shape: bool) -> lis
     except json.JSONDecodeError:
         if require_shape and not _looks_like_call(body, tools):
             return []
-        if '"""' in body or "'''" in body:  # Python's triple-quoted strings, common in small models' calls
-            try:
-                value = json.loads(
-                    _TRIPLE_QUOTED.sub(lambda m: json.dumps(m.group(1) or m.group(2) or ""), body)
-                )
-            except json.JSONDecodeError:
-                pass
-            else:
-                return [
-                    TextCall(c.name, c.arguments, c.raw, True, c.error)
-                    for c in _calls_from_value(value, body, tools, require_shape=require_shape)
-                ]
+        fixed = _last_text_read_whole(body)
+        if fixed is None and ('"""' in body or "'''" in body):
+            # Python's triple-quoted strings as values, common in small models' calls
+            fixed = _loads(_TRIPLE_QUOTED.sub(lambda m: json.dumps(m.group(1) or m.group(2) or ""), body))
+        if fixed is not None:
+            return [
+                TextCall(c.name, c.arguments, c.raw, True, c.error)
+                for c in _calls_from_value(fixed, body, tools, require_shape=require_shape)
+            ]
         # Several calls one after another (JSON Lines, or objects with a stray line between them):
         # each read on its own. Repairing the whole body would keep only one of them.
         sequence = _json_sequence(body, tools)

@@ -99,7 +99,10 @@ class Settings(BaseModel):
     log_file: str = Field("", description="The log file; blank = the workspace's .hearth/logs/hearth.log")
     otel_endpoint: str = Field(
         "",
-        description="OTLP/HTTP endpoint for OpenTelemetry traces, e.g. http://127.0.0.1:4318; blank = none",
+        description=(
+            "OTLP/HTTP endpoint for OpenTelemetry traces, e.g. http://127.0.0.1:4318 "
+            "(needs pip install 'hearth[otel]'); blank = none"
+        ),
     )
     transcription_model: str = Field(
         "whisper-1", description="Model for the web UI's voice input (/v1/audio/transcriptions)"

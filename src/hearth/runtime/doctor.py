@@ -14,6 +14,7 @@ from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir
 from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
+from hearth.runtime.traces import configure_traces, traces_url
 from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 
@@ -43,7 +44,20 @@ async def run_checks(settings: Settings) -> list[Check]:
 
     status = embedder_status(settings)
     checks.append(Check("memory", "warn" if status.startswith("keyword-only") else "ok", status))
+    checks += _traces(settings)
     return checks
+
+
+def _traces(settings: Settings) -> list[Check]:
+    if not settings.otel_endpoint:
+        return []
+    try:
+        configure_traces(settings).shutdown()
+    except HearthError as exc:
+        return [Check("traces", "fail", f"{exc.message} {exc.hint}".strip())]
+    return [
+        Check("traces", "ok", f"OpenTelemetry spans over OTLP/HTTP to {traces_url(settings.otel_endpoint)}")
+    ]
 
 
 async def _mcp(settings: Settings) -> list[Check]:

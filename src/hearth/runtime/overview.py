@@ -8,8 +8,9 @@ repair. Hidden entries and the usual bulky folders are left out.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
+
+from hearth.agent.named_files import split_present
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target"})
 GIT_TOOLS = ("git_status", "git_diff", "git_add", "git_commit", "git_log")  # named in a repository
@@ -50,16 +51,6 @@ def workspace_overview(root: Path, limit: int = MAX_ENTRIES) -> str:
     return "\n".join(lines)
 
 
-# A file name as a task writes it: `notes.txt`, `calc/ops.py`, `quarterly_report.docx`.
-_NAMED_FILE = re.compile(
-    r"(?<![\w/.-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.(?:[A-Za-z0-9]{2,8}|[chrm]))(?![\w/-])"
-)
-
-
-def missing_paths(root: Path, task: str, limit: int = 10) -> list[str]:
+def missing_paths(root: Path, task: str) -> list[str]:
     """The file names the task mentions that do not exist in the workspace (yet), in order."""
-    found: list[str] = []
-    for name in _NAMED_FILE.findall(task):
-        if name not in found and not os.path.lexists(root / name):
-            found.append(name)
-    return found[:limit]
+    return split_present(root, task)[1]

@@ -5,6 +5,7 @@ UIs call this and read the event stream; they never build agents themselves.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -20,6 +21,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.instructions import NestedInstructions, load_instructions
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
+from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
@@ -81,6 +83,7 @@ class Runtime:
     probe: bool = True  # ask a model how it calls tools (off in some tests)
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
     mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
+    tracer: Tracer = NO_TRACING  # OpenTelemetry spans when otel_endpoint is set (runtime/traces.py)
 
     @property
     def workspace(self) -> Path:
@@ -199,6 +202,8 @@ class Runtime:
         if self.embedded:
             self.embedded.stop()
         self.store.close()
+        if self.tracer is not NO_TRACING:
+            await asyncio.to_thread(self.tracer.shutdown)  # the spans still waiting go out
 
 
 def check_workspace(workspace: Path) -> None:
@@ -219,7 +224,6 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     configure_logging(settings)
-    configure_traces(settings)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
@@ -249,12 +253,14 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     profile = model_profile(settings, tool_mode, window, size_name, probed)
     try:
         tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=await usable_search(settings))
+        tracer = configure_traces(settings)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
     rt = Runtime(
         settings, store, model, base, profile, window.source, sandbox, embedded, proxy, tools, probe=probe
     )
+    rt.tracer = tracer
     add_runtime_tools(rt)
     try:  # in the background: a slow server never delays the first prompt
         rt.mcp = start_servers(
@@ -377,6 +383,7 @@ def start_agent(
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
         sampling=main.sampling,
+        tracer=rt.tracer,
     )
     subagents.parent = agent
     if not resume:

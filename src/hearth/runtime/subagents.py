@@ -251,6 +251,7 @@ class SubAgents:
             sampling=role.sampling,
             parent_deadline=parent.deadline,
             on_event=parent.on_event,  # live in the parent's stream, marked with the child's session
+            tracer=parent.tracer,  # its turn's span is a child of the parent's `delegate` call
         )
         deeper.parent = agent
         agent.record(

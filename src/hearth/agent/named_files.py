@@ -1,0 +1,33 @@
+"""The file names a task mentions: `notes.txt`, `calc/ops.py`, `quarterly_report.docx`.
+
+Used to tell a small model which of them are in the workspace and which are not: it otherwise
+answers BLOCKED ("the task does not give the path to greet.py") with greet.py right there, or
+summarises another file when the one asked about is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+_NAMED_FILE = re.compile(
+    r"(?<![\w/.-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.(?:[A-Za-z0-9]{2,8}|[chrm]))(?![\w/-])"
+)
+
+
+def named_paths(task: str) -> list[str]:
+    """The file names in the task, each once, in order."""
+    found: list[str] = []
+    for name in _NAMED_FILE.findall(task):
+        if name not in found:
+            found.append(name)
+    return found
+
+
+def split_present(root: Path, task: str, limit: int = 10) -> tuple[list[str], list[str]]:
+    """(named files that are in the workspace, named files that are not), in the task's order."""
+    names = named_paths(task)
+    present = [n for n in names if os.path.isfile(root / n)]
+    missing = [n for n in names if not os.path.lexists(root / n)]
+    return present[:limit], missing[:limit]
