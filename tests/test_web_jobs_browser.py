@@ -51,3 +51,5 @@ def test_the_bridges_panel_shows_what_is_set_up(page: Page, web: Web) -> None:  
     expect(panel).to_contain_text("No bridge is running.")
     expect(panel.locator("li[data-bridge=telegram]")).to_contain_text("not set up")
     expect(panel.locator("li[data-bridge=whatsapp] button")).to_have_count(0)
+    expect(panel.locator("li[data-bridge=sms]")).to_contain_text("/hooks/sms")
+    expect(panel.locator("li[data-bridge=discord]")).to_contain_text("not set up")

@@ -174,6 +174,32 @@ class Settings(BaseModel):
     whatsapp_allow: list[str] = Field(
         default_factory=list, description="Phone numbers (or chat ids) the WhatsApp bridge answers"
     )
+    discord_token: SecretStr = Field(SecretStr(""), description="Discord bot token (sends the replies)")
+    discord_application_id: str = Field("", description="Discord application id (its slash commands)")
+    discord_public_key: str = Field(
+        "", description="Discord application's public key (hex; checks each interaction's signature)"
+    )
+    discord_api: str = Field("https://discord.com/api/v10", description="Discord HTTP API base URL")
+    discord_allow: list[str] = Field(
+        default_factory=list, description="Discord user ids (or usernames) the bridge answers"
+    )
+    telegram_ask_approvals: bool = Field(
+        False, description="Ask approvals in the Telegram chat (off: refused)"
+    )
+    sms_ask_approvals: bool = Field(False, description="Ask approvals by SMS (off: refused)")
+    whatsapp_ask_approvals: bool = Field(
+        False, description="Ask approvals in the WhatsApp chat (off: refused)"
+    )
+    discord_ask_approvals: bool = Field(
+        False, description="Ask approvals in the Discord channel (off: refused)"
+    )
+    bridge_approval_timeout: float = Field(
+        300.0, gt=0, description="Seconds a bridge waits for a yes or no in the chat before refusing"
+    )
+    worker_dir: Path | None = Field(
+        None,
+        description="Where `hearth worker` clones the git remotes jobs name (blank: the user's data folder)",
+    )
 
     @field_validator(
         "allow",
@@ -183,6 +209,7 @@ class Settings(BaseModel):
         "telegram_allow",
         "sms_allow",
         "whatsapp_allow",
+        "discord_allow",
         mode="before",
     )
     @classmethod

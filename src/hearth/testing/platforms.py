@@ -4,7 +4,10 @@
 getUpdates with offsets and a long-poll timeout, sendMessage), refuses a wrong token with 401 as
 Telegram does, and can answer errors or `retry_after` floods on demand. `FakeTwilio` takes the
 REST call that sends an SMS and records it. `FakeGreenApi` is Green API's WhatsApp instance:
-a notification queue (receive, delete) and sendMessage.
+a notification queue (receive, delete) and sendMessage. `FakeDiscord` is Discord for one
+application: it signs interactions with its own Ed25519 key and POSTs them to the bridge's
+endpoint, as Discord does, and takes the slash commands, the interactions' webhook messages and
+channel messages sent with the bot token.
 
     with FakeTelegram("123:abc") as tg:
         tg.say(user_id=42, text="hello")   # an update from user 42 in their private chat
@@ -33,6 +36,7 @@ class _Base:
         self._thread: threading.Thread | None = None
         self.lock = threading.Condition()
         self.requests: list[tuple[str, dict[str, Any]]] = []  # (path, fields), every request
+        self.local = threading.local()  # .headers: those of the request this thread answers
 
     @property
     def url(self) -> str:
@@ -304,6 +308,143 @@ class FakeGreenApi(_Base):
         return 404, {"error": "Not Found"}
 
 
+class FakeDiscord(_Base):
+    """Discord's HTTP API for one application, and Discord's side of its interactions endpoint."""
+
+    def __init__(self, token: str, application_id: str = "4242") -> None:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        super().__init__()
+        self.token = token
+        self.application_id = application_id
+        self.key = Ed25519PrivateKey.generate()
+        self.public_key = self.key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+        self.commands: list[Any] = []
+        self.sent: list[dict[str, Any]] = []  # {"via": "webhook"|"channel", "channel": ..., "content": ...}
+        self.expired: set[str] = set()  # interaction tokens whose webhook is gone (after 15 minutes)
+        self.answered: list[str] = []  # the interaction token of each message sent through a webhook
+        self.limited = 0  # the next this many sends get 429 (retry_after)
+        self._tokens: dict[str, str] = {}  # interaction token -> its channel
+        self._next = 1
+
+    def __enter__(self) -> FakeDiscord:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def sign(self, timestamp: str, body: bytes) -> str:
+        return self.key.sign(timestamp.encode() + body).hex()
+
+    def interaction(
+        self,
+        user_id: str,
+        channel: str,
+        command: str,
+        text: str | None = None,
+        *,
+        username: str = "",
+        guild: bool = False,
+    ) -> dict[str, Any]:
+        """A slash command as Discord sends it (`command` is "ask" or "new")."""
+        with self.lock:
+            n = self._next
+            self._next += 1
+            token = f"itoken-{n}-" + "x" * 40
+            self._tokens[token] = channel
+        user = {"id": user_id, "username": username or f"user{user_id}", "global_name": None}
+        data: dict[str, Any] = {"id": "1", "name": command, "type": 1}
+        if text is not None:
+            data["options"] = [{"name": "text", "type": 3, "value": text}]
+        interaction: dict[str, Any] = {
+            "id": str(9000 + n),
+            "application_id": self.application_id,
+            "type": 2,
+            "token": token,
+            "version": 1,
+            "channel_id": channel,
+            "data": data,
+        }
+        if guild:
+            interaction["guild_id"] = "77"
+            interaction["member"] = {"user": user, "roles": []}
+        else:
+            interaction["user"] = user
+        return interaction
+
+    def post(
+        self,
+        url: str,
+        interaction: dict[str, Any],
+        *,
+        signature: str | None = None,
+        timestamp: str | None = None,
+    ) -> tuple[int, str]:
+        """POST an interaction to the bridge, signed with this application's key unless
+        `signature` says otherwise; the HTTP status and body."""
+        import urllib.error
+        import urllib.request
+
+        body = json.dumps(interaction).encode()
+        stamp = timestamp if timestamp is not None else str(int(time.time()))
+        request = urllib.request.Request(url, data=body, method="POST")
+        request.add_header("Content-Type", "application/json")
+        request.add_header("X-Signature-Timestamp", stamp)
+        request.add_header("X-Signature-Ed25519", self.sign(stamp, body) if signature is None else signature)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+
+    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while len(self.sent) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.sent)} Discord messages sent, not {count}: {self.sent}")
+                self.lock.wait(left)
+            return list(self.sent)
+
+    def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        parts = path.strip("/").split("/")
+        if parts[:2] == ["webhooks", self.application_id] and len(parts) == 3 and method == "POST":
+            token = parts[2]  # the interaction's token is the credential here, not the bot token
+            with self.lock:
+                if token not in self._tokens or token in self.expired:
+                    return 404, {"message": "Unknown Webhook", "code": 10015}
+                status, answer = self._record("webhook", self._tokens[token], fields)
+                if status == 200:
+                    self.answered.append(token)
+                return status, answer
+        if self.local.headers.get("authorization") != f"Bot {self.token}":
+            return 401, {"message": "401: Unauthorized", "code": 0}
+        if parts == ["applications", self.application_id, "commands"] and method == "PUT":
+            with self.lock:
+                self.commands = list(fields.get("_json") or [])
+            return 200, {"_json": self.commands}
+        if len(parts) == 3 and parts[0] == "channels" and parts[2] == "messages" and method == "POST":
+            with self.lock:
+                return self._record("channel", parts[1], fields)
+        return 404, {"message": "404: Not Found", "code": 0}
+
+    def _record(self, via: str, channel: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if self.limited > 0:
+            self.limited -= 1
+            return 429, {"message": "You are being rate limited.", "retry_after": 0.2, "global": False}
+        content = str(fields.get("content", ""))
+        if len(content) > 2000:
+            return 400, {"message": "Invalid Form Body", "code": 50035}
+        self.sent.append(
+            {"via": via, "channel": channel, "content": content, "mentions": fields.get("allowed_mentions")}
+        )
+        self.lock.notify_all()
+        return 200, {"id": str(100000 + len(self.sent)), "channel_id": channel, "content": content}
+
+
 class _Handler(BaseHTTPRequestHandler):
     owner: _Base
     protocol_version = "HTTP/1.1"
@@ -320,6 +461,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._handle("DELETE")
 
+    def do_PUT(self) -> None:
+        self._handle("PUT")
+
+    def do_PATCH(self) -> None:
+        self._handle("PATCH")
+
     def _handle(self, method: str) -> None:
         parts = urlsplit(self.path)
         fields: dict[str, Any] = {k: v[-1] for k, v in parse_qs(parts.query).items()}
@@ -327,13 +474,15 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         kind = self.headers.get("Content-Type", "")
         if body and "json" in kind:
-            fields.update(json.loads(body))
+            data = json.loads(body)
+            fields.update(data if isinstance(data, dict) else {"_json": data})
         elif body:
             fields.update({k: v[-1] for k, v in parse_qs(body.decode()).items()})
         with self.owner.lock:
             self.owner.requests.append((parts.path, fields))
+        self.owner.local.headers = {k.lower(): v for k, v in self.headers.items()}
         status, answer = self.owner.answer(method, parts.path, fields)
-        data = json.dumps(answer).encode()
+        data = json.dumps(answer.get("_json", answer) if isinstance(answer, dict) else answer).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))

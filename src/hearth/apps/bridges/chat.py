@@ -3,8 +3,13 @@
 Only allow-listed senders are answered; anyone else is ignored (no reply at all, so a stranger
 learns nothing) and logged. Each chat has a persistent session (kept in the store across
 restarts); `/new` starts a fresh one. The session runs through the hub, so `Conversation.send`
-drives it as from every interface; with no one watching it in the web UI, a call that needs
-approval is refused as in a headless run. Replies are split to the platform's length limit.
+drives it as from every interface. A call that needs approval is refused as in a headless run,
+unless the user turned on asking in the chat (`<bridge>_ask_approvals`): then the bridge watches
+the session as a person would in the web UI, sends the hub's question to the chat, and answers it
+through the hub's one approval path (`Hub.approve`) with what the sender who started the task
+replies (yes or no); anyone else's reply, or none within `bridge_approval_timeout`, refuses. The
+answer comes only from an incoming platform message of that sender: nothing the model writes is
+read as one. Replies are split to the platform's length limit.
 """
 
 from __future__ import annotations
@@ -12,15 +17,19 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, Status
-from hearth.runtime.hub import Busy, Hub
+from hearth.runtime.hub import ApprovalRequest, Busy, Hub, PlanRequest
 from hearth.store.bridges import ChatSessions
 
 Log = Callable[[str], None]
 NEW = ("/new",)
+YES = frozenset({"yes", "y", "allow", "ok", "approve"})
+NO = frozenset({"no", "n", "deny", "refuse", "reject"})
+APPROVAL_TIMEOUT = 300.0
 
 
 @dataclass(frozen=True)
@@ -31,21 +40,68 @@ class Incoming:
     names: tuple[str, ...]  # other names the allow-list may use (@username)
     text: str
     reply_from: str = ""  # where a reply is sent from, when the platform needs it (our SMS number)
+    handle: str = field(default="", repr=False)  # the platform's handle to answer this one message
+
+
+Send = Callable[[Incoming, str], Awaitable[None]]
+
+
+@dataclass
+class _Question:
+    """A question of the hub's, sent to a chat, waiting for the reply of the sender who asked."""
+
+    sender: str
+    answer: asyncio.Future[bool]
+    reply: Incoming | None = None  # the answering message, where the bridge says what it did
 
 
 class ChatBridge:
-    def __init__(self, hub: Hub, chats: ChatSessions, allow: Sequence[str], limit: int, log: Log) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        chats: ChatSessions,
+        allow: Sequence[str],
+        limit: int,
+        log: Log,
+        *,
+        ask_approvals: bool = False,
+        approval_timeout: float = APPROVAL_TIMEOUT,
+    ) -> None:
         self.hub = hub
         self.chats = chats
         self.allow = {a.strip().lower() for a in allow if a.strip()}
         self.limit = limit
         self.log = log
+        self.ask_approvals = ask_approvals
+        self.approval_timeout = approval_timeout
+        self.questions: dict[str, _Question] = {}  # platform:chat -> the open question there
+        self._sending: set[asyncio.Future[None]] = set()
 
     def allowed(self, msg: Incoming) -> bool:
         return any(name.lower() in self.allow for name in (msg.sender, *msg.names) if name)
 
-    async def handle(self, msg: Incoming) -> list[str]:
-        """The replies to send (none for a sender not on the allow-list)."""
+    def answer(self, msg: Incoming, send: Send) -> bool:
+        """True when `msg` is the asked sender's reply to an open question in its chat (then it
+        is taken as the answer, or a reminder goes back); any other message goes its usual way."""
+        question = self.questions.get(f"{msg.platform}:{msg.chat}")
+        if question is None or question.answer.done() or msg.sender != question.sender:
+            return False
+        if not self.allowed(msg):  # the asked sender was taken off the allow-list meanwhile
+            return False
+        words = msg.text.strip().lower().rstrip(".!").split()
+        word = words[0] if len(words) == 1 else ""
+        if word in YES or word in NO:
+            question.reply = msg
+            question.answer.set_result(word in YES)
+            return True
+        reminder = asyncio.ensure_future(send(msg, "Please answer yes or no to the question above."))
+        self._sending.add(reminder)
+        reminder.add_done_callback(self._sending.discard)
+        return True
+
+    async def handle(self, msg: Incoming, send: Send | None = None) -> list[str]:
+        """The replies to send (none for a sender not on the allow-list). With `send`, and asking
+        in the chat turned on, a question for approval goes to the chat while the task runs."""
         if not self.allowed(msg):
             self.log(
                 f"{msg.platform}: ignored a message from {msg.sender} "
@@ -61,7 +117,10 @@ class ChatBridge:
             return ["Started a new session. What should I do?"]
         session = self.chats.get(msg.platform, msg.chat)
         try:
-            session_id, finished = await self.hub.chat(session, text)
+            if self.ask_approvals and send is not None:
+                session_id, finished = await self._chat_asking(session, text, msg, send)
+            else:
+                session_id, finished = await self.hub.chat(session, text)
         except Busy:
             return ["I am still working on the last message in this chat; send this again when I reply."]
         except HearthError as exc:
@@ -71,6 +130,71 @@ class ChatBridge:
             self.chats.set(msg.platform, msg.chat, session_id)
             self.log(f"{msg.platform}: chat {msg.chat} talks to session {session_id}")
         return split(reply_text(finished), self.limit)
+
+    async def _chat_asking(
+        self, session: str | None, text: str, msg: Incoming, send: Send
+    ) -> tuple[str, Finished]:
+        """Run the task watched (so the hub asks instead of refusing), each question to the chat."""
+        with self.hub.watch(session) as (live, sub):
+            running = asyncio.ensure_future(self.hub.chat(live.id, text))
+            while True:
+                getter = asyncio.ensure_future(sub.get())
+                done, _ = await asyncio.wait({getter, running}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    return running.result()
+                _, update = getter.result()
+                if isinstance(update, ApprovalRequest | PlanRequest):
+                    await self._ask(live.id, update, msg, send, running)
+
+    async def _ask(
+        self,
+        session_id: str,
+        question: ApprovalRequest | PlanRequest,
+        msg: Incoming,
+        send: Send,
+        running: asyncio.Future[Any],
+    ) -> None:
+        key = f"{msg.platform}:{msg.chat}"
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.questions[key] = question_here = _Question(msg.sender, answer)
+        minutes = max(1, round(self.approval_timeout / 60))
+        if isinstance(question, ApprovalRequest):
+            asked = f"Hearth asks to use {question.tool}: {question.shown}"
+            asked += f"\nWhy it asks: {question.reason}" if question.reason else ""
+        else:
+            asked = "Hearth made a plan:\n" + "\n".join(f"{i}. {s}" for i, s in enumerate(question.steps, 1))
+        asked += f"\n\nReply yes to allow it, or no to refuse. No answer within {minutes} min refuses."
+        self.log(f"{msg.platform}: chat {msg.chat}: asked {msg.sender} for approval")
+        try:
+            for piece in split(asked, self.limit):
+                await send(msg, piece)
+            waiting: set[asyncio.Future[Any]] = {answer, running}
+            done, _ = await asyncio.wait(
+                waiting, timeout=self.approval_timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            allowed = answer in done and answer.result()
+        finally:
+            if self.questions.get(key) is not None and self.questions[key].answer is answer:
+                del self.questions[key]
+        timed_out = not answer.done()
+        answer.cancel()
+        self.log(
+            f"{msg.platform}: chat {msg.chat}: "
+            + ("no answer in time: refused" if timed_out else "allowed" if allowed else "refused")
+        )
+        try:
+            if isinstance(question, ApprovalRequest):
+                why = "no answer in time" if timed_out else "refused in the chat"
+                self.hub.approve(
+                    session_id, question.id, "allow" if allowed else "deny", "" if allowed else why
+                )
+            else:
+                self.hub.decide_plan(session_id, question.id, "approve" if allowed else "reject", [])
+        except HearthError:
+            return  # the task stopped meanwhile; the question went with it
+        said = "No answer in time: refused." if timed_out else "Allowed." if allowed else "Refused."
+        await send(question_here.reply or msg, said)
 
 
 def reply_text(finished: Finished) -> str:
@@ -125,6 +249,8 @@ class PerChat:
         self.workers: dict[str, asyncio.Task[None]] = {}
 
     def put(self, incoming: Incoming) -> None:
+        if self.core.answer(incoming, self.deliver):
+            return  # the reply to a question the running task asked: not a message of its own
         key = f"{incoming.platform}:{incoming.chat}"
         queue = self.queues.setdefault(key, asyncio.Queue())
         queue.put_nowait(incoming)
@@ -145,7 +271,7 @@ class PerChat:
         while not queue.empty():
             incoming = queue.get_nowait()
             try:
-                replies = await self.core.handle(incoming)
+                replies = await self.core.handle(incoming, self.deliver)
             except Exception as exc:  # a bug: said in the log, the bridge stays up
                 self.log(
                     f"{incoming.platform}: chat {incoming.chat}: internal error {type(exc).__name__}: {exc}"

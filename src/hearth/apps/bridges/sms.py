@@ -41,30 +41,40 @@ class TwilioSender:
             self.log(f"sms: cannot send to {to}: {type(exc).__name__}: {exc}")
 
 
-def sms_app(core: ChatBridge, sender: TwilioSender, auth_token: str, public_url: str, log: Log) -> FastAPI:
-    validator = RequestValidator(auth_token)
-    app = FastAPI(title="Hearth SMS bridge", docs_url=None, redoc_url=None, openapi_url=None)
+class SmsWebhook:
+    """Twilio's webhook: checks each request's signature, answers Twilio, hands the SMS to its chat.
+    Served by `hearth bridge sms` (sms_app) or, when SMS is the active bridge, by `hearth web`."""
 
-    async def deliver(msg: Incoming, text: str) -> None:
-        await sender.send(msg.chat, msg.reply_from, text)
+    def __init__(self, core: ChatBridge, sender: TwilioSender, auth_token: str, public_url: str, log: Log):
+        self.validator = RequestValidator(auth_token)
+        self.public_url = public_url
+        self.log = log
 
-    chats = PerChat(core, deliver, log)
-    app.state.chats = chats
+        async def deliver(msg: Incoming, text: str) -> None:
+            await sender.send(msg.chat, msg.reply_from, text)
 
-    @app.post("/sms")
-    async def incoming(request: Request) -> Response:
+        self.chats = PerChat(core, deliver, log)
+
+    async def handle(self, request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_BODY:
             return Response("Too large.", status_code=413)
         fields = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
         signature = request.headers.get("X-Twilio-Signature", "")
-        if not signature or not validator.validate(public_url, fields, signature):
-            log(f"sms: refused a request with {'a bad' if signature else 'no'} signature")
+        if not signature or not self.validator.validate(self.public_url, fields, signature):
+            self.log(f"sms: refused a request with {'a bad' if signature else 'no'} signature")
             return Response("The request's signature is not Twilio's.", status_code=403)
-        sender_number = fields.get("From", "")
-        chats.put(
-            Incoming("sms", sender_number, sender_number, (), fields.get("Body", ""), fields.get("To", ""))
-        )
+        number = fields.get("From", "")
+        self.chats.put(Incoming("sms", number, number, (), fields.get("Body", ""), fields.get("To", "")))
         return Response(EMPTY_TWIML, media_type="application/xml")
+
+
+def sms_app(webhook: SmsWebhook) -> FastAPI:
+    app = FastAPI(title="Hearth SMS bridge", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.chats = webhook.chats
+
+    @app.post("/sms")
+    async def incoming(request: Request) -> Response:
+        return await webhook.handle(request)
 
     return app

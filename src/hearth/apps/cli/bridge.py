@@ -1,4 +1,4 @@
-"""`hearth bridge telegram|sms`: answer allow-listed senders on a messaging platform (foreground)."""
+"""`hearth bridge telegram|sms|whatsapp|discord`: answer allow-listed senders on a messaging platform (foreground)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ import typer
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
 
 if TYPE_CHECKING:
+    from hearth.apps.bridges.chat import ChatBridge, Log
     from hearth.apps.bridges.redact import Scrubber
     from hearth.runtime.config import Settings
+    from hearth.runtime.hub import Hub
+    from hearth.store.bridges import ChatSessions
 
 bridge_app = typer.Typer(help="Messaging bridges: answer allow-listed senders in a chat app.")
 
@@ -88,6 +91,39 @@ def whatsapp(workspace: WorkspaceOpt = None) -> None:
         fail(exc)
 
 
+@bridge_app.command("discord")
+def discord(
+    workspace: WorkspaceOpt = None,
+    port: Annotated[int, typer.Option("--port", help="Port for Discord's interactions endpoint")] = 8789,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on")] = "127.0.0.1",
+) -> None:
+    """Discord through slash commands (/ask, /new) posted to an interactions endpoint (signatures
+    checked); needs discord_token, discord_application_id, discord_public_key and discord_allow."""
+    import asyncio
+
+    from hearth.core.errors import HearthError
+
+    try:
+        settings = _settings(workspace)
+        missing = discord_missing(settings)
+        if missing:
+            raise HearthError(f"The Discord bridge needs {missing}.", f"Set HEARTH_{missing.upper()}.")
+        asyncio.run(_discord(settings, host, port))
+    except HearthError as exc:
+        fail(exc)
+
+
+def discord_missing(settings: Settings) -> str:
+    """The first setting the Discord bridge needs that is blank ('' when none is)."""
+    for name in ("discord_token", "discord_application_id", "discord_public_key"):
+        value = getattr(settings, name)
+        text = value.get_secret_value() if hasattr(value, "get_secret_value") else value
+        if not str(text).strip():
+            return str(name)
+    _require_allow(settings.discord_allow, "discord_allow", "Discord user ids or usernames")
+    return ""
+
+
 def _settings(workspace: object) -> Settings:
     loaded = load_cli_settings(workspace=workspace)
     for line in loaded.ignored_report():
@@ -105,6 +141,21 @@ def _require_allow(allow: list[str], name: str, what: str) -> None:
         )
 
 
+def _core(settings: Settings, name: str, hub: Hub, chats: ChatSessions, limit: int, log: Log) -> ChatBridge:
+    """What every bridge does with a message, with the bridge's allow-list and approval setting."""
+    from hearth.apps.bridges.chat import ChatBridge
+
+    return ChatBridge(
+        hub,
+        chats,
+        getattr(settings, f"{name}_allow"),
+        limit,
+        log,
+        ask_approvals=bool(getattr(settings, f"{name}_ask_approvals")),
+        approval_timeout=settings.bridge_approval_timeout,
+    )
+
+
 def _scrubber(settings: Settings) -> Scrubber:
     from hearth.apps.bridges.redact import Scrubber, quiet_logging
 
@@ -113,6 +164,7 @@ def _scrubber(settings: Settings) -> Scrubber:
             settings.telegram_token.get_secret_value(),
             settings.twilio_auth_token.get_secret_value(),
             settings.whatsapp_token.get_secret_value(),
+            settings.discord_token.get_secret_value(),
             settings.api_key.get_secret_value(),
         ]
     )
@@ -126,7 +178,6 @@ async def _telegram(settings: Settings, token: str, webhook: str | None, host: s
 
     from telegram import Bot
 
-    from hearth.apps.bridges.chat import ChatBridge
     from hearth.apps.bridges.redact import printer
     from hearth.apps.bridges.telegram import LIMIT, TelegramBridge, serve_webhook
     from hearth.runtime.hub import Hub
@@ -140,7 +191,7 @@ async def _telegram(settings: Settings, token: str, webhook: str | None, host: s
     hub = Hub(rt)
     chats = ChatSessions(rt.store.path)
     try:
-        core = ChatBridge(hub, chats, settings.telegram_allow, LIMIT, log)
+        core = _core(settings, "telegram", hub, chats, LIMIT, log)
         bridge = TelegramBridge(bot, core, log)
         name = await bridge.check()
         stop = asyncio.Event()
@@ -163,12 +214,22 @@ async def _telegram(settings: Settings, token: str, webhook: str | None, host: s
         await rt.aclose()
 
 
-async def _sms(settings: Settings, host: str, port: int) -> None:
+async def _serve(app: object, host: str, port: int) -> None:
+    """Serve a webhook until SIGTERM or SIGINT, then return (so the bridge closes its sessions).
+    uvicorn sends a caught signal on to the handler there was before it: here, one that ignores it."""
+    import signal
+
     import uvicorn
 
-    from hearth.apps.bridges.chat import ChatBridge
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: None)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)  # type: ignore[arg-type]
+    await uvicorn.Server(config).serve()
+
+
+async def _sms(settings: Settings, host: str, port: int) -> None:
     from hearth.apps.bridges.redact import printer
-    from hearth.apps.bridges.sms import SMS_LIMIT, TwilioSender, sms_app
+    from hearth.apps.bridges.sms import SMS_LIMIT, SmsWebhook, TwilioSender, sms_app
     from hearth.runtime.hub import Hub
     from hearth.runtime.session import open_runtime
     from hearth.store.bridges import ChatSessions
@@ -178,21 +239,22 @@ async def _sms(settings: Settings, host: str, port: int) -> None:
     hub = Hub(rt)
     chats = ChatSessions(rt.store.path)
     try:
-        core = ChatBridge(hub, chats, settings.sms_allow, SMS_LIMIT, log)
+        core = _core(settings, "sms", hub, chats, SMS_LIMIT, log)
         sender = TwilioSender(
             settings.twilio_account_sid,
             settings.twilio_auth_token.get_secret_value(),
             settings.twilio_api,
             log,
         )
-        app = sms_app(
+        webhook = SmsWebhook(
             core, sender, settings.twilio_auth_token.get_secret_value(), settings.twilio_public_url, log
         )
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+        app = sms_app(webhook)
         log(
             f"sms bridge for {settings.workspace} on http://{host}:{port}/sms (Twilio calls {settings.twilio_public_url})"
         )
-        await uvicorn.Server(config).serve()
+        await _serve(app, host, port)
+        await webhook.chats.close()
         log("sms bridge stopped")
     finally:
         await hub.aclose()
@@ -206,7 +268,6 @@ async def _whatsapp(settings: Settings) -> None:
 
     from whatsapp_api_client_python.API import GreenAPI
 
-    from hearth.apps.bridges.chat import ChatBridge
     from hearth.apps.bridges.redact import printer
     from hearth.apps.bridges.whatsapp import LIMIT, WhatsAppBridge
     from hearth.runtime.hub import Hub
@@ -224,7 +285,7 @@ async def _whatsapp(settings: Settings) -> None:
     hub = Hub(rt)
     chats = ChatSessions(rt.store.path)
     try:
-        core = ChatBridge(hub, chats, settings.whatsapp_allow, LIMIT, log)
+        core = _core(settings, "whatsapp", hub, chats, LIMIT, log)
         bridge = WhatsAppBridge(api, core, log)
         await bridge.check()
         stop = asyncio.Event()
@@ -241,3 +302,43 @@ async def _whatsapp(settings: Settings) -> None:
         await hub.aclose()
         chats.close()
         await rt.aclose()
+
+
+async def _discord(settings: Settings, host: str, port: int) -> None:
+    from hearth.apps.bridges.discord import LIMIT, DiscordApi, DiscordWebhook, Signatures, discord_app
+    from hearth.apps.bridges.redact import printer
+    from hearth.runtime.hub import Hub
+    from hearth.runtime.session import open_runtime
+    from hearth.store.bridges import ChatSessions
+
+    log = printer(_scrubber(settings))
+    Signatures(settings.discord_public_key)  # a clear error for a key that is not one, before anything starts
+    api = DiscordApi(
+        settings.discord_token.get_secret_value().strip(),
+        settings.discord_application_id.strip(),
+        settings.discord_api,
+        log,
+    )
+    try:
+        await api.register()
+        rt = await open_runtime(settings)
+    except BaseException:
+        await api.aclose()
+        raise
+    hub = Hub(rt)
+    chats = ChatSessions(rt.store.path)
+    try:
+        core = _core(settings, "discord", hub, chats, LIMIT, log)
+        webhook = DiscordWebhook(core, api, settings.discord_public_key, log)
+        log(
+            f"discord bridge for {settings.workspace} on http://{host}:{port}/discord · "
+            f"answers {len(core.allow)} allowed sender(s) · model {rt.model.name}"
+        )
+        await _serve(discord_app(webhook), host, port)
+        await webhook.chats.close()
+        log("discord bridge stopped")
+    finally:
+        await hub.aclose()
+        chats.close()
+        await rt.aclose()
+        await api.aclose()

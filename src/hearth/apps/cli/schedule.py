@@ -100,19 +100,37 @@ def submit(
         str | None, typer.Option("--at", help="When: 2026-03-01T09:00, 09:00 (next), or +30m")
     ] = None,
     workspace: WorkspaceOpt = None,
+    repo: Annotated[
+        str | None,
+        typer.Option("--repo", help="A git remote the worker clones and works in, instead of a folder"),
+    ] = None,
+    ref: Annotated[
+        str, typer.Option("--ref", help="With --repo: the branch, tag or commit to check out")
+    ] = "",
+    push: Annotated[
+        str, typer.Option("--push", help="With --repo: push the result to this branch of the remote")
+    ] = "",
 ) -> None:
     """Queue a task for the workspace's running scheduler (`hearth scheduler` or `hearth web`), or
-    for `hearth worker`s when queue_url names a distributed queue."""
+    for `hearth worker`s when queue_url names a distributed queue (in a folder they all see, or in
+    a clone of a git remote with --repo)."""
     from hearth.core.errors import HearthError
     from hearth.runtime.schedule.formats import parse_at, zone
     from hearth.runtime.schedule.scheduler import SchedulerLock
 
     try:
         settings = load_cli_settings(workspace=workspace).settings
+        if (ref or push) and not repo:
+            raise HearthError("--ref and --push go with --repo.", "Name the git remote: --repo URL.")
+        if repo and not settings.queue_url:
+            raise HearthError(
+                "--repo is for hearth workers on a distributed queue.",
+                "Set queue_url (HEARTH_QUEUE_URL=postgresql://...), or work in a folder with --workspace.",
+            )
     except HearthError as exc:
         fail(exc)
     if settings.queue_url:
-        _submit_to_engine(settings, task, at)
+        _submit_to_engine(settings, task, at, repo, ref, push)
         return
     book, ws = _open(workspace)
     try:
@@ -277,11 +295,14 @@ def jobs_import(workspace: WorkspaceOpt = None) -> None:
         raise typer.Exit(1)
 
 
-def _submit_to_engine(settings: Settings, task: str, at: str | None) -> None:
+def _submit_to_engine(
+    settings: Settings, task: str, at: str | None, repo: str | None = None, ref: str = "", push: str = ""
+) -> None:
     import asyncio
 
     from hearth.core.errors import HearthError
     from hearth.runtime.schedule.distributed import submit as defer
+    from hearth.runtime.schedule.remote import Remote
     from hearth.runtime.session import check_workspace
 
     try:
@@ -290,8 +311,11 @@ def _submit_to_engine(settings: Settings, task: str, at: str | None) -> None:
                 "--at is for the embedded queue; the distributed queue starts work as soon as a worker is free.",
                 "Leave out --at, or add a job: hearth jobs add.",
             )
-        check_workspace(settings.workspace)
-        job_id = asyncio.run(defer(settings.queue_url, task, settings.workspace))
+        if repo:
+            job_id = asyncio.run(defer(settings.queue_url, task, None, Remote(repo, ref, push)))
+        else:
+            check_workspace(settings.workspace)
+            job_id = asyncio.run(defer(settings.queue_url, task, settings.workspace))
     except HearthError as exc:
         fail(exc)
     print(f"Queued job {job_id} in the distributed queue; a `hearth worker` takes it.")

@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -67,6 +67,15 @@ def create_app(
     # POST only: it runs stateless, so there is no session to DELETE and no stream to GET (one
     # would stay open with nothing to carry).
     app.router.routes.append(Route("/mcp", McpEndpoint(state), methods=["POST"]))
+
+    @app.post("/hooks/{name}", include_in_schema=False)
+    async def platform_hook(name: str, request: Request) -> Response:
+        """Twilio's or Discord's webhook while that bridge is active (web/bridges.py); each request
+        is checked by the platform's signature there, not by the web login (auth.SIGNED_PATHS)."""
+        webhook = state.bridges_.answering(name) if state.bridges_ is not None else None
+        if webhook is None:
+            return Response("No such bridge is running here.", status_code=404)
+        return await webhook.handle(request)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

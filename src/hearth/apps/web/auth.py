@@ -2,7 +2,10 @@
 
 Every route and WebSocket needs the login token (`Authorization: Bearer`, for API clients)
 or the HttpOnly cookie a browser gets by logging in with the PIN or the token. Only the
-login page's static files and `POST /api/login` are open. On top of that:
+login page's static files and `POST /api/login` are open, and the messaging platforms' webhooks
+(`SIGNED_PATHS`: Twilio and Discord call them from outside, through the user's tunnel, with no
+login), whose every request is checked by the platform's signature instead and which answer
+only while their bridge is active. On top of that:
 
 - the Host header must name this server when it listens on loopback (DNS rebinding);
 - a WebSocket's Origin, when sent, must be this server's own; a browser always sends one,
@@ -42,6 +45,7 @@ COOKIE = "hearth_auth"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 OPEN_PATHS = ("/", "/favicon.ico", "/api/login")
 OPEN_PREFIXES = ("/static/",)
+SIGNED_PATHS = frozenset({"/hooks/sms", "/hooks/discord"})  # POST only, signature-checked (web/bridges.py)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FREE_FAILURES = 3  # wrong PINs an address may send before it has to wait
 FIRST_WAIT = 2.0  # seconds, doubling with each further wrong PIN
@@ -204,6 +208,9 @@ class AuthMiddleware:
         await self.app(scope, receive, send_with_headers)
 
     def _problem(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        if scope["type"] == "http" and scope["path"] in SIGNED_PATHS:
+            # The platform's signature is the check (the Host is the tunnel's public name).
+            return None if scope.get("method") == "POST" else (405, "Only POST.")
         host = headers.get("host", "")
         if self.auth.loopback_only and _hostname(host) not in LOOPBACK:
             return 421, "This server answers only to 127.0.0.1 or localhost."

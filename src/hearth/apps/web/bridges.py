@@ -3,8 +3,11 @@
 Starting one stops the one before. The bridge's chats go through the web server's own hub, so
 their sessions show in the session browser and the activity feed like any other. What the bridge
 logs is kept (the last lines, scrubbed of its tokens) for the UI's messaging panel. Telegram and
-WhatsApp run here (they poll); the SMS bridge needs Twilio to reach a webhook, which runs as
-`hearth bridge sms`.
+WhatsApp poll their platform; SMS (Twilio) and Discord are called by theirs: while one of them is
+the active bridge, the web server itself answers its webhook (`/hooks/sms`, `/hooks/discord`),
+each request checked by the platform's signature instead of the web login, so a user running
+`hearth web` points Twilio or Discord at it (through a tunnel or a reverse proxy). While the
+bridge is not active, its webhook answers 404.
 """
 
 from __future__ import annotations
@@ -13,17 +16,27 @@ import asyncio
 import collections
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, Protocol
 
-from hearth.apps.bridges.chat import ChatBridge
+from fastapi import Request
+from fastapi.responses import Response
+
+from hearth.apps.bridges.chat import ChatBridge, PerChat
 from hearth.apps.bridges.redact import Scrubber, guard_loggers
 from hearth.core.errors import HearthError
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
 from hearth.store.bridges import ChatSessions
 
-BridgeName = Literal["telegram", "whatsapp"]
-NAMES: tuple[BridgeName, ...] = ("telegram", "whatsapp")
+BridgeName = Literal["telegram", "whatsapp", "sms", "discord"]
+NAMES: tuple[BridgeName, ...] = ("telegram", "whatsapp", "sms", "discord")
+WEBHOOKS = ("sms", "discord")  # called by their platform, at /hooks/<name>
+
+
+class Webhook(Protocol):
+    chats: PerChat
+
+    async def handle(self, request: Request) -> Response: ...
 
 
 @dataclass
@@ -36,6 +49,7 @@ class Bridges:
     _stop: asyncio.Event | None = None
     _task: asyncio.Task[None] | None = None
     _chats: ChatSessions | None = None
+    webhook: Webhook | None = None  # the active bridge's, when its platform calls it
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -43,6 +57,8 @@ class Bridges:
             [
                 s.telegram_token.get_secret_value(),
                 s.whatsapp_token.get_secret_value(),
+                s.twilio_auth_token.get_secret_value(),
+                s.discord_token.get_secret_value(),
                 s.api_key.get_secret_value(),
             ]
         )
@@ -55,6 +71,20 @@ class Bridges:
         s = self.settings
         if name == "telegram":
             return bool(s.telegram_token.get_secret_value().strip() and s.telegram_allow)
+        if name == "sms":
+            return bool(
+                s.twilio_auth_token.get_secret_value().strip()
+                and s.twilio_account_sid.strip()
+                and s.twilio_public_url.strip()
+                and s.sms_allow
+            )
+        if name == "discord":
+            return bool(
+                s.discord_token.get_secret_value().strip()
+                and s.discord_application_id.strip()
+                and s.discord_public_key.strip()
+                and s.discord_allow
+            )
         return bool(
             s.whatsapp_instance.strip() and s.whatsapp_token.get_secret_value().strip() and s.whatsapp_allow
         )
@@ -69,10 +99,19 @@ class Bridges:
         await self.stop()
         self._chats = ChatSessions(self.hub.rt.store.path)
         stop = asyncio.Event()
-        if name == "telegram":
-            runner = await self._telegram()
-        else:
-            runner = await self._whatsapp()
+        try:
+            if name == "telegram":
+                runner = await self._telegram()
+            elif name == "whatsapp":
+                runner = await self._whatsapp()
+            elif name == "sms":
+                runner = self._serve(self._sms())
+            else:
+                runner = self._serve(await self._discord())
+        except BaseException:
+            self._chats.close()
+            self._chats = None
+            raise
         self._stop = stop
         self._task = asyncio.ensure_future(self._guard(name, runner(stop)))
         self.active, self.since = name, datetime.now().astimezone()
@@ -87,6 +126,11 @@ class Bridges:
             self._chats.close()
         self.active = self.since = None
         self._stop = self._task = self._chats = None
+        self.webhook = None
+
+    def answering(self, name: str) -> Webhook | None:
+        """The webhook of `name` while it is the active bridge."""
+        return self.webhook if self.active == name else None
 
     async def _guard(self, name: str, running: object) -> None:
         try:
@@ -98,9 +142,61 @@ class Bridges:
             self.log(f"{name} bridge failed: {type(exc).__name__}: {exc}")
             self.active = None
 
-    def _core(self, allow: list[str], limit: int) -> ChatBridge:
+    def _core(self, name: BridgeName, limit: int) -> ChatBridge:
         assert self._chats is not None
-        return ChatBridge(self.hub, self._chats, allow, limit, self.log)
+        s = self.settings
+        return ChatBridge(
+            self.hub,
+            self._chats,
+            getattr(s, f"{name}_allow"),
+            limit,
+            self.log,
+            ask_approvals=bool(getattr(s, f"{name}_ask_approvals")),
+            approval_timeout=s.bridge_approval_timeout,
+        )
+
+    def _serve(self, webhook: Webhook):  # type: ignore[no-untyped-def]
+        """A bridge its platform calls: its webhook answers until the bridge is stopped."""
+        self.webhook = webhook
+
+        async def run(stop: asyncio.Event) -> None:
+            try:
+                await stop.wait()
+            finally:
+                await webhook.chats.close()
+                closing = getattr(webhook, "aclose", None)
+                if closing is not None:
+                    await closing()
+
+        return run
+
+    def _sms(self) -> Webhook:
+        from hearth.apps.bridges.sms import SMS_LIMIT, SmsWebhook, TwilioSender
+
+        s = self.settings
+        token = s.twilio_auth_token.get_secret_value()
+        sender = TwilioSender(s.twilio_account_sid, token, s.twilio_api, self.log)
+        self.log(f"sms: answering Twilio at /hooks/sms (signed for {s.twilio_public_url})")
+        return SmsWebhook(self._core("sms", SMS_LIMIT), sender, token, s.twilio_public_url, self.log)
+
+    async def _discord(self) -> Webhook:
+        from hearth.apps.bridges.discord import LIMIT, DiscordApi, DiscordWebhook
+
+        s = self.settings
+        api = DiscordApi(
+            s.discord_token.get_secret_value().strip(),
+            s.discord_application_id.strip(),
+            s.discord_api,
+            self.log,
+        )
+        try:
+            webhook = DiscordWebhook(self._core("discord", LIMIT), api, s.discord_public_key, self.log)
+            await api.register()
+        except BaseException:
+            await api.aclose()
+            raise
+        self.log("discord: slash commands /ask and /new registered; answering at /hooks/discord")
+        return webhook
 
     async def _telegram(self):  # type: ignore[no-untyped-def]
         from telegram import Bot
@@ -114,7 +210,7 @@ class Bridges:
             base_url=f"{base}/bot",
             base_file_url=f"{base}/file/bot",
         )
-        bridge = TelegramBridge(bot, self._core(s.telegram_allow, LIMIT), self.log)
+        bridge = TelegramBridge(bot, self._core("telegram", LIMIT), self.log)
         self.log(f"telegram: logged in as {await bridge.check()}")
         return bridge.run
 
@@ -130,6 +226,6 @@ class Bridges:
             host=s.whatsapp_api.rstrip("/"),
             host_timeout=60,
         )
-        bridge = WhatsAppBridge(api, self._core(s.whatsapp_allow, LIMIT), self.log, poll_seconds=5)
+        bridge = WhatsAppBridge(api, self._core("whatsapp", LIMIT), self.log, poll_seconds=5)
         self.log(f"whatsapp: instance {await bridge.check()}")
         return bridge.run

@@ -3,7 +3,8 @@
 With `queue_url` blank, work is queued in the workspace's SQLite file and one scheduler works it
 (scheduler.py): nothing to install or start. With `queue_url = "postgresql://..."`, `hearth submit`
 queues a job in PostgreSQL and any number of `hearth worker` processes, on any machines that
-reach the database and see the workspace (a shared folder), take jobs from it:
+reach the database and see the workspace (a shared folder), take jobs from it. A job may name a
+git remote instead of a folder (remote.py): each worker then clones it into its own work folder.
 
 - no job runs twice at once: procrastinate takes a job in one transaction (`FOR UPDATE SKIP
   LOCKED`), so two workers never get the same one;
@@ -34,6 +35,7 @@ from typing import Any
 from hearth.core.errors import HearthError
 from hearth.runtime.config import Settings
 from hearth.runtime.schedule.jobs import system_clock
+from hearth.runtime.schedule.remote import Remote, check_remote, finish, prepare, work_folder
 from hearth.runtime.schedule.runner import work_run
 from hearth.runtime.session import Runtime, check_workspace, open_runtime
 from hearth.store.schedule import ScheduleStore
@@ -77,15 +79,22 @@ async def ensure_schema(app: Any) -> None:
                 await app.schema_manager.apply_schema_async()
 
 
-async def submit(queue_url: str, task: str, workspace: Path) -> int:
-    """Queue `task` for the workers; the job's id."""
+async def submit(queue_url: str, task: str, workspace: Path | None, remote: Remote | None = None) -> int:
+    """Queue `task` for the workers, in `workspace` (a folder they see) or in a clone of `remote`;
+    the job's id."""
     if not task.strip():
         raise HearthError("The task is empty.", 'Say what to do: hearth submit "task".')
+    where: dict[str, str] = {"workspace": str(workspace.resolve()) if workspace is not None else ""}
+    if remote is not None:
+        remote = check_remote(remote)
+        where = {"workspace": "", "repo": remote.url, "ref": remote.ref, "push": remote.push}
+    elif workspace is None:
+        raise HearthError("A job needs a workspace or a git remote.", "Give --workspace DIR or --repo URL.")
     app = make_app(queue_url)
     await ensure_schema(app)
     _register(app, _Runner(Settings(), lambda _line: None))
     async with app.open_async():
-        job_id: int = await app.tasks[TASK].defer_async(task=task.strip(), workspace=str(workspace.resolve()))
+        job_id: int = await app.tasks[TASK].defer_async(task=task.strip(), **where)
     return job_id
 
 
@@ -108,8 +117,34 @@ class _Runner:
                 )
             return self.runtimes[workspace]
 
-    async def work(self, job_id: int, task: str, workspace: str) -> str:
+    async def work(self, job_id: int, task: str, workspace: str, remote: Remote | None = None) -> str:
+        if remote is not None:
+            return await self._work_remote(job_id, task, check_remote(remote))
         rt = await self.runtime(workspace)
+        return await self._work_in(rt, job_id, task)
+
+    async def _work_remote(self, job_id: int, task: str, remote: Remote) -> str:
+        """In this worker's own clone of the remote (untrusted: see remote.py); pushed back if asked."""
+        try:
+            folder, again = await prepare(work_folder(self.settings), job_id, remote)
+        except HearthError as exc:
+            self.log(f"job {job_id} failed: {exc.message} {exc.hint or ''}".rstrip())
+            raise
+        self.log(f"job {job_id}: {'resuming in' if again else 'cloned ' + remote.url + ' into'} {folder}")
+        # The worker's own settings; the repository's .hearth/config.toml is never read.
+        rt = await open_runtime(self.settings.model_copy(update={"workspace": folder}))
+        try:
+            session = await self._work_in(rt, job_id, task)
+        finally:
+            await rt.aclose()
+        if remote.push:
+            try:
+                self.log(f"job {job_id}: {await finish(folder, remote, job_id, task)}")
+            except HearthError as exc:  # the work stays in the folder; said in the log
+                self.log(f"job {job_id}: not pushed ({exc.message}); the work is in {folder}")
+        return session
+
+    async def _work_in(self, rt: Runtime, job_id: int, task: str) -> str:
         store = ScheduleStore(rt.store.path)
         try:
             now = system_clock()
@@ -141,8 +176,11 @@ def _by_origin(store: ScheduleStore, origin: str) -> Any:
 
 def _register(app: Any, runner: _Runner) -> None:
     @app.task(name=TASK, pass_context=True)
-    async def hearth_run(context: Any, task: str, workspace: str) -> str:
-        return await runner.work(int(context.job.id), task, workspace)
+    async def hearth_run(
+        context: Any, task: str, workspace: str, repo: str = "", ref: str = "", push: str = ""
+    ) -> str:
+        remote = Remote(repo, ref, push) if repo else None
+        return await runner.work(int(context.job.id), task, workspace, remote)
 
 
 async def _hand_on_stalled(app: Any, log: Log, stop: asyncio.Event) -> None:

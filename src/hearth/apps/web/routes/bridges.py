@@ -7,7 +7,7 @@ from datetime import datetime
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from hearth.apps.web.bridges import NAMES, BridgeName
+from hearth.apps.web.bridges import NAMES, WEBHOOKS, BridgeName
 from hearth.apps.web.state import State
 
 router = APIRouter(prefix="/bridges", tags=["bridges"])
@@ -16,6 +16,7 @@ router = APIRouter(prefix="/bridges", tags=["bridges"])
 class BridgeOut(BaseModel):
     name: str
     configured: bool  # its token and allow-list are set
+    webhook: str | None  # the path its platform calls on this server (SMS, Discord), else None
 
 
 class BridgesOut(BaseModel):
@@ -30,7 +31,10 @@ def _out(state: State) -> BridgesOut:
     return BridgesOut(
         active=b.active,
         since=b.since,
-        bridges=[BridgeOut(name=n, configured=b.configured(n)) for n in NAMES],
+        bridges=[
+            BridgeOut(name=n, configured=b.configured(n), webhook=f"/hooks/{n}" if n in WEBHOOKS else None)
+            for n in NAMES
+        ],
         log=list(b.lines),
     )
 

@@ -767,6 +767,7 @@ async function showBridges(data) {
     const li = list.appendChild(el("li"));
     li.dataset.bridge = b.name;
     li.appendChild(el("strong", null, b.name));
+    if (b.webhook) li.appendChild(el("span", "dim", ` · its platform calls ${location.origin}${b.webhook} (through your tunnel)`));
     if (!b.configured) {
       li.appendChild(el("span", "dim", " · not set up (token and allow-list in the config)"));
     } else if (info.active === b.name) {
