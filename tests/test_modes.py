@@ -138,7 +138,7 @@ def test_deep_work_budget_warns_archives_and_stops(workspace: Path) -> None:
         call("write", path=f"p{i}.txt", content="x" * i) for i in range(40)
     ]
     agent = plan_agent(workspace, replies)
-    agent.budget = TokenBudget(limit=20_000)
+    agent.budget = TokenBudget(limit=30_000)  # its 10% archive band is wider than one step (~2,100 tokens)
     archived: list[int] = []
 
     def archive(events: list[object]) -> str:
