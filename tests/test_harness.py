@@ -347,15 +347,16 @@ def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace
     with ScriptedServer(
         summarising(steps, ScriptedReply(text="Read it. TASK_COMPLETE")), context_window=None
     ) as server:
-        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30")
+        # Text mode: the full set's native schemas (34 tools, about 2,600 tokens) leave too little
+        # of a 4,096-token window once learned (README: Not built yet); the tools in text fit.
+        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30", HEARTH_TOOL_MODE="text")
         assert res.code == 0, res.stdout[-2000:]
         requests = agent_requests(server)
     compactions = [e for e in events(workspace) if isinstance(e, Compacted)]
     assert "overflowed" in compactions[0].reason
     assert any(c.reason == "near the context window" for c in compactions[1:])  # learned: compacts ahead
     # every request after the error fits the learned window with its reply cap (chars/4, as the
-    # scripted server counts), and once the summary settles, even by chars/3.5 (an overestimate;
-    # the full tool set's 30 schemas alone are 2,400 of the 4,096 tokens)
+    # scripted server counts), and once the summary settles, even by chars/3.5 (an overestimate)
     assert all(len(json.dumps(b)) / 4 + b["max_tokens"] <= 4096 for b in requests[4:])
     assert all(len(json.dumps(b)) / 3.5 < 4096 for b in requests[6:])
     [learned] = [e for e in events(workspace) if isinstance(e, WindowLearned)]
@@ -484,7 +485,7 @@ def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> Non
     server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
     assert run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-32b-instruct").code == 0
     # 22 default, create_patch, delegate, decompose, 3 memory, get_time, data_view, python
-    assert len(server.requests[0]["tools"]) == 31
+    assert len(server.requests[0]["tools"]) == 34
     assert server.requests[0]["max_tokens"] == 4096
 
 

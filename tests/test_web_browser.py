@@ -156,7 +156,7 @@ def test_tool_explorer_usage_and_files(page: Page, web: Web) -> None:
     expect(page.locator(".line.done")).to_have_text("✓ done")
     page.click("#open-tools")
     # 22 default, create_patch, 3 memory, get_time, data_view, python (bwrap isolates)
-    expect(page.locator("#panel-body .tool-entry")).to_have_count(29)
+    expect(page.locator("#panel-body .tool-entry")).to_have_count(32)
     expect(page.locator("#panel-body")).to_contain_text("shell")
     page.click("#panel-close")
     page.click("#open-usage")
