@@ -24,10 +24,21 @@ os.environ["XDG_DATA_HOME"] = str(USER_DIRS / "data")
 atexit.register(shutil.rmtree, USER_DIRS, True)
 
 
+@pytest.fixture(autouse=True)
+def _own_user_dirs(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Each test its own user folders: what one test's `hearth` remembers there (the tool mode a
+    probe found for a server URL, whose port a later test's server may reuse) must not decide
+    how another test's model is treated."""
+    base = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
+    return base
+
+
 @pytest.fixture
-def user_dirs() -> Path:
-    """The temporary folder that stands in for the user's config and data folders in this run."""
-    return USER_DIRS
+def user_dirs(_own_user_dirs: Path) -> Path:
+    """The temporary folder that stands in for the user's config and data folders in this test."""
+    return _own_user_dirs
 
 
 @pytest.fixture
