@@ -3,6 +3,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -25,20 +26,21 @@ atexit.register(shutil.rmtree, USER_DIRS, True)
 
 
 @pytest.fixture(autouse=True)
-def _own_user_dirs(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Each test its own user folders: what one test's `hearth` remembers there (the tool mode a
-    probe found for a server URL, whose port a later test's server may reuse) must not decide
-    how another test's model is treated."""
-    base = tmp_path_factory.mktemp("user")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
-    return base
+def _default_signal_handling() -> Iterator[None]:
+    """Every test starts and ends with SIGINT and SIGTERM handled the default way in this process:
+    a test that runs Hearth in-process may leave them ignored, and an ignored signal is inherited
+    by every program a later test starts (a Ctrl-C test's `hearth` then never sees its Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @pytest.fixture
-def user_dirs(_own_user_dirs: Path) -> Path:
-    """The temporary folder that stands in for the user's config and data folders in this test."""
-    return _own_user_dirs
+def user_dirs() -> Path:
+    """The temporary folder that stands in for the user's config and data folders in this run."""
+    return USER_DIRS
 
 
 @pytest.fixture
