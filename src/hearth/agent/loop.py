@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,10 +21,8 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import (
-    FINISH_NAMES,
     BadWait,
     answer_text,
-    before_imitation,
     claims_completion,
     final_answer,
     imitates_results,
@@ -35,6 +32,7 @@ from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.named_files import split_present
 from hearth.agent.remedy import remedy
+from hearth.agent.reply import reply_event
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
     claims_in_a_row,
@@ -69,12 +67,11 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
-from hearth.core.types import CallFormat, Message, ToolCall, ToolSpec
+from hearth.core.types import Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
 from hearth.llm.client import STOPPED_AFTER_CALL
 from hearth.llm.profiles import ModelProfile, ToolMode
-from hearth.llm.textcalls import load_arguments, parse_text_calls
-from hearth.llm.thinking import ThinkSplitter, split_thinking
+from hearth.llm.thinking import ThinkSplitter
 from hearth.prompts import render
 
 log = logging.getLogger(__name__)
@@ -268,7 +265,7 @@ class Agent:
 
     async def _step(self, guard: LoopGuard) -> None:
         response = await self._query()
-        reply, unparsed = self._reply(response)
+        reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, self.dispatcher.toolset)
         self.record(reply)
         if self.budget:
             await self._spend(self.budget, reply)
@@ -477,80 +474,6 @@ class Agent:
             self.record(Notice(reason="finish_refused", text=render("notice_finish_refused", items=items)))
             raise _Continue
 
-    def _reply(self, response: ModelResponse) -> tuple[ModelReply, str | None]:
-        """The reply event, and an error if the model tried to call a tool but it could not be read."""
-        text, thinking = split_thinking(response.content)
-        if response.reasoning:
-            thinking = (response.reasoning + "\n" + thinking).strip()
-        calls: list[ToolCall] = []
-        fmt = CallFormat.NONE
-        unparsed: str | None = None
-        seen: set[str] = {e.call_id for e in self.history if isinstance(e, ToolResult)}
-        if response.tool_calls:
-            fmt = CallFormat.NATIVE
-            for raw in response.tool_calls:
-                call_id = raw.id if raw.id and raw.id not in seen else _new_id()
-                seen.add(call_id)
-                try:
-                    args, repaired = load_arguments(raw.arguments)
-                    calls.append(
-                        ToolCall(
-                            id=call_id,
-                            name=raw.name,
-                            arguments=args,
-                            raw_arguments=raw.arguments,
-                            repaired=repaired,
-                        )
-                    )
-                except ValueError as exc:
-                    calls.append(
-                        ToolCall(id=call_id, name=raw.name, raw_arguments=raw.arguments, error=str(exc))
-                    )
-        elif self.profile.tool_mode is not ToolMode.NATIVE:
-            table = self.dispatcher.toolset.parameter_table()
-            for tc in parse_text_calls(before_imitation(text), table):
-                if not tc.name:
-                    unparsed = tc.error or "no tool name"
-                    continue
-                calls.append(
-                    ToolCall(
-                        id=_new_id(),
-                        name=tc.name,
-                        arguments=tc.arguments,
-                        raw_arguments=tc.raw,
-                        repaired=tc.repaired,
-                        error=tc.error,
-                    )
-                )
-            if calls:
-                fmt = CallFormat.TEXT
-                unparsed = None
-        finish_calls = [
-            c for c in calls if c.name in FINISH_NAMES and self.dispatcher.toolset.get(c.name) is None
-        ]
-        if finish_calls:  # a made-up "task_complete" tool: the model means it is done, not a call to run
-            calls = [c for c in calls if c not in finish_calls]
-            fmt = fmt if calls else CallFormat.NONE
-            if not text.strip():
-                text = "TASK_COMPLETE"
-        if response.finish_reason in ("length", "repetition"):
-            # A call the server cut short was only "repaired" by guessing its end: never run it.
-            calls = [
-                c.model_copy(update={"error": render("error_call_cut")}) if c.repaired and not c.error else c
-                for c in calls
-            ]
-        reply = ModelReply(
-            text=text,
-            thinking=thinking,
-            tool_calls=tuple(calls),
-            call_format=fmt,
-            finish_reason=response.finish_reason,
-            model=response.model,
-            usage=response.usage,
-            timings=response.timings,
-        )
-        return reply, unparsed
-
 
 class _Continue(Exception):
     """Raised inside a step to end it early and go on with the next one."""
@@ -570,7 +493,3 @@ def _thinking_aware(sink: DeltaSink | None) -> DeltaSink | None:
             sink(Delta("thinking" if kind == "thinking" else "text", piece))
 
     return forward
-
-
-def _new_id() -> str:
-    return "call_" + secrets.token_hex(6)

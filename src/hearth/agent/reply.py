@@ -1,0 +1,95 @@
+"""A model's response as the reply event the session records: text and thinking apart, calls
+read from the structured channel or, in text and auto mode, from the text; a made-up finish tool
+taken as the claim it is; a call the server cut short marked so it never runs."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from hearth.agent.finish import FINISH_NAMES, before_imitation
+from hearth.core.events import Event, ModelReply, ToolResult
+from hearth.core.protocols import ModelResponse
+from hearth.core.types import CallFormat, ToolCall
+from hearth.llm.profiles import ToolMode
+from hearth.llm.textcalls import load_arguments, parse_text_calls
+from hearth.llm.thinking import split_thinking
+from hearth.prompts import render
+from hearth.tools.toolset import Toolset
+
+
+def reply_event(
+    response: ModelResponse, history: Sequence[Event], tool_mode: ToolMode, toolset: Toolset
+) -> tuple[ModelReply, str | None]:
+    """The reply event, and an error if the model tried to call a tool but it could not be read."""
+    text, thinking = split_thinking(response.content)
+    if response.reasoning:
+        thinking = (response.reasoning + "\n" + thinking).strip()
+    calls: list[ToolCall] = []
+    fmt = CallFormat.NONE
+    unparsed: str | None = None
+    seen: set[str] = {e.call_id for e in history if isinstance(e, ToolResult)}
+    if response.tool_calls:
+        fmt = CallFormat.NATIVE
+        for raw in response.tool_calls:
+            call_id = raw.id if raw.id and raw.id not in seen else _new_id()
+            seen.add(call_id)
+            try:
+                args, repaired = load_arguments(raw.arguments)
+                calls.append(
+                    ToolCall(
+                        id=call_id,
+                        name=raw.name,
+                        arguments=args,
+                        raw_arguments=raw.arguments,
+                        repaired=repaired,
+                    )
+                )
+            except ValueError as exc:
+                calls.append(ToolCall(id=call_id, name=raw.name, raw_arguments=raw.arguments, error=str(exc)))
+    elif tool_mode is not ToolMode.NATIVE:
+        table = toolset.parameter_table()
+        for tc in parse_text_calls(before_imitation(text), table):
+            if not tc.name:
+                unparsed = tc.error or "no tool name"
+                continue
+            calls.append(
+                ToolCall(
+                    id=_new_id(),
+                    name=tc.name,
+                    arguments=tc.arguments,
+                    raw_arguments=tc.raw,
+                    repaired=tc.repaired,
+                    error=tc.error,
+                )
+            )
+        if calls:
+            fmt = CallFormat.TEXT
+            unparsed = None
+    finish_calls = [c for c in calls if c.name in FINISH_NAMES and toolset.get(c.name) is None]
+    if finish_calls:  # a made-up "task_complete" tool: the model means it is done, not a call to run
+        calls = [c for c in calls if c not in finish_calls]
+        fmt = fmt if calls else CallFormat.NONE
+        if not text.strip():
+            text = "TASK_COMPLETE"
+    if response.finish_reason in ("length", "repetition"):
+        # A call the server cut short was only "repaired" by guessing its end: never run it.
+        calls = [
+            c.model_copy(update={"error": render("error_call_cut")}) if c.repaired and not c.error else c
+            for c in calls
+        ]
+    reply = ModelReply(
+        text=text,
+        thinking=thinking,
+        tool_calls=tuple(calls),
+        call_format=fmt,
+        finish_reason=response.finish_reason,
+        model=response.model,
+        usage=response.usage,
+        timings=response.timings,
+    )
+    return reply, unparsed
+
+
+def _new_id() -> str:
+    return "call_" + secrets.token_hex(6)
