@@ -100,6 +100,23 @@ def test_dropped_stream_is_retried(server: ScriptedServer) -> None:
     assert resp.content == "complete"
 
 
+def test_a_stream_closed_before_its_first_chunk_is_asked_again_plainly(server: ScriptedServer) -> None:
+    server.add(ScriptedReply(raw_sse=[]), ScriptedReply(text="complete"))
+    resp = asyncio.run(client(server.url, retries=0).complete(REQ))
+    assert resp.content == "complete"
+    assert [b.get("stream") for b in server.requests] == [True, False]
+
+
+def test_an_overflow_that_breaks_the_stream_states_the_window() -> None:
+    """llama-cpp-python's server: the stream breaks; asked plainly, the 400 says the window."""
+    big = ModelRequest(messages=[Message(role="user", content="word " * 4000)], max_tokens=512)
+    with ScriptedServer(context_window=2048, flavor="llama-cpp-python") as srv:
+        with pytest.raises(ContextOverflow) as info:
+            asyncio.run(client(srv.url, retries=0).complete(big))
+        assert srv.overflows == [True, False]
+    assert info.value.window == 2048
+
+
 def test_idle_timeout_between_chunks(server: ScriptedServer) -> None:
     server.add(ScriptedReply(text="slow reply", chunk_size=2, delay=0.5))
     with pytest.raises(ModelError, match="sent nothing for"):

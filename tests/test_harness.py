@@ -363,6 +363,28 @@ def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace
     assert learned.window == 4096 and "overflow" in learned.reason
 
 
+def test_a_stream_broken_by_an_overflow_is_asked_plainly_and_the_window_learned(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    """llama-cpp-python's server breaks a stream whose prompt is past the window before the
+    first chunk (the 1.5B pipeline run of session 6 went on to 8,600 tokens in an 8,192 window,
+    every request failing as 'closed the stream'). Asked again without streaming, it states the
+    window; the session learns it, compacts and finishes."""
+    (workspace / "a.txt").write_text("alpha beta gamma delta\n" * 120)
+    steps = [call("read", path="a.txt", offset=i + 1) for i in range(12)]
+    with ScriptedServer(
+        summarising(steps, ScriptedReply(text="Read it. TASK_COMPLETE")),
+        context_window=4096,
+        flavor="llama-cpp-python",
+    ) as server:
+        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30", HEARTH_TOOL_MODE="text")
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.overflows[:2] == [True, False]  # the broken stream, then the plain request
+        assert len(server.overflows) == 2  # after learning, nothing overflows again
+    [learned] = [e for e in events(workspace) if isinstance(e, WindowLearned)]
+    assert learned.window == 4096 and "overflow" in learned.reason
+    assert [e for e in events(workspace) if isinstance(e, Compacted)]
+    assert finished(workspace).final_text == "Read it."
+
+
 def test_a_resumed_session_keeps_the_window_it_learned(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
     """The learned window is an event: a resume against the same silent server starts from it
     instead of the assumed one, so it compacts ahead and never overflows again."""
@@ -903,6 +925,28 @@ def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tool
     assert len(notices(workspace, "loop")) == 1 and len(notices(workspace, "verdict")) == 1
     assert "alternated" in finished(workspace).reason
     assert not (workspace / "summary.txt").exists()
+
+
+def test_a_cycle_of_three_calls_is_a_loop_too(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """The pipeline's coder with the real 1.5B (session 6): having written slug.py, it went
+    `ls`, `read slug.py`, `write slug.py` (the same content) 30 times, until the context broke.
+    Three rounds of a cycle of three calls get a loop notice; a fourth stops it, and it is asked
+    for its verdict."""
+    content = "def slugify(text):\n    return text.replace(' ', '-').lower()\n"
+    rounds = [
+        call("write", path="slug.py", content=content),
+        call("ls", path="."),
+        call("read", path="slug.py"),
+    ]
+    server.add(*rounds * 4, ScriptedReply(text="slug.py has slugify. TASK_COMPLETE"))
+    res = run(
+        hearth, server, workspace, "Create slug.py with a slugify function.", HEARTH_MAX_ITERATIONS="40"
+    )
+    assert res.code == 0, res.stdout[-1500:]
+    [loop] = notices(workspace, "loop")
+    assert "the same 3 calls over and over (write -> ls -> read)" in loop.text
+    assert len(server.requests) == 13  # 12 calls, then the verdict; never the 30 of the real run
+    assert "the same 3 calls in a cycle 4 times" in finished(workspace).reason
 
 
 def test_text_meant_to_be_added_to_a_file_is_appended_not_written_over_it(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]

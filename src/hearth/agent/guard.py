@@ -2,9 +2,10 @@
 
 Patterns: the same failing call (nudge at 2, stop at 3); the same call giving
 the same result (nudge at 3, stop at 4); the same error from different calls
-(nudge at 3, stop at 4); two calls alternating (A B A B A B: nudge, two more: stop), whatever
-their results; the same file written again and again (nudge at 4, stop at 6);
-empty replies (nudge, stop at 3); finishing while work remains (stop at 3).
+(nudge at 3, stop at 4); two calls alternating (A B A B A B: nudge, two more: stop), or a
+cycle of three or four calls (nudge at three rounds, stop at four), whatever their results;
+the same file written again and again (nudge at 4, stop at 6); empty replies (nudge, stop
+at 3); finishing while work remains (stop at 3).
 A nudge names the pattern so the model can break out of it.
 """
 
@@ -99,11 +100,16 @@ class LoopGuard:
             raise Stuck(f"the same error came back {errors} times: {output[:160]}")
         if errors == STOP_AT:
             return self._nudge("error", f"calls that all fail with the same error ({output[:120]})")
-        alternating = _alternation([step[0] for step in self._steps])
-        if alternating >= 8:
-            raise Stuck(f"the model alternated between the same two calls {alternating} times")
-        if alternating == 6:
+        period, run = _cycle([step[0] for step in self._steps])
+        if period == 2 and run >= 8:
+            raise Stuck(f"the model alternated between the same two calls {run} times")
+        if period == 2 and run == 6:
             return self._nudge("alternate", "two calls alternating back and forth without progress")
+        if period and run >= 4 * period:
+            raise Stuck(f"the model repeated the same {period} calls in a cycle {run // period} times")
+        if period and run == 3 * period:
+            names = " -> ".join(step[0].split(" ", 1)[0] for step in self._steps[-period:])
+            return self._nudge("cycle", f"the same {period} calls over and over ({names}) without progress")
         rewrites = _tail_run(self._targets, lambda a, b: bool(a) and a == b)
         if rewrites >= REWRITE_STOP:
             raise Stuck(f"the model wrote {path} {rewrites} times in a row")
@@ -135,17 +141,19 @@ def _tail_run(steps: Sequence[T], same: Callable[[T, T], bool]) -> int:
     return n
 
 
-def _alternation(calls: list[str]) -> int:
-    """Length of the trailing A B A B ... run of calls (A != B), counted in steps. The results
-    do not count: `write append` then `read` shows a longer file each round and is still a loop."""
-    if len(calls) < 4:
-        return 0
-    a, b = calls[-2], calls[-1]
-    if a == b:
-        return 0
-    n = 0
-    for i, call in enumerate(reversed(calls)):
-        if call != (b if i % 2 == 0 else a):
-            break
-        n += 1
-    return n
+MAX_PERIOD = 4
+
+
+def _cycle(calls: list[str]) -> tuple[int, int]:
+    """The trailing cycle of calls: its period (2 to MAX_PERIOD, the shortest that fits; 0 for
+    none) and how many steps it has run, whatever the results (`write append` then `read`
+    shows a longer file each round and is still a loop; so does ls, read, write the same)."""
+    for period in range(2, MAX_PERIOD + 1):
+        if len(calls) < 2 * period or len(set(calls[-period:])) < 2:
+            continue
+        n = period
+        while n < len(calls) and calls[-n - 1] == calls[-n - 1 + period]:
+            n += 1
+        if n >= 2 * period:
+            return period, n
+    return 0, 0

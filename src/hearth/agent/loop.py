@@ -213,21 +213,23 @@ class Agent:
             extra["stop"] = [*([stops] if isinstance(stops, str) else stops), RESULT_STOP]
         return extra
 
-    def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> None:
+    def _learn_window(self, exc: ContextOverflow, request: ModelRequest) -> bool:
         """Take the window the overflow error states; when it states none and the window was
-        never known, take a guess under the prompt that did not fit."""
+        never known, take a guess under the prompt that did not fit. True when it is new."""
         if self.compactor is None:
-            return
+            return False
         if exc.window:
             window, reason = exc.window, "stated by the server's overflow error"
         elif not self.compactor.known:
             window = int(estimate_tokens(request.messages, request.tools) * 0.75)
             reason = "guessed under a prompt that overflowed"
         else:
-            return
-        if window != self.compactor.window or not self.compactor.known:
-            self.compactor.learn(window)
-            self.record(WindowLearned(window=window, reason=reason))
+            return False
+        if window == self.compactor.window and self.compactor.known:
+            return False
+        self.compactor.learn(window)
+        self.record(WindowLearned(window=window, reason=reason))
+        return True
 
     def _tools(self) -> list[ToolSpec]:
         if self.profile.tool_mode is ToolMode.TEXT:
@@ -256,10 +258,9 @@ class Agent:
                     span.outcome(response)
                 return response
             except ContextOverflow as exc:
-                self._learn_window(exc, request)
-                if attempt or not await self.compact(
-                    force=True, reason="the server said the context overflowed"
-                ):
+                learned = self._learn_window(exc, request)  # a smaller reply cap may be all it takes
+                compacted = await self.compact(force=True, reason="the server said the context overflowed")
+                if attempt or not (compacted or learned):
                     raise
         raise AssertionError("unreachable")
 

@@ -138,9 +138,12 @@ class OpenAICompatModel:
             try:
                 assert self._slots is not None
                 async with self._slots:
-                    return await self._stream_once(
-                        client, url, body, on_delta, request.headers, request.stop_after_call
-                    )
+                    try:
+                        return await self._stream_once(
+                            client, url, body, on_delta, request.headers, request.stop_after_call
+                        )
+                    except _ClosedEmpty:
+                        return await self._ask_plainly(client, url, body, request.headers)
             except ModelError as exc:
                 if not exc.retryable:
                     raise
@@ -208,11 +211,46 @@ class OpenAICompatModel:
         except httpx.TimeoutException as exc:
             raise ModelError(f"Timed out talking to {url} ({_reason(exc)}).", retryable=True) from exc
         if not done and not acc.finish_reason:
+            if first:
+                raise _ClosedEmpty(
+                    f"The model server at {url} closed the stream before sending anything.",
+                    "Check the server's log; it may have crashed or run out of memory.",
+                )
             raise ServerGone(
                 f"The model server at {url} closed the stream before the reply was complete.",
                 "Check the server's log; it may have crashed or run out of memory.",
             )
         return acc.response(body, time.perf_counter() - started)
+
+    async def _ask_plainly(
+        self, client: httpx.AsyncClient, url: str, body: dict[str, Any], headers: dict[str, str] | None
+    ) -> ModelResponse:
+        """The same request without streaming, after a stream that closed before its first chunk.
+        Some servers (llama-cpp-python's) can only break a stream when the request fails, e.g. a
+        prompt past the window; asked plainly they answer with the error, which says what went
+        wrong (an overflow states the window, so the context is compacted to fit)."""
+        started = time.perf_counter()
+        plain = {k: v for k, v in body.items() if k != "stream_options"} | {"stream": False}
+        try:
+            resp = await client.post(url, json=plain, headers=headers or None)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError, httpx.ReadError) as exc:
+            raise ServerGone(
+                f"The model server at {url} closed the stream before sending anything, and a plain "
+                f"request failed too ({_reason(exc)}).",
+                "Check the server's log; it may have crashed or run out of memory.",
+            ) from exc
+        if resp.status_code >= 400:
+            raise _http_error(url, resp)
+        payload = _json_or_none(resp)
+        if not isinstance(payload, dict):
+            raise ModelError(f"Unexpected answer from the model server: {resp.text[:200]!r}", retryable=True)
+        acc = _Accumulator()
+        acc.add(payload, None)
+        return acc.response(body, time.perf_counter() - started)
+
+
+class _ClosedEmpty(ServerGone):
+    """A stream that ended before its first chunk (asked again without streaming)."""
 
 
 STOPPED_AFTER_CALL = "one_call"  # the finish reason of a reply Hearth stopped after its first call

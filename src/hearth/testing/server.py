@@ -56,7 +56,9 @@ class ScriptedServer:
         transcriptions: bool = False,
     ) -> None:
         """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
-        (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models).
+        (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models), or
+        `llama-cpp-python` (nowhere; a prompt past it breaks a stream before its first chunk, and
+        is refused with HTTP 400 and the window in the message when not streamed).
         `tool_style` is how the simulated model answers Hearth's tool-calling probe: `native`
         (a structured call), `text` (a fenced JSON call) or `none` (prose); probes are kept
         in `probes`, apart from the scripted conversation."""
@@ -78,6 +80,7 @@ class ScriptedServer:
         # the probe: from `reflection_replies` when a test scripted some, else with nothing learned.
         self.reflections: list[dict[str, Any]] = []
         self.reflection_replies: list[ScriptedReply] = []
+        self.overflows: list[bool] = []  # llama-cpp-python flavor: requests past the window (streamed?)
         self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
         self.most_busy = 0  # the most at one time
         self._lock = threading.Lock()
@@ -263,6 +266,8 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(self.owner.request_delay)
             with self.owner._lock:
                 self.owner.busy -= 1
+        if self._overflows(body):
+            return
         reply, problems, cached = self.owner._next_reply(body)
         if reply is None:
             self._json(400, {"error": {"message": "; ".join(problems)}})
@@ -281,6 +286,33 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(reply, usage, bool((body.get("stream_options") or {}).get("include_usage")))
         else:
             self._json(200, _completion(reply, self.owner.model, usage))
+
+    def _overflows(self, body: dict[str, Any]) -> bool:
+        """As llama-cpp-python's server: a prompt and max_tokens past the window fail."""
+        owner, window = self.owner, self.owner.context_window
+        if owner.flavor != "llama-cpp-python" or not window:
+            return False
+        prompt = estimate_tokens(prompt_text(body))
+        wanted = prompt + int(body.get("max_tokens") or 0)
+        if wanted <= window:
+            return False
+        with owner._lock:
+            owner.overflows.append(bool(body.get("stream")))
+        if body.get("stream"):  # the error is raised inside the stream's generator
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+            return True
+        message = (
+            f"This model's maximum context length is {window} tokens. However, you requested "
+            f"{wanted} tokens ({prompt} in the messages, {wanted - prompt} in the completion). "
+            "Please reduce the length of the messages or completion."
+        )
+        self._json(400, {"error": {"message": message, "type": "invalid_request_error"}})
+        return True
 
     def _json(self, status: int, payload: Any) -> None:
         data = json.dumps(payload).encode()
