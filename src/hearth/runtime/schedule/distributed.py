@@ -183,7 +183,7 @@ def _register(app: Any, runner: _Runner) -> None:
         return await runner.work(int(context.job.id), task, workspace, remote)
 
 
-async def _hand_on_stalled(app: Any, log: Log, stop: asyncio.Event) -> None:
+async def hand_on_stalled(app: Any, log: Log, stop: asyncio.Event) -> None:
     """Put back in the queue the jobs of workers whose heartbeat stopped."""
     while not stop.is_set():
         try:
@@ -204,7 +204,7 @@ async def serve_worker(settings: Settings, concurrency: int, log: Log, stop: asy
     runner = _Runner(settings, log)
     _register(app, runner)
     async with app.open_async():
-        watcher = asyncio.ensure_future(_hand_on_stalled(app, log, stop))
+        watcher = asyncio.ensure_future(hand_on_stalled(app, log, stop))
         worker = asyncio.ensure_future(
             app.run_worker_async(
                 concurrency=concurrency,

@@ -23,6 +23,7 @@ from pydantic import Field
 from hearth.core.errors import ToolError
 from hearth.tools.base import RunContext, Tool, ToolInput
 from hearth.tools.builtin.edit_match import Ambiguous, NoMatch, find_matches
+from hearth.tools.builtin.pycheck import python_note
 from hearth.tools.globs import glob_match
 
 SKIP_DIRS = frozenset(
@@ -178,19 +179,41 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     existed = kind is not None
     if existed and args.append:
         return _append(args, ctx, path)
-    if existed and ctx.known is not None:
-        ctx.known.check(ctx.paths, path, args.path)
-        with _open_read(ctx, path) as raw:
-            old = b"" if _is_binary(raw) else raw.read(WHOLE_READ_BYTES)
-        ctx.known.check_overwrite(path, old.decode("utf-8", "replace"), args.content, args.path)
-    if not existed:
-        _make_parents(ctx, path)
     data = args.content.encode("utf-8")
+    if existed:
+        if ctx.known is not None:
+            ctx.known.check(ctx.paths, path, args.path)
+        st = ctx.paths.stat(path)
+        if ctx.known is not None or (st is not None and stat.S_ISREG(st.st_mode)):
+            with _open_read(ctx, path) as raw:
+                old = b"" if _is_binary(raw) else raw.read(WHOLE_READ_BYTES + 1)
+            if old == data and len(old) <= WHOLE_READ_BYTES:
+                _seen(ctx, path)
+                raise ToolError(
+                    f"Not written: {args.path} already has exactly this content, so nothing would "
+                    "change. If the task is done, check it (run it) and reply TASK_COMPLETE; "
+                    "otherwise change something else."
+                )
+            if ctx.known is not None:
+                text = old[:WHOLE_READ_BYTES].decode("utf-8", "replace")
+                ctx.known.check_overwrite(path, text, args.content, args.path)
+    else:
+        _make_parents(ctx, path)
     _write_file(ctx, path, data)
     _seen(ctx, path)
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
     verb = "Overwrote" if existed else "Created"
-    return f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes)."
+    return _with_check(
+        f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes).", ctx, path, args.content
+    )
+
+
+def _with_check(result: str, ctx: RunContext, path: Path, text: str) -> str:
+    """The result, and what is wrong with a Python file just changed (see pycheck)."""
+    if path.suffix != ".py":
+        return result
+    note = python_note(_rel(ctx, path), text)
+    return f"{result}\n{note}" if note else result
 
 
 def _append(args: WriteInput, ctx: RunContext, path: Path) -> str:
@@ -277,7 +300,7 @@ def edit(args: EditInput, ctx: RunContext) -> str:
     lines = ", ".join(str(m.first_line) for m in matches[:10])
     how = "" if matches[0].how == "exact" else f" (matched {matches[0].how})"
     count = "1 occurrence" if len(matches) == 1 else f"{len(matches)} occurrences"
-    return f"Edited {_rel(ctx, path)}: replaced {count} at line {lines}{how}."
+    return _with_check(f"Edited {_rel(ctx, path)}: replaced {count} at line {lines}{how}.", ctx, path, text)
 
 
 def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:

@@ -1,0 +1,81 @@
+"""A look at a Python file just written or edited, said in the tool's result.
+
+Small models write `re.sub(...)` without `import re`, or leave a bracket open, and then read the
+file back and call it done: nothing they read tells them it is wrong. The write and edit tools
+therefore parse a `.py` file they changed and name a syntax error, or a name the file uses but
+never defines or imports, so the fix is the model's next step. No code is run.
+
+Names are checked without scopes: any binding anywhere in the file counts (so some mistakes are
+missed, and nothing correct is reported); a file with `from x import *`, or that calls
+`globals()`, is not checked for names. Of the 168 modules at the top of Python 3.11's standard
+library, one is reported wrongly (ssl.py, whose enums put names into the module themselves).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+MODULE_NAMES = frozenset(
+    {"__file__", "__name__", "__doc__", "__builtins__", "__spec__", "__loader__", "__package__",
+     "__path__", "__annotations__", "__dict__", "__class__", "__debug__"}
+)  # fmt: skip
+KNOWN = frozenset(dir(builtins)) | MODULE_NAMES | {"WindowsError"}  # built in on Windows only
+TYPE_PARAMS = tuple(getattr(ast, n) for n in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, n))
+MAX_NAMED = 3
+
+
+def python_note(rel: str, text: str) -> str:
+    """One line on what is wrong with the Python file `rel` (empty when nothing is found)."""
+    try:
+        tree = ast.parse(text, filename=rel)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}: " if exc.lineno else ""
+        return f"Problem: {rel} is not valid Python ({where}{exc.msg}). Fix it before going on."
+    except ValueError:  # a NUL byte
+        return ""
+    missing = undefined_names(tree)
+    if not missing:
+        return ""
+    named = ", ".join(f"`{name}` (line {line})" for name, line in missing[:MAX_NAMED])
+    more = f" and {len(missing) - MAX_NAMED} more" if len(missing) > MAX_NAMED else ""
+    return (
+        f"Problem: {rel} uses {named}{more}, never imported or defined in the file; running it "
+        "fails with NameError. Add the import or the definition."
+    )
+
+
+def undefined_names(tree: ast.AST) -> list[tuple[str, int]]:
+    """Names read somewhere and bound nowhere in the file (nor built in), with their first line."""
+    bound: set[str] = set()
+    used: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "globals":
+            return []  # names may be made through globals()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                used.setdefault(node.id, node.lineno)
+            else:
+                bound.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            bound.update(node.names)
+        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+        elif TYPE_PARAMS and isinstance(node, TYPE_PARAMS):  # Python 3.12's `def f[T]()`
+            bound.add(node.name)
+    return sorted(
+        ((name, line) for name, line in used.items() if name not in bound and name not in KNOWN),
+        key=lambda item: item[1],
+    )

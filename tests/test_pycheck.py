@@ -1,0 +1,83 @@
+"""The write and edit tools say what is wrong with a Python file they just changed (pycheck),
+and a write that would change nothing is refused (the 1.5B rewrote identical files in a loop)."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import glob
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from hearth.core.errors import ToolError
+from hearth.sandbox.paths import SafePaths
+from hearth.tools.base import RunContext, Tool
+from hearth.tools.builtin.files import file_tools
+from hearth.tools.builtin.pycheck import undefined_names
+from hearth.tools.toolset import Toolset
+
+TOOLS = Toolset(file_tools())
+NO_IMPORT = "def slugify(text):\n    text = text.lower()\n    return re.sub(r'[^a-z0-9]+', '-', text).strip('-')\n"
+
+
+def call(ws: Path, name: str, **args: object) -> str:
+    tool = TOOLS.get(name)
+    assert isinstance(tool, Tool)
+    return asyncio.run(tool.run(tool.input_model.model_validate(args), RunContext(paths=SafePaths(ws))))
+
+
+def test_a_name_never_imported_is_named_with_its_line(workspace: Path) -> None:
+    out = call(workspace, "write", path="slug.py", content=NO_IMPORT)
+    assert out.startswith("Created slug.py (3 lines")
+    assert "Problem: slug.py uses `re` (line 3), never imported or defined" in out
+    assert "NameError" in out
+    fixed = call(workspace, "write", path="slug.py", content="import re\n\n\n" + NO_IMPORT)
+    assert "Problem" not in fixed
+
+
+def test_a_syntax_error_is_named_with_its_line(workspace: Path) -> None:
+    out = call(workspace, "write", path="w.py", content="def f(x):\n    return (x + 1\n")
+    assert "Problem: w.py is not valid Python (line 2:" in out
+
+
+def test_an_edit_that_breaks_the_file_is_said(workspace: Path) -> None:
+    (workspace / "m.py").write_text("import os\n\nprint(os.getcwd())\n")
+    call(workspace, "read", path="m.py")
+    out = call(workspace, "edit", path="m.py", old="import os\n", new="")
+    assert out.startswith("Edited m.py") and "`os` (line" in out
+
+
+def test_correct_code_and_other_files_get_no_note(workspace: Path) -> None:
+    code = (
+        "import os.path as p\nfrom x import (a as b)\n\n\nclass C:\n    def m(self, *args, k=1, **kw):\n"
+        "        global G\n        G = [i for i in args if i]\n        try:\n            pass\n"
+        "        except OSError as e:\n            print(e, b, p, k, kw, G)\n        with open(__file__) as f:\n"
+        "            return f, (lambda z: z)(1), {**kw}\n"
+    )
+    assert "Problem" not in call(workspace, "write", path="ok.py", content=code)
+    assert "Problem" not in call(workspace, "write", path="notes.txt", content="re.sub(oops")
+
+
+def test_the_standard_library_is_not_reported(workspace: Path) -> None:
+    """No false alarms on real code: Python's own top-level modules (one known exception)."""
+    reported = []
+    for path in sorted(glob.glob(sysconfig.get_paths()["stdlib"] + "/*.py")):
+        try:
+            tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        if undefined_names(tree):
+            reported.append(Path(path).name)
+    assert set(reported) <= {"ssl.py"}, reported
+
+
+def test_writing_what_the_file_already_holds_is_refused(workspace: Path) -> None:
+    call(workspace, "write", path="a.py", content="x = 1\n")
+    with pytest.raises(ToolError) as refused:
+        call(workspace, "write", path="a.py", content="x = 1\n")
+    assert "already has exactly this content" in str(refused.value)
+    assert "TASK_COMPLETE" in str(refused.value)
+    assert call(workspace, "write", path="a.py", content="x = 2\n").startswith("Overwrote a.py")
+    assert (workspace / "a.py").read_text() == "x = 2\n"
