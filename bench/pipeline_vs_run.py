@@ -136,11 +136,15 @@ class _Forward(BaseHTTPRequestHandler):
                 self.send_header(key, value)
         self.send_header("Connection", "close")
         self.end_headers()
-        while chunk := resp.read1(65536):
-            self.wfile.write(chunk)
-            self.wfile.flush()
-        conn.close()
-        self.close_connection = True
+        try:
+            while chunk := resp.read1(65536):
+                self.wfile.write(chunk)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # Hearth stopped reading (a reply stopped after its first call): expected
+        finally:
+            conn.close()
+            self.close_connection = True
 
 
 def hearth(*args: str, url: str, workspace: Path, timeout: float) -> subprocess.CompletedProcess[str]:

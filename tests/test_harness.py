@@ -385,6 +385,38 @@ def test_a_stream_broken_by_an_overflow_is_asked_plainly_and_the_window_learned(
     assert finished(workspace).final_text == "Read it."
 
 
+def test_a_full_tool_list_that_would_fill_a_small_window_gives_way_to_the_core_tools(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """A larger model (full profile, native calls) served with a 4,096-token window: once the
+    window is learned, the 34 schemas (~2,600 tokens) are replaced by the six core tools, so the
+    work fits; the others stay callable."""
+    (workspace / "a.txt").write_text("alpha beta gamma delta\n" * 60)
+    steps = [
+        call("read", path="a.txt", offset=1, limit=5),
+        call("get_time"),  # not listed once the list is tight, still callable
+        *[call("read", path="a.txt", offset=i + 10, limit=5) for i in range(4)],
+    ]
+    with ScriptedServer(
+        summarising(steps, ScriptedReply(text="Read it. TASK_COMPLETE")),
+        model="big-coder-14b",
+        context_window=4096,
+        flavor="llama-cpp-python",
+    ) as server:
+        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30", HEARTH_TOOL_MODE="native")
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.overflows == [True, False]  # the full list did not fit; asked plainly: 4,096
+        requests = agent_requests(server)  # those answered: all after the window was learned
+    names = [sorted(t["function"]["name"] for t in b.get("tools") or []) for b in requests]
+    tight = ["edit", "grep", "ls", "read", "shell", "write"]
+    assert names[0] == tight
+    assert names[-1] == sorted([*tight, "get_time"])  # called once: shown from then on
+    assert all(len(json.dumps(b)) / 4 + b["max_tokens"] <= 4096 for b in requests)
+    [learned] = [e for e in events(workspace) if isinstance(e, WindowLearned)]
+    assert learned.window == 4096
+    assert any(r.name == "get_time" and r.ok for r in events(workspace) if isinstance(r, ToolResult))
+
+
 def test_a_resumed_session_keeps_the_window_it_learned(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
     """The learned window is an event: a resume against the same silent server starts from it
     instead of the assumed one, so it compacts ahead and never overflows again."""

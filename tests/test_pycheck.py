@@ -19,7 +19,9 @@ from hearth.tools.builtin.pycheck import undefined_names
 from hearth.tools.toolset import Toolset
 
 TOOLS = Toolset(file_tools())
-NO_IMPORT = "def slugify(text):\n    text = text.lower()\n    return re.sub(r'[^a-z0-9]+', '-', text).strip('-')\n"
+NO_IMPORT = (
+    "def slugify(text):\n    text = text.lower()\n    return re.sub(r'[^a-z0-9]+', '-', text).strip('-')\n"
+)
 
 
 def call(ws: Path, name: str, **args: object) -> str:

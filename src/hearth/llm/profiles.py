@@ -28,6 +28,9 @@ class ModelProfile(BaseModel):
     small: bool = False  # fewer tools, a shorter prompt with one worked example, one call per reply
     max_reply_tokens: int = REPLY_TOKENS
     shown_tools: tuple[str, ...] = ()  # the tools the prompt shows (empty: all); all stay callable
+    # Shown instead of all when the full list's schemas would take over a quarter of a known window
+    # (34 tools are ~2,600 tokens: most of a 4,096-token window); the others stay callable.
+    tight_tools: tuple[str, ...] = ()
 
     @property
     def one_call_per_reply(self) -> bool:

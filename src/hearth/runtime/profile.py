@@ -159,6 +159,7 @@ def model_profile(
         small=small,
         max_reply_tokens=SMALL_REPLY_TOKENS if small else REPLY_TOKENS,
         shown_tools=SMALL_TOOLS if small else (),
+        tight_tools=SMALL_TOOLS,
     )
 
 
