@@ -92,6 +92,8 @@ def test_a_two_phase_plan_finishes_with_a_commit_per_phase(
     # t2's coder was told t1 was done; the reviewer saw the file
     coder_t2 = next(b for b in server.requests if coder_marker("t2") in user_texts(b)[0])
     assert "- t1: Add function" in user_texts(coder_t2)[0]
+    # and given the plan's own words, which the planner's one-line description had lost
+    assert "A CLI in cli.py using it." in user_texts(coder_t2)[0]
     review_t1 = next(b for b in server.requests if reviewer_marker("t1") in user_texts(b)[0])
     assert "def add(a, b)" in user_texts(review_t1)[0]
     report = json.loads((workspace / ".hearth/pipeline/reports/demo-v1/quality_report.json").read_text())
@@ -439,3 +441,16 @@ def test_nothing_a_coder_left_running_writes_a_plan_after_its_run(
     time.sleep(2)
     assert [p["plan"] for p in _status(hearth, workspace)["plans"]] == ["own"]
     assert not (workspace / "plans" / "evil.md").exists()
+
+
+def test_a_long_plans_coder_gets_the_paragraphs_that_name_its_files() -> None:
+    from hearth.runtime.pipeline.coder import PLAN_CHARS, plan_excerpt
+    from hearth.store.pipeline_rows import TaskRow
+
+    filler = "\n\n".join(f"Background paragraph {i}: " + "words " * 60 for i in range(12))
+    text = f"# Tools\n\n{filler}\n\n`slug.py`: slugify(text) lowercases, joins words with `-`.\n\n{filler}"
+    assert len(text) > PLAN_CHARS
+    fields = {name: None for name in TaskRow.__dataclass_fields__}
+    row = TaskRow(**{**fields, "key": "t1", "title": "Slug", "files": ["slug.py"]})  # type: ignore[arg-type]
+    assert plan_excerpt(text, row) == "`slug.py`: slugify(text) lowercases, joins words with `-`."
+    assert plan_excerpt("short plan: slug.py", row) == "short plan: slug.py"

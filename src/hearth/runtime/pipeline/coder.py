@@ -54,7 +54,25 @@ def task_message(plan: PlanRow, task: TaskRow, done: list[TaskRow]) -> str:
         files=", ".join(task.files) or "(none named)",
         done="\n".join(f"- {t.key}: {t.title}" for t in done) or "(none)",
         test=plan.test_command or "(none)",
+        plan_text=plan_excerpt(plan.text, task),
     )
+
+
+PLAN_CHARS = 2500  # the plan's own words the coder is given (the planner's summary may lose them)
+
+
+def plan_excerpt(text: str, task: TaskRow) -> str:
+    """What the plan itself says for this task: all of it when short, else the paragraphs that
+    name the task's files (a small planner summarises "slugify, lowercase, `-` between words"
+    into "Create slug.py with the slugify function", and the coder then guesses)."""
+    text = text.strip()
+    if len(text) <= PLAN_CHARS:
+        return text
+    names = [f for f in task.files if f] + [f.rsplit("/", 1)[-1] for f in task.files if "/" in f]
+    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
+    picked = [p for p in paragraphs if any(name in p for name in names)] or paragraphs[:1]
+    excerpt = "\n\n".join(picked)
+    return excerpt if len(excerpt) <= PLAN_CHARS else excerpt[:PLAN_CHARS] + " …"
 
 
 def rework_message(attempt: int, problems: str) -> str:
