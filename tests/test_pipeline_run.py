@@ -25,6 +25,8 @@ from pipelinesupport import (
     write,
 )
 
+BENCH_PLANS = Path(__file__).resolve().parents[1] / "bench" / "plans"
+
 
 def _env(server: ScriptedServer) -> dict[str, str]:
     return {"HEARTH_LLM_URL": server.url, "HEARTH_TOOL_MODE": "native"}
@@ -92,8 +94,9 @@ def test_a_two_phase_plan_finishes_with_a_commit_per_phase(
     # t2's coder was told t1 was done; the reviewer saw the file
     coder_t2 = next(b for b in server.requests if coder_marker("t2") in user_texts(b)[0])
     assert "- t1: Add function" in user_texts(coder_t2)[0]
-    # and given the plan's own words, which the planner's one-line description had lost
-    assert "A CLI in cli.py using it." in user_texts(coder_t2)[0]
+    # and given the plan's own words for its file, which the planner's description had lost
+    assert "The plan's own words for this task:\nA CLI in cli.py using it.\n" in user_texts(coder_t2)[0]
+    assert "calc.py" not in user_texts(coder_t2)[0].split("own words")[1]
     review_t1 = next(b for b in server.requests if reviewer_marker("t1") in user_texts(b)[0])
     assert "def add(a, b)" in user_texts(review_t1)[0]
     report = json.loads((workspace / ".hearth/pipeline/reports/demo-v1/quality_report.json").read_text())
@@ -443,14 +446,21 @@ def test_nothing_a_coder_left_running_writes_a_plan_after_its_run(
     assert not (workspace / "plans" / "evil.md").exists()
 
 
-def test_a_long_plans_coder_gets_the_paragraphs_that_name_its_files() -> None:
-    from hearth.runtime.pipeline.coder import PLAN_CHARS, plan_excerpt
+def test_a_coder_gets_the_plans_own_words_for_its_files_only() -> None:
+    from hearth.runtime.pipeline.coder import plan_excerpt
     from hearth.store.pipeline_rows import TaskRow
 
-    filler = "\n\n".join(f"Background paragraph {i}: " + "words " * 60 for i in range(12))
-    text = f"# Tools\n\n{filler}\n\n`slug.py`: slugify(text) lowercases, joins words with `-`.\n\n{filler}"
-    assert len(text) > PLAN_CHARS
+    plan = (BENCH_PLANS / "text_tools.md").read_text()
     fields = {name: None for name in TaskRow.__dataclass_fields__}
-    row = TaskRow(**{**fields, "key": "t1", "title": "Slug", "files": ["slug.py"]})  # type: ignore[arg-type]
-    assert plan_excerpt(text, row) == "`slug.py`: slugify(text) lowercases, joins words with `-`."
-    assert plan_excerpt("short plan: slug.py", row) == "short plan: slug.py"
+
+    def row(*files: str) -> TaskRow:
+        return TaskRow(**{**fields, "key": "t", "title": "x", "files": list(files)})  # type: ignore[arg-type]
+
+    slug = plan_excerpt(plan, row("slug.py"))
+    assert slug.startswith("1. `slug.py`: a function `slugify(text)`") and slug.endswith(
+        'returns `"hello-world"`.'
+    )
+    assert "words.py" not in slug and "Phase" not in slug  # not the other tasks, not the headings
+    assert plan_excerpt(plan, row("src/words.py")).startswith("2. `words.py`")
+    assert plan_excerpt(plan, row("report.py")).startswith("3. `report.py`, using both")
+    assert plan_excerpt(plan, row("other.py")) == "" and plan_excerpt(plan, row()) == ""

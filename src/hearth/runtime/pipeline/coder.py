@@ -8,6 +8,7 @@ whose runner died mid-attempt resumes its session where the events leave it.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from hearth.agent.policy import PermissionMode
 from hearth.core.events import Event, Finished, ModelReply, ToolResult
@@ -54,25 +55,41 @@ def task_message(plan: PlanRow, task: TaskRow, done: list[TaskRow]) -> str:
         files=", ".join(task.files) or "(none named)",
         done="\n".join(f"- {t.key}: {t.title}" for t in done) or "(none)",
         test=plan.test_command or "(none)",
-        plan_text=plan_excerpt(plan.text, task),
+        plan_words=_plan_words(plan.text, task),
     )
 
 
-PLAN_CHARS = 2500  # the plan's own words the coder is given (the planner's summary may lose them)
+PLAN_CHARS = 1500  # the most of the plan's own words a coder is given
+_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+")  # a list item starts a block
+_HEADING = re.compile(r"^#+\s")
 
 
 def plan_excerpt(text: str, task: TaskRow) -> str:
-    """What the plan itself says for this task: all of it when short, else the paragraphs that
-    name the task's files (a small planner summarises "slugify, lowercase, `-` between words"
-    into "Create slug.py with the slugify function", and the coder then guesses)."""
-    text = text.strip()
-    if len(text) <= PLAN_CHARS:
-        return text
-    names = [f for f in task.files if f] + [f.rsplit("/", 1)[-1] for f in task.files if "/" in f]
-    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
-    picked = [p for p in paragraphs if any(name in p for name in names)] or paragraphs[:1]
-    excerpt = "\n\n".join(picked)
+    """What the plan itself says of this task: its paragraphs or list items that name the task's
+    files ("" when none does). A small planner summarises "slugify: lowercase, `-` between
+    words, stripped" into "Create slug.py with the slugify function" and the coder then guesses;
+    given the whole plan instead, the 1.5B copied it into slug.py and did the other tasks too."""
+    names = {f.strip() for f in task.files if f.strip()} | {
+        f.rsplit("/", 1)[-1] for f in task.files if "/" in f
+    }
+    if not names:
+        return ""
+    blocks: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if _HEADING.match(line):
+            blocks.append([])  # headings are left out; what follows one is a block of its own
+        elif not line.strip() or _ITEM.match(line):
+            blocks.append([line] if line.strip() else [])
+        else:
+            blocks[-1].append(line)
+    picked = ["\n".join(b).strip() for b in blocks if any(n in "\n".join(b) for n in names)]
+    excerpt = "\n".join(picked)
     return excerpt if len(excerpt) <= PLAN_CHARS else excerpt[:PLAN_CHARS] + " …"
+
+
+def _plan_words(text: str, task: TaskRow) -> str:
+    excerpt = plan_excerpt(text, task)
+    return f"The plan's own words for this task:\n{excerpt}\n\n" if excerpt else ""
 
 
 def rework_message(attempt: int, problems: str) -> str:
