@@ -385,7 +385,7 @@ def test_a_stream_broken_by_an_overflow_is_asked_plainly_and_the_window_learned(
     assert finished(workspace).final_text == "Read it."
 
 
-def test_a_full_tool_list_that_would_fill_a_small_window_gives_way_to_the_core_tools(
+def test_a_full_tool_list_that_would_fill_half_a_small_window_gives_way_to_the_core_tools(
     hearth, workspace
 ) -> None:  # type: ignore[no-untyped-def]
     """A larger model (full profile, native calls) served with a 4,096-token window: once the

@@ -77,7 +77,7 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
-TOOLS_SHARE = 0.25  # past this share of a known window, the tool list shown is the profile's tight one
+TOOLS_SHARE = 0.5  # past this share of a known window, the tool list shown is the profile's tight one
 VERDICT_MIN_SECONDS = 5.0  # the verdict request is skipped when less time than this is left
 # The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]

@@ -28,7 +28,7 @@ class ModelProfile(BaseModel):
     small: bool = False  # fewer tools, a shorter prompt with one worked example, one call per reply
     max_reply_tokens: int = REPLY_TOKENS
     shown_tools: tuple[str, ...] = ()  # the tools the prompt shows (empty: all); all stay callable
-    # Shown instead of all when the full list's schemas would take over a quarter of a known window
+    # Shown instead of all when the full list's schemas would take over half of a known window
     # (34 tools are ~2,600 tokens: most of a 4,096-token window); the others stay callable.
     tight_tools: tuple[str, ...] = ()
 
