@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from hearth.apps.web.auth import FREE_FAILURES, PIN_FAILURES
+from hearth.testing.processes import stop
 from hearth.testing.server import ScriptedServer
 from support import clean_env
 
@@ -68,12 +69,7 @@ def web_server(workspace: Path, home: Path, server: ScriptedServer) -> Iterator[
         assert pin
         yield Server(f"http://127.0.0.1:{port}", pin.group(1), console)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, timeout=15)
 
 
 def _login(client: httpx.Client, pin: str, **headers: str) -> httpx.Response:

@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from hearth.testing.processes import stop
+
 
 def _binary(name: str) -> str | None:
     found = shutil.which(name)
@@ -90,10 +92,5 @@ def running_postgres() -> Iterator[str]:
                 time.sleep(0.1)
         yield url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
         shutil.rmtree(folder, ignore_errors=True)

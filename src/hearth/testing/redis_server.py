@@ -15,6 +15,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from hearth.testing.processes import stop
+
 
 def available() -> bool:
     return shutil.which("redis-server") is not None
@@ -56,10 +58,5 @@ def running_redis() -> Iterator[str]:
             time.sleep(0.05)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
         shutil.rmtree(folder, ignore_errors=True)
