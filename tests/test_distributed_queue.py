@@ -156,3 +156,17 @@ def test_a_killed_workers_job_is_handed_to_the_other_and_its_session_resumed(
     log = second.read_text()
     assert "back in the queue" in log and f"resuming session {session}" in log
     assert server.violations == []
+
+
+def test_a_redis_queue_url_is_refused_with_the_reason_and_what_to_use(
+    workspace: Path, home: Path, server: ScriptedServer
+) -> None:
+    env = _env(home, server, "redis://127.0.0.1:6379/0")
+    cli = subprocess.run(
+        [sys.executable, "-m", "hearth.apps.cli.main", "submit", "a job", "-w", str(workspace)],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert cli.returncode != 0
+    said = cli.stdout + cli.stderr
+    assert "is not a PostgreSQL URL" in said and "Redis-backed queues were measured" in said
+    assert "postgresql://USER@HOST:PORT/DB" in said and "Traceback" not in said

@@ -20,7 +20,8 @@ hands a dead worker's job on only after a visibility timeout, which must be long
 longest run (or a live run is handed on too, and runs twice); huey loses a job its worker dies
 with; Ray schedules short CPU tasks and would bring a cluster to run for a queue. procrastinate's
 heartbeats tell a dead worker from a slow run, so the handoff takes seconds whatever the run's
-length, and PostgreSQL is a server many users already run. (bench/run_queue.py measures it.)
+length, and PostgreSQL is a server many users already run. (bench/run_queue.py measures it;
+bench/queue_engines.py measures it against RQ and huey on Redis.)
 """
 
 from __future__ import annotations
@@ -60,8 +61,15 @@ def _needs_engine() -> Any:
 
 def make_app(queue_url: str) -> Any:
     if not queue_url.startswith(("postgresql://", "postgres://")):
+        engine = queue_url.split(":", 1)[0] if ":" in queue_url else ""
+        why = (
+            " Redis-backed queues were measured and not chosen: a dead worker's run is lost (huey) or "
+            "handed on only after a minute or more (RQ); see the README's 'More than one machine'."
+            if engine in ("redis", "rediss")
+            else ""
+        )
         raise HearthError(
-            f"queue_url {queue_url!r} is not a PostgreSQL URL.",
+            f"queue_url {queue_url!r} is not a PostgreSQL URL.{why}",
             "Use postgresql://USER@HOST:PORT/DB, or leave queue_url blank for the embedded queue.",
         )
     procrastinate = _needs_engine()
