@@ -176,6 +176,54 @@ def test_the_verifier_sends_a_missing_or_broken_file_back_and_the_reviewer_only_
     assert len({b["messages"][1]["content"] for b in coder}) == 1  # one session: same first message
 
 
+def test_a_coder_that_loops_after_writing_has_its_work_checked_not_thrown_away(
+    hearth: Any, workspace: Path, server: ScriptedServer
+) -> None:
+    """The 1.5B (session 6) wrote a right greeting.py, then rewrote it until the loop guard
+    stopped it; the pipeline counted the stop as a failed attempt three times, and the plan's
+    other tasks failed with it. Work left by a coder stopped on a loop goes to the checks."""
+    from hearth.testing.script import ScriptedCall, ScriptedReply
+
+    make_plan(workspace, "hello", "1. `greeting.py` prints Hello.\n")
+    server.route(planner_marker("hello"), planned(task("t1", "Greeting", ["greeting.py"])))
+    look = ScriptedReply(tool_calls=[ScriptedCall(name="read", arguments={"path": "greeting.py"})])
+    server.route(
+        coder_marker("t1"),
+        write("greeting.py", "print('Hello')\n"),
+        *[look] * 4,  # the same call with the same result, four times: stopped
+        ScriptedReply(text="I am still checking it."),  # its verdict, asked after: neither
+    )
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    _run(hearth, workspace, server)
+
+    t1 = _status(hearth, workspace)["plans"][0]["tasks"][0]
+    assert (t1["status"], t1["attempts"]) == ("done", 1)
+    review = next(b for b in server.requests if reviewer_marker("t1") in user_texts(b)[0])
+    assert "print('Hello')" in user_texts(review)[0]
+
+
+def test_a_coder_stopped_before_writing_anything_is_reworked(
+    hearth: Any, workspace: Path, server: ScriptedServer
+) -> None:
+    from hearth.testing.script import ScriptedCall, ScriptedReply
+
+    make_plan(workspace, "hello", "1. `greeting.py` prints Hello.\n")
+    server.route(planner_marker("hello"), planned(task("t1", "Greeting", ["greeting.py"])))
+    look = ScriptedReply(tool_calls=[ScriptedCall(name="ls", arguments={"path": "."})])
+    server.route(
+        coder_marker("t1"),
+        *[look] * 4,
+        ScriptedReply(text="I am still looking."),
+        write("greeting.py", "print('Hello')\n"),
+        done(),
+    )
+    server.route(reviewer_marker("t1"), verdict("pass"))
+    _run(hearth, workspace, server)
+
+    t1 = _status(hearth, workspace)["plans"][0]["tasks"][0]
+    assert (t1["status"], t1["attempts"]) == ("done", 2)  # the first attempt, nothing written: reworked
+
+
 def test_a_reviewer_rework_verdict_gets_a_second_attempt_with_its_reasons(
     hearth: Any, workspace: Path, server: ScriptedServer
 ) -> None:

@@ -323,12 +323,12 @@ class Runner:
         planted, self._planted = self._planted, []
         task = self.store.task(task.id)
         coder_tokens = self._coder_tokens(task, session, task.attempts)
-        if finished is not None and finished.status is not Status.DONE:
+        written = written_files(self.rt.store.events(session))
+        if finished is not None and not _to_check(finished, written):
             why = f"the coder stopped ({finished.status.value}): {finished.reason or 'no reason given'}"
             self._end(task, f"coder {finished.status.value}", [why, *planted], {}, coder_tokens)
             return False
         self.store.set_stage(task.id, "verifying")
-        written = written_files(self.rt.store.events(session))
         findings = planted + await verify(
             self.rt, list(task.files), written, plan.test_command, self.options.test_timeout
         )
@@ -464,3 +464,10 @@ class Runner:
         note = self.checkout.commit_note(plan.id, commit, note)
         self.store.set_phase_commit(plan.id, phase, commit, note)
         self.say(f"plan #{plan.id} phase {phase}: {note} {commit}".rstrip())
+
+
+def _to_check(finished: Finished, written: list[str]) -> bool:
+    """Whether the coder's work goes on to the verifier and reviewer: when it said it was done,
+    or stopped on a loop or the step limit having written files (a small model's work is often
+    right while it goes on rewriting it; the checks, not its last words, judge the work)."""
+    return finished.status is Status.DONE or (finished.status is Status.LIMIT and bool(written))
