@@ -11,13 +11,17 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from support import clean_env
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
-def test_the_checks_fail_without_the_work_and_pass_with_the_solutions() -> None:
-    tasks = tomllib.loads((BENCH / "plans" / "text_tools.toml").read_text())["tasks"]
+@pytest.mark.parametrize("plan", ["text_tools", "small_steps"])
+def test_the_checks_fail_without_the_work_and_pass_with_the_solutions(plan: str) -> None:
+    assert (BENCH / "plans" / f"{plan}.md").is_file()
+    tasks = tomllib.loads((BENCH / "plans" / f"{plan}.toml").read_text())["tasks"]
     assert len(tasks) == 3
     workspace = Path(tempfile.mkdtemp(prefix="hearth-test-plan-"))
     for t in tasks:
