@@ -31,6 +31,7 @@ from hearth.agent.finish import (
 from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.named_files import split_present
+from hearth.agent.offered import offered_tools
 from hearth.agent.remedy import remedy
 from hearth.agent.reply import reply_event
 from hearth.agent.tracing import NO_TRACING, Tracer
@@ -77,7 +78,6 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
-TOOLS_SHARE = 0.5  # past this share of a known window, the tool list shown is the profile's tight one
 VERDICT_MIN_SECONDS = 5.0  # the verdict request is skipped when less time than this is left
 # The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
@@ -235,17 +235,7 @@ class Agent:
     def _tools(self) -> list[ToolSpec]:
         if self.profile.tool_mode is ToolMode.TEXT:
             return []
-        toolset = self.dispatcher.toolset
-        results = [(e.name, e.ok, e.output) for e in self.history if isinstance(e, ToolResult)]
-        revealed = toolset.revealed(results)
-        specs = toolset.shown_specs(self.profile.shown_tools, revealed)
-        tight, compactor = self.profile.tight_tools, self.compactor
-        if not tight or self.profile.shown_tools or compactor is None or not compactor.known:
-            return specs
-        if estimate_tokens((), specs) > compactor.window * TOOLS_SHARE:
-            used = [name for name, ok, _ in results if ok]  # a tool that worked stays shown
-            return toolset.shown_specs((*tight, *used), revealed)
-        return specs
+        return offered_tools(self.dispatcher.toolset, self.profile, self.history, self.compactor)
 
     async def _query(self) -> ModelResponse:
         await self.compact()
