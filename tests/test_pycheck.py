@@ -83,3 +83,9 @@ def test_writing_what_the_file_already_holds_is_refused(workspace: Path) -> None
     assert "TASK_COMPLETE" in str(refused.value)
     assert call(workspace, "write", path="a.py", content="x = 2\n").startswith("Overwrote a.py")
     assert (workspace / "a.py").read_text() == "x = 2\n"
+
+
+def test_code_nested_too_deep_to_parse_is_written_without_a_note(workspace: Path) -> None:
+    deep = "x = " + "-" * 100_000 + "1\n"  # valid Python, but too deep for the parser's recursion
+    out = call(workspace, "write", path="deep.py", content=deep)
+    assert out == "Created deep.py (1 lines, 100006 bytes)." and (workspace / "deep.py").read_text() == deep

@@ -23,18 +23,21 @@ MODULE_NAMES = frozenset(
 KNOWN = frozenset(dir(builtins)) | MODULE_NAMES | {"WindowsError"}  # built in on Windows only
 TYPE_PARAMS = tuple(getattr(ast, n) for n in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, n))
 MAX_NAMED = 3
+MAX_CHECKED_CHARS = 500_000  # larger files are written without a look
 
 
 def python_note(rel: str, text: str) -> str:
     """One line on what is wrong with the Python file `rel` (empty when nothing is found)."""
+    if len(text) > MAX_CHECKED_CHARS:
+        return ""
     try:
         tree = ast.parse(text, filename=rel)
+        missing = undefined_names(tree)
     except SyntaxError as exc:
         where = f"line {exc.lineno}: " if exc.lineno else ""
         return f"Problem: {rel} is not valid Python ({where}{exc.msg}). Fix it before going on."
-    except ValueError:  # a NUL byte
+    except (ValueError, RecursionError, MemoryError):  # a NUL byte; nesting too deep to parse
         return ""
-    missing = undefined_names(tree)
     if not missing:
         return ""
     named = ", ".join(f"`{name}` (line {line})" for name, line in missing[:MAX_NAMED])
