@@ -37,6 +37,7 @@ class _Base:
         self.lock = threading.Condition()
         self.requests: list[tuple[str, dict[str, Any]]] = []  # (path, fields), every request
         self.local = threading.local()  # .headers: those of the request this thread answers
+        self.sent: list[dict[str, Any]] = []  # the messages the platform was asked to deliver
 
     @property
     def url(self) -> str:
@@ -54,17 +55,31 @@ class _Base:
         self._httpd.shutdown()
         self._httpd.server_close()
 
+    what = "messages"  # as a failed wait names them
+
+    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, Any]]:
+        """The messages sent, once there are `count` of them (AssertionError after `timeout`)."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while len(self.sent) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{len(self.sent)} {self.what} sent, not {count}: {self.sent}")
+                self.lock.wait(left)
+            return list(self.sent)
+
     def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         raise NotImplementedError
 
 
 class FakeTelegram(_Base):
+    what = "Telegram messages"
+
     def __init__(self, token: str, *, bot_name: str = "hearth_test_bot") -> None:
         super().__init__()
         self.token = token
         self.bot_name = bot_name
         self.updates: list[dict[str, Any]] = []
-        self.sent: list[dict[str, Any]] = []
         self.errors: list[tuple[int, dict[str, Any]]] = []  # answered to the next getUpdates calls
         self._next_update = 1
         self._next_message = 1
@@ -125,16 +140,6 @@ class FakeTelegram(_Base):
                 statuses.append(exc.code)
         return statuses
 
-    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, Any]]:
-        deadline = time.monotonic() + timeout
-        with self.lock:
-            while len(self.sent) < count:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"the bot sent {len(self.sent)} messages, not {count}: {self.sent}")
-                self.lock.wait(left)
-            return list(self.sent)
-
     def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         prefix = f"/bot{self.token}/"
         if not path.startswith(prefix):
@@ -186,11 +191,12 @@ class FakeTelegram(_Base):
 class FakeTwilio(_Base):
     """Twilio's REST API for sending an SMS; what was sent is in `sent`."""
 
+    what = "SMS"
+
     def __init__(self, account_sid: str, auth_token: str) -> None:
         super().__init__()
         self.account_sid = account_sid
         self.auth_token = auth_token
-        self.sent: list[dict[str, str]] = []
 
     def __enter__(self) -> FakeTwilio:
         self.start()
@@ -198,16 +204,6 @@ class FakeTwilio(_Base):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, str]]:
-        deadline = time.monotonic() + timeout
-        with self.lock:
-            while len(self.sent) < count:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"{len(self.sent)} SMS sent, not {count}: {self.sent}")
-                self.lock.wait(left)
-            return list(self.sent)
 
     def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if path != f"/2010-04-01/Accounts/{self.account_sid}/Messages.json" or method != "POST":
@@ -232,13 +228,14 @@ class FakeGreenApi(_Base):
     """Green API (WhatsApp) for one instance: a notification queue the bot long-polls and deletes
     from, and sendMessage; a wrong instance or token gets 401."""
 
+    what = "WhatsApp messages"
+
     def __init__(self, instance: str, token: str, *, state: str = "authorized") -> None:
         super().__init__()
         self.instance = instance
         self.token = token
         self.state = state
         self.notifications: list[dict[str, Any]] = []
-        self.sent: list[dict[str, str]] = []
         self.deleted: list[int] = []
         self._receipt = 1
 
@@ -269,16 +266,6 @@ class FakeGreenApi(_Base):
             )
             self._receipt += 1
             self.lock.notify_all()
-
-    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, str]]:
-        deadline = time.monotonic() + timeout
-        with self.lock:
-            while len(self.sent) < count:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"{len(self.sent)} WhatsApp messages sent, not {count}: {self.sent}")
-                self.lock.wait(left)
-            return list(self.sent)
 
     def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         parts = path.strip("/").split("/")
@@ -311,6 +298,8 @@ class FakeGreenApi(_Base):
 class FakeDiscord(_Base):
     """Discord's HTTP API for one application, and Discord's side of its interactions endpoint."""
 
+    what = "Discord messages"
+
     def __init__(self, token: str, application_id: str = "4242") -> None:
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
         from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
@@ -321,7 +310,6 @@ class FakeDiscord(_Base):
         self.key = Ed25519PrivateKey.generate()
         self.public_key = self.key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
         self.commands: list[Any] = []
-        self.sent: list[dict[str, Any]] = []  # {"via": "webhook"|"channel", "channel": ..., "content": ...}
         self.expired: set[str] = set()  # interaction tokens whose webhook is gone (after 15 minutes)
         self.answered: list[str] = []  # the interaction token of each message sent through a webhook
         self.limited = 0  # the next this many sends get 429 (retry_after)
@@ -398,16 +386,6 @@ class FakeDiscord(_Base):
                 return answer.status, answer.read().decode()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode()
-
-    def wait_sent(self, count: int, timeout: float = 30) -> list[dict[str, Any]]:
-        deadline = time.monotonic() + timeout
-        with self.lock:
-            while len(self.sent) < count:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"{len(self.sent)} Discord messages sent, not {count}: {self.sent}")
-                self.lock.wait(left)
-            return list(self.sent)
 
     def answer(self, method: str, path: str, fields: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         parts = path.strip("/").split("/")

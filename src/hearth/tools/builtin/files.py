@@ -24,22 +24,9 @@ from hearth.core.errors import ToolError
 from hearth.tools.base import RunContext, Tool, ToolInput
 from hearth.tools.builtin.edit_match import Ambiguous, NoMatch, find_matches
 from hearth.tools.builtin.pycheck import python_note
+from hearth.tools.builtin.walk import walk_files
 from hearth.tools.globs import glob_match
 
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hearth",
-        "node_modules",
-        "__pycache__",
-        ".venv",
-        "venv",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".tox",
-    }
-)
 DEFAULT_READ_LINES = 400
 MAX_LINE_CHARS = 2000
 MAX_LISTED = 200
@@ -304,48 +291,12 @@ def edit(args: EditInput, ctx: RunContext) -> str:
 
 
 def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:
-    """Files under root, skipping tool and VCS folders: regular files, and symlinks to files
-    inside the workspace (by name; opening one refuses, its target is found where it lives).
-
-    Each folder is opened by a descriptor beneath its parent (O_NOFOLLOW), so a folder swapped
-    for a symlink during the walk ends that branch instead of leading it outside."""
+    """Files under root (see walk.walk_files), from a descriptor opened beneath the workspace."""
     fd = _open_dir(ctx, root)
     try:
-        yield from _walk_fd(fd, root, ctx)
+        yield from walk_files(fd, root, ctx)
     finally:
         os.close(fd)
-
-
-def _walk_fd(fd: int, folder: Path, ctx: RunContext) -> Iterator[Path]:
-    try:
-        with os.scandir(fd) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError:
-        return
-    subdirs = []
-    for e in entries:
-        try:
-            if e.is_dir(follow_symlinks=False):
-                if e.name not in SKIP_DIRS:
-                    subdirs.append(e.name)
-            elif e.is_file(follow_symlinks=False) or (e.is_symlink() and _file_inside(ctx, folder / e.name)):
-                yield folder / e.name
-        except OSError:
-            continue
-    for name in subdirs:
-        try:
-            sub = os.open(name, O_DIR | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
-        except OSError:  # gone, or swapped for a symlink: not followed
-            continue
-        try:
-            yield from _walk_fd(sub, folder / name, ctx)
-        finally:
-            os.close(sub)
-
-
-def _file_inside(ctx: RunContext, link: Path) -> bool:
-    """A symlink to a file in the workspace (listed by name only; never opened through)."""
-    return ctx.paths.contains(link) and os.path.isfile(link)
 
 
 class GlobInput(ToolInput):
