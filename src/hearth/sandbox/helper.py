@@ -13,8 +13,9 @@ workspace. Options: --cwd DIR, --env K=V, --landlock, --writable P, --readable P
    kills every process left in the namespace;
 3. forks the command (resource limits come from the runner, inherited) with optionally Landlock (files, TCP,
    abstract sockets, signals) and a seccomp filter (native system calls only: no other
-   architecture's (i386 `int 0x80`) nor x32's; no AF_INET/AF_INET6/AF_UNIX sockets, so no
-   DNS either; no user namespaces, ptrace or io_uring);
+   architecture's (i386 `int 0x80`) nor x32's; sockets of no family but AF_UNIX, and
+   AF_INET/AF_INET6 only with the network allowed (so no DNS either); no user namespaces,
+   ptrace or io_uring);
 4. when the command ends, or on SIGTERM, kills every process left under it.
 """
 
@@ -50,9 +51,16 @@ SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1
 READ_ONLY = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
 
 ARCH = {
-    "x86_64": (0xC000003E, {"socket": 41, "ptrace": 101, "unshare": 272, "setns": 308, "clone": 56}),
-    "aarch64": (0xC00000B7, {"socket": 198, "ptrace": 117, "unshare": 97, "setns": 268, "clone": 220}),
+    "x86_64": (
+        0xC000003E,
+        {"socket": 41, "socketpair": 53, "ptrace": 101, "unshare": 272, "setns": 308, "clone": 56},
+    ),
+    "aarch64": (
+        0xC00000B7,
+        {"socket": 198, "socketpair": 199, "ptrace": 117, "unshare": 97, "setns": 268, "clone": 220},
+    ),
 }
+AF_UNIX, AF_INET, AF_INET6 = 1, 2, 10
 IO_URING = (425, 426, 427)
 CLONE3 = 435  # its flags sit in a struct the filter cannot read: ENOSYS, and libc falls back to clone
 X32_SYSCALL_BIT = 0x40000000  # x86_64: such numbers run the x32 ABI under the native architecture
@@ -136,17 +144,7 @@ def seccomp_program(block_inet: bool) -> bytes:
         prog += [(jeq_k, 0, 1, nr[name]), (ret_k, 0, 0, eperm)]
     for number in (*IO_URING, CLONE3):
         prog += [(jeq_k, 0, 1, number), (ret_k, 0, 0, enosys)]
-    if block_inet:
-        # No AF_INET/AF_INET6 (so no DNS either) and no AF_UNIX socket(): Landlock does not
-        # govern connect() to a host's Unix sockets. socketpair() stays allowed for local IPC.
-        prog += [
-            (jeq_k, 0, 5, nr["socket"]),
-            (ld_w_abs, 0, 0, 16),  # args[0], the address family (low 32 bits, little-endian)
-            (jeq_k, 2, 0, 1),  # AF_UNIX
-            (jeq_k, 1, 0, 2),  # AF_INET
-            (jeq_k, 0, 1, 10),  # AF_INET6
-            (ret_k, 0, 0, eperm),
-        ]
+    prog += _socket_rules(nr, block_inet)
     # Last, as it loads an argument: clone() making a user namespace (unshare's other door).
     prog += [
         (jeq_k, 0, 3, nr["clone"]),
@@ -156,6 +154,41 @@ def seccomp_program(block_inet: bool) -> bytes:
     ]
     prog.append((ret_k, 0, 0, allow))
     return b"".join(struct.pack("HBBI", *ins) for ins in prog)
+
+
+def _socket_rules(nr: dict[str, int], block_inet: bool) -> list[tuple[int, int, int, int]]:
+    """socket() and socketpair() by address family: an allow-list, every other family EPERM.
+
+    The sandbox needs Unix sockets and, when the network is allowed, AF_INET/AF_INET6; no
+    vsock (the hypervisor's host), netlink (the kernel's routing, audit, uevents), packet,
+    Bluetooth, AF_ALG, AF_KEY, XDP or anything a kernel adds later. With the network
+    blocked (Landlock) socket() is refused for every family, Unix too: Landlock does not
+    govern connect() to a host's Unix sockets. socketpair() stays for local IPC, Unix only.
+    Each branch ends in a return, as it leaves an argument (not the call number) loaded.
+    """
+    ld_w_abs, jeq_k, ret_k = 0x20, 0x15, 0x06
+    allow, eperm = 0x7FFF0000, 0x00050000 | 1
+    family = (ld_w_abs, 0, 0, 16)  # args[0], the family: an int, so its low 32 bits (little-endian)
+    if block_inet:
+        sockets = [(jeq_k, 0, 1, nr["socket"]), (ret_k, 0, 0, eperm)]
+    else:
+        sockets = [
+            (jeq_k, 0, 6, nr["socket"]),
+            family,
+            (jeq_k, 2, 0, AF_UNIX),
+            (jeq_k, 1, 0, AF_INET),
+            (jeq_k, 0, 1, AF_INET6),
+            (ret_k, 0, 0, allow),
+            (ret_k, 0, 0, eperm),
+        ]
+    pairs = [
+        (jeq_k, 0, 4, nr["socketpair"]),
+        family,
+        (jeq_k, 0, 1, AF_UNIX),
+        (ret_k, 0, 0, allow),
+        (ret_k, 0, 0, eperm),
+    ]
+    return sockets + pairs
 
 
 def apply_seccomp(block_inet: bool) -> None:
