@@ -50,7 +50,7 @@ def bridge(
         HEARTH_DISCORD_APPLICATION_ID=dc.application_id,
         HEARTH_DISCORD_PUBLIC_KEY=dc.public_key,
         HEARTH_DISCORD_API=dc.url,
-        HEARTH_DISCORD_ALLOW=f"{ALICE},bob",
+        HEARTH_DISCORD_ALLOW=f"{ALICE},{BOB}",
         **extra,
     )
     with log.open("a", encoding="utf-8") as out:

@@ -37,7 +37,7 @@ def bridge(
         HEARTH_RETRIES="0",
         HEARTH_TELEGRAM_TOKEN=TOKEN,
         HEARTH_TELEGRAM_API=tg.url,
-        HEARTH_TELEGRAM_ALLOW=f"{ALICE},@bob",
+        HEARTH_TELEGRAM_ALLOW=f"{ALICE},{BOB}",
     )
     with log.open("a", encoding="utf-8") as out:
         proc = subprocess.Popen(
@@ -92,7 +92,7 @@ def test_allow_listed_chats_get_persistent_sessions_and_strangers_get_nothing(
         assert first == [{"chat_id": ALICE, "text": "Hello Alice, nothing to report."}]
         tg.say(ALICE, "and again")
         assert tg.wait_sent(2)[1]["text"] == "Second answer in the same session."
-        tg.say(BOB, "a long one please", username="bob")  # allowed by @username
+        tg.say(BOB, "a long one please", username="bob")  # allowed by id
         deadline = time.monotonic() + 30
         while not tg.sent or "item11x109" not in tg.sent[-1]["text"]:
             assert time.monotonic() < deadline, tg.sent

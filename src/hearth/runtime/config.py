@@ -159,7 +159,7 @@ class Settings(BaseModel):
     telegram_token: SecretStr = Field(SecretStr(""), description="Telegram bot token (from @BotFather)")
     telegram_api: str = Field("https://api.telegram.org", description="Telegram Bot API base URL")
     telegram_allow: list[str] = Field(
-        default_factory=list, description="Telegram user ids (or @usernames) the bridge answers"
+        default_factory=list, description="Telegram user ids (digits; never @usernames) the bridge answers"
     )
     twilio_auth_token: SecretStr = Field(
         SecretStr(""), description="Twilio auth token (checks webhook signatures)"
@@ -172,7 +172,7 @@ class Settings(BaseModel):
     whatsapp_token: SecretStr = Field(SecretStr(""), description="Green API instance token")
     whatsapp_api: str = Field("https://api.green-api.com", description="Green API base URL")
     whatsapp_allow: list[str] = Field(
-        default_factory=list, description="Phone numbers (or chat ids) the WhatsApp bridge answers"
+        default_factory=list, description="Phone numbers (the sender id) the WhatsApp bridge answers"
     )
     discord_token: SecretStr = Field(SecretStr(""), description="Discord bot token (sends the replies)")
     discord_application_id: str = Field("", description="Discord application id (its slash commands)")
@@ -181,7 +181,7 @@ class Settings(BaseModel):
     )
     discord_api: str = Field("https://discord.com/api/v10", description="Discord HTTP API base URL")
     discord_allow: list[str] = Field(
-        default_factory=list, description="Discord user ids (or usernames) the bridge answers"
+        default_factory=list, description="Discord user ids (digits; never names) the bridge answers"
     )
     telegram_ask_approvals: bool = Field(
         False, description="Ask approvals in the Telegram chat (off: refused)"

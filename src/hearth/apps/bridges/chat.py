@@ -1,6 +1,7 @@
 """What every messaging bridge does with a message, whatever the platform.
 
-Only allow-listed senders are answered; anyone else is ignored (no reply at all, so a stranger
+Only allow-listed senders are answered, matched by the platform's immutable id of the sender
+(allowlist.py; never a display name or username, which anyone can set); anyone else is ignored (no reply at all, so a stranger
 learns nothing) and logged. Each chat has a persistent session (kept in the store across
 restarts); `/new` starts a fresh one. The session runs through the hub, so `Conversation.send`
 drives it as from every interface. A call that needs approval is refused as in a headless run,
@@ -20,6 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth.apps.bridges.allowlist import allowed_ids, sender_key
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, Status
 from hearth.runtime.hub import ApprovalRequest, Busy, Hub, PlanRequest
@@ -36,8 +38,8 @@ APPROVAL_TIMEOUT = 300.0
 class Incoming:
     platform: str
     chat: str
-    sender: str  # the platform's stable id for the sender
-    names: tuple[str, ...]  # other names the allow-list may use (@username)
+    sender: str  # the platform's immutable id for the sender: the only thing the allow-list matches
+    names: tuple[str, ...]  # names to show in the log (@username, display name); never matched
     text: str
     reply_from: str = ""  # where a reply is sent from, when the platform needs it (our SMS number)
     handle: str = field(default="", repr=False)  # the platform's handle to answer this one message
@@ -64,12 +66,14 @@ class ChatBridge:
         limit: int,
         log: Log,
         *,
+        platform: str,
         ask_approvals: bool = False,
         approval_timeout: float = APPROVAL_TIMEOUT,
     ) -> None:
         self.hub = hub
         self.chats = chats
-        self.allow = {a.strip().lower() for a in allow if a.strip()}
+        self.platform = platform
+        self.allow = allowed_ids(platform, allow)  # a clear error for an entry that is not an id
         self.limit = limit
         self.log = log
         self.ask_approvals = ask_approvals
@@ -78,7 +82,7 @@ class ChatBridge:
         self._sending: set[asyncio.Future[None]] = set()
 
     def allowed(self, msg: Incoming) -> bool:
-        return any(name.lower() in self.allow for name in (msg.sender, *msg.names) if name)
+        return msg.platform == self.platform and sender_key(msg.platform, msg.sender) in self.allow
 
     def answer(self, msg: Incoming, send: Send) -> bool:
         """True when `msg` is the asked sender's reply to an open question in its chat (then it

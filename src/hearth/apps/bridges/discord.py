@@ -3,8 +3,9 @@
 Discord POSTs each use of the bot's slash commands (`/ask text`, `/new`) to the endpoint the user
 set in the developer portal (its "Interactions Endpoint URL"), signed with Ed25519: the
 `X-Signature-Ed25519` header over `X-Signature-Timestamp` + the body, with the application's key
-(`discord_public_key`). A request that is not signed by it, signed too long ago, or an interaction
-seen already (a replay) is refused with 401 and never reaches the agent. The endpoint answers at once ("thinking...", as
+(`discord_public_key`). A request that is not signed by it, signed more than 5 minutes from now,
+or an interaction seen already (a replay; ids are kept in the bridge store, so across a restart
+too) is refused with 401 and never reaches the agent. The endpoint answers at once ("thinking...", as
 Discord wants an answer within 3 seconds) and the agent's reply follows through the interaction's
 webhook (valid 15 minutes), or, for a longer run, as a message in the channel sent with the bot
 token; both split to Discord's 2,000 characters, with mentions turned off. The channel (a DM or a
@@ -162,15 +163,11 @@ class DiscordWebhook:
         self.api = api
         self.log = log
         self.chats = PerChat(core, api.send, log)
-        self.seen: dict[str, float] = {}  # interaction id -> when: each is taken once
+        self.seen = core.chats  # interaction ids: each is taken once
 
     def _first_time(self, interaction_id: str) -> bool:
-        now = time.monotonic()
-        self.seen = {i: t for i, t in self.seen.items() if now - t <= 2 * SIGNED_WITHIN}
-        if interaction_id in self.seen:
-            return False
-        self.seen[interaction_id] = now
-        return True
+        # Past the signing window the timestamp refuses a replay; a day covers clock skew.
+        return self.seen.first_time("discord", interaction_id, keep=86400.0)
 
     async def aclose(self) -> None:
         await self.api.aclose()

@@ -6,6 +6,9 @@ without a valid signature is refused with 403 and never reaches the agent. The w
 once (an empty TwiML reply) and the agent's reply goes out afterwards through Twilio's REST API
 (the `twilio` library; its address is a setting so tests use a local server), split to Twilio's
 1,600 characters per message. The phone number is the chat: one persistent session per number.
+Twilio's signature covers no time, so a captured request stays valid: each message is taken once
+by its `MessageSid`, remembered in the bridge store (across restarts); a replay gets an empty
+answer and runs nothing.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class SmsWebhook:
 
     def __init__(self, core: ChatBridge, sender: TwilioSender, auth_token: str, public_url: str, log: Log):
         self.validator = RequestValidator(auth_token)
+        self.seen = core.chats
         self.public_url = public_url
         self.log = log
 
@@ -64,6 +68,12 @@ class SmsWebhook:
         if not signature or not self.validator.validate(self.public_url, fields, signature):
             self.log(f"sms: refused a request with {'a bad' if signature else 'no'} signature")
             return Response("The request's signature is not Twilio's.", status_code=403)
+        sid = fields.get("MessageSid") or fields.get("SmsSid") or ""
+        if not sid:
+            return Response("A message without MessageSid.", status_code=400)
+        if not self.seen.first_time("sms", sid):
+            self.log(f"sms: refused message {sid} sent again (a replay)")
+            return Response(EMPTY_TWIML, media_type="application/xml")
         number = fields.get("From", "")
         self.chats.put(Incoming("sms", number, number, (), fields.get("Body", ""), fields.get("To", "")))
         return Response(EMPTY_TWIML, media_type="application/xml")

@@ -9,7 +9,9 @@ run side by side. Replies are split to Telegram's 4,096 characters. The platform
 floods (HTTP errors, `retry_after`) are waited out with a growing pause; a refused token stops
 the bridge with a clear error. The token is a secret: it is never logged or shown (the Bot API
 puts it in every URL, so the HTTP libraries' request logs are kept below INFO and every log line
-is scrubbed of it).
+is scrubbed of it). Each update is taken once by its `update_id` (kept in the bridge store per
+bot), so an update delivered again, by polling after a restart or a replayed webhook request,
+runs nothing.
 """
 
 from __future__ import annotations
@@ -112,6 +114,10 @@ class TelegramBridge:
     def _dispatch(self, update: Update) -> None:
         msg = update.message
         if msg is None or msg.text is None or msg.from_user is None:
+            return
+        bot_id = self.bot.token.split(":", 1)[0]  # update ids count per bot
+        if not self.core.chats.first_time(f"telegram:{bot_id}", str(update.update_id)):
+            self.log(f"telegram: refused update {update.update_id} delivered again")
             return
         user = msg.from_user
         names = (f"@{user.username}",) if user.username else ()

@@ -3,7 +3,8 @@
 Green API keeps a queue of notifications per instance: the bridge long-polls it
 (`receiveNotification`), answers text messages from allow-listed numbers, and deletes each
 notification once it is handed to its chat's queue (`deleteNotification`), so a notification is
-neither lost nor taken twice. The API's address is a setting (`whatsapp_api`), so tests use a local
+neither lost nor taken twice; each message is also taken once by its `idMessage` (kept in the
+bridge store), so one delivered again, after a restart or a failed delete, runs nothing. The API's address is a setting (`whatsapp_api`), so tests use a local
 server. A refused instance token stops the bridge with a clear error; other errors are waited
 out. The token is in every URL, like Telegram's: never logged (see redact.py).
 """
@@ -33,6 +34,7 @@ class WhatsAppBridge:
         self, api: GreenAPI, core: ChatBridge, log: Log, *, poll_seconds: int = POLL_SECONDS
     ) -> None:
         self.api = api
+        self.core = core
         self.log = log
         self.poll_seconds = poll_seconds
         self.chats = PerChat(core, self._deliver, log)
@@ -101,8 +103,13 @@ class WhatsAppBridge:
         who = str(sender.get("sender") or chat)
         if not chat or not isinstance(text, str):
             return
-        number = who.split("@", 1)[0]
-        self.chats.put(Incoming("whatsapp", chat, who, (number, f"+{number}"), text))
+        if not self.core.chats.first_time("whatsapp", str(body.get("idMessage") or "")):
+            self.log(
+                f"whatsapp: refused a message without an id or delivered again ({body.get('idMessage')})"
+            )
+            return
+        name = str(sender.get("senderName") or "")
+        self.chats.put(Incoming("whatsapp", chat, who, (name,) if name else (), text))
 
     async def _deliver(self, incoming: Incoming, text: str) -> None:
         answer = await asyncio.to_thread(self.api.sending.sendMessage, incoming.chat, text)

@@ -29,7 +29,7 @@ def telegram(
     port: Annotated[int, typer.Option("--port", help="Port the webhook listens on")] = 8788,
     host: Annotated[str, typer.Option("--host", help="Address the webhook listens on")] = "127.0.0.1",
 ) -> None:
-    """Telegram through long polling: needs telegram_token and telegram_allow (user ids or @names)."""
+    """Telegram through long polling: needs telegram_token and telegram_allow (user ids)."""
     import asyncio
 
     from hearth.core.errors import HearthError
@@ -41,7 +41,7 @@ def telegram(
             raise HearthError(
                 "No Telegram bot token.", "Set HEARTH_TELEGRAM_TOKEN (or telegram_token in your config)."
             )
-        _require_allow(settings.telegram_allow, "telegram_allow", "Telegram user ids or @usernames")
+        _require_allow(settings.telegram_allow, "telegram")
         asyncio.run(_telegram(settings, token, webhook, host, port))
     except HearthError as exc:
         fail(exc)
@@ -65,7 +65,7 @@ def sms(
             text = value.get_secret_value() if hasattr(value, "get_secret_value") else value
             if not str(text).strip():
                 raise HearthError(f"The SMS bridge needs {name}.", f"Set HEARTH_{name.upper()}.")
-        _require_allow(settings.sms_allow, "sms_allow", "phone numbers such as +15551234567")
+        _require_allow(settings.sms_allow, "sms")
         asyncio.run(_sms(settings, host, port))
     except HearthError as exc:
         fail(exc)
@@ -85,7 +85,7 @@ def whatsapp(workspace: WorkspaceOpt = None) -> None:
                 "The WhatsApp bridge needs a Green API instance.",
                 "Set HEARTH_WHATSAPP_INSTANCE and HEARTH_WHATSAPP_TOKEN (green-api.com console).",
             )
-        _require_allow(settings.whatsapp_allow, "whatsapp_allow", "phone numbers such as 79001234567")
+        _require_allow(settings.whatsapp_allow, "whatsapp")
         asyncio.run(_whatsapp(settings))
     except HearthError as exc:
         fail(exc)
@@ -120,7 +120,7 @@ def discord_missing(settings: Settings) -> str:
         text = value.get_secret_value() if hasattr(value, "get_secret_value") else value
         if not str(text).strip():
             return str(name)
-    _require_allow(settings.discord_allow, "discord_allow", "Discord user ids or usernames")
+    _require_allow(settings.discord_allow, "discord")
     return ""
 
 
@@ -131,13 +131,16 @@ def _settings(workspace: object) -> Settings:
     return loaded.settings
 
 
-def _require_allow(allow: list[str], name: str, what: str) -> None:
+def _require_allow(allow: list[str], platform: str) -> None:
+    """A clear error, before anything starts, for an empty allow-list or an entry that is not an id."""
+    from hearth.apps.bridges.allowlist import WHAT, allowed_ids
     from hearth.core.errors import HearthError
 
-    if not [a for a in allow if a.strip()]:
+    name = f"{platform}_allow"
+    if not allowed_ids(platform, allow):
         raise HearthError(
             f"No one is allowed to talk to the bridge ({name} is empty).",
-            f"Set HEARTH_{name.upper()} to {what}, separated by commas. Everyone else is ignored.",
+            f"Set HEARTH_{name.upper()} to {WHAT[platform]}, separated by commas. Everyone else is ignored.",
         )
 
 
@@ -151,6 +154,7 @@ def _core(settings: Settings, name: str, hub: Hub, chats: ChatSessions, limit: i
         getattr(settings, f"{name}_allow"),
         limit,
         log,
+        platform=name,
         ask_approvals=bool(getattr(settings, f"{name}_ask_approvals")),
         approval_timeout=settings.bridge_approval_timeout,
     )

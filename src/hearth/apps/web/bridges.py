@@ -151,6 +151,7 @@ class Bridges:
             getattr(s, f"{name}_allow"),
             limit,
             self.log,
+            platform=name,
             ask_approvals=bool(getattr(s, f"{name}_ask_approvals")),
             approval_timeout=s.bridge_approval_timeout,
         )
