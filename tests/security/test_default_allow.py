@@ -102,14 +102,10 @@ READERS = [
     "git status",
     "git status --short",
     "git status --porcelain=v1 -b",
-    "git diff",
-    "git diff --stat HEAD~1",
-    "git diff --cached -- src",
-    "git diff -- '*.py'",
     "git log",
     "git log --oneline -5",
     "git log -n 3 --format=%H",
-    "git log -p --stat -- a.py",
+    "git log --stat -- a.py",
     "git log --author=me --since=2.weeks --grep=fix",
     "git log --oneline | head -3",
 ]
@@ -181,7 +177,8 @@ def test_a_glob_cannot_smuggle_an_option_into_a_default_command(repo: Path) -> N
     subprocess.run(["sh", "-c", "git log *"], cwd=repo, capture_output=True, timeout=30)
     assert (repo / ".env").exists()  # what `git log *` would have done
     assert normal().decide(SHELL, {"command": "git log *"}).decision is Decision.ASK
-    assert normal().decide(SHELL, {"command": "git log -- *"}).decision is Decision.ALLOW  # paths only
+    # paths only (where the sandbox hides secrets; elsewhere a glob that may name one asks)
+    assert normal(hides_secrets=True).decide(SHELL, {"command": "git log -- *"}).decision is Decision.ALLOW
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -215,7 +212,7 @@ def test_end_to_end_the_model_cannot_reconfigure_the_next_run(
             "git log * ",
         ]
         readers = ["ls", "pwd", "git status --short", "cat a", "head -1 b", "wc -l a", "tail -1 b"]
-        readers += ["git diff --stat", "git log --oneline -1"]
+        readers += ["git log --stat -1", "git log --oneline -1"]
         for attempt, reader in zip(attempts, readers, strict=True):  # (a loop guard stops repeats)
             server.add(call("shell", command=attempt), call("shell", command=reader))
         server.add(ScriptedReply(text="Tried."))

@@ -2,7 +2,11 @@
 
 Order: plan mode allows only read-only tools; then deny rules; then, without
 an isolating sandbox, every shell command asks, whatever the rules or the mode
-say; then ask rules (and writes to the agent's own control files, which always
+say; then a shell command that may print a secret no sandbox can hide asks,
+whatever the rules or the mode say: one that reads git's objects or history
+(`git show HEAD:.env`; see `readonly.reads_git_objects`), and, under a backend
+that does not hide secret files from commands (Landlock), one that names a
+secret or a glob matching one (`cat .env`, `grep x .e*`); then ask rules (and writes to the agent's own control files, which always
 ask), allow rules, the read-only commands allowed by default (in a sandbox
 only, see `readonly`); then the mode's default: `auto` allows, `normal` asks
 before destructive tools, `manual` asks before every tool. The model has no way
@@ -12,22 +16,28 @@ user trusted, see `runtime.config`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
 from hearth.agent.modes import PermissionMode
-from hearth.agent.readonly import DEFAULT_COMMANDS, is_read_only_command
+from hearth.agent.readonly import DEFAULT_COMMANDS, is_read_only_command, reads_git_objects
 from hearth.agent.rules import Rule, canonical_subjects
 from hearth.core.errors import ToolError
 from hearth.core.protocols import WorkspacePaths
 from hearth.sandbox.guard import is_control_path
+from hearth.sandbox.secrets import command_names_secret, secret_index
 from hearth.tools.base import Tool
 
 DEFAULT_ALLOW = DEFAULT_COMMANDS  # what runs without asking by default, with read-only options only
 UNISOLATED = "no sandbox isolates commands here, so every shell command asks, whatever the rules or mode"
 WRITE_TOOLS = ("write", "edit", "mkdir")
+GIT_OBJECTS = (
+    "git can print committed secrets from its objects and history, which no sandbox hides; "
+    "it asks every time (the git_diff and git_log tools leave secret files out)"
+)
 
 
 class Decision(StrEnum):
@@ -68,6 +78,7 @@ class PermissionPolicy:
     deny: tuple[Rule, ...] = ()
     sandboxed: bool = True
     defaults: bool = True  # allow the read-only commands of `readonly` without asking (sandboxed only)
+    hides_secrets: bool = False  # the backend hides secret files from commands (bwrap binds /dev/null)
 
     @classmethod
     def from_settings(
@@ -79,6 +90,7 @@ class PermissionPolicy:
         *,
         sandboxed: bool = True,
         defaults: bool = True,
+        hides_secrets: bool = False,
     ) -> PermissionPolicy:
         return cls(
             mode,
@@ -87,6 +99,7 @@ class PermissionPolicy:
             tuple(map(Rule.parse, deny)),
             sandboxed,
             defaults,
+            hides_secrets,
         )
 
     def secret_exceptions(self) -> tuple[str, ...]:
@@ -95,9 +108,7 @@ class PermissionPolicy:
         return tuple(r.pattern for r in self.allow if r.tool in file_tools and r.pattern and r.pattern != "*")
 
     def with_allowed(self, rule: Rule) -> PermissionPolicy:
-        return PermissionPolicy(
-            self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed, self.defaults
-        )
+        return dataclasses.replace(self, allow=(*self.allow, rule))
 
     def decide(self, tool: Tool, arguments: dict[str, Any], paths: WorkspacePaths | None = None) -> Verdict:
         """Decides on what the tool will open: each path argument made canonical by `paths` (the
@@ -108,10 +119,34 @@ class PermissionPolicy:
             subjects = canonical_subjects(arguments, paths)
         except ToolError as exc:
             return Verdict(Decision.DENY, str(exc).rstrip("."))
-        verdicts = [self._decide_one(tool, s) for s in subjects]
+        known: tuple[str, ...] = ()
+        if tool.name == "shell" and not self.hides_secrets and paths is not None:
+            known = self._known_secrets(paths)
+        verdicts = [self._decide_one(tool, s, known) for s in subjects]
         return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
 
-    def _decide_one(self, tool: Tool, subject: str | None) -> Verdict:
+    @staticmethod
+    def _known_secrets(paths: WorkspacePaths) -> tuple[str, ...]:
+        try:
+            found = secret_index(paths.root).scan()
+        except OSError:
+            return ()
+        return (*found.files, *found.dirs)
+
+    def _secret_read(self, subject: str, known: tuple[str, ...]) -> str | None:
+        """Why a shell command must ask because it may print a secret no sandbox hides, or None."""
+        if reads_git_objects(subject):
+            return GIT_OBJECTS
+        if not self.hides_secrets:
+            named = command_names_secret(subject, known)
+            if named is not None:
+                return (
+                    f"{named} may be a secret, and this sandbox cannot hide secret files from a "
+                    "command; it asks every time"
+                )
+        return None
+
+    def _decide_one(self, tool: Tool, subject: str | None, known: tuple[str, ...] = ()) -> Verdict:
         if self.mode is PermissionMode.PLAN and not tool.read_only:
             return Verdict(Decision.DENY, "plan mode allows only read-only tools; finish the plan first")
         for rule in self.deny:
@@ -119,6 +154,9 @@ class PermissionPolicy:
                 return Verdict(Decision.DENY, f"denied by the rule {rule}")
         if tool.name == "shell" and not self.sandboxed:
             return Verdict(Decision.ASK, UNISOLATED)
+        secret = self._secret_read(subject, known) if tool.name == "shell" and subject else None
+        if secret is not None:
+            return Verdict(Decision.ASK, secret)
         for rule in self.ask:
             if rule.matches(tool.name, subject, for_allow=False):
                 return Verdict(Decision.ASK, f"the rule {rule} asks first")
@@ -129,7 +167,7 @@ class PermissionPolicy:
         for rule in self.allow:
             if rule.matches(tool.name, subject, for_allow=True):
                 return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
-        # The read-only defaults are safe only when a sandbox hides secrets from `cat`.
+        # The read-only defaults run only in a sandbox, and only once the secret checks above passed.
         defaults = tool.name == "shell" and self.defaults and self.sandboxed and subject is not None
         if defaults and is_read_only_command(str(subject)):
             return Verdict(Decision.ALLOW, "a read-only command, allowed by default")

@@ -12,6 +12,13 @@ anything not on the list, abbreviated or not, makes the command ask. Git's
 global options (`-c`, `-C`, `--git-dir`, `--exec-path`, ...) are never allowed,
 and before `--` a git word may not hold a glob character: the shell could
 expand `*` to a file the model named `--output=.env`.
+
+Nothing that prints file content out of git's objects or history is a default: no sandbox
+hides a committed `.env` from `git show HEAD:.env` (bwrap hides the file, not the objects;
+Landlock hides neither). So `git diff` is not one, `git log` is one only without a patch,
+pickaxe or line-range option, and `reads_git_objects` finds every such git command (`show`,
+`diff`, `cat-file`, `grep`, `blame`, `archive`, `stash show -p`, `log -p`, ...) anywhere in a
+command line, even inside `sh -c '...'`, so the policy asks each time (refused headless).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import shlex
 from hearth.agent.rules import command_parts, is_simple_command
 
 READERS = ("ls", "pwd", "cat", "head", "tail", "wc")
-GIT_COMMANDS = ("status", "diff", "log")
+GIT_COMMANDS = ("status", "log")
 DEFAULT_COMMANDS = (*READERS, *(f"git {c}" for c in GIT_COMMANDS))
 
 # Options shared by `git diff` and `git log -p` that only change what is shown.
@@ -75,14 +82,28 @@ _STATUS_FLAGS = {
 }  # fmt: skip
 _STATUS_VALUED = {"--porcelain", "--untracked-files", "--ignored", "--find-renames", "--column"}
 
+# What `git log` may show by default: which files changed and how much, never their content
+# (no -p, no word or function context, no combined diffs, no -S/-G pickaxe, no -L line ranges).
+_SUMMARY_FLAGS = {
+    "-s", "--no-patch", "--stat", "--compact-summary", "--numstat", "--shortstat", "--summary",
+    "--name-only", "--name-status", "--no-renames", "--find-renames", "-M", "--relative",
+    "--no-relative", "--no-ext-diff", "--no-textconv", "--no-color", "-z",
+}  # fmt: skip
+_SUMMARY_VALUED = {
+    "--stat",
+    "--stat-width",
+    "--stat-name-width",
+    "--stat-count",
+    "--relative",
+    "--find-renames",
+}
 _FLAGS = {
-    "diff": _DIFF_FLAGS | {"--cached", "--staged", "--merge-base"},
-    "log": _DIFF_FLAGS | _LOG_FLAGS,
+    "log": _SUMMARY_FLAGS | (_LOG_FLAGS - {"-m", "-c", "--cc", "--remerge-diff", "--combined-all-paths"}),
     "status": _STATUS_FLAGS,
 }
-_VALUED = {"diff": _DIFF_VALUED, "log": _DIFF_VALUED | _LOG_VALUED, "status": _STATUS_VALUED}
-# Short options whose value is attached (`-U3`, `-n5`, `-Sfoo`): the value cannot be an option.
-_ATTACHED = {"diff": "UMCBSGlO", "log": "UMCBSGlOnL", "status": "u"}
+_VALUED = {"log": _SUMMARY_VALUED | _LOG_VALUED - {"--diff-merges"}, "status": _STATUS_VALUED}
+# Short options whose value is attached (`-n5`): the value cannot be an option.
+_ATTACHED = {"log": "n", "status": "u"}
 _NUMBER = re.compile(r"^-\d+$")
 _GLOB = re.compile(r"[*?\[\]{}]")
 
@@ -137,3 +158,56 @@ def _git_args_read_only(sub: str, args: list[str]) -> bool:
             continue
         return False
     return True
+
+
+# git commands that print what is in git's objects or history: file content, old or new.
+GIT_OBJECT_READERS = frozenset(
+    {
+        "show", "diff", "cat-file", "grep", "blame", "annotate", "archive", "stash", "format-patch",
+        "diff-tree", "diff-index", "diff-files", "fast-export", "bundle", "range-diff", "difftool",
+        "unpack-file", "whatchanged", "checkout", "restore", "cherry", "notes", "am", "apply",
+        "instaweb", "show-branch", "merge-file", "mergetool", "worktree", "p4", "svn",
+    }
+)  # fmt: skip
+# Options that make log-like commands print content (patches, pickaxe hits, line ranges).
+_CONTENT_OPTION = re.compile(
+    r"^(-p|-u|--patch.*|-[SGL].*|--pickaxe.*|-W|--function-context|--word-diff.*|--color-words.*"
+    r"|-c|--cc|-m|--remerge-diff|--binary|--full-diff|-U\d*|--unified.*|--ext-diff|--textconv)$"
+)
+_LOG_LIKE = frozenset({"log", "reflog", "shortlog"})
+_TOKEN = re.compile(r"[^\s'\"`;|&<>(){}\[\],$]+")
+
+
+def reads_git_objects(command: str) -> bool:
+    """True when `command` may run git so that it prints file content from git's objects or
+    history (a committed secret among it). Read by words anywhere in the text, quotes and
+    backslashes removed, so `sh -c "git show HEAD:.env"` and `g''it show` count too; a false
+    alarm only asks."""
+    plain = command.replace("\\", "").replace("'", "").replace('"', "")
+    words = _TOKEN.findall(plain)
+    for i, word in enumerate(words):
+        if word.rsplit("/", 1)[-1] != "git":
+            continue
+        rest = words[i + 1 :]
+        sub = _subcommand(rest)
+        if sub in GIT_OBJECT_READERS or sub.startswith(("cat-", "diff")):
+            return True
+        if sub in _LOG_LIKE and any(_CONTENT_OPTION.match(w) for w in rest):
+            return True
+    return False
+
+
+_GLOBAL_VALUED = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"}
+)
+
+
+def _subcommand(words: list[str]) -> str:
+    """The git subcommand among the words after `git`, past its global options."""
+    it = iter(words)
+    for word in it:
+        if word in _GLOBAL_VALUED:
+            next(it, "")
+        elif not word.startswith("-"):
+            return word
+    return ""

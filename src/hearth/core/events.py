@@ -9,9 +9,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, field_validator
 
 from hearth.core.status import Status
+from hearth.core.text import shown_url
 from hearth.core.types import CallFormat, Frozen, Timings, ToolCall, Usage
 from hearth.core.work import WorkState
 
@@ -35,6 +36,13 @@ class SessionStarted(EventBase):
     system_prompt: str = ""
     instructions: tuple[str, ...] = ()  # the instruction files loaded into the system prompt
     parent: str = ""  # a sub-agent's: the session that delegated it
+
+    @field_validator("server")
+    @classmethod
+    def _no_credentials(cls, url: str) -> str:
+        """A password or key in the server's URL never reaches the store, an export or a client
+        (stored events of older versions are masked as they are read, too)."""
+        return shown_url(url)
 
 
 class UserMessage(EventBase):

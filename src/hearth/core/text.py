@@ -26,3 +26,20 @@ def strip_control(text: str) -> str:
     text = _ANSI.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return _CONTROL.sub("", text)
+
+
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^/\s@?#]*)@")
+_URL_SECRET_PARAM = re.compile(
+    r"(?i)([?&;](?:api[_-]?key|apikey|key|access[_-]?token|auth[_-]?token|token|secret|password|passwd|pass"
+    r"|sig|signature|code|client[_-]?secret|x-api-key)=)[^&#\s]*"
+)
+
+
+def shown_url(text: str) -> str:
+    """`text` with the credentials of every URL in it masked: `user:pass@` becomes `***@`, and a
+    query's `api_key=`, `token=`, `key=`, `password=` ... values become `***`.
+
+    For everything that shows or keeps a server address: events (SessionStarted), banners, logs,
+    exports. The user name is masked too, as some services take the key as the user name."""
+    text = _URL_USERINFO.sub(lambda m: f"{m.group(1)}***@", text)
+    return _URL_SECRET_PARAM.sub(lambda m: f"{m.group(1)}***", text)

@@ -405,7 +405,9 @@ def _read_dotenv(path: Path) -> dict[str, str]:
         return {}
     from dotenv import dotenv_values
 
-    return {k: v for k, v in dotenv_values(path).items() if v is not None}
+    # Never interpolated: `${HEARTH_API_KEY}` in a folder's .env would copy a secret from the
+    # process environment into a setting the folder may set (and from there into requests).
+    return {k: v for k, v in dotenv_values(path, interpolate=False).items() if v is not None}
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

@@ -38,7 +38,12 @@ def hearth_mcp(settings: Settings, runner: SandboxRunner, tasks: TaskRunner) -> 
     """The MCP server: the built-in tools through one Dispatcher (this sandbox, the settings'
     mode and rules, no approver), and `run_task` through `tasks`."""
     policy = PermissionPolicy.from_settings(
-        settings.permission_mode, settings.allow, settings.ask, settings.deny, sandboxed=runner.isolated
+        settings.permission_mode,
+        settings.allow,
+        settings.ask,
+        settings.deny,
+        sandboxed=runner.isolated,
+        hides_secrets=runner.hides_secrets,
     )
     context = RunContext(
         paths=SafePaths(settings.workspace, secret_exceptions=policy.secret_exceptions()),

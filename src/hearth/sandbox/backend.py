@@ -24,6 +24,7 @@ class Isolation:
     network: bool
     processes: bool
     notes: str = ""
+    secrets: bool = False  # secret files read as empty to commands (see secrets.py); bwrap only
 
     def describe(self) -> str:
         if not (self.files or self.network):

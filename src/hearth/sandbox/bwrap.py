@@ -32,7 +32,9 @@ SANDBOX_RELAY = "/run/hearth-relay.py"
 
 class BwrapBackend(Backend):
     name = "bwrap"
-    isolation = Isolation(files=True, network=True, processes=True, notes="bubblewrap, PID namespace")
+    isolation = Isolation(
+        files=True, network=True, processes=True, notes="bubblewrap, PID namespace", secrets=True
+    )
     proxy_socket: Path | None = None  # set for network by allow-list (see proxy.py)
     _bind_fds: list[int] | None = None  # collects descriptors for --bind-fd while launching
 

@@ -121,6 +121,12 @@ class SandboxRunner:
     def isolated(self) -> bool:
         return self.backend.isolation.files and self.backend.isolation.network
 
+    @property
+    def hides_secrets(self) -> bool:
+        """Secret files read as empty to a command (bwrap); Landlock cannot take them out of the
+        workspace it grants, so there a command naming one asks (agent/policy.py)."""
+        return self.isolated and self.backend.isolation.secrets
+
     async def _spawn(
         self, spec: ExecSpec, limits: ResourceLimits | None = None, *, stdin: int = asyncio.subprocess.DEVNULL
     ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:

@@ -19,6 +19,7 @@ import re
 import stat
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -214,3 +215,45 @@ def secret_index(root: Path | str) -> SecretIndex:
         if index is None:
             index = _indexes[real] = SecretIndex(real)
         return index
+
+
+# Names a glob in a command is tried against when the workspace's own secrets are not known.
+_SAMPLE_SECRETS = (
+    ".env", ".env.local", ".envrc", "prod.env", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
+    "credentials", "credentials.json", "secrets.json", "secrets.yaml", "id_rsa", "id_ed25519",
+    "server.pem", "server.key", ".ssh/id_rsa", ".aws/credentials",
+)  # fmt: skip
+_PIECE = re.compile(r"[^\s'\"`;|&<>(){}\[\],$=:]+")
+_GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def command_names_secret(command: str, known: Iterable[str] = ()) -> str | None:
+    """The first piece of a shell command that names a secret (by the predicate above), or a glob
+    that matches one of `known` (secrets relative to the workspace; the usual names when none are
+    given); None when it names none. For backends that cannot hide secrets from a command (Landlock
+    grants the whole workspace): there a command that names one asks first. Quotes and backslashes
+    are removed first (`cat .e''nv`). A command can still build a name at run time; this catches
+    what it says, which is what a person approving it reads."""
+    plain = command.replace("\\", "").replace("'", "").replace('"', "")
+    candidates = tuple(known) or _SAMPLE_SECRETS
+    for text in (plain, command):
+        for piece in _PIECE.findall(text):
+            path = piece.rstrip("/")
+            if _GLOB_CHARS.search(path):
+                if _glob_matches(path.removeprefix("./"), candidates):
+                    return piece
+            elif is_secret_path(PurePosixPath(path.removeprefix("~/"))):
+                return piece
+    return None
+
+
+def _glob_matches(pattern: str, secrets: tuple[str, ...]) -> bool:
+    """Whether a shell glob could name one of `secrets` (by path, or by its last part anywhere)."""
+    base = pattern.rsplit("/", 1)[-1]
+    for rel in secrets:
+        if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], base):
+            return True
+        parts = rel.split("/")
+        if any(fnmatch.fnmatchcase(p, base) for p in parts[:-1] if p in SECRET_DIRS):
+            return True
+    return False

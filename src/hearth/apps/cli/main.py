@@ -19,6 +19,7 @@ from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
+from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
     from hearth.core.events import Finished
@@ -186,7 +187,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             on_event(session.id, Notice(reason="untrusted_settings", text=text))
         if not opts.json_out:
             console.print(
-                f"[dim]session {session.id} · {rt.model.name} @ {rt.server_url} · "
+                f"[dim]session {session.id} · {rt.model.name} @ {shown_url(rt.server_url)} · "
                 f"context {rt.profile.context_window} · {session.mode.value} mode · "
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
+from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
     from hearth.store.pipeline import PipelineStore
@@ -116,7 +117,7 @@ def run(
                 models = await LMStudioModels.detect(root, settings.api_key.get_secret_value())
             runner = Runner(rt, store, options, _say, models)
             _say(
-                f"runner {runner.owner} · {rt.model.name} @ {rt.server_url} · sandbox {rt.sandbox.runner.name}"
+                f"runner {runner.owner} · {rt.model.name} @ {shown_url(rt.server_url)} · sandbox {rt.sandbox.runner.name}"
             )
             await runner.run(once=once)
         finally:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
+from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
     from hearth.runtime.config import Settings
@@ -86,7 +87,7 @@ async def _serve(settings: Settings) -> None:
             loop.add_signal_handler(sig, stop.set)
         log(
             f"scheduler for {settings.workspace} · poll {options.poll:g}s · {options.parallel} at once · "
-            f"model {rt.model.name} @ {rt.server_url} · sandbox {rt.sandbox.runner.name}"
+            f"model {rt.model.name} @ {shown_url(rt.server_url)} · sandbox {rt.sandbox.runner.name}"
         )
         await sched.serve(stop)
         log("scheduler stopped")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from hearth.apps.cli.commands import COMMANDS
 from hearth.core.errors import HearthError
+from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -116,7 +117,7 @@ class SlashCommands:
         rt = self.host.rt
         session = self.host.session
         started = session.started
-        self.say(f"  model    {session.agent.model.name} @ {rt.server_url}")
+        self.say(f"  model    {session.agent.model.name} @ {shown_url(rt.server_url)}")
         self.say(
             f"  context  {rt.profile.context_window} tokens ({rt.context_source}); tools as {rt.profile.tool_mode.value}"
         )

@@ -9,6 +9,7 @@ import socket
 import sys
 
 from hearth.apps.web.auth import LOOPBACK, WebAuth
+from hearth.core.text import shown_url
 from hearth.runtime.config import Settings, user_data_path
 
 TOKEN_FILE = "web-token"
@@ -85,7 +86,7 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
     out.write(f"  PIN       {auth.pin}  (enter it on the page to log in)\n")
     out.write(f"  API token in {token_source}; send it as Authorization: Bearer\n")
     out.write(
-        f"  sandbox   {runtime.sandbox.describe()} · model {runtime.model.name} @ {runtime.server_url}\n"
+        f"  sandbox   {runtime.sandbox.describe()} · model {runtime.model.name} @ {shown_url(runtime.server_url)}\n"
     )
     scheduling = "on (unless another process schedules here)" if settings.web_scheduler else "off"
     out.write(f"  scheduler {scheduling}\n")

@@ -3,6 +3,10 @@
 A repository's own config can name programs for git to run (hooks,
 `core.fsmonitor`, `core.sshCommand`, pagers, diff drivers); every call here
 overrides those, and runs confined even so.
+
+No sandbox hides what git keeps in its objects, so `git_diff` leaves every secret file out (the
+one predicate of sandbox/secrets.py, as pathspec excludes, and each section naming one dropped
+from the output too), and `git_log` prints commits, never their content.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pydantic import Field
 
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox.secrets import SECRET_DIRS, SECRET_NAMES, is_secret_path, secret_index
 from hearth.tools.base import RunContext, Tool, ToolInput
 
 SAFE_CONFIG = (
@@ -98,10 +103,35 @@ class GitDiffInput(ToolInput):
 
 
 async def git_diff(args: GitDiffInput, ctx: RunContext) -> str:
-    cmd = ["diff", "--no-ext-diff", "--no-textconv"] + (["--staged"] if args.staged else [])
-    if args.path:
-        cmd += ["--", str(ctx.paths.resolve(args.path))]
-    return await _git(ctx, *cmd) or "No changes."
+    cmd = ["diff", "--no-ext-diff", "--no-textconv", "--no-renames"] + (["--staged"] if args.staged else [])
+    cmd += ["--", *([str(ctx.paths.resolve(args.path))] if args.path else []), *_secret_excludes(ctx)]
+    return _without_secrets(await _git(ctx, *cmd)) or "No changes."
+
+
+def _secret_excludes(ctx: RunContext) -> list[str]:
+    """Pathspecs that leave out every secret: by name and folder at any depth, and by path each
+    one the workspace holds (hardlinks to secrets under other names included)."""
+    out = [f":(exclude,glob,icase)**/{name}" for name in SECRET_NAMES]
+    out += [f":(exclude,glob)**/{folder}/**" for folder in sorted(SECRET_DIRS)]
+    try:
+        found = secret_index(ctx.workspace).scan()
+    except OSError:
+        return out
+    return out + [f":(exclude,literal){rel}" for rel in (*found.files, *found.dirs)]
+
+
+def _without_secrets(diff: str) -> str:
+    """`diff` without the file sections whose either side is a secret by name (a second line of
+    defence behind the pathspecs, e.g. a section git printed for a path they did not catch)."""
+    kept: list[str] = []
+    skipping = False
+    for line in diff.splitlines():
+        if line.startswith("diff --git "):
+            names = [n.strip('"') for n in line[len("diff --git ") :].split(" ")]
+            skipping = any(is_secret_path(n.split("/", 1)[-1]) for n in names if "/" in n)
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 class GitAddInput(ToolInput):
@@ -157,6 +187,7 @@ class GitLogInput(ToolInput):
 
 
 async def git_log(args: GitLogInput, ctx: RunContext) -> str:
+    # Subjects only: no patch, stat or pickaxe, so no file content (a committed secret) is shown.
     return await _git(ctx, "log", f"-n{args.n}", "--format=%h %ad %an: %s", "--date=short")
 
 

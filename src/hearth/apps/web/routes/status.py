@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from hearth.apps.web.state import State
+from hearth.core.text import shown_url
 
 router = APIRouter(tags=["status"])
 
@@ -43,7 +44,7 @@ async def status(state: State) -> StatusOut:
     return StatusOut(
         workspace=str(rt.workspace),
         model=rt.model.name,
-        server=rt.server_url,
+        server=shown_url(rt.server_url),
         context_window=rt.profile.context_window,
         context_source=rt.context_source,
         tool_mode=rt.profile.tool_mode.value,
