@@ -16,7 +16,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.events import ToolResult
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.runtime.config import folder_settings, trust_store
-from hearth.runtime.skills import session_skills, skill_tools
+from hearth.runtime.skills import approve_skills, session_skills, skill_tools, workspace_skill_prints
 from hearth.sandbox.paths import SafePaths
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply
@@ -46,6 +46,7 @@ def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
 
 def trust(ws: Path) -> None:
     trust_store().record(ws, folder_settings(ws).fingerprint, [])
+    approve_skills(ws, workspace_skill_prints(ws))  # what `hearth trust` records for skills
 
 
 def test_parse_rejects_missing_or_bad_front_matter(tmp_path: Path) -> None:

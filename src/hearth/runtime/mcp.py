@@ -3,15 +3,22 @@ how their commands run (inside the session's sandbox, like `shell`), and their t
 
 A workspace's `.hearth/mcp.json` and `.mcp.json` are approved with `hearth mcp approve`:
 the same trust record as `hearth trust` (runtime.trust), in its own file in the user's
-config folder, over a fingerprint of those files' content, so a change (by the model,
-or a `git pull`) needs a new approval before anything they name is started.
+config folder, over a fingerprint of those files' content and of every workspace file their
+servers can run (mcp/coverage.py: `python3 tools/srv.py` covers `tools/srv.py` and the code
+beside it), so a change (by the model, or a `git pull`) needs a new approval before anything
+they name is started. The approval shows everything the fingerprint covers: command, args,
+cwd, env and headers (values that look secret masked), and the files. Without an isolating
+sandbox (the process runner) nothing that runs workspace code starts: not a workspace's
+servers, approved or not, nor a user's server whose command runs a workspace file.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
+import re
 import shlex
 from pathlib import Path
 
@@ -19,6 +26,7 @@ from hearth.core.errors import ConfigError
 from hearth.core.protocols import ExecSpec
 from hearth.mcp.client import Connection, McpServers
 from hearth.mcp.config import ServerConfig, read_servers, workspace_files, workspace_fingerprint
+from hearth.mcp.coverage import covered_files
 from hearth.mcp.lookup import lookup_tool
 from hearth.mcp.tools import mcp_tools
 from hearth.mcp.transport import Launcher, Prepared
@@ -39,6 +47,14 @@ def approvals() -> TrustStore:
     return TrustStore(user_config_path().parent / APPROVALS_FILE)
 
 
+def approval_fingerprint(workspace: Path) -> str:
+    """Changes when the workspace's MCP files change, or any workspace file their servers run."""
+    digest = hashlib.sha256(workspace_fingerprint(workspace).encode())
+    for server in workspace_servers(workspace):
+        digest.update(f"\0{server.name}\0{covered_files(workspace, server).digest()}".encode())
+    return digest.hexdigest()
+
+
 def approval_problem(workspace: Path) -> str | None:
     """None when the workspace has no MCP files or they are approved as they are now."""
     files = workspace_files(workspace)
@@ -51,16 +67,70 @@ def approval_problem(workspace: Path) -> str | None:
     names = ", ".join(str(f.relative_to(workspace)) for f in files)
     if record is None:
         return f"{names} not approved: review it and run `hearth mcp approve {workspace}`"
-    if record.fingerprint != workspace_fingerprint(workspace):
-        return f"{names} changed since approved: review it and run `hearth mcp approve {workspace}` again"
+    try:
+        now = approval_fingerprint(workspace)
+    except ConfigError as exc:
+        return f"{exc.message} {exc.hint}".strip()
+    if record.fingerprint != now:
+        return (
+            f"{names}, or a workspace file its servers run, changed since approved: review it and "
+            f"run `hearth mcp approve {workspace}` again"
+        )
     return None
 
 
 def approve(workspace: Path) -> list[ServerConfig]:
-    """Record the workspace's MCP files as they are now; the servers they name."""
+    """Record the workspace's MCP files, and the files their servers run, as they are now."""
     servers = workspace_servers(workspace)
-    approvals().record(workspace, workspace_fingerprint(workspace), [s.name for s in servers])
+    approvals().record(workspace, approval_fingerprint(workspace), [s.name for s in servers])
     return servers
+
+
+_SECRET_NAME = re.compile(r"(?i)key|token|secret|pass|auth|cred|private|session|cookie|sig")
+_SECRET_VALUE = re.compile(
+    r"^(sk-|ghp_|gho_|xox[bp]-|glpat-)|^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9+/_\-=.]{24,}$"
+)
+LOADS_CODE = frozenset(
+    {
+        "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME",
+        "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PATH", "PERL5OPT",
+        "PERL5LIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "DYLD_INSERT_LIBRARIES",
+    }
+)  # fmt: skip
+
+
+def shown_secret(name: str, value: str) -> str:
+    """A value of env or headers as an approval shows it: masked when it looks like a secret."""
+    return "***" if _SECRET_NAME.search(name) or _SECRET_VALUE.search(value) else value
+
+
+def review_lines(workspace: Path, server: ServerConfig) -> list[str]:
+    """Everything an approval of `server` covers, for the person to read before saying yes."""
+    lines = [f"{server.name} ({server.transport})"]
+    if server.url:
+        lines.append(f"    url      {server.url}")
+        for key, value in server.headers.items():
+            lines.append(f"    header   {key}: {shown_secret(key, value)}")
+    else:
+        lines.append(f"    command  {shlex.join([server.command, *server.args])}")
+        lines.append(f"    cwd      {server.cwd or '.'} (in the workspace)")
+        for key, value in server.env.items():
+            note = (
+                "   <- makes the program load other code"
+                if key in LOADS_CODE or key.startswith("GIT_")
+                else ""
+            )
+            lines.append(f"    env      {key}={shown_secret(key, value)}{note}")
+        lines.append(f"    network  {'yes' if server.network else 'no'}")
+        try:
+            files = sorted(covered_files(workspace, server).files)
+        except ConfigError as exc:
+            files = []
+            lines.append(f"    files    {exc.message}")
+        if files:
+            shown = files[:25] + ([f"... and {len(files) - 25} more"] if len(files) > 25 else [])
+            lines.append(f"    runs     {len(files)} workspace file(s), fingerprinted: " + ", ".join(shown))
+    return lines
 
 
 def workspace_servers(workspace: Path) -> list[ServerConfig]:
@@ -70,10 +140,21 @@ def workspace_servers(workspace: Path) -> list[ServerConfig]:
     return out
 
 
-def configured_servers(workspace: Path) -> tuple[list[ServerConfig], list[str]]:
-    """The servers to start (a workspace's override the user's of the same name) and notes."""
+def configured_servers(workspace: Path, *, isolated: bool = True) -> tuple[list[ServerConfig], list[str]]:
+    """The servers to start (a workspace's override the user's of the same name) and notes.
+
+    Without an isolating sandbox (`isolated` false) nothing that runs workspace code starts:
+    the workspace's servers, approved or not, and the user's whose command runs a workspace file."""
     servers = {s.name: s for s in read_servers(user_mcp_file())}
     notes: list[str] = []
+    if not isolated:
+        if workspace_files(workspace):
+            notes.append(UNISOLATED_NOTE.format(what="workspace MCP servers"))
+        for name, server in list(servers.items()):
+            if _runs_workspace_code(workspace, server):
+                del servers[name]
+                notes.append(UNISOLATED_NOTE.format(what=f"MCP server {name!r} (it runs workspace files)"))
+        return list(servers.values()), notes
     problem = approval_problem(workspace)
     if problem:
         notes.append(f"workspace MCP servers not started: {problem}")
@@ -81,6 +162,19 @@ def configured_servers(workspace: Path) -> tuple[list[ServerConfig], list[str]]:
         for server in workspace_servers(workspace):
             servers[server.name] = server
     return list(servers.values()), notes
+
+
+UNISOLATED_NOTE = (
+    "{what} not started: no sandbox isolates commands here, so workspace code would run on the "
+    "host; use bwrap or Landlock (`hearth doctor`)"
+)
+
+
+def _runs_workspace_code(workspace: Path, server: ServerConfig) -> bool:
+    try:
+        return bool(covered_files(workspace, server).files)
+    except ConfigError:
+        return True
 
 
 def sandbox_launcher(runner: SandboxRunner, workspace: Path) -> Launcher:
@@ -123,7 +217,7 @@ def start_servers(
     tools join `toolset` (never replacing one): listed in full while they fit `listed_tokens`,
     else unlisted and summarised in the `mcp_tools` lookup tool (added when any server is)."""
     try:
-        configs, notes = configured_servers(workspace)
+        configs, notes = configured_servers(workspace, isolated=runner.isolated)
     except ConfigError as exc:  # a broken mcp.json costs its servers, not the session
         configs, notes = [], [f"MCP servers not started: {exc.message} {exc.hint}".strip()]
     servers = McpServers(configs, sandbox_launcher(runner, workspace), notes)

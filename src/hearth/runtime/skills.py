@@ -1,34 +1,99 @@
 """Which skill folders a session sees: the user's own (`<user data>/skills`) always; the
-workspace's (`.hearth/skills`, `.agents/skills`, `.claude/skills`) only once the user trusted
-that workspace (`hearth trust`), since a skill is instructions the model follows."""
+workspace's (`.hearth/skills`, `.agents/skills`, `.claude/skills`) each only as reviewed.
+
+A skill is instructions the model follows (and scripts beside them), so `hearth trust` shows
+the workspace's skills and records a fingerprint of each one's folder (every file in it) in
+the user's config folder. A skill added or changed after that is not loaded until `hearth trust`
+is run again: one approval per skill, as it was when the person saw it.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
 from pathlib import Path
 
 from hearth.core.errors import HearthError
-from hearth.runtime.config import trust_store, user_data_path
+from hearth.runtime.config import user_config_path, user_data_path
 from hearth.runtime.memory import memory_path, open_memory
+from hearth.runtime.trust import TrustStore
 from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.skills import Skill, discover, promote_skill_tool, skill_tool
 
 WORKSPACE_FOLDERS = (".hearth/skills", ".agents/skills", ".claude/skills")
+SKILLS_FILE = "approved-skills.json"
 
 
-def workspace_trusted(workspace: Path) -> bool:
+def skill_approvals() -> TrustStore:
+    return TrustStore(user_config_path().parent / SKILLS_FILE)
+
+
+def workspace_skill_prints(workspace: Path) -> dict[str, str]:
+    """Each workspace skill's folder (relative to the workspace) -> a hash of every file in it."""
+    out: dict[str, str] = {}
+    for folder in WORKSPACE_FOLDERS:
+        base = workspace / folder
+        if not base.is_dir() or base.is_symlink():
+            continue
+        for md in sorted(base.glob("*/SKILL.md")):
+            out[f"{folder}/{md.parent.name}"] = _folder_hash(md.parent)
+    return out
+
+
+def _folder_hash(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(folder):  # follows no symlinked folder
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            try:
+                if stat.S_ISLNK(os.lstat(path).st_mode):
+                    digest.update(b"link:" + os.readlink(path).encode())
+                digest.update(path.read_bytes())
+            except OSError as exc:
+                digest.update(f"unreadable:{exc.errno}".encode())
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def approve_skills(workspace: Path, prints: dict[str, str]) -> None:
+    """Record the workspace's skills as the person saw them (`prints`), or forget them (none)."""
+    store = skill_approvals()
+    if prints:
+        combined = hashlib.sha256(repr(sorted(prints.items())).encode()).hexdigest()
+        store.record(workspace, combined, [f"{rel}={digest}" for rel, digest in sorted(prints.items())])
+    else:
+        store.remove(workspace)
+
+
+def approved_skill_folders(workspace: Path) -> list[Path]:
+    """The workspace's skill folders approved as they are now (unreviewed ones left out)."""
     try:
-        return trust_store().get(workspace) is not None
+        record = skill_approvals().get(workspace)
     except HearthError:
-        return False
-
-
-def skill_folders(workspace: Path) -> list[Path]:
-    folders = [workspace / f for f in WORKSPACE_FOLDERS] if workspace_trusted(workspace) else []
-    return [*folders, user_data_path() / "skills"]
+        return []
+    if record is None:
+        return []
+    approved = dict(entry.rpartition("=")[::2] for entry in record.settings)
+    return [
+        workspace / rel
+        for rel, digest in workspace_skill_prints(workspace).items()
+        if approved.get(rel) == digest
+    ]
 
 
 def session_skills(workspace: Path) -> list[Skill]:
-    return discover(skill_folders(workspace))
+    """The approved workspace skills (winning a name, as before) and the user's own."""
+    found: dict[str, Skill] = {}
+    for folder in approved_skill_folders(workspace):
+        for skill in discover([folder.parent]):
+            if skill.path.parent == folder and skill.name not in found:
+                found[skill.name] = skill
+    for skill in discover([user_data_path() / "skills"]):
+        found.setdefault(skill.name, skill)
+    return sorted(found.values(), key=lambda s: s.name)
 
 
 def skill_tools(workspace: Path) -> list[Tool]:

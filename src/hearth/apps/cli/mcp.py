@@ -27,7 +27,7 @@ def _workspace(workspace: Path | None) -> Path:
 def list_servers(workspace: WorkspaceOpt = None) -> None:
     """The configured servers: the user's, and the workspace's (started only once approved)."""
     from hearth.mcp.config import read_servers
-    from hearth.runtime.mcp import approval_problem, user_mcp_file, workspace_servers
+    from hearth.runtime.mcp import approval_problem, review_lines, user_mcp_file, workspace_servers
 
     try:
         ws = _workspace(workspace)
@@ -42,8 +42,10 @@ def list_servers(workspace: WorkspaceOpt = None) -> None:
         state = "" if server.enabled else "  (disabled)"
         print(f"{server.name:<16} {server.transport:<5} {server.describe()}{state}")
     for server in local:
-        state = f"  (NOT STARTED: {problem})" if problem else "  (workspace, approved)"
-        print(f"{server.name:<16} {server.transport:<5} {server.describe()}{state}")
+        state = f"NOT STARTED: {problem}" if problem else "workspace, approved"
+        lines = review_lines(ws, server)
+        print(f"{lines[0]}  ({state})")
+        print("\n".join(lines[1:]))
 
 
 @mcp_app.command("add")
@@ -106,8 +108,8 @@ def approve(
 ) -> None:
     """Let a workspace's .hearth/mcp.json and .mcp.json start their servers (as they are now)."""
     from hearth.apps.cli.trust import ask_at_terminal
-    from hearth.mcp.config import workspace_files, workspace_fingerprint
-    from hearth.runtime.mcp import approvals, workspace_servers
+    from hearth.mcp.config import workspace_files
+    from hearth.runtime.mcp import approval_fingerprint, approvals, review_lines, workspace_servers
 
     try:
         ws = (folder or _workspace(None)).resolve()
@@ -115,20 +117,21 @@ def approve(
         if not files:
             print(f"{ws} has no .hearth/mcp.json or .mcp.json.")
             return
-        before = workspace_fingerprint(ws)
+        before = approval_fingerprint(ws)  # a folder too large to fingerprint stops here
         servers = workspace_servers(ws)
         print(f"{ws} would start these MCP servers (each a program run in the sandbox):")
         for server in servers:
-            print(f"  {server.name}: {server.describe()}" + ("  (network)" if server.network else ""))
+            print("\n".join("  " + line for line in review_lines(ws, server)))
         if not yes and not ask_at_terminal("Approve them?"):
             print("Not approved.")
             return
-        if workspace_fingerprint(ws) != before:
+        if approval_fingerprint(ws) != before:
             fail(HearthError("The files changed while you were asked.", "Run `hearth mcp approve` again."))
         approvals().record(ws, before, [s.name for s in servers])
     except HearthError as exc:
         fail(exc)
-    print(f"Approved; a change to {', '.join(f.name for f in files)} needs a new approval.")
+    names = ", ".join(f.name for f in files)
+    print(f"Approved; a change to {names} or to a file its servers run needs a new approval.")
 
 
 @mcp_app.command("test")
@@ -159,13 +162,14 @@ async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]
     from hearth.runtime.mcp import configured_servers, sandbox_launcher
     from hearth.sandbox.choice import choose_sandbox
 
-    configs, notes = configured_servers(settings.workspace)
+    sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    configs, notes = configured_servers(settings.workspace, isolated=sandbox.runner.isolated)
     chosen = [c for c in configs if c.name == name]
     if not chosen:
+        await sandbox.runner.close()
         raise HearthError(
             f"No MCP server {name!r} would start here. {' '.join(notes)}", "See `hearth mcp list`."
         )
-    sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     servers = McpServers(chosen, sandbox_launcher(sandbox.runner, settings.workspace))
     try:
         servers.start()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from hearth.core.errors import HearthError
 from hearth.runtime.config import LoadedSettings, folder_settings, trust_store
+from hearth.runtime.skills import approve_skills, workspace_skill_prints
 from hearth.runtime.trust import FolderSettings
 
 
@@ -43,6 +44,7 @@ def list_trusted(write: Callable[[str], object] = print) -> None:
 
 
 def untrust(folder: Path) -> str:
+    approve_skills(folder.resolve(), {})
     removed = trust_store().remove(folder.resolve())
     return f"{folder.resolve()} is no longer trusted." if removed else f"{folder.resolve()} was not trusted."
 
@@ -54,24 +56,32 @@ def trust_folder(folder: Path, *, confirm: Callable[[str], bool] | None) -> str:
         raise HearthError(f"{folder} is not a folder.", "Name the workspace to trust: hearth trust DIR.")
     shown = folder_settings(folder)
     rows = describe(shown)
-    if not rows:
-        return f"Nothing to trust: {folder}'s own files set no safety settings."
-    print(f"{folder}'s own files set these settings, which Hearth ignores until you trust it:")
-    print("\n".join(rows))
-    print(
-        "Trusting lets them choose the permissions, the sandbox, the network and the model server "
-        "(and where your API key goes). A later change to them needs your approval again."
-    )
-    if confirm is not None and not confirm(f"Trust {folder} with these settings?"):
+    skills = workspace_skill_prints(folder)
+    if not rows and not skills:
+        return f"Nothing to trust: {folder}'s own files set no safety settings and hold no skills."
+    if rows:
+        print(f"{folder}'s own files set these settings, which Hearth ignores until you trust it:")
+        print("\n".join(rows))
+        print(
+            "Trusting lets them choose the permissions, the sandbox, the network and the model server "
+            "(and where your API key goes). A later change to them needs your approval again."
+        )
+    if skills:
+        print(f"{folder} holds these skills, instructions the model follows (with the files beside them):")
+        print("\n".join(f"  {rel}/" for rel in skills))
+        print("A skill added or changed later is not loaded until you run hearth trust again.")
+    if confirm is not None and not confirm(f"Trust {folder} with these {'settings' if rows else 'skills'}?"):
         return "Not trusted; nothing was recorded."
-    if folder_settings(folder).fingerprint != shown.fingerprint:
+    if folder_settings(folder).fingerprint != shown.fingerprint or workspace_skill_prints(folder) != skills:
         raise HearthError(
-            "The settings changed while you were reading them; nothing was recorded.",
+            "The settings or skills changed while you were reading them; nothing was recorded.",
             "Run hearth trust again and review them.",
         )
-    names = sorted({name for _, name, _ in shown.needing_trust()})
-    trust_store().record(folder, shown.fingerprint, names)
-    return f"Trusted {folder}; its settings apply from the next start."
+    if rows:
+        names = sorted({name for _, name, _ in shown.needing_trust()})
+        trust_store().record(folder, shown.fingerprint, names)
+    approve_skills(folder, skills)
+    return f"Trusted {folder}; its {'settings' if rows else 'skills'} apply from the next start."
 
 
 def ask_at_terminal(question: str) -> bool:
