@@ -214,6 +214,8 @@ def test_a_password_in_the_server_url_is_masked_in_events_output_and_export(
         assert exported.code == 0 and hidden not in exported.stdout
     shown = hearth("sessions", "show", sid, "-w", str(workspace))
     assert hidden not in shown.stdout
+    config = hearth("config", "-w", str(workspace), env={"HEARTH_LLM_URL": url.format(port=port)})
+    assert config.code == 0 and "127.0.0.1" in config.stdout and hidden not in config.stdout
 
 
 @pytest.mark.parametrize(
