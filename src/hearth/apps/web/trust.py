@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from hearth.apps.web.state import WebState
 from hearth.core.errors import HearthError
 from hearth.runtime.config import folder_settings, trust_store
+from hearth.runtime.skills import approve_skills
 
 
 class TrustIn(BaseModel):
@@ -75,6 +76,7 @@ def trust_router(state: WebState) -> APIRouter:
     async def delete_trust() -> dict[str, Any]:
         """Forget the trust given to the workspace (applies from the next start)."""
         trust_store().remove(state.settings.workspace)
+        approve_skills(state.settings.workspace, {})  # its skills wait for review again too
         return report()
 
     return router
