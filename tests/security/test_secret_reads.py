@@ -232,3 +232,27 @@ def test_a_password_in_the_server_url_is_masked_in_events_output_and_export(
 def test_shown_url_masks_every_credential_form(text: str) -> None:
     out = shown_url(text)
     assert "k3y-zz" not in out and "p4ss" not in out and "***" in out
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "print(open('.env').read())",
+        "import pathlib; pathlib.Path('config/prod.env').read_text()",
+        "import subprocess; subprocess.run(['git', 'show', 'HEAD:.env'])",
+        "import glob; [open(p).read() for p in glob.glob('.e*')]",
+    ],
+)
+def test_the_python_tool_asks_for_the_same_reads(code: str) -> None:
+    from hearth.tools.builtin.python import python_tools
+
+    tool = next(t for t in python_tools() if t.name == "python")
+    landlock = policy(PermissionMode.AUTO, False, ("python",)).decide(tool, {"code": code})
+    assert landlock.decision is Decision.ASK, landlock.reason
+    if "git" in code:
+        assert (
+            policy(PermissionMode.AUTO, True, ("python",)).decide(tool, {"code": code}).decision
+            is Decision.ASK
+        )
+    plain = policy(PermissionMode.AUTO, False, ("python",)).decide(tool, {"code": "print(1 + 1)"})
+    assert plain.decision is Decision.ALLOW

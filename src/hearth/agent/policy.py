@@ -34,6 +34,7 @@ from hearth.tools.base import Tool
 DEFAULT_ALLOW = DEFAULT_COMMANDS  # what runs without asking by default, with read-only options only
 UNISOLATED = "no sandbox isolates commands here, so every shell command asks, whatever the rules or mode"
 WRITE_TOOLS = ("write", "edit", "mkdir")
+CODE_TOOLS = ("shell", "python")  # tools that run what the model wrote in the sandbox
 GIT_OBJECTS = (
     "git can print committed secrets from its objects and history, which no sandbox hides; "
     "it asks every time (the git_diff and git_log tools leave secret files out)"
@@ -120,9 +121,14 @@ class PermissionPolicy:
         except ToolError as exc:
             return Verdict(Decision.DENY, str(exc).rstrip("."))
         known: tuple[str, ...] = ()
-        if tool.name == "shell" and not self.hides_secrets and paths is not None:
+        if tool.name in CODE_TOOLS and not self.hides_secrets and paths is not None:
             known = self._known_secrets(paths)
         verdicts = [self._decide_one(tool, s, known) for s in subjects]
+        code = arguments.get("code")
+        if tool.name == "python" and isinstance(code, str):  # the same reads, written in Python
+            secret = self._secret_read(code, known)
+            if secret is not None:
+                verdicts.append(Verdict(Decision.ASK, secret))
         return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
 
     @staticmethod
