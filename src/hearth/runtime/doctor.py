@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hearth import __version__
 from hearth.core.errors import HearthError
+from hearth.core.text import shown_url
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir
@@ -162,8 +163,8 @@ async def _model(settings: Settings) -> list[Check]:
         return [Check("model", "fail", str(exc))]
     info = await probe_server(base, settings.api_key.get_secret_value(), settings.model)
     if not info.models:
-        return [Check("model", "fail", f"{base} did not answer /models; is the server running?")]
-    out = [Check("model", "ok", f"{base}: models {', '.join(info.models[:8])}")]
+        return [Check("model", "fail", f"{shown_url(base)} did not answer /models; is the server running?")]
+    out = [Check("model", "ok", f"{shown_url(base)}: models {', '.join(info.models[:8])}")]
     if settings.model and settings.model not in info.models:
         out.append(Check("model", "warn", f"HEARTH_MODEL={settings.model} is not among the server's models"))
     window = settings.context_window or info.context_window

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 
 from hearth.core.errors import HearthError
+from hearth.core.text import shown_url
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, project_dir
@@ -48,8 +49,8 @@ async def _server(settings: Settings) -> list[Check]:
         return [Check("server", "fail", str(exc))]
     info = await probe_server(base, settings.api_key.get_secret_value(), settings.model)
     if not info.models:
-        return [Check("server", "fail", f"{base} did not answer /models")]
-    out = [Check("server", "ok", f"{base} serves {len(info.models)} model(s)")]
+        return [Check("server", "fail", f"{shown_url(base)} did not answer /models")]
+    out = [Check("server", "ok", f"{shown_url(base)} serves {len(info.models)} model(s)")]
     wanted = {"main": settings.model} | {
         name: row.model for name, row in settings.roles.items() if row.model and not row.server
     }

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hearth.core.text import shown_url
 from hearth.runtime.config import Settings, project_dir
 
 MASK = "***"
@@ -50,6 +51,7 @@ def secrets_of(settings: Settings) -> list[str]:
 def mask(text: str, secrets: Iterable[str] = ()) -> str:
     for value in sorted(set(secrets), key=len, reverse=True):
         text = text.replace(value, MASK)
+    text = shown_url(text)  # a URL's user or password, its api_key= / token= query
     text = _PATTERNS[0].sub(MASK, text)
     text = _PATTERNS[1].sub(lambda m: f"{m.group(1)} {MASK}", text)
     text = _PATTERNS[2].sub(lambda m: m.group(1) + MASK, text)
