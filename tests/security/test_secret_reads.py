@@ -63,6 +63,8 @@ GIT_CONTENT = [
     "sh -c 'git show HEAD:.env'",
     "g''it show HEAD:.env",
     "ls && git show HEAD:.env",
+    "git checkout HEAD~1 -- .env && head .env",
+    "git restore --source=HEAD~1 .env",
 ]
 
 
@@ -256,3 +258,9 @@ def test_the_python_tool_asks_for_the_same_reads(code: str) -> None:
         )
     plain = policy(PermissionMode.AUTO, False, ("python",)).decide(tool, {"code": "print(1 + 1)"})
     assert plain.decision is Decision.ALLOW
+
+
+@pytest.mark.parametrize("command", ["git checkout -b feature", "git switch main", "git log --oneline"])
+def test_git_that_prints_no_content_is_left_to_the_mode(command: str) -> None:
+    verdict = policy(PermissionMode.AUTO, True).decide(SHELL, {"command": command})
+    assert verdict.decision is Decision.ALLOW, verdict.reason

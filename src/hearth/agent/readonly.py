@@ -165,8 +165,7 @@ GIT_OBJECT_READERS = frozenset(
     {
         "show", "diff", "cat-file", "grep", "blame", "annotate", "archive", "stash", "format-patch",
         "diff-tree", "diff-index", "diff-files", "fast-export", "bundle", "range-diff", "difftool",
-        "unpack-file", "whatchanged", "checkout", "restore", "cherry", "notes", "am", "apply",
-        "instaweb", "show-branch", "merge-file", "mergetool", "worktree", "p4", "svn",
+        "unpack-file", "whatchanged", "restore", "worktree", "read-tree", "checkout-index",
     }
 )  # fmt: skip
 # Options that make log-like commands print content (patches, pickaxe hits, line ranges).
@@ -193,6 +192,8 @@ def reads_git_objects(command: str) -> bool:
         if sub in GIT_OBJECT_READERS or sub.startswith(("cat-", "diff")):
             return True
         if sub in _LOG_LIKE and any(_CONTENT_OPTION.match(w) for w in rest):
+            return True
+        if sub == "checkout" and "--" in rest:  # files out of a commit (`git checkout HEAD -- .env`)
             return True
     return False
 
