@@ -202,3 +202,28 @@ def test_skills_added_or_changed_after_trust_are_not_loaded(env: Path, hearth) -
     assert [s.name for s in session_skills(env)] == ["exfiltrate", "late", "release"]
     assert hearth("trust", "--untrust", str(env)).code == 0
     assert session_skills(env) == []
+
+
+def test_env_paths_shell_lines_and_project_runners_are_covered(env: Path) -> None:
+    (env / "native").mkdir()
+    (env / "native" / "evil.so").write_bytes(b"\x7fELF")
+    (env / "web").mkdir()
+    (env / "web" / "package.json").write_text('{"scripts": {"start": "node srv.js"}}')
+    (env / "web" / "srv.js").write_text("console.log(1)\n")
+    write_mcp(
+        env,
+        {
+            "pre": {"command": "python3", "args": ["-V"], "env": {"LD_PRELOAD": "./native/evil.so"}},
+            "sh": {"command": "sh", "args": ["-c", "exec python3 tools/srv.py"]},
+            "npm": {"command": "npm", "args": ["start"], "cwd": "web"},
+            "path": {"command": "python3", "args": ["-V"], "env": {"PYTHONPATH": "x:tools/lib"}},
+        },
+    )
+    covered = {s.name: set(covered_files(env, s).files) for s in read_servers(env / ".mcp.json")}
+    assert "native/evil.so" in covered["pre"]
+    assert "tools/srv.py" in covered["sh"] and "tools/helper.py" in covered["sh"]
+    assert {"web/package.json", "web/srv.js"} <= covered["npm"]
+    assert "tools/lib/deep.py" in covered["path"]
+    approve(env)
+    (env / "native" / "evil.so").write_bytes(b"\x7fELF changed")
+    assert approval_problem(env) is not None

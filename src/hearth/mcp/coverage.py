@@ -3,12 +3,15 @@
 An approved `.mcp.json` naming `python3 tools/srv.py` would run whatever `tools/srv.py` holds
 at the next start, so the approval fingerprints the files, not only the JSON. Which files:
 
-- each workspace path named in `command` or `args` (or in an `--opt=path` argument), resolved
-  from the server's `cwd`: a file is covered exactly, whatever it is;
+- each workspace path named in `command`, `args` or `env` values (or in an `--opt=path`
+  argument, a `sh -c '...'` line, a `PYTHONPATH`-style list), resolved from the server's `cwd`:
+  a file is covered exactly, whatever it is (`LD_PRELOAD=./x.so` covers `x.so`);
 - the code around it, since a script imports or sources its neighbours: every file with a
   code suffix (CODE_SUFFIXES) in the named file's folder and below (or the named folder's);
   for Python that is the script's own `sys.path[0]`, which is where it imports from;
-- for `python -m pkg` or `python -c`, the server's folder (Python's `sys.path[0]` then).
+- for `python -m pkg` or `python -c`, the server's folder (Python's `sys.path[0]` then), and
+  for a project runner (`npm start`, `uv run`, `make`), the server's folder, whose files say
+  what it runs.
 
 The folder and below, rather than following the imports: resolving a script's imports means
 running its import machinery (or guessing at dynamic ones), while a change anywhere near the
@@ -36,6 +39,12 @@ CODE_SUFFIXES = frozenset(
     }
 )  # fmt: skip
 SKIPPED_DIRS = frozenset({".git", "__pycache__", ".hearth"})
+PROJECT_RUNNERS = frozenset(
+    {
+        "npm", "npx", "yarn", "pnpm", "bun", "deno", "uv", "make", "cargo", "poetry", "pipenv",
+        "pdm", "hatch", "bundle", "rake", "composer", "go", "just", "task",
+    }
+)  # fmt: skip
 MAX_FILES = 2000
 MAX_BYTES = 32 << 20
 
@@ -61,20 +70,20 @@ def covered_files(workspace: Path, server: ServerConfig) -> Covered:
     cwd = Path(os.path.realpath(root / server.cwd)) if server.cwd else root
     named: set[Path] = set()
     trees: set[Path] = set()
-    words = [server.command, *server.args]
-    for word in words:
-        for text in {word, word.partition("=")[2]} - {""}:
-            path = _inside(root, cwd, text)
-            if path is None:
-                continue
-            named.add(path)
-            trees.add(path if path.is_dir() else path.parent)
+    for text in sorted(_path_words([server.command, *server.args, *server.env.values()])):
+        path = _inside(root, cwd, text)
+        if path is None:
+            continue
+        named.add(path)
+        trees.add(path if path.is_dir() else path.parent)
     if (
         _is_python(server.command)
         and any(a in ("-m", "-c") or a.startswith(("-m", "-c")) for a in server.args)
         and cwd.is_relative_to(root)
     ):
         trees.add(cwd)  # sys.path[0] of `python -m` / `python -c`
+    if os.path.basename(server.command) in PROJECT_RUNNERS and cwd.is_relative_to(root):
+        trees.add(cwd)  # `npm start`, `uv run`, `make`: they run what the folder's files say
     files: dict[str, str] = {}
     budget = [MAX_FILES, MAX_BYTES]
     for path in sorted(named):
@@ -86,6 +95,17 @@ def covered_files(workspace: Path, server: ServerConfig) -> Covered:
             if rel not in files:
                 files[rel] = _hash(path, budget, server)
     return Covered(files)
+
+
+def _path_words(words: list[str]) -> set[str]:
+    """Every piece of the command line and env values that could be a path: whole words, the
+    value of `--opt=path`, the words of `sh -c 'python3 tools/x.py'`, the parts of `A:B` lists."""
+    out: set[str] = set()
+    for word in words:
+        for piece in (word, word.partition("=")[2], *word.split(), *word.split(":")):
+            if piece:
+                out.add(piece)
+    return out
 
 
 def _is_python(command: str) -> bool:
