@@ -1,4 +1,4 @@
-"""Permission decisions (SPEC C4): modes, rules, tool annotations, control files.
+"""Permission decisions: modes, rules, tool annotations, control files.
 
 Order: plan mode allows only read-only tools; then deny rules; then, without
 an isolating sandbox, every shell command asks, whatever the rules or the mode
