@@ -225,11 +225,11 @@ def cli_page() -> str:
 PAGES = {"configuration.md": configuration_page, "cli.md": cli_page}
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], reference: Path = REFERENCE) -> int:
     check = "--check" in argv
     stale = []
     for name, make in PAGES.items():
-        path = REFERENCE / name
+        path = reference / name
         text = make()
         if check:
             if not path.is_file() or path.read_text() != text:

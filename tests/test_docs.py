@@ -3,6 +3,7 @@ nothing outside itself."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -30,43 +31,31 @@ def test_generated_reference_pages_are_up_to_date() -> None:
 def test_the_check_sees_a_stale_page(tmp_path: Path) -> None:
     """--check must fail when a page differs from what the code gives (else the test above
     could never fail)."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import gen_docs
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
+    assert spec is not None and spec.loader is not None
+    gen_docs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen_docs)
     page = gen_docs.configuration_page()
     assert "`HEARTH_LLM_URL`" in page and "| `llm_url` |" in page
     assert "## `hearth run`" in gen_docs.cli_page()
     stale = tmp_path / "configuration.md"
     stale.write_text(page.replace("HEARTH_LLM_URL", "HEARTH_SOMETHING_ELSE"))
-    real = gen_docs.REFERENCE
-    gen_docs.REFERENCE = tmp_path
-    try:
-        (tmp_path / "cli.md").write_text(gen_docs.cli_page())
-        assert gen_docs.main(["--check"]) == 1
-        stale.write_text(page)
-        assert gen_docs.main(["--check"]) == 0
-    finally:
-        gen_docs.REFERENCE = real
+    (tmp_path / "cli.md").write_text(gen_docs.cli_page())
+    assert gen_docs.main(["--check"], tmp_path) == 1
+    stale.write_text(page)
+    assert gen_docs.main(["--check"], tmp_path) == 0
 
 
 def _files() -> list[Path]:
-    out: list[Path] = []
-    for name in SCANNED:
-        path = ROOT / name
-        if path.is_file():
-            out.append(path)
-        elif path.is_dir():
-            out += [
-                p
-                for p in path.rglob("*")
-                if p.is_file()
-                and p.suffix in TEXT_SUFFIXES
-                and not any(part in {"node", "__pycache__", "out", "site"} for part in p.parts)
-                and ".egg-info" not in str(p)
-            ]
-    return out
+    """The repository's files (tracked, and new ones not ignored) under the scanned paths."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "--", *SCANNED],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout.splitlines()
+    return [ROOT / name for name in listed if Path(name).suffix in TEXT_SUFFIXES and (ROOT / name).is_file()]
 
 
 def test_nothing_points_outside_the_repository() -> None:
