@@ -348,7 +348,7 @@ def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace
         summarising(steps, ScriptedReply(text="Read it. TASK_COMPLETE")), context_window=None
     ) as server:
         # Text mode: the full set's native schemas (34 tools, about 2,600 tokens) leave too little
-        # of a 4,096-token window once learned (README: Not built yet); the tools in text fit.
+        # of a 4,096-token window once learned; the tools in text fit.
         res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30", HEARTH_TOOL_MODE="text")
         assert res.code == 0, res.stdout[-2000:]
         requests = agent_requests(server)
