@@ -1,4 +1,4 @@
-"""Permission decisions (SPEC C4): modes, rules, tool annotations, control files.
+"""Permission decisions: modes, rules, tool annotations, control files.
 
 Order: plan mode allows only read-only tools; then deny rules; then, without
 an isolating sandbox, every shell command asks, whatever the rules or the mode
@@ -152,7 +152,7 @@ class PermissionPolicy:
                 )
         return None
 
-    def _decide_one(self, tool: Tool, subject: str | None, known: tuple[str, ...] = ()) -> Verdict:
+    def _decide_one(self, tool: Tool, subject: str | None, known: tuple[str, ...] = ()) -> Verdict:  # noqa: C901
         if self.mode is PermissionMode.PLAN and not tool.read_only:
             return Verdict(Decision.DENY, "plan mode allows only read-only tools; finish the plan first")
         for rule in self.deny:
