@@ -608,35 +608,57 @@ def test_calls_and_claims_after_an_imitated_result_are_not_acted_on(hearth, serv
     replies = [e for e in events(workspace) if isinstance(e, ModelReply)]
     assert [c.name for c in replies[1].tool_calls] == ["write"]  # not the read inside the made-up result
     assert notices(workspace, "claim_with_calls") == []  # the echoed footer is not a claim
-    read, dropping, edit = results(workspace)
-    # the write that kept only the new function is refused (the same write again would go through)
-    assert (
-        not dropping.ok
-        and "would delete 3 of the 3 lines" in dropping.output
-        and "use edit" in dropping.output
-    )
-    assert read.ok and edit.ok
-    text = (workspace / "geometry.py").read_text()
-    assert "def area(w, h)" in text and "def perimeter(w, h)" in text
+    read, rewrite, edit = results(workspace)
+    # a whole-file rewrite of a file just read is an edit: it goes through (its result parses)
+    assert read.ok and rewrite.ok and not edit.ok  # the edit's `old` is gone with the rewrite
+    assert "def perimeter(w, h)" in (workspace / "geometry.py").read_text()
     assert all(b.get("stop") == ["\nResult of "] for b in server.requests)  # the server stops imitations
 
 
-def test_replacing_a_whole_file_goes_through_when_the_model_repeats_the_write(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
-    (workspace / "notes.md").write_text("# Notes\n\n- one\n- two\n- three\n")
+def test_a_whole_file_rewrite_after_a_read_is_not_turned_into_an_append(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: "Not changed: this write would delete 9 of the 9 lines" met
+    a whole-file rewrite of a file just read; the model then appended its new version, leaving
+    both. Now the rewrite goes through; only one that would empty the file is refused."""
+    old = "".join(f"line {n}\n" for n in range(9))
+    (workspace / "notes.md").write_text(old)
     fresh = "# Plan\n\nStart again.\n"
     server.add(
         call("read", path="notes.md"),
-        call("write", path="notes.md", content=fresh),
+        call("write", path="notes.md", content="\n"),
         call("write", path="notes.md", content=fresh),
         ScriptedReply(text="Replaced the notes. TASK_COMPLETE"),
     )
     assert run(hearth, server, workspace, "Replace notes.md with a fresh plan").code == 0
-    _, first, second = results(workspace)
-    assert not first.ok and "send the same write again" in first.output
-    assert second.ok and (workspace / "notes.md").read_text() == fresh
-    assert "stop" not in server.requests[0] or server.requests[0]["stop"] == ["\nResult of "]
+    _, emptied, rewrite = results(workspace)
+    assert not emptied.ok and "empty" in emptied.output
+    assert rewrite.ok and (workspace / "notes.md").read_text() == fresh
+
+
+def test_a_rewrite_that_breaks_a_python_file_is_refused_with_the_error(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text(ORIGINAL)
+    server.add(
+        call("read", path="geometry.py"),
+        call("write", path="geometry.py", content="def area(w, h:\n    return w * h\n"),
+        ScriptedReply(text="TASK_COMPLETE"),
+    )
+    run(hearth, server, workspace)
+    broken = results(workspace)[1]
+    assert not broken.ok and "not valid Python (line 1" in broken.output
+    assert (workspace / "geometry.py").read_text() == ORIGINAL
+
+
+def test_replace_all_that_fixes_words_inside_lines_deletes_no_line(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: replace_all of a misspelt word in a 3-line file was refused
+    with "this edit would delete 2 of the 3 lines", and the typos stayed."""
+    (workspace / "notes.txt").write_text("teh cat\nteh dog\nbird\n")
+    server.add(
+        call("read", path="notes.txt"),
+        call("edit", path="notes.txt", old="teh", new="the", replace_all=True),
+        ScriptedReply(text="Fixed. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace, "Fix the typos in notes.txt").code == 0
+    assert results(workspace)[1].ok
+    assert (workspace / "notes.txt").read_text() == "the cat\nthe dog\nbird\n"
 
 
 @pytest.mark.parametrize(
@@ -674,32 +696,17 @@ def test_a_bare_done_after_each_call_ends_the_task_once_checks_pass(hearth, serv
     assert finished(workspace).final_text == fenced("read", path="geometry.py")
 
 
-def test_an_edit_that_replaces_a_whole_small_file_is_refused_once(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    """Replayed from a real 1.5B run: told to use edit, it replaced area() with perimeter()."""
-    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
+def test_an_edit_that_deletes_most_lines_of_a_file_is_refused(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text(ORIGINAL)
     server.add(
         call("read", path="geometry.py"),
-        call("write", path="geometry.py", content="def perimeter(w, h):\n    return 2 * (w + h)\n"),
-        call(
-            "edit",
-            path="geometry.py",
-            old="def area(w, h):\n    return w * h\n",
-            new="def perimeter(w, h):\n    return 2 * (w + h)\n",
-        ),
-        call(
-            "edit",
-            path="geometry.py",
-            old="    return w * h\n",
-            new="    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
-        ),
-        ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
+        call("edit", path="geometry.py", old=ORIGINAL, new="pass\n"),
+        ScriptedReply(text="TASK_COMPLETE"),
     )
-    assert run(hearth, server, workspace).code == 0
-    _, written, replaced, added = results(workspace)
-    assert not written.ok and "use edit" in written.output
-    # the same result reached by edit after the write was refused is refused too (as in the real run)
-    assert not replaced.ok and "keep the old lines in `new`" in replaced.output
-    assert added.ok and "def area" in (workspace / "geometry.py").read_text()
+    run(hearth, server, workspace)
+    dropped = results(workspace)[1]
+    assert not dropped.ok and "keep the old lines in `new`" in dropped.output
+    assert (workspace / "geometry.py").read_text() == ORIGINAL
 
 
 def test_done_inside_a_sentence_is_not_a_claim() -> None:
