@@ -33,7 +33,8 @@ from hearth.agent.instructions import NestedInstructions
 from hearth.agent.named_files import split_present
 from hearth.agent.offered import offered_tools
 from hearth.agent.remedy import remedy
-from hearth.agent.reply import reply_event
+from hearth.agent.progress import earlier_look, steered_specs
+from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
     claims_in_a_row,
@@ -70,6 +71,7 @@ from hearth.core.events import (
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
+from hearth.llm.actions import action_schema, response_format
 from hearth.llm.client import STOPPED_AFTER_CALL
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.thinking import ThinkSplitter
@@ -113,6 +115,7 @@ class Agent:
     tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
+    _schema: dict[str, Any] | None = field(default=None, init=False)  # grammar mode: this step's action
 
     def __post_init__(self) -> None:
         self._reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
@@ -209,6 +212,9 @@ class Agent:
         """The role's request settings, plus (when calls may come as text) a stop where the model
         starts writing the result itself (as a model that has seen "Result of read:" blocks tends to)."""
         extra = {key: value for key, value in self.sampling.items() if key != "max_tokens"}
+        if self._schema is not None:
+            extra["response_format"] = response_format(self._schema, self.profile.action_format)
+            return extra
         if self.profile.tool_mode is not ToolMode.NATIVE:
             stops = extra.get("stop") or []
             extra["stop"] = [*([stops] if isinstance(stops, str) else stops), RESULT_STOP]
@@ -233,12 +239,22 @@ class Agent:
         return True
 
     def _tools(self) -> list[ToolSpec]:
-        if self.profile.tool_mode is ToolMode.TEXT:
+        if self.profile.tool_mode in (ToolMode.TEXT, ToolMode.GRAMMAR):
             return []
         return offered_tools(self.dispatcher.toolset, self.profile, self.history, self.compactor)
 
+    def _action_schema(self) -> dict[str, Any] | None:
+        """Grammar mode: the schema of this step's one action (the offered tools, finish, blocked).
+        After a run of read-only steps with nothing changed, only the changing tools are offered
+        (see agent/progress): the model has read what it needs."""
+        if self.profile.tool_mode is not ToolMode.GRAMMAR or not self.profile.action_format:
+            return None
+        specs = offered_tools(self.dispatcher.toolset, self.profile, self.history, None)
+        return action_schema(steered_specs(specs, self.dispatcher.toolset, self.history))
+
     async def _query(self) -> ModelResponse:
         await self.compact()
+        self._schema = self._action_schema()
         for attempt in range(2):
             messages, tools = build_messages(self.system_prompt, self.history), self._tools()
             request = ModelRequest(
@@ -248,7 +264,7 @@ class Agent:
                 max_tokens=self._cap(messages, tools),
                 extra=self._extra(),
                 stop_after_call=first_new_call(self.history, self.dispatcher.toolset)
-                if self.profile.one_call_per_reply
+                if self.profile.one_call_per_reply and self._schema is None
                 else None,
             )
             try:
@@ -265,14 +281,20 @@ class Agent:
 
     async def _step(self, guard: LoopGuard) -> None:
         response = await self._query()
-        reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, self.dispatcher.toolset)
+        toolset, schema = self.dispatcher.toolset, self._schema
+        reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, toolset, schema)
         self.record(reply)
         if self.budget:
             await self._spend(self.budget, reply)
         cut = self._note_cut(reply, unparsed)
         if unparsed:
-            self.record(Notice(reason="unparsed_call", text=render("notice_unparsed_call", error=unparsed)))
+            text = unparsed if schema is not None else render("notice_unparsed_call", error=unparsed)
+            self.record(Notice(reason="unparsed_call", text=text))
             return
+        chosen = action_stop(reply, schema)
+        if chosen is not None:  # grammar mode: the model chose finish or blocked
+            self._check_finish(chosen, guard)
+            raise chosen
         if not reply.tool_calls:
             if cut:
                 return  # a reply cut short is not an answer
@@ -308,6 +330,14 @@ class Agent:
                 all_ok = False
                 continue
             ran = True
+            seen = earlier_look(self.history, call, self.dispatcher.toolset)
+            if seen is not None:  # the whole file again would only grow the prompt
+                output = render("result_seen_unchanged", step=seen[0])
+                self.record(ToolResult(call_id=call.id, name=call.name, output=output))
+                pattern = guard.call_result(call, True, seen[1])  # the same result as then
+                if pattern:
+                    self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
+                continue
             work_before = self.work.model_dump()
             with self.tracer.tool_call(call) as span:
                 *audit, result = await self.dispatcher.dispatch(call)

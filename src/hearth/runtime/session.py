@@ -41,6 +41,7 @@ from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
 from hearth.runtime.profile import (
     add_runtime_tools,
+    choose_actions,
     decide_tool_mode,
     default_toolset,
     find_window,
@@ -251,6 +252,11 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
     profile = model_profile(settings, tool_mode, window, size_name, probed)
+    try:
+        profile = await choose_actions(settings, base, model, profile, embedded=embedded is not None, probe=probe)
+    except BaseException:
+        await _close_all(embedded, store, sandbox, proxy, model)
+        raise
     try:
         tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=await usable_search(settings))
         tracer = configure_traces(settings)
