@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hearth.core.events import Finished, ModelReply, Notice, ToolResult
+from hearth.core.events import Finished
 from hearth.llm.actions import JSON_OBJECT, JSON_SCHEMA, action_schema, offered_names, parse_action
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_action_format
@@ -71,7 +71,9 @@ def test_a_small_model_on_a_server_that_holds_a_schema_acts_through_it_and_finis
     assert (workspace / "hello.py").read_text() == "print('hello')\n"
     assert finished(workspace).final_text == "Wrote hello.py; it prints hello."
     assert all(b["response_format"]["type"] == honoured[0] and "tools" not in b for b in requests)
-    assert "finish" in offered_names(schema_of(requests[0])) and "blocked" in offered_names(schema_of(requests[0]))
+    assert "finish" in offered_names(schema_of(requests[0])) and "blocked" in offered_names(
+        schema_of(requests[0])
+    )
     assert honoured[0] in probes
     # a second session on the same server and model does not probe again
     with ScriptedServer([act("finish", summary="Nothing to do.")], model=SMALL, formats=honoured,

@@ -32,8 +32,8 @@ from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.named_files import split_present
 from hearth.agent.offered import offered_tools
-from hearth.agent.remedy import remedy
 from hearth.agent.progress import earlier_look, steered_specs
+from hearth.agent.remedy import remedy
 from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
@@ -50,6 +50,7 @@ from hearth.core.errors import (
     LimitReached,
     ModelError,
     StopRun,
+    StreamBroken,
     Stuck,
     TaskDone,
     Waiting,
@@ -80,7 +81,6 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
-VERDICT_MIN_SECONDS = 5.0  # the verdict request is skipped when less time than this is left
 # The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
@@ -113,6 +113,7 @@ class Agent:
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
     deadline: float | None = None  # time.monotonic() when the running turn must end
     tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
+    on_window: Callable[[int], None] | None = None  # told a window the server stated (to remember it)
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
     _schema: dict[str, Any] | None = field(default=None, init=False)  # grammar mode: this step's action
@@ -151,7 +152,7 @@ class Agent:
                     await self.step(guard)
                 raise Stuck(f"the limit of {self.limits.max_iterations} iterations was reached")
             except Stuck as stuck:
-                raise await self._verdict(stuck) from None
+                raise self._verdict(stuck) from None
         except StopRun as stop:
             finished = Finished(
                 status=stop.status,
@@ -236,6 +237,8 @@ class Agent:
             return False
         self.compactor.learn(window)
         self.record(WindowLearned(window=window, reason=reason))
+        if exc.window and self.on_window is not None:
+            self.on_window(window)
         return True
 
     def _tools(self) -> list[ToolSpec]:
@@ -277,7 +280,24 @@ class Agent:
                 compacted = await self.compact(force=True, reason="the server said the context overflowed")
                 if attempt or not (compacted or learned):
                     raise
+            except StreamBroken as exc:
+                if not self._overflowed(request) or attempt:
+                    raise
+                # llama-cpp-python answers a prompt past its window with 200, then breaks the stream
+                self._learn_window(ContextOverflow(exc.message), request)
+                if not await self.compact(
+                    force=True, reason="the stream broke on a long prompt (an overflow)"
+                ):
+                    raise
         raise AssertionError("unreachable")
+
+    def _overflowed(self, request: ModelRequest) -> bool:
+        """Whether a stream that broke (after the server answered) is most likely an overflow:
+        the prompt is past half the window as far as Hearth knows it (a server that crashes on
+        short prompts is not overflowing)."""
+        if self.compactor is None:
+            return False
+        return estimate_tokens(request.messages, request.tools) > self.compactor.window // 2
 
     async def _step(self, guard: LoopGuard) -> None:
         response = await self._query()
@@ -360,21 +380,12 @@ class Agent:
             self._check_finish(stop, guard)
             raise stop
 
-    async def _verdict(self, stuck: Stuck) -> StopRun:
-        """Before stopping on a loop or the step limit, ask once (see agent/verdict) whether the
-        task is done or blocked; the question and the answer are recorded like any exchange."""
-        if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
-            return stuck
-        text = verdict.question(self.history)
-        try:
-            answer = await verdict.ask(self.model, text, self.temperature, self.tracer)
-        except ModelError as exc:  # the question is a courtesy: the limit stands, with its reason
-            log.warning("the verdict request failed: %s", exc.message)
-            return stuck
-        self.record(Notice(reason="verdict", text=text))
-        self.record(answer)
-        writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
-        return verdict.outcome(answer.text, stuck, changed=verdict.changed_something(self.history, writes))
+    def _verdict(self, stuck: Stuck) -> StopRun:
+        """A turn stopped on a loop or the step limit ends as its evidence says (agent/verdict)."""
+        stop = verdict.judge(self.history, stuck, self.dispatcher.toolset)
+        if stop is not stuck:
+            self.record(Notice(reason="verdict", text=stop.reason))
+        return stop
 
     def _repeat(self, call: ToolCall, reply: ModelReply) -> bool:
         """A call that already worked in this turn, with no other change since, in a reply with

@@ -138,5 +138,18 @@ def action_stop(reply: ModelReply, schema: dict[str, Any] | None) -> StopRun | N
     return TaskDone("the model chose finish", final_text=action.text)
 
 
+def action_stop_text(reply: ModelReply) -> str | None:
+    """The reason of a grammar-mode `blocked` action, if the reply is one."""
+    if reply.call_format is not CallFormat.ACTION or reply.tool_calls:
+        return None
+    try:
+        value = json.loads(reply.text)
+    except ValueError:
+        return None
+    if isinstance(value, dict) and value.get("tool") == BLOCKED:
+        return str(value.get("reason") or "") or None
+    return None
+
+
 def _new_id() -> str:
     return "call_" + secrets.token_hex(6)

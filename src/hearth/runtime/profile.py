@@ -143,6 +143,11 @@ async def find_window(settings: Settings, base: str, model_name: str, *, embedde
     info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
     served = info.models[0] if info.models and not model_name else ""
     if info.context_window is None:
+        learned = remembered(WINDOWS, f"{base} {model_name or '(server default)'}")
+        if isinstance(learned, int) and learned > 0:
+            return Window(
+                learned, True, "stated by this server's overflow error in an earlier session", served
+            )
         return Window(
             DEFAULT_CONTEXT_WINDOW, False, "assumed (the server did not say; learned on overflow)", served
         )
@@ -210,7 +215,7 @@ async def probed_tool_mode(settings: Settings, base: str, model: OpenAICompatMod
     workspace's files are not to be trusted to say how a server behaves)."""
     key = f"{base} {model.settings.model}"
     known = remembered("tool_modes.json", key)
-    if known in ToolMode.__members__.values():
+    if isinstance(known, str) and known in ToolMode.__members__.values():
         return ToolMode(known)
     try:
         found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
@@ -252,6 +257,14 @@ async def choose_actions(
         log.warning("the server holds no reply to a JSON schema; tools are described as text instead")
         return profile.model_copy(update={"tool_mode": ToolMode.TEXT})
     return profile
+
+
+WINDOWS = "windows.json"  # per server and model: the window an overflow error stated
+
+
+def remember_window(base: str, model_name: str, window: int) -> None:
+    """Keep a window the server stated (in an overflow error), so the next session starts with it."""
+    remember(WINDOWS, f"{base} {model_name}", window)
 
 
 def remembered(name: str, key: str) -> object:

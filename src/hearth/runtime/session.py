@@ -10,6 +10,7 @@ import dataclasses
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +50,7 @@ from hearth.runtime.profile import (
     model_profile,
     probed_tool_mode,
     prompt_for,
+    remember_window,
     usable_search,
     with_lookup,
 )
@@ -253,7 +255,9 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         raise
     profile = model_profile(settings, tool_mode, window, size_name, probed)
     try:
-        profile = await choose_actions(settings, base, model, profile, embedded=embedded is not None, probe=probe)
+        profile = await choose_actions(
+            settings, base, model, profile, embedded=embedded is not None, probe=probe
+        )
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
         raise
@@ -390,6 +394,9 @@ def start_agent(
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
         sampling=main.sampling,
         tracer=rt.tracer,
+        on_window=partial(remember_window, rt.server_url, rt.model.name)
+        if rt.model_for(main) is rt.model
+        else None,
     )
     subagents.parent = agent
     if not resume:

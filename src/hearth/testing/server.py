@@ -179,9 +179,8 @@ class ScriptedServer:
         reply = item if isinstance(item, ScriptedReply) else item(body)
         return reply, [], cached
 
-
     def _check_schema(self, reply: ScriptedReply, schema: dict[str, Any]) -> None:
-        import jsonschema
+        import jsonschema  # type: ignore[import-untyped]
 
         try:
             value = json.loads(reply.text)
