@@ -496,18 +496,19 @@ def test_a_probe_chooses_the_tool_mode_by_what_the_model_does(
 ) -> None:  # type: ignore[no-untyped-def]
     with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 3, tool_style=style) as server:
         assert run(hearth, server, workspace).code == 0
-        assert len(server.probes) == 1 and server.probes[0]["max_tokens"] == 64
+        tool_probes = [p for p in server.probes if "response_format" not in p]
+        assert len(tool_probes) == 1 and tool_probes[0]["max_tokens"] == 64
         started = next(e for e in events(workspace) if isinstance(e, SessionStarted))
         assert started.tool_mode == mode
         assert ("tools" in server.requests[0]) == (mode != "text")
+        asked = len(server.probes)  # the tool probe, and for a small model the action probe
         run(hearth, server, workspace)
-        assert len(server.probes) == 1  # remembered for this server and model
+        assert len(server.probes) == asked  # remembered for this server and model
         other = workspace.parent / f"other-{style}"
         other.mkdir()
         run(hearth, server, other)
-        assert (
-            len(server.probes) == 1
-        )  # in the user's data, not the workspace: a new folder does not ask again
+        # in the user's data, not the workspace: a new folder does not ask again
+        assert len(server.probes) == asked
         assert not (other / ".hearth" / "tool_modes.json").exists()
 
 
@@ -942,17 +943,15 @@ def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
     assert not (workspace / "summary.txt").exists()
 
 
-def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tools_off(
+def test_a_model_that_ignores_the_loop_notice_and_changed_nothing_ends_at_the_limit(
     hearth, server, workspace
 ) -> None:  # type: ignore[no-untyped-def]
     """Task 09 with the real 1.5B (session 5): it alternated `ls` and `read notes.txt` through
-    the loop notice until the guard stopped it (exit 2). Asked, tools off, it can still say
-    BLOCKED, and the impossible task ends with exit 3 and nothing written."""
+    the loop notice until the guard stopped it. Nothing changed and it never said BLOCKED: the
+    limit (exit 2), not blocked; no model is asked afterwards (asked, the 1.5B said BLOCKED of
+    doable and finished work alike)."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
-    server.add(
-        *[call("ls", path="."), call("read", path="notes.txt")] * 4,
-        ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the folder."),
-    )
+    server.add(*[call("ls", path="."), call("read", path="notes.txt")] * 4)
     res = run(
         hearth,
         server,
@@ -960,8 +959,8 @@ def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tool
         "Summarise the file quarterly_report.docx in this folder into summary.txt.",
         HEARTH_MODEL_PROFILE="small",
     )
-    assert res.code == 3, res.stdout[-1500:]
-    assert len(notices(workspace, "loop")) == 1 and len(notices(workspace, "verdict")) == 1
+    assert res.code == 2, res.stdout[-1500:]
+    assert len(notices(workspace, "loop")) == 1 and len(server.requests) == 8
     assert "alternated" in finished(workspace).reason
     assert not (workspace / "summary.txt").exists()
 
@@ -984,7 +983,7 @@ def test_a_cycle_of_three_calls_is_a_loop_too(hearth, server, workspace) -> None
     assert res.code == 0, res.stdout[-1500:]
     [loop] = notices(workspace, "loop")
     assert "the same 3 calls over and over (write -> ls -> read)" in loop.text
-    assert len(server.requests) == 13  # 12 calls, then the verdict; never the 30 of the real run
+    assert len(server.requests) == 12  # 12 calls, no verdict request; never the 30 of the real run
     assert "the same 3 calls in a cycle 4 times" in finished(workspace).reason
 
 
@@ -1035,7 +1034,8 @@ def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
     )
     assert run(hearth, server, workspace, "Add add(a, b) to ops.py", HEARTH_MODEL_PROFILE="small").code == 0
     _, first, second, appended = results(workspace)
-    assert not first.ok and not second.ok and "append=true" in second.output and "rm " not in second.output
+    assert not first.ok and not second.ok and "would remove every function" in second.output
+    assert "(mul, sub)" in second.output and "append=true" in second.output and "rm " not in second.output
     assert appended.ok
     assert (workspace / "ops.py").read_text() == original + "def add(a, b):\n    return a + b\n"
 

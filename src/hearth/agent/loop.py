@@ -351,13 +351,6 @@ class Agent:
                 continue
             ran = True
             seen = earlier_look(self.history, call, self.dispatcher.toolset)
-            if seen is not None:  # the whole file again would only grow the prompt
-                output = render("result_seen_unchanged", step=seen[0])
-                self.record(ToolResult(call_id=call.id, name=call.name, output=output))
-                pattern = guard.call_result(call, True, seen[1])  # the same result as then
-                if pattern:
-                    self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
-                continue
             work_before = self.work.model_dump()
             with self.tracer.tool_call(call) as span:
                 *audit, result = await self.dispatcher.dispatch(call)
@@ -365,6 +358,10 @@ class Agent:
                 span.outcome(result)
             for event in audit:
                 self.record(event)
+            full = result.output
+            if seen is not None and result.ok and full == seen[1]:
+                # the same look, the same answer: the whole file again would only grow the prompt
+                result = result.model_copy(update={"output": render("result_seen_unchanged", step=seen[0])})
             self.record(result)
             if self.work.model_dump() != work_before:
                 self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
@@ -372,7 +369,7 @@ class Agent:
             if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
                 for folder, text in self.nested.found(call.arguments["path"]):
                     self.record(Notice(reason="instructions", text=text, folder=folder))
-            pattern = guard.call_result(call, result.ok, result.output)
+            pattern = guard.call_result(call, result.ok, full)
             if pattern:
                 self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
         stop = self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)

@@ -2,7 +2,7 @@
 
 Small models circle: they alternate reading a module and its test, or a file and the same grep,
 and every re-read brings the whole file back into the prompt. Two rules, for any task:
-- a look (read, grep, ls, glob) that repeats an earlier one, with nothing changed since and its
+- a look (read, grep, ls, glob) that repeats an earlier one and gets the same answer, its
   result still in view, is answered with one line naming the step that has the result;
 - after READ_ONLY_STEPS read-only steps in a row that changed nothing, one of them a repeat, the
   next action offered (grammar mode: the schema) is a changing one, or finish or blocked.
@@ -28,7 +28,7 @@ def _canonical(toolset: Toolset, name: str) -> str:
 def earlier_look(history: Sequence[Event], call: ToolCall, toolset: Toolset) -> tuple[int, str] | None:
     """The step (1-based, counting the session's replies) of an earlier identical look whose
     result is still in the conversation, and that result, when nothing that changes things has
-    worked since."""
+    worked since (the caller still runs the look: a file can change behind the agent's back)."""
     name = _canonical(toolset, call.name)
     if name not in LOOKS:
         return None

@@ -78,8 +78,8 @@ class KnownFiles:
 
         The result is judged, not how many old lines it replaces: a whole-file rewrite of a file
         the agent read is an edit (the format small models do best), so a `write` is refused only
-        when it would empty a file that held text, or turn a Python file that parsed into one that
-        does not. An `edit` is refused once per (file, content) when it deletes most of the file's
+        when it would empty a file that held text, turn a Python file that parsed into one that
+        does not, or keep none of a Python file's two or more functions and classes. An `edit` is refused once per (file, content) when it deletes most of the file's
         lines outright; one that changes words inside lines deletes none."""
         if not by_edit:
             self._check_rewrite(old, new, shown)
@@ -109,11 +109,22 @@ class KnownFiles:
                 f"Not changed: this write would leave {shown} empty. Write the file's full new "
                 "content, or, to add text at its end, send the write with append=true."
             )
-        if shown.endswith(".py") and _parses(old) and not _parses(new):
+        if not shown.endswith(".py") or not _parses(old):
+            return
+        if not _parses(new):
             note = python_note(shown, new)
             raise ToolError(
                 f"Not changed: {shown} parses now and this write would break it. {note} "
                 "Send the whole file again, fixed."
+            )
+        before, after = _definitions(old), _definitions(new)
+        if len(before) >= MIN_LINES_GUARDED and not before & after:
+            # what a small model sends when it writes only the function it was asked to add
+            names = ", ".join(sorted(before)[:5])
+            raise ToolError(
+                f"Not changed: this write would remove every function and class {shown} has "
+                f"({names}). Write the whole file: its old definitions and your changes (or, to add "
+                "code at its end, send the write with append=true)."
             )
 
     def __contains__(self, path: Path) -> bool:
@@ -158,6 +169,13 @@ def deleted_lines(old: str, new: str) -> list[str]:
         elif tag == "replace" and (i2 - i1) > (j2 - j1):
             lost += a[i1 + (j2 - j1) : i2]
     return [line for line in lost if line.strip()]
+
+
+def _definitions(text: str) -> set[str]:
+    """The names of a module's top-level functions and classes."""
+    tree = ast.parse(text)
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name for node in tree.body if isinstance(node, kinds)}
 
 
 def _parses(text: str) -> bool:
