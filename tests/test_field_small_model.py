@@ -172,7 +172,7 @@ def test_a_stream_broken_after_200_is_an_overflow_compacted_and_retried_never_ex
 def test_a_learned_window_is_remembered_for_the_next_session_on_the_same_server(
     hearth, workspace, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    overflow = ScriptedReply(status=400, error="Requested tokens (5210) exceed context window of 4096")
+    overflow = ScriptedReply(status=400, error="Requested tokens (5210) exceed context window of 6144")
     with ScriptedServer(
         summarising([overflow], ScriptedReply(text="Hi. TASK_COMPLETE")), context_window=None
     ) as server:
@@ -184,7 +184,7 @@ def test_a_learned_window_is_remembered_for_the_next_session_on_the_same_server(
         res = run(hearth, server, other, "Say hi")
         assert res.code == 0
     [started] = [e for e in events(other) if isinstance(e, SessionStarted)]
-    assert started.context_window == 4096  # not assumed: the server stated it in the first session
+    assert started.context_window == 6144  # not assumed (4096): the server stated it in the first session
 
 
 def summarising(replies: list[ScriptedReply], then: ScriptedReply) -> list[Any]:
