@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hearth.core.events import Finished
+from hearth.core.events import Finished, ModelReply, Notice, ToolResult
 from hearth.llm.actions import JSON_OBJECT, JSON_SCHEMA, action_schema, offered_names, parse_action
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_action_format
@@ -128,3 +128,21 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
         parse_action('{"tool": "read", "args": {"file": "a.py"}}', schema)
     with pytest.raises(ValueError, match="not one JSON object"):
         parse_action("I will read a.py", schema)
+
+
+def test_a_blocked_action_with_a_reason_ends_blocked(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    script = [
+        act("ls", path="."),
+        act("blocked", reason="quarterly_report.docx is not in the folder."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Summarise quarterly_report.docx into summary.txt")
+        assert res.code == 3, res.stdout[-2000:]
+    assert "quarterly_report.docx is not in the folder" in finished(workspace).reason
+    assert not [
+        e
+        for e in events(workspace)
+        if isinstance(e, ModelReply) and e.tool_calls and e.tool_calls[0].name == "blocked"
+    ]
+    assert not [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "unparsed_call"]
+    assert [r.name for r in events(workspace) if isinstance(r, ToolResult)] == ["ls"]

@@ -372,7 +372,12 @@ class Agent:
             pattern = guard.call_result(call, result.ok, full)
             if pattern:
                 self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
-        stop = self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)
+        # in grammar mode a finish is its own action, never a claim read from the text
+        stop = (
+            None
+            if schema is not None
+            else self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)
+        )
         if stop is not None:
             self._check_finish(stop, guard)
             raise stop
