@@ -299,7 +299,7 @@ class Agent:
             return False
         return estimate_tokens(request.messages, request.tools) > self.compactor.window // 2
 
-    async def _step(self, guard: LoopGuard) -> None:
+    async def _step(self, guard: LoopGuard) -> None:  # noqa: C901
         response = await self._query()
         toolset, schema = self.dispatcher.toolset, self._schema
         reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, toolset, schema)

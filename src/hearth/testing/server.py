@@ -278,19 +278,8 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._json(400, {"error": {"message": "body is not JSON"}})
             return
-        kind, schema = _format(body)
-        if kind in self.owner.refused_formats:
-            if self.headers.get("X-Hearth-Probe"):
-                self.owner.probes.append(body)
-            self._json(500, {"error": {"message": f"response_format type {kind!r} is not supported"}})
-            return
-        honoured = schema if kind in self.owner.formats else None
-        if self.headers.get("X-Hearth-Probe"):
-            self.owner.probes.append(body)
-            answer = _probe_reply(self.owner.tool_style)
-            if self.headers.get("X-Hearth-Probe") == "actions" and honoured is not None:
-                answer = ScriptedReply(text='{"tool": "ls", "args": {"path": "src"}}')
-            self._stream(answer, {"prompt_tokens": 50, "completion_tokens": 10}, False)
+        honoured = self._schema_or_refusal(body)
+        if honoured is False:
             return
         if self.headers.get("X-Hearth-Reflection"):
             owner = self.owner
@@ -319,7 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.status >= 400:
             self._json(reply.status, {"error": {"message": reply.error}})
             return
-        if honoured is not None and reply.raw_sse is None:
+        if isinstance(honoured, dict) and reply.raw_sse is None:
             self.owner._check_schema(reply, honoured)
         usage = reply.usage or {
             "prompt_tokens": estimate_tokens(prompt_text(body)),
@@ -332,6 +321,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(reply, usage, bool((body.get("stream_options") or {}).get("include_usage")))
         else:
             self._json(200, _completion(reply, self.owner.model, usage))
+
+    def _schema_or_refusal(self, body: dict[str, Any]) -> dict[str, Any] | bool | None:
+        """The JSON schema the request's response_format carries, if honoured (None if not).
+        False when this handler answered already: a refused format, or a probe."""
+        kind, schema = _format(body)
+        probe = self.headers.get("X-Hearth-Probe")
+        if probe:
+            self.owner.probes.append(body)
+        if kind in self.owner.refused_formats:
+            self._json(500, {"error": {"message": f"response_format type {kind!r} is not supported"}})
+            return False
+        honoured = schema if kind in self.owner.formats else None
+        if not probe:
+            return honoured
+        answer = _probe_reply(self.owner.tool_style)
+        if probe == "actions" and honoured is not None:
+            answer = ScriptedReply(text='{"tool": "ls", "args": {"path": "src"}}')
+        self._stream(answer, {"prompt_tokens": 50, "completion_tokens": 10}, False)
+        return False
 
     def _overflows(self, body: dict[str, Any]) -> bool:
         """As llama-cpp-python's server: a prompt and max_tokens past the window fail."""
