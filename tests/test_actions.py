@@ -146,3 +146,29 @@ def test_a_blocked_action_with_a_reason_ends_blocked(hearth, workspace) -> None:
     ]
     assert not [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "unparsed_call"]
     assert [r.name for r in events(workspace) if isinstance(r, ToolResult)] == ["ls"]
+
+
+def test_tools_the_session_names_are_in_the_schema_so_a_repository_can_be_committed_to(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """A small model is shown six tools; in a repository it is told of the git tools too. Held
+    to a schema, it can call only what the schema offers: the git tools must be in it."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", "-b", "main", str(workspace)], check=True)
+    for key, value in (("user.name", "T"), ("user.email", "t@example.com")):
+        subprocess.run(["git", "config", key, value], cwd=workspace, check=True)
+    (workspace / "app.py").write_text("print(1)\n")
+    script = [
+        act("git_add", paths=["app.py"]),
+        act("git_commit", message="Add app.py"),
+        act("finish", summary="Committed app.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Commit app.py with the message 'Add app.py'")
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.schema_breaks == []
+        offered = offered_names(schema_of(server.requests[0]))
+    assert "git_commit" in offered and "todo_add" not in offered
+    log = subprocess.run(["git", "log", "--oneline"], cwd=workspace, capture_output=True, text=True).stdout
+    assert "Add app.py" in log

@@ -32,7 +32,7 @@ from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.named_files import split_present
 from hearth.agent.offered import offered_tools
-from hearth.agent.progress import earlier_look, steered_specs
+from hearth.agent.progress import earlier_look, named_specs, steered_specs
 from hearth.agent.remedy import remedy
 from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.tracing import NO_TRACING, Tracer
@@ -252,8 +252,10 @@ class Agent:
         (see agent/progress): the model has read what it needs."""
         if self.profile.tool_mode is not ToolMode.GRAMMAR or not self.profile.action_format:
             return None
-        specs = offered_tools(self.dispatcher.toolset, self.profile, self.history, None)
-        return action_schema(steered_specs(specs, self.dispatcher.toolset, self.history))
+        toolset = self.dispatcher.toolset
+        specs = offered_tools(toolset, self.profile, self.history, None)
+        specs += named_specs(toolset, self.history, {s.name for s in specs})
+        return action_schema(steered_specs(specs, toolset, self.history))
 
     async def _query(self) -> ModelResponse:
         await self.compact()

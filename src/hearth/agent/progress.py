@@ -10,9 +10,10 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from hearth.core.events import Compacted, Event, ModelReply, ToolResult, UserMessage
+from hearth.core.events import Compacted, Event, HearthMessage, ModelReply, ToolResult, UserMessage
 from hearth.core.types import ToolCall, ToolSpec
 from hearth.tools.toolset import Toolset
 
@@ -72,6 +73,18 @@ def circling(history: Sequence[Event], toolset: Toolset) -> bool:
 def _circles(calls: list[tuple[str, str]]) -> bool:
     recent = calls[:READ_ONLY_STEPS]
     return len(recent) >= READ_ONLY_STEPS and len(set(calls)) < len(calls)
+
+
+def named_specs(toolset: Toolset, history: Sequence[Event], offered: set[str]) -> list[ToolSpec]:
+    """Tools not `offered` that the session's messages name (the task saying `todo_add`, the
+    workspace note listing a repository's git tools): a schema is all a grammar-held model can
+    call, so what it was told it may call must be in it."""
+    text = "\n".join(e.text for e in history if isinstance(e, UserMessage | HearthMessage))
+    return [
+        spec
+        for spec in toolset.specs()
+        if spec.name not in offered and re.search(rf"\b{re.escape(spec.name)}\b", text)
+    ]
 
 
 def steered_specs(specs: list[ToolSpec], toolset: Toolset, history: Sequence[Event]) -> list[ToolSpec]:
