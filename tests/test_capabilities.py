@@ -34,6 +34,11 @@ class Verdict(BaseModel):
 ASK = [Message(role="system", content="You review changes."), Message(role="user", content="Review it.")]
 
 
+def tool_probes(server: ScriptedServer) -> list[dict[str, Any]]:
+    """The tool-mode probes a server got (a small model's server is also asked for actions)."""
+    return [p for p in server.probes if "response_format" not in p]
+
+
 def with_runtime(ws: Path, srv: ScriptedServer, fn: Any, **settings: Any) -> Any:
     async def go() -> Any:
         rt = await open_runtime(Settings(llm_url=srv.url, workspace=ws, sandbox="process", **settings))
@@ -139,7 +144,9 @@ def test_the_probe_picks_text_mode_for_a_role_on_a_server_that_answers_tools_as_
         "TEXT-ROLE", ScriptedReply(text='```json\n{"name": "ls", "arguments": {}}\n```'), done()
     )
     run_parent(workspace, srv, roles=roles)
-    assert len(srv.probes) == 1 and len(text_server.probes) == 1  # each server and model asked once
+    assert (
+        len(tool_probes(srv)) == 1 and len(tool_probes(text_server)) == 1
+    )  # each server and model asked once
     assert "tools" in srv.requests[0]  # the main model calls natively
     child_first, child_second = text_server.requests
     assert "tools" not in child_first and "ls(" in child_first["messages"][0]["content"]
@@ -152,7 +159,7 @@ def test_the_probe_picks_text_mode_for_a_role_on_a_server_that_answers_tools_as_
     srv.add(call("delegate", objective="TEXT-ROLE again", deliverable="names", role="coder"), done())
     text_server.route("TEXT-ROLE", done())
     run_parent(workspace, srv, roles=roles)
-    assert len(text_server.probes) == 1  # remembered for that server and model
+    assert len(tool_probes(text_server)) == 1  # remembered for that server and model
     assert "tools" not in text_server.requests[-1]
 
 
@@ -165,8 +172,8 @@ def test_a_role_on_the_same_server_with_another_model_is_probed_for_itself(
     )
     text_server.route("PLANNER-X", done("planned"))
     run_parent(workspace, text_server, roles={"planner": {"model": "small-planner"}}, model="main-big")
-    assert len(text_server.probes) == 2  # main-big, then small-planner
-    assert [p["model"] for p in text_server.probes] == ["main-big", "small-planner"]
+    assert len(tool_probes(text_server)) == 2  # main-big, then small-planner
+    assert [p["model"] for p in tool_probes(text_server)] == ["main-big", "small-planner"]
     child = next(b for b in text_server.requests if "PLANNER-X" in first_user(b))
     assert "tools" not in child and "tools" not in text_server.requests[0]  # both answered as text
 
@@ -175,7 +182,7 @@ def test_a_configured_native_tools_flag_is_not_probed(workspace: Path, text_serv
     text_server.add(call("delegate", objective="NATIVE-X go", deliverable="x", role="coder"), done())
     text_server.route("NATIVE-X", done())
     run_parent(workspace, text_server, roles={"coder": {"model": "other", "native_tools": True}})
-    assert [p.get("model") for p in text_server.probes] == [None]  # only the main (blank) model
+    assert [p.get("model") for p in tool_probes(text_server)] == [None]  # only the main (blank) model
     child = next(b for b in text_server.requests if "NATIVE-X" in first_user(b))
     assert "tools" in child
 
@@ -197,4 +204,4 @@ def test_a_probe_the_server_could_not_answer_is_not_remembered(workspace: Path, 
         srv.add(call("delegate", objective="LATE-ROLE again", deliverable="x", role="coder"), done())
         late.route("LATE-ROLE", done("ok"))
         run_parent(workspace, srv, roles=roles, retries=0)
-        assert len(late.probes) == 1 and "tools" not in late.requests[0]  # asked now, and text it is
+        assert len(tool_probes(late)) == 1 and "tools" not in late.requests[0]  # asked now, and text it is

@@ -496,18 +496,19 @@ def test_a_probe_chooses_the_tool_mode_by_what_the_model_does(
 ) -> None:  # type: ignore[no-untyped-def]
     with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 3, tool_style=style) as server:
         assert run(hearth, server, workspace).code == 0
-        assert len(server.probes) == 1 and server.probes[0]["max_tokens"] == 64
+        tool_probes = [p for p in server.probes if "response_format" not in p]
+        assert len(tool_probes) == 1 and tool_probes[0]["max_tokens"] == 64
         started = next(e for e in events(workspace) if isinstance(e, SessionStarted))
         assert started.tool_mode == mode
         assert ("tools" in server.requests[0]) == (mode != "text")
+        asked = len(server.probes)  # the tool probe, and for a small model the action probe
         run(hearth, server, workspace)
-        assert len(server.probes) == 1  # remembered for this server and model
+        assert len(server.probes) == asked  # remembered for this server and model
         other = workspace.parent / f"other-{style}"
         other.mkdir()
         run(hearth, server, other)
-        assert (
-            len(server.probes) == 1
-        )  # in the user's data, not the workspace: a new folder does not ask again
+        # in the user's data, not the workspace: a new folder does not ask again
+        assert len(server.probes) == asked
         assert not (other / ".hearth" / "tool_modes.json").exists()
 
 
@@ -608,35 +609,57 @@ def test_calls_and_claims_after_an_imitated_result_are_not_acted_on(hearth, serv
     replies = [e for e in events(workspace) if isinstance(e, ModelReply)]
     assert [c.name for c in replies[1].tool_calls] == ["write"]  # not the read inside the made-up result
     assert notices(workspace, "claim_with_calls") == []  # the echoed footer is not a claim
-    read, dropping, edit = results(workspace)
-    # the write that kept only the new function is refused (the same write again would go through)
-    assert (
-        not dropping.ok
-        and "would delete 3 of the 3 lines" in dropping.output
-        and "use edit" in dropping.output
-    )
-    assert read.ok and edit.ok
-    text = (workspace / "geometry.py").read_text()
-    assert "def area(w, h)" in text and "def perimeter(w, h)" in text
+    read, rewrite, edit = results(workspace)
+    # a whole-file rewrite of a file just read is an edit: it goes through (its result parses)
+    assert read.ok and rewrite.ok and not edit.ok  # the edit's `old` is gone with the rewrite
+    assert "def perimeter(w, h)" in (workspace / "geometry.py").read_text()
     assert all(b.get("stop") == ["\nResult of "] for b in server.requests)  # the server stops imitations
 
 
-def test_replacing_a_whole_file_goes_through_when_the_model_repeats_the_write(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
-    (workspace / "notes.md").write_text("# Notes\n\n- one\n- two\n- three\n")
+def test_a_whole_file_rewrite_after_a_read_is_not_turned_into_an_append(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: "Not changed: this write would delete 9 of the 9 lines" met
+    a whole-file rewrite of a file just read; the model then appended its new version, leaving
+    both. Now the rewrite goes through; only one that would empty the file is refused."""
+    old = "".join(f"line {n}\n" for n in range(9))
+    (workspace / "notes.md").write_text(old)
     fresh = "# Plan\n\nStart again.\n"
     server.add(
         call("read", path="notes.md"),
-        call("write", path="notes.md", content=fresh),
+        call("write", path="notes.md", content="\n"),
         call("write", path="notes.md", content=fresh),
         ScriptedReply(text="Replaced the notes. TASK_COMPLETE"),
     )
     assert run(hearth, server, workspace, "Replace notes.md with a fresh plan").code == 0
-    _, first, second = results(workspace)
-    assert not first.ok and "send the same write again" in first.output
-    assert second.ok and (workspace / "notes.md").read_text() == fresh
-    assert "stop" not in server.requests[0] or server.requests[0]["stop"] == ["\nResult of "]
+    _, emptied, rewrite = results(workspace)
+    assert not emptied.ok and "empty" in emptied.output
+    assert rewrite.ok and (workspace / "notes.md").read_text() == fresh
+
+
+def test_a_rewrite_that_breaks_a_python_file_is_refused_with_the_error(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text(ORIGINAL)
+    server.add(
+        call("read", path="geometry.py"),
+        call("write", path="geometry.py", content="def area(w, h:\n    return w * h\n"),
+        ScriptedReply(text="TASK_COMPLETE"),
+    )
+    run(hearth, server, workspace)
+    broken = results(workspace)[1]
+    assert not broken.ok and "not valid Python (line 1" in broken.output
+    assert (workspace / "geometry.py").read_text() == ORIGINAL
+
+
+def test_replace_all_that_fixes_words_inside_lines_deletes_no_line(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Replayed from a real 1.5B run: replace_all of a misspelt word in a 3-line file was refused
+    with "this edit would delete 2 of the 3 lines", and the typos stayed."""
+    (workspace / "notes.txt").write_text("teh cat\nteh dog\nbird\n")
+    server.add(
+        call("read", path="notes.txt"),
+        call("edit", path="notes.txt", old="teh", new="the", replace_all=True),
+        ScriptedReply(text="Fixed. TASK_COMPLETE"),
+    )
+    assert run(hearth, server, workspace, "Fix the typos in notes.txt").code == 0
+    assert results(workspace)[1].ok
+    assert (workspace / "notes.txt").read_text() == "the cat\nthe dog\nbird\n"
 
 
 @pytest.mark.parametrize(
@@ -674,32 +697,17 @@ def test_a_bare_done_after_each_call_ends_the_task_once_checks_pass(hearth, serv
     assert finished(workspace).final_text == fenced("read", path="geometry.py")
 
 
-def test_an_edit_that_replaces_a_whole_small_file_is_refused_once(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    """Replayed from a real 1.5B run: told to use edit, it replaced area() with perimeter()."""
-    (workspace / "geometry.py").write_text("def area(w, h):\n    return w * h\n")
+def test_an_edit_that_deletes_most_lines_of_a_file_is_refused(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "geometry.py").write_text(ORIGINAL)
     server.add(
         call("read", path="geometry.py"),
-        call("write", path="geometry.py", content="def perimeter(w, h):\n    return 2 * (w + h)\n"),
-        call(
-            "edit",
-            path="geometry.py",
-            old="def area(w, h):\n    return w * h\n",
-            new="def perimeter(w, h):\n    return 2 * (w + h)\n",
-        ),
-        call(
-            "edit",
-            path="geometry.py",
-            old="    return w * h\n",
-            new="    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n",
-        ),
-        ScriptedReply(text="Added perimeter. TASK_COMPLETE"),
+        call("edit", path="geometry.py", old=ORIGINAL, new="pass\n"),
+        ScriptedReply(text="TASK_COMPLETE"),
     )
-    assert run(hearth, server, workspace).code == 0
-    _, written, replaced, added = results(workspace)
-    assert not written.ok and "use edit" in written.output
-    # the same result reached by edit after the write was refused is refused too (as in the real run)
-    assert not replaced.ok and "keep the old lines in `new`" in replaced.output
-    assert added.ok and "def area" in (workspace / "geometry.py").read_text()
+    run(hearth, server, workspace)
+    dropped = results(workspace)[1]
+    assert not dropped.ok and "keep the old lines in `new`" in dropped.output
+    assert (workspace / "geometry.py").read_text() == ORIGINAL
 
 
 def test_done_inside_a_sentence_is_not_a_claim() -> None:
@@ -935,17 +943,15 @@ def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
     assert not (workspace / "summary.txt").exists()
 
 
-def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tools_off(
+def test_a_model_that_ignores_the_loop_notice_and_changed_nothing_ends_at_the_limit(
     hearth, server, workspace
 ) -> None:  # type: ignore[no-untyped-def]
-    """Task 09 with the real 1.5B: it alternated `ls` and `read notes.txt` through
-    the loop notice until the guard stopped it (exit 2). Asked, tools off, it can still say
-    BLOCKED, and the impossible task ends with exit 3 and nothing written."""
+    """Task 09 with the real 1.5B: it alternated `ls` and `read notes.txt` through the loop
+    notice until the guard stopped it. Nothing changed and it never said BLOCKED: the limit
+    (exit 2), not blocked; no model is asked afterwards (asked, the 1.5B said BLOCKED of doable
+    and finished work alike)."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
-    server.add(
-        *[call("ls", path="."), call("read", path="notes.txt")] * 4,
-        ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the folder."),
-    )
+    server.add(*[call("ls", path="."), call("read", path="notes.txt")] * 4)
     res = run(
         hearth,
         server,
@@ -953,8 +959,8 @@ def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tool
         "Summarise the file quarterly_report.docx in this folder into summary.txt.",
         HEARTH_MODEL_PROFILE="small",
     )
-    assert res.code == 3, res.stdout[-1500:]
-    assert len(notices(workspace, "loop")) == 1 and len(notices(workspace, "verdict")) == 1
+    assert res.code == 2, res.stdout[-1500:]
+    assert len(notices(workspace, "loop")) == 1 and len(server.requests) == 8
     assert "alternated" in finished(workspace).reason
     assert not (workspace / "summary.txt").exists()
 
@@ -977,7 +983,7 @@ def test_a_cycle_of_three_calls_is_a_loop_too(hearth, server, workspace) -> None
     assert res.code == 0, res.stdout[-1500:]
     [loop] = notices(workspace, "loop")
     assert "the same 3 calls over and over (write -> ls -> read)" in loop.text
-    assert len(server.requests) == 13  # 12 calls, then the verdict; never the 30 of the real run
+    assert len(server.requests) == 12  # 12 calls, no verdict request; never the 30 of the real run
     assert "the same 3 calls in a cycle 4 times" in finished(workspace).reason
 
 
@@ -1028,7 +1034,8 @@ def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
     )
     assert run(hearth, server, workspace, "Add add(a, b) to ops.py", HEARTH_MODEL_PROFILE="small").code == 0
     _, first, second, appended = results(workspace)
-    assert not first.ok and not second.ok and "append=true" in second.output and "rm " not in second.output
+    assert not first.ok and not second.ok and "would remove every function" in second.output
+    assert "(mul, sub)" in second.output and "append=true" in second.output and "rm " not in second.output
     assert appended.ok
     assert (workspace / "ops.py").read_text() == original + "def add(a, b):\n    return a + b\n"
 

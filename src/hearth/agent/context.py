@@ -89,5 +89,8 @@ def _reply_messages(reply: ModelReply, results: dict[str, ToolResult]) -> list[M
         out.extend(Message(role="tool", content=o, tool_call_id=i, name=n) for i, n, o in outputs)
         return out
     parts = [render("tool_result_text", name=n, output=o) for _, n, o in outputs]
-    parts.append(render("tool_results_text_footer"))
+    footer = (
+        "tool_results_action_footer" if reply.call_format is CallFormat.ACTION else "tool_results_text_footer"
+    )
+    parts.append(render(footer))
     return [Message(role="assistant", content=reply.text), Message(role="user", content="\n\n".join(parts))]

@@ -32,8 +32,9 @@ from hearth.agent.guard import LoopGuard
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.named_files import split_present
 from hearth.agent.offered import offered_tools
+from hearth.agent.progress import earlier_look, named_specs, steered_specs
 from hearth.agent.remedy import remedy
-from hearth.agent.reply import reply_event
+from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
     claims_in_a_row,
@@ -49,6 +50,7 @@ from hearth.core.errors import (
     LimitReached,
     ModelError,
     StopRun,
+    StreamBroken,
     Stuck,
     TaskDone,
     Waiting,
@@ -70,6 +72,7 @@ from hearth.core.events import (
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
+from hearth.llm.actions import action_schema, response_format
 from hearth.llm.client import STOPPED_AFTER_CALL
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.thinking import ThinkSplitter
@@ -78,7 +81,6 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the window
-VERDICT_MIN_SECONDS = 5.0  # the verdict request is skipped when less time than this is left
 # The start of a line of Hearth's own "Result of <tool>:" block, taken from its template.
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
@@ -111,8 +113,10 @@ class Agent:
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
     deadline: float | None = None  # time.monotonic() when the running turn must end
     tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
+    on_window: Callable[[int], None] | None = None  # told a window the server stated (to remember it)
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
+    _schema: dict[str, Any] | None = field(default=None, init=False)  # grammar mode: this step's action
 
     def __post_init__(self) -> None:
         self._reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
@@ -148,7 +152,7 @@ class Agent:
                     await self.step(guard)
                 raise Stuck(f"the limit of {self.limits.max_iterations} iterations was reached")
             except Stuck as stuck:
-                raise await self._verdict(stuck) from None
+                raise self._verdict(stuck) from None
         except StopRun as stop:
             finished = Finished(
                 status=stop.status,
@@ -209,6 +213,9 @@ class Agent:
         """The role's request settings, plus (when calls may come as text) a stop where the model
         starts writing the result itself (as a model that has seen "Result of read:" blocks tends to)."""
         extra = {key: value for key, value in self.sampling.items() if key != "max_tokens"}
+        if self._schema is not None:
+            extra["response_format"] = response_format(self._schema, self.profile.action_format)
+            return extra
         if self.profile.tool_mode is not ToolMode.NATIVE:
             stops = extra.get("stop") or []
             extra["stop"] = [*([stops] if isinstance(stops, str) else stops), RESULT_STOP]
@@ -230,15 +237,29 @@ class Agent:
             return False
         self.compactor.learn(window)
         self.record(WindowLearned(window=window, reason=reason))
+        if exc.window and self.on_window is not None:
+            self.on_window(window)
         return True
 
     def _tools(self) -> list[ToolSpec]:
-        if self.profile.tool_mode is ToolMode.TEXT:
+        if self.profile.tool_mode in (ToolMode.TEXT, ToolMode.GRAMMAR):
             return []
         return offered_tools(self.dispatcher.toolset, self.profile, self.history, self.compactor)
 
+    def _action_schema(self) -> dict[str, Any] | None:
+        """Grammar mode: the schema of this step's one action (the offered tools, finish, blocked).
+        After a run of read-only steps with nothing changed, only the changing tools are offered
+        (see agent/progress): the model has read what it needs."""
+        if self.profile.tool_mode is not ToolMode.GRAMMAR or not self.profile.action_format:
+            return None
+        toolset = self.dispatcher.toolset
+        specs = offered_tools(toolset, self.profile, self.history, None)
+        specs += named_specs(toolset, self.history, {s.name for s in specs})
+        return action_schema(steered_specs(specs, toolset, self.history))
+
     async def _query(self) -> ModelResponse:
         await self.compact()
+        self._schema = self._action_schema()
         for attempt in range(2):
             messages, tools = build_messages(self.system_prompt, self.history), self._tools()
             request = ModelRequest(
@@ -248,7 +269,7 @@ class Agent:
                 max_tokens=self._cap(messages, tools),
                 extra=self._extra(),
                 stop_after_call=first_new_call(self.history, self.dispatcher.toolset)
-                if self.profile.one_call_per_reply
+                if self.profile.one_call_per_reply and self._schema is None
                 else None,
             )
             try:
@@ -261,18 +282,41 @@ class Agent:
                 compacted = await self.compact(force=True, reason="the server said the context overflowed")
                 if attempt or not (compacted or learned):
                     raise
+            except StreamBroken as exc:
+                if not self._overflowed(request) or attempt:
+                    raise
+                # llama-cpp-python answers a prompt past its window with 200, then breaks the stream
+                self._learn_window(ContextOverflow(exc.message), request)
+                if not await self.compact(
+                    force=True, reason="the stream broke on a long prompt (an overflow)"
+                ):
+                    raise
         raise AssertionError("unreachable")
+
+    def _overflowed(self, request: ModelRequest) -> bool:
+        """Whether a stream that broke (after the server answered) is most likely an overflow:
+        the prompt is past half the window as far as Hearth knows it (a server that crashes on
+        short prompts is not overflowing)."""
+        if self.compactor is None:
+            return False
+        return estimate_tokens(request.messages, request.tools) > self.compactor.window // 2
 
     async def _step(self, guard: LoopGuard) -> None:  # noqa: C901
         response = await self._query()
-        reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, self.dispatcher.toolset)
+        toolset, schema = self.dispatcher.toolset, self._schema
+        reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, toolset, schema)
         self.record(reply)
         if self.budget:
             await self._spend(self.budget, reply)
         cut = self._note_cut(reply, unparsed)
         if unparsed:
-            self.record(Notice(reason="unparsed_call", text=render("notice_unparsed_call", error=unparsed)))
+            text = unparsed if schema is not None else render("notice_unparsed_call", error=unparsed)
+            self.record(Notice(reason="unparsed_call", text=text))
             return
+        chosen = action_stop(reply, schema)
+        if chosen is not None:  # grammar mode: the model chose finish or blocked
+            self._check_finish(chosen, guard)
+            raise chosen
         if not reply.tool_calls:
             if cut:
                 return  # a reply cut short is not an answer
@@ -308,6 +352,7 @@ class Agent:
                 all_ok = False
                 continue
             ran = True
+            seen = earlier_look(self.history, call, self.dispatcher.toolset)
             work_before = self.work.model_dump()
             with self.tracer.tool_call(call) as span:
                 *audit, result = await self.dispatcher.dispatch(call)
@@ -315,6 +360,10 @@ class Agent:
                 span.outcome(result)
             for event in audit:
                 self.record(event)
+            full = result.output
+            if seen is not None and result.ok and full == seen[1]:
+                # the same look, the same answer: the whole file again would only grow the prompt
+                result = result.model_copy(update={"output": render("result_seen_unchanged", step=seen[0])})
             self.record(result)
             if self.work.model_dump() != work_before:
                 self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
@@ -322,29 +371,25 @@ class Agent:
             if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
                 for folder, text in self.nested.found(call.arguments["path"]):
                     self.record(Notice(reason="instructions", text=text, folder=folder))
-            pattern = guard.call_result(call, result.ok, result.output)
+            pattern = guard.call_result(call, result.ok, full)
             if pattern:
                 self.record(Notice(reason="loop", text=render("notice_loop", pattern=pattern)))
-        stop = self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)
+        # in grammar mode a finish is its own action, never a claim read from the text
+        stop = (
+            None
+            if schema is not None
+            else self._stop_next_to_calls(reply, all_ok=all_ok, read_only=read_only)
+        )
         if stop is not None:
             self._check_finish(stop, guard)
             raise stop
 
-    async def _verdict(self, stuck: Stuck) -> StopRun:
-        """Before stopping on a loop or the step limit, ask once (see agent/verdict) whether the
-        task is done or blocked; the question and the answer are recorded like any exchange."""
-        if self.deadline is not None and self.deadline - time.monotonic() < VERDICT_MIN_SECONDS:
-            return stuck
-        text = verdict.question(self.history)
-        try:
-            answer = await verdict.ask(self.model, text, self.temperature, self.tracer)
-        except ModelError as exc:  # the question is a courtesy: the limit stands, with its reason
-            log.warning("the verdict request failed: %s", exc.message)
-            return stuck
-        self.record(Notice(reason="verdict", text=text))
-        self.record(answer)
-        writes = {t.name for t in self.dispatcher.toolset if not t.read_only}
-        return verdict.outcome(answer.text, stuck, changed=verdict.changed_something(self.history, writes))
+    def _verdict(self, stuck: Stuck) -> StopRun:
+        """A turn stopped on a loop or the step limit ends as its evidence says (agent/verdict)."""
+        stop = verdict.judge(self.history, stuck, self.dispatcher.toolset)
+        if stop is not stuck:
+            self.record(Notice(reason="verdict", text=stop.reason))
+        return stop
 
     def _repeat(self, call: ToolCall, reply: ModelReply) -> bool:
         """A call that already worked in this turn, with no other change since, in a reply with

@@ -19,6 +19,8 @@ def system_prompt(
 ) -> str:
     extra = instructions.render() if instructions else ""
     tool_list = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in toolset)
+    if tool_mode is ToolMode.GRAMMAR:  # the grammar holds the form; the prompt only says what to do
+        return render("system_grammar", tool_list=tool_list, instructions=extra)
     if small:
         if tool_mode is ToolMode.TEXT:
             protocol = render("tool_protocol_text_small", tool_list=tool_list)

@@ -4,13 +4,17 @@ taken as the claim it is; a call the server cut short marked so it never runs.""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Sequence
+from typing import Any
 
 from hearth.agent.finish import FINISH_NAMES, before_imitation
+from hearth.core.errors import Blocked, StopRun, TaskDone
 from hearth.core.events import Event, ModelReply, ToolResult
 from hearth.core.protocols import ModelResponse
 from hearth.core.types import CallFormat, ToolCall
+from hearth.llm.actions import BLOCKED, FINISH, BadAction, parse_action
 from hearth.llm.profiles import ToolMode
 from hearth.llm.textcalls import load_arguments, parse_text_calls
 from hearth.llm.thinking import split_thinking
@@ -19,12 +23,19 @@ from hearth.tools.toolset import Toolset
 
 
 def reply_event(
-    response: ModelResponse, history: Sequence[Event], tool_mode: ToolMode, toolset: Toolset
+    response: ModelResponse,
+    history: Sequence[Event],
+    tool_mode: ToolMode,
+    toolset: Toolset,
+    schema: dict[str, Any] | None = None,
 ) -> tuple[ModelReply, str | None]:
-    """The reply event, and an error if the model tried to call a tool but it could not be read."""
+    """The reply event, and an error if the model tried to call a tool but it could not be read.
+    In grammar mode (`schema`: the action schema the request carried) the reply is one action."""
     text, thinking = split_thinking(response.content)
     if response.reasoning:
         thinking = (response.reasoning + "\n" + thinking).strip()
+    if tool_mode is ToolMode.GRAMMAR and schema is not None and not response.tool_calls:
+        return _action_reply(response, text, thinking, schema)
     calls: list[ToolCall] = []
     fmt = CallFormat.NONE
     unparsed: str | None = None
@@ -89,6 +100,55 @@ def reply_event(
         timings=response.timings,
     )
     return reply, unparsed
+
+
+def _action_reply(
+    response: ModelResponse, text: str, thinking: str, schema: dict[str, Any]
+) -> tuple[ModelReply, str | None]:
+    """A grammar-mode reply: one call, or a finish or blocked (no call; see `action_stop`)."""
+    calls: tuple[ToolCall, ...] = ()
+    error = None
+    try:
+        action = parse_action(text, schema)
+        if action.tool not in (FINISH, BLOCKED):
+            raw = json.dumps(action.args, ensure_ascii=False)
+            calls = (ToolCall(id=_new_id(), name=action.tool, arguments=action.args, raw_arguments=raw),)
+    except BadAction as exc:
+        error = render("error_action", error=str(exc))
+    reply = ModelReply(
+        text=text,
+        thinking=thinking,
+        tool_calls=calls,
+        call_format=CallFormat.NONE if error else CallFormat.ACTION,
+        finish_reason=response.finish_reason,
+        model=response.model,
+        usage=response.usage,
+        timings=response.timings,
+    )
+    return reply, error
+
+
+def action_stop(reply: ModelReply, schema: dict[str, Any] | None) -> StopRun | None:
+    """The finish or blocked a grammar-mode reply chose, as the stop it asks for."""
+    if reply.call_format is not CallFormat.ACTION or reply.tool_calls or schema is None:
+        return None
+    action = parse_action(reply.text, schema)
+    if action.tool == BLOCKED:
+        return Blocked(action.text or "no reason given", final_text=action.text)
+    return TaskDone("the model chose finish", final_text=action.text)
+
+
+def action_stop_text(reply: ModelReply) -> str | None:
+    """The reason of a grammar-mode `blocked` action, if the reply is one."""
+    if reply.call_format is not CallFormat.ACTION or reply.tool_calls:
+        return None
+    try:
+        value = json.loads(reply.text)
+    except ValueError:
+        return None
+    if isinstance(value, dict) and value.get("tool") == BLOCKED:
+        return str(value.get("reason") or "") or None
+    return None
 
 
 def _new_id() -> str:

@@ -1,110 +1,98 @@
-"""The verdict asked before a turn stops on a loop or the step limit.
+"""How a turn stopped on a loop or the step limit ends: judged from the evidence, in one place.
 
-A small model that is going in circles ignores notices inside its conversation: it answers with
-the same call again. So the question goes out as a fresh, short conversation, with no tool
-protocol in it: the task, then what this turn's calls did, and "done, or blocked?". Its answer
-ends the turn as done or blocked; anything else leaves the limit standing.
+A small model asked afterwards, in a fresh conversation that saw only a summary, answered
+BLOCKED twelve times out of twelve, finished work included. So no model is asked: what the turn
+did decides. The evidence is this turn's successful changes (writes, edits, commits: any call of
+a tool that changes things, other than a command run) and the checks that ran after the last of
+them (shell and python runs: their exit code), and any BLOCKED the model gave with a reason.
+
+The rules, in order:
+1. Changed something, and the last change left a problem its own result names (a Python file
+   that does not parse or uses undefined names): the limit stands (exit 2).
+2. Changed something, and the last check run after the last change failed: the limit stands.
+3. Changed something, but fewer than SETTLED calls came after the last change: the loop that
+   stopped the turn was still changing things (the same line appended again and again, a file
+   rewritten with 2, 3, 4 ...): the limit stands.
+4. Changed something, then SETTLED calls or more that changed nothing, and the last check among
+   them (if any ran) succeeded: done (exit 0). A model repeating finished work (`exit` four
+   times after a run that printed the right thing; `git_status` and `git_log` in turn after a
+   commit) has finished it.
+5. Changed nothing, and the model said BLOCKED with a reason during the turn: blocked (exit 3).
+6. Changed nothing: the limit stands (exit 2), never blocked: the task may well be doable.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from hearth.agent.finish import imitates_results, marker_stop
-from hearth.agent.tracing import NO_TRACING, Tracer
+from hearth.agent.finish import marker_stop
+from hearth.agent.reply import action_stop_text
 from hearth.core.errors import Blocked, StopRun, Stuck, TaskDone
 from hearth.core.events import Event, ModelReply, ToolResult, UserMessage
-from hearth.core.protocols import Model, ModelRequest
-from hearth.core.types import Message
-from hearth.llm.thinking import split_thinking
-from hearth.prompts import render
+from hearth.tools.toolset import Toolset
 
-TASK_CHARS = 600  # the task as restated
-STEPS_SHOWN = 10  # the turn's latest calls shown with their results
-ARGS_CHARS = 160
-OUTPUT_CHARS = 240
-VERDICT_TOKENS = 120  # one line is asked for
+CHECKS = frozenset({"shell", "python"})  # running code: its exit code is evidence
+SETTLED = 3  # calls after the last change that changed nothing: the work was left as it is
+PROBLEM = "\nProblem: "  # the line write and edit add when a changed Python file is wrong (pycheck)
 
 
-def question(history: Sequence[Event]) -> str:
-    """The verdict question: the task, and what this turn's calls did, in order, each distinct
-    call and result once (a loop's repeats counted, not listed: the early work stays in view).
-    Why the turn was stopped is not said: told "it went in circles", the 1.5B answered BLOCKED
-    of work it had done."""
-    task = ""
-    calls: dict[str, str] = {}
-    steps: dict[str, int] = {}
-    for event in history:
-        if isinstance(event, UserMessage):
-            task, calls, steps = event.text, {}, {}
-        elif isinstance(event, ModelReply):
-            for call in event.tool_calls:
-                args = json.dumps(call.arguments, ensure_ascii=False)
-                calls[call.id] = f"{call.name} {_short(args, ARGS_CHARS)}"
-        elif isinstance(event, ToolResult) and event.call_id in calls:
-            outcome = "" if event.ok else "failed: "
-            line = f"- {calls[event.call_id]} -> {outcome}{_short(event.output, OUTPUT_CHARS)}"
-            steps[line] = steps.get(line, 0) + 1
-    lines = [line if n == 1 else f"{line} ({n} times)" for line, n in steps.items()]
-    shown = lines[-STEPS_SHOWN:]
-    if len(lines) > len(shown):
-        shown.insert(0, f"- ({len(lines) - len(shown)} earlier calls not shown)")
-    return render(
-        "verdict_request", task=_short(task, TASK_CHARS), steps="\n".join(shown) or "- (no tool was called)"
-    )
+@dataclass
+class Evidence:
+    """What this turn did, read from its events."""
+
+    changes: list[ToolResult] = field(default_factory=list)  # successful changing calls, in order
+    checks_after: list[ToolResult] = field(default_factory=list)  # runs after the last change
+    calls_after: int = 0  # calls of any kind after the last change
+    blocked: str = ""  # the last reason the model gave for BLOCKED
+
+    @classmethod
+    def of(cls, history: Sequence[Event], toolset: Toolset) -> Evidence:
+        start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
+        found = cls()
+        for event in history[start + 1 :]:
+            if isinstance(event, ModelReply):
+                found.blocked = _blocked_reason(event) or found.blocked
+            if not isinstance(event, ToolResult):
+                continue
+            tool = toolset.get(event.name)
+            name = tool.name if tool is not None else event.name
+            found.calls_after += 1
+            if name in CHECKS:
+                found.checks_after.append(event)
+            elif event.ok and tool is not None and not tool.read_only:
+                found.changes.append(event)
+                found.checks_after, found.calls_after = [], 0
+        return found
 
 
-async def ask(model: Model, text: str, temperature: float | None, tracer: Tracer = NO_TRACING) -> ModelReply:
-    """The model's answer, as the reply event to record (think blocks apart, no calls)."""
-    request = ModelRequest(
-        messages=[
-            Message(role="system", content=render("verdict_system")),
-            Message(role="user", content=text),
-        ],
-        temperature=temperature,
-        max_tokens=VERDICT_TOKENS,
-    )
-    with tracer.model_request(model.name, request) as span:  # a span of the agent's turn
-        response = await model.complete(request)
-        span.outcome(response)
-    answer, thinking = split_thinking(response.content)
-    return ModelReply(
-        text=answer,
-        thinking=thinking,
-        finish_reason=response.finish_reason,
-        model=response.model,
-        usage=response.usage,
-        timings=response.timings,
-    )
-
-
-def changed_something(history: Sequence[Event], writes: set[str]) -> bool:
-    """Whether a call of a tool that changes things worked in this turn."""
-    worked: set[str] = set()
-    for event in reversed(history):
-        if isinstance(event, UserMessage):
-            break
-        if isinstance(event, ToolResult) and event.ok and event.name in writes:
-            worked.add(event.call_id)
-    return bool(worked)
-
-
-def outcome(answer: str, stuck: Stuck, *, changed: bool) -> StopRun:
-    """Done or blocked as the answer says; the limit when it says neither. A BLOCKED after the
-    turn changed something is not believed: "it cannot be done" comes before doing, and a small
-    model says BLOCKED of work it did (a commit made, then `git status` clean)."""
-    try:
-        stop = None if imitates_results(answer) else marker_stop(answer)
-    except ValueError:
-        stop = None
-    if isinstance(stop, Blocked) and not changed:
-        return Blocked(f"{stop.reason} (asked after {stuck.reason})", final_text=stop.final_text)
-    if isinstance(stop, TaskDone):
-        return TaskDone(f"the model said the task is complete (asked after {stuck.reason})", stop.final_text)
+def judge(history: Sequence[Event], stuck: Stuck, toolset: Toolset) -> StopRun:
+    """The stop a turn stopped by `stuck` ends with (the rules are in the module's docstring)."""
+    evidence = Evidence.of(history, toolset)
+    if evidence.changes:
+        last = evidence.changes[-1]
+        if PROBLEM in last.output or evidence.calls_after < SETTLED:
+            return stuck
+        failed = evidence.checks_after[-1] if evidence.checks_after else None
+        if failed is not None and not failed.ok:
+            return stuck
+        ran = " and the last check after it succeeded" if evidence.checks_after else ""
+        done = "\n".join(dict.fromkeys(r.output.splitlines()[0] for r in evidence.changes if r.output))
+        return TaskDone(
+            f"the work is done: {len(evidence.changes)} change(s) worked{ran} (judged after {stuck.reason})",
+            final_text=done,
+        )
+    if evidence.blocked:
+        return Blocked(f"{evidence.blocked} (after {stuck.reason})", final_text=evidence.blocked)
     return stuck
 
 
-def _short(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[:limit] + " …"
+def _blocked_reason(reply: ModelReply) -> str:
+    reason = action_stop_text(reply)
+    if reason is not None:
+        return reason
+    try:
+        stop = marker_stop(reply.text)
+    except ValueError:
+        return ""
+    return stop.reason if isinstance(stop, Blocked) else ""

@@ -43,6 +43,11 @@ class ServerGone(ModelError):
         super().__init__(message, hint, retryable=True)
 
 
+class StreamBroken(ServerGone):
+    """The server answered, then the reply's stream broke (and, asked again plainly, no answer
+    came). llama-cpp-python does this when the prompt is past its window."""
+
+
 class ContextOverflow(ModelError):
     """The server said the prompt does not fit its context window (`window`, when it said how big)."""
 
@@ -80,7 +85,7 @@ class LimitReached(StopRun):
 
 class Stuck(LimitReached):
     """A limit hit while the model still had time: going in circles, or out of steps. The loop
-    asks the model for its verdict (done or blocked) once, with tools off, before stopping."""
+    judges from the turn's evidence (agent/verdict) whether it ended done, blocked or at the limit."""
 
 
 class Waiting(StopRun):

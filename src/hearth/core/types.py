@@ -18,6 +18,7 @@ class CallFormat(StrEnum):
     NONE = "none"
     NATIVE = "native"  # structured `tool_calls` in the API response
     TEXT = "text"  # written into the reply text (fenced JSON, XML tags, name(...))
+    ACTION = "action"  # the whole reply is one JSON action object a grammar forced (llm/actions.py)
 
 
 class ToolCall(Frozen):

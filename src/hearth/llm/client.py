@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from hearth.core.errors import ContextOverflow, ModelError, ServerGone
+from hearth.core.errors import ContextOverflow, ModelError, ServerGone, StreamBroken
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
 from hearth.llm.repetition import RepeatWatch
@@ -204,7 +204,7 @@ class OpenAICompatModel:
                 "running one (e.g. http://127.0.0.1:1234/v1); `hearth config` shows what is in use.",
             ) from exc
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-            raise ServerGone(
+            raise StreamBroken(
                 f"The model server at {url} dropped the connection mid-reply ({_reason(exc)}).",
                 "Check the server's log; it may have crashed or run out of memory.",
             ) from exc
@@ -216,7 +216,7 @@ class OpenAICompatModel:
                     f"The model server at {url} closed the stream before sending anything.",
                     "Check the server's log; it may have crashed or run out of memory.",
                 )
-            raise ServerGone(
+            raise StreamBroken(
                 f"The model server at {url} closed the stream before the reply was complete.",
                 "Check the server's log; it may have crashed or run out of memory.",
             )
@@ -234,7 +234,7 @@ class OpenAICompatModel:
         try:
             resp = await client.post(url, json=plain, headers=headers or None)
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError, httpx.ReadError) as exc:
-            raise ServerGone(
+            raise StreamBroken(
                 f"The model server at {url} closed the stream before sending anything, and a plain "
                 f"request failed too ({_reason(exc)}).",
                 "Check the server's log; it may have crashed or run out of memory.",

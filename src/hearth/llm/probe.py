@@ -8,8 +8,10 @@ it reads anyway. A model that does neither leaves the choice as it was.
 
 from __future__ import annotations
 
+from hearth.core.errors import ModelError, ServerGone
 from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolSpec
+from hearth.llm.actions import SPELLINGS, action_schema, matches, response_format
 from hearth.llm.profiles import ToolMode
 from hearth.llm.textcalls import parse_text_calls
 from hearth.prompts import render
@@ -40,4 +42,32 @@ async def probe_tool_mode(model: Model) -> ToolMode | None:
         return ToolMode.AUTO
     if any(call.name == PROBE_TOOL.name for call in parse_text_calls(response.content, {"ls": ("path",)})):
         return ToolMode.TEXT
+    return None
+
+
+async def probe_action_format(model: Model) -> str | None:
+    """The `response_format` spelling (llm/actions.py) under which this server held a reply to a
+    JSON schema of actions, or None when it honoured none. A refusal (HTTP 4xx/5xx) or a reply
+    that breaks the schema (the field was ignored) rules a spelling out; a server that cannot be
+    reached raises ServerGone (nothing was learned)."""
+    schema = action_schema([PROBE_TOOL])
+    for spelling in SPELLINGS:
+        request = ModelRequest(
+            messages=[
+                Message(role="system", content=render("probe_system")),
+                Message(role="user", content=render("probe_task")),
+            ],
+            temperature=0.0,
+            max_tokens=64,
+            extra={"response_format": response_format(schema, spelling)},
+            headers={PROBE_HEADER: "actions"},
+        )
+        try:
+            response = await model.complete(request)
+        except ServerGone:
+            raise
+        except ModelError:
+            continue  # refused: this spelling is not understood
+        if matches(response.content, schema):
+            return spelling
     return None

@@ -12,6 +12,7 @@ class ToolMode(StrEnum):
     AUTO = "auto"  # send `tools`; also read calls the model writes as text
     NATIVE = "native"  # send `tools`; only structured calls count
     TEXT = "text"  # describe tools in the prompt; read calls from the text
+    GRAMMAR = "grammar"  # every reply is one JSON action the server's grammar forces (llm/actions.py)
 
 
 REPLY_TOKENS = 4096  # per-reply cap for larger models: room for a sizeable file in one write
@@ -31,6 +32,8 @@ class ModelProfile(BaseModel):
     # Shown instead of all when the full list's schemas would take over half of a known window
     # (34 tools are ~2,600 tokens: most of a 4,096-token window); the others stay callable.
     tight_tools: tuple[str, ...] = ()
+    # grammar mode: how this server spells "reply with JSON matching this schema" (llm/actions.py)
+    action_format: str = ""
 
     @property
     def one_call_per_reply(self) -> bool:

@@ -59,7 +59,9 @@ class Settings(BaseModel):
     max_seconds: float = Field(3600.0, gt=0, description="Wall-clock limit per task in seconds (exit 2)")
     temperature: float | None = Field(0.2, description="Sampling temperature; blank = server default")
     tool_mode: ToolMode = Field(
-        ToolMode.AUTO, description="auto (a probe asks the model) | native | text tool calling"
+        ToolMode.AUTO,
+        description="auto (a probe asks the model) | native | text tool calling | grammar (one JSON "
+        "action per reply, held by the server's response_format)",
     )
     model_profile: Literal["auto", "small", "full"] = Field(
         "auto", description="small: fewer tools, a shorter prompt, one call per reply; auto: by model size"

@@ -7,6 +7,7 @@ servers or sessions.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.errors import ModelError
 from hearth.core.protocols import Model
 from hearth.llm.client import OpenAICompatModel
-from hearth.llm.probe import probe_tool_mode
+from hearth.llm.probe import probe_action_format, probe_tool_mode
 from hearth.llm.profiles import (
     REPLY_TOKENS,
     SMALL_MODEL_BILLIONS,
@@ -46,6 +47,8 @@ from hearth.tools.toolset import Toolset
 
 if TYPE_CHECKING:
     from hearth.runtime.session import Runtime
+
+log = logging.getLogger(__name__)
 
 DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
@@ -140,6 +143,11 @@ async def find_window(settings: Settings, base: str, model_name: str, *, embedde
     info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
     served = info.models[0] if info.models and not model_name else ""
     if info.context_window is None:
+        learned = remembered(WINDOWS, f"{base} {model_name or '(server default)'}")
+        if isinstance(learned, int) and learned > 0:
+            return Window(
+                learned, True, "stated by this server's overflow error in an earlier session", served
+            )
         return Window(
             DEFAULT_CONTEXT_WINDOW, False, "assumed (the server did not say; learned on overflow)", served
         )
@@ -187,7 +195,10 @@ async def decide_tool_mode(
 ) -> tuple[ToolMode, ToolMode | None]:
     """How the main model calls tools, and what the probe found (None: not probed). The
     configured mode wins; `auto` means text for the embedded models (measured: they call tools
-    reliably only as text), else the probe's answer when probing is on."""
+    reliably only as text), else the probe's answer when probing is on. Grammar mode is settled
+    afterwards (`choose_actions`), once the profile says whether the model is small."""
+    if settings.tool_mode is ToolMode.GRAMMAR:
+        return ToolMode.TEXT, None  # until the server is found to hold replies to a schema
     if settings.tool_mode is not ToolMode.AUTO:
         return settings.tool_mode, None
     if embedded:
@@ -202,27 +213,85 @@ async def probed_tool_mode(settings: Settings, base: str, model: OpenAICompatMod
     """How this server and model call tools: asked once, then remembered in the user's data folder
     (not the workspace: each new folder would pay the probe again, 30 s and more on a CPU, and a
     workspace's files are not to be trusted to say how a server behaves)."""
-    cache = user_data_path() / "tool_modes.json"
     key = f"{base} {model.settings.model}"
+    known = remembered("tool_modes.json", key)
+    if isinstance(known, str) and known in ToolMode.__members__.values():
+        return ToolMode(known)
+    try:
+        found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
+    except ModelError:
+        return ToolMode.AUTO  # the server did not answer: nothing learned, nothing remembered
+    remember("tool_modes.json", key, found.value)
+    return found
+
+
+async def probed_action_format(base: str, model: OpenAICompatModel) -> str:
+    """The `response_format` spelling this server holds replies to a schema with ("" for none):
+    probed once, remembered per server and model like the tool mode."""
+    key = f"{base} {model.settings.model}"
+    known = remembered("action_formats.json", key)
+    if isinstance(known, str):
+        return known
+    try:
+        found = await probe_action_format(model) or ""
+    except ModelError:
+        return ""  # the server did not answer: nothing learned, nothing remembered
+    remember("action_formats.json", key, found)
+    return found
+
+
+async def choose_actions(
+    settings: Settings, base: str, model: Model, profile: ModelProfile, *, embedded: bool, probe: bool
+) -> ModelProfile:
+    """Grammar mode (constrained actions) when asked for, or, in auto mode, for a small model on a
+    server found to hold replies to a schema. Asked for on a server that holds none, text mode.
+    The embedded models stay in text mode unless grammar is asked for (measured there first)."""
+    wanted = settings.tool_mode is ToolMode.GRAMMAR
+    auto = settings.tool_mode is ToolMode.AUTO and profile.small and probe and not embedded
+    if not (wanted or auto):
+        return profile
+    found = await probed_action_format(base, model) if isinstance(model, OpenAICompatModel) else ""
+    if found:
+        return profile.model_copy(update={"tool_mode": ToolMode.GRAMMAR, "action_format": found})
+    if wanted:
+        log.warning("the server holds no reply to a JSON schema; tools are described as text instead")
+        return profile.model_copy(update={"tool_mode": ToolMode.TEXT})
+    return profile
+
+
+WINDOWS = "windows.json"  # per server and model: the window an overflow error stated
+
+
+def remember_window(base: str, model_name: str, window: int) -> None:
+    """Keep a window the server stated (in an overflow error), so the next session starts with it."""
+    remember(WINDOWS, f"{base} {model_name}", window)
+
+
+def remembered(name: str, key: str) -> object:
+    """What the user's data file `name` (a JSON object) holds under `key`, or None."""
+    try:
+        known = json.loads((user_data_path() / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return known.get(key) if isinstance(known, dict) else None
+
+
+def remember(name: str, key: str, value: object) -> None:
+    """Keep `value` under `key` in the user's data file `name` (best effort: a read-only home
+    only means the next session asks again)."""
+    cache = user_data_path() / name
     try:
         known = json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         known = {}
     if not isinstance(known, dict):
         known = {}
-    if key in known and known[key] in ToolMode.__members__.values():
-        return ToolMode(known[key])
-    try:
-        found = await probe_tool_mode(model) or ToolMode.AUTO  # unsure: keep sending tools, read text too
-    except ModelError:
-        return ToolMode.AUTO  # the server did not answer: nothing learned, nothing remembered
-    known[key] = found.value
+    known[key] = value
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(known, indent=1), encoding="utf-8")
     except OSError:
         pass
-    return found
 
 
 def prompt_for(toolset: Toolset, profile: ModelProfile, instructions: Instructions) -> str:

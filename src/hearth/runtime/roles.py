@@ -92,7 +92,8 @@ def resolve_role(
         sampling["stop"] = list(row.stop)
     if row.thinking is not None:  # hybrid models (Qwen3, DeepSeek) switch thinking in their template
         sampling["chat_template_kwargs"] = {"enable_thinking": row.thinking}
-    tool_mode = main_tool_mode
+    # a role's own sessions are not given the main profile's action format: they write calls as text
+    tool_mode = ToolMode.TEXT if main_tool_mode is ToolMode.GRAMMAR else main_tool_mode
     if row.native_tools is not None:
         tool_mode = ToolMode.NATIVE if row.native_tools else ToolMode.TEXT
     model = (overrides or {}).get(name) or row.model or main_model

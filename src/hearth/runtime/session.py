@@ -10,6 +10,7 @@ import dataclasses
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -41,6 +42,7 @@ from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
 from hearth.runtime.profile import (
     add_runtime_tools,
+    choose_actions,
     decide_tool_mode,
     default_toolset,
     find_window,
@@ -48,6 +50,7 @@ from hearth.runtime.profile import (
     model_profile,
     probed_tool_mode,
     prompt_for,
+    remember_window,
     usable_search,
     with_lookup,
 )
@@ -252,6 +255,13 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         raise
     profile = model_profile(settings, tool_mode, window, size_name, probed)
     try:
+        profile = await choose_actions(
+            settings, base, model, profile, embedded=embedded is not None, probe=probe
+        )
+    except BaseException:
+        await _close_all(embedded, store, sandbox, proxy, model)
+        raise
+    try:
         tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=await usable_search(settings))
         tracer = configure_traces(settings)
     except BaseException:
@@ -389,6 +399,9 @@ def start_agent(
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
         sampling=main.sampling,
         tracer=rt.tracer,
+        on_window=partial(remember_window, rt.server_url, rt.model.name)
+        if rt.model_for(main) is rt.model
+        else None,
     )
     subagents.parent = agent
     if not resume:

@@ -219,6 +219,8 @@ _EMPTY_TAG = re.compile(r"<tool_call>\s*(?:</tool_call>)?")
 def shown_text(reply: ModelReply) -> str:
     """The reply as a reader wants it: without finish markers, and without the tool calls a model
     wrote as text (they show as tool cards)."""
+    if reply.call_format is CallFormat.ACTION:
+        return ""  # the action is shown as its tool card, or as the turn's end
     text = strip_markers(reply.text)
     if reply.call_format is CallFormat.TEXT:
         for call in reply.tool_calls:

@@ -54,6 +54,9 @@ class ScriptedServer:
         request_delay: float = 0.0,
         more_models: Sequence[str] = (),
         transcriptions: bool = False,
+        formats: Sequence[str] = (),
+        refused_formats: Sequence[str] = (),
+        overflow_style: str = "empty",
     ) -> None:
         """`flavor` chooses how the context window is told: `llamacpp` (/props), `ollama`
         (/api/show), `lmstudio` (/api/v0/models), `vllm` (max_model_len in /v1/models), or
@@ -61,7 +64,14 @@ class ScriptedServer:
         is refused with HTTP 400 and the window in the message when not streamed).
         `tool_style` is how the simulated model answers Hearth's tool-calling probe: `native`
         (a structured call), `text` (a fenced JSON call) or `none` (prose); probes are kept
-        in `probes`, apart from the scripted conversation."""
+        in `probes`, apart from the scripted conversation.
+        `formats`: the `response_format` types honoured with a JSON schema (`json_object` as
+        llama-cpp-python, `json_schema` as llama.cpp's server); one in `refused_formats` gets
+        HTTP 500 (llama-cpp-python 0.3.36 and `json_schema`), any other is ignored. A scripted
+        reply that breaks an honoured schema is listed in `schema_breaks` (a grammar could not
+        have produced it). `overflow_style` (llama-cpp-python flavor): `empty` breaks the stream
+        before its first chunk and states the window when asked plainly; `broken` sends the first
+        chunk, then breaks the stream, and a plain request gets its connection dropped."""
         self.script: list[ScriptItem] = list(script)
         self.model = model
         self.more_models = list(more_models)  # listed by /v1/models after `model`
@@ -80,6 +90,10 @@ class ScriptedServer:
         # the probe: from `reflection_replies` when a test scripted some, else with nothing learned.
         self.reflections: list[dict[str, Any]] = []
         self.reflection_replies: list[ScriptedReply] = []
+        self.formats = tuple(formats)
+        self.refused_formats = tuple(refused_formats)
+        self.overflow_style = overflow_style
+        self.schema_breaks: list[str] = []
         self.overflows: list[bool] = []  # llama-cpp-python flavor: requests past the window (streamed?)
         self.busy = 0  # chat requests being answered right now (each held for `request_delay`)
         self.most_busy = 0  # the most at one time
@@ -165,6 +179,28 @@ class ScriptedServer:
         reply = item if isinstance(item, ScriptedReply) else item(body)
         return reply, [], cached
 
+    def _check_schema(self, reply: ScriptedReply, schema: dict[str, Any]) -> None:
+        import jsonschema  # type: ignore[import-untyped]
+
+        try:
+            value = json.loads(reply.text)
+            jsonschema.validate(value, schema)
+        except (json.JSONDecodeError, jsonschema.ValidationError) as exc:
+            with self._lock:
+                self.schema_breaks.append(f"{reply.text[:200]!r}: {str(exc).splitlines()[0]}")
+
+
+def _format(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """The request's response_format type and the JSON schema it carries, in either spelling."""
+    fmt = body.get("response_format")
+    if not isinstance(fmt, dict):
+        return "", None
+    kind = str(fmt.get("type", ""))
+    schema = fmt.get("schema")
+    if kind == "json_schema":
+        schema = (fmt.get("json_schema") or {}).get("schema")
+    return kind, schema if isinstance(schema, dict) else None
+
 
 class _QuietServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -242,11 +278,8 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._json(400, {"error": {"message": "body is not JSON"}})
             return
-        if self.headers.get("X-Hearth-Probe"):
-            self.owner.probes.append(body)
-            self._stream(
-                _probe_reply(self.owner.tool_style), {"prompt_tokens": 50, "completion_tokens": 10}, False
-            )
+        honoured = self._schema_or_refusal(body)
+        if honoured is False:
             return
         if self.headers.get("X-Hearth-Reflection"):
             owner = self.owner
@@ -275,6 +308,8 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.status >= 400:
             self._json(reply.status, {"error": {"message": reply.error}})
             return
+        if isinstance(honoured, dict) and reply.raw_sse is None:
+            self.owner._check_schema(reply, honoured)
         usage = reply.usage or {
             "prompt_tokens": estimate_tokens(prompt_text(body)),
             "completion_tokens": estimate_tokens(
@@ -286,6 +321,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream(reply, usage, bool((body.get("stream_options") or {}).get("include_usage")))
         else:
             self._json(200, _completion(reply, self.owner.model, usage))
+
+    def _schema_or_refusal(self, body: dict[str, Any]) -> dict[str, Any] | bool | None:
+        """The JSON schema the request's response_format carries, if honoured (None if not).
+        False when this handler answered already: a refused format, or a probe."""
+        kind, schema = _format(body)
+        probe = self.headers.get("X-Hearth-Probe")
+        if probe:
+            self.owner.probes.append(body)
+        if kind in self.owner.refused_formats:
+            self._json(500, {"error": {"message": f"response_format type {kind!r} is not supported"}})
+            return False
+        honoured = schema if kind in self.owner.formats else None
+        if not probe:
+            return honoured
+        answer = _probe_reply(self.owner.tool_style)
+        if probe == "actions" and honoured is not None:
+            answer = ScriptedReply(text='{"tool": "ls", "args": {"path": "src"}}')
+        self._stream(answer, {"prompt_tokens": 50, "completion_tokens": 10}, False)
+        return False
 
     def _overflows(self, body: dict[str, Any]) -> bool:
         """As llama-cpp-python's server: a prompt and max_tokens past the window fail."""
@@ -303,8 +357,19 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
+            if owner.overflow_style == "broken":  # the first chunk, then the connection breaks
+                data = f"data: {_chunk(owner.model, {'role': 'assistant', 'content': ''})}\n\n".encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.close_connection = True
+                return True
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
+            return True
+        if owner.overflow_style == "broken":  # the plain request fails too
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
             return True
         message = (
             f"This model's maximum context length is {window} tokens. However, you requested "

@@ -10,6 +10,8 @@ successful read, write or edit names its path in the call the model made.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import hashlib
 import os
 from collections.abc import Callable, Iterable
@@ -19,6 +21,7 @@ from pathlib import Path
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, ToolResult
 from hearth.core.protocols import WorkspacePaths
+from hearth.tools.builtin.pycheck import python_note
 
 SEEN_BY = frozenset({"read", "write", "edit"})
 HASH_LIMIT = 8 << 20  # larger files are compared by size and time only
@@ -71,35 +74,58 @@ class KnownFiles:
             )
 
     def check_overwrite(self, path: Path, old: str, new: str, shown: str, *, by_edit: bool = False) -> None:
-        """Raise ToolError, once per (file, content), when a write would drop most of a file's lines.
+        """Raise ToolError when a change to a file the agent has seen would wreck it.
 
-        A small model that read a file often writes back only the part it was asked to add. The
-        same write sent again goes through: replacing a whole file can be what was meant."""
-        old_lines = [line.strip() for line in old.splitlines() if line.strip()]
+        The result is judged, not how many old lines it replaces: a whole-file rewrite of a file
+        the agent read is an edit (the format small models do best), so a `write` is refused only
+        when it would empty a file that held text, turn a Python file that parsed into one that
+        does not, or keep none of a Python file's two or more functions and classes. An `edit` is refused once per (file, content) when it deletes most of the file's
+        lines outright; one that changes words inside lines deletes none."""
+        if not by_edit:
+            self._check_rewrite(old, new, shown)
+            return
+        old_lines = [line for line in old.splitlines() if line.strip()]
         if len(old_lines) < MIN_LINES_GUARDED:
             return
-        new_lines = {line.strip() for line in new.splitlines()}
-        lost = [line for line in old_lines if line not in new_lines]
+        lost = deleted_lines(old, new)
         if len(lost) * 2 < len(old_lines) or (len(lost) * 2 == len(old_lines) and not self.strict):
-            return  # strict: losing half is enough (the 1.5B rewrote a 2-line todo.txt without one)
-        what = "edit" if by_edit else "write"
-        key = (path, what, hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
+            return
+        key = (path, "edit", hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
         if key in self._warned and not self.strict:
             return
         self._warned.add(key)
-        examples = "; ".join(f"`{line[:60]}`" for line in lost[:3])
-        advice = (
-            "To add code, keep the old lines in `new` (the old text, then what you add)."
-            if by_edit
-            else "To add your text at the end of the file, send the same write with append=true. "
-            "To change part of the file, use edit."
-        )
-        # strict: no way round is named (told to delete the file first, the 1.5B did, unasked)
-        confirm = "" if self.strict else f" If you really mean to remove them, send the same {what} again."
+        examples = "; ".join(f"`{line.strip()[:60]}`" for line in lost[:3])
+        confirm = "" if self.strict else " If you really mean to remove them, send the same edit again."
         raise ToolError(
-            f"Not changed: this {what} would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
-            f"(e.g. {examples}). {advice}{confirm}"
+            f"Not changed: this edit would delete {len(lost)} of the {len(old_lines)} lines in {shown} "
+            f"(e.g. {examples}). To add code, keep the old lines in `new` (the old text, then what "
+            f"you add).{confirm}"
         )
+
+    @staticmethod
+    def _check_rewrite(old: str, new: str, shown: str) -> None:
+        if old.strip() and not new.strip():
+            raise ToolError(
+                f"Not changed: this write would leave {shown} empty. Write the file's full new "
+                "content, or, to add text at its end, send the write with append=true."
+            )
+        if not shown.endswith(".py") or not _parses(old):
+            return
+        if not _parses(new):
+            note = python_note(shown, new)
+            raise ToolError(
+                f"Not changed: {shown} parses now and this write would break it. {note} "
+                "Send the whole file again, fixed."
+            )
+        before, after = _definitions(old), _definitions(new)
+        if len(before) >= MIN_LINES_GUARDED and not before & after:
+            # what a small model sends when it writes only the function it was asked to add
+            names = ", ".join(sorted(before)[:5])
+            raise ToolError(
+                f"Not changed: this write would remove every function and class {shown} has "
+                f"({names}). Write the whole file: its old definitions and your changes (or, to add "
+                "code at its end, send the write with append=true)."
+            )
 
     def __contains__(self, path: Path) -> bool:
         return path in self._seen
@@ -130,6 +156,34 @@ class KnownFiles:
                 except ToolError:
                     continue
         return known
+
+
+def deleted_lines(old: str, new: str) -> list[str]:
+    """The non-blank lines of `old` a change removes outright: a line replaced by another (a word
+    changed inside it) is not deleted; only what a replaced block loses past its new length is."""
+    a, b = old.splitlines(), new.splitlines()
+    lost: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "delete":
+            lost += a[i1:i2]
+        elif tag == "replace" and (i2 - i1) > (j2 - j1):
+            lost += a[i1 + (j2 - j1) : i2]
+    return [line for line in lost if line.strip()]
+
+
+def _definitions(text: str) -> set[str]:
+    """The names of a module's top-level functions and classes."""
+    tree = ast.parse(text)
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name for node in tree.body if isinstance(node, kinds)}
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _fingerprint(paths: WorkspacePaths, path: Path) -> Fingerprint | None:

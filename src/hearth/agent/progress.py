@@ -1,0 +1,96 @@
+"""Progress: a model that has read what it needs and changes nothing is steered to change.
+
+Small models circle: they alternate reading a module and its test, or a file and the same grep,
+and every re-read brings the whole file back into the prompt. Two rules, for any task:
+- a look (read, grep, ls, glob) that repeats an earlier one and gets the same answer, its
+  result still in view, is answered with one line naming the step that has the result;
+- after READ_ONLY_STEPS read-only steps in a row that changed nothing, one of them a repeat, the
+  next action offered (grammar mode: the schema) is a changing one, or finish or blocked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hearth.core.events import Compacted, Event, HearthMessage, ModelReply, ToolResult, UserMessage
+from hearth.core.types import ToolCall, ToolSpec
+from hearth.tools.toolset import Toolset
+
+LOOKS = frozenset({"read", "grep", "ls", "glob"})  # the file system as it is: same call, same answer
+READ_ONLY_STEPS = 4
+
+
+def _canonical(toolset: Toolset, name: str) -> str:
+    tool = toolset.get(name)
+    return tool.name if tool is not None else name
+
+
+def earlier_look(history: Sequence[Event], call: ToolCall, toolset: Toolset) -> tuple[int, str] | None:
+    """The step (1-based, counting the session's replies) of an earlier identical look whose
+    result is still in the conversation, and that result, when nothing that changes things has
+    worked since (the caller still runs the look: a file can change behind the agent's back)."""
+    name = _canonical(toolset, call.name)
+    if name not in LOOKS:
+        return None
+    ok = {e.call_id: e.output for e in history if isinstance(e, ToolResult) and e.ok}
+    step = sum(1 for e in history if isinstance(e, ModelReply))
+    found: tuple[int, str] | None = None  # the first of the identical looks: it has the result
+    for event in reversed(history):
+        if isinstance(event, UserMessage | Compacted):
+            return found  # the turn's start, or a compaction (results before it may be gone)
+        if not isinstance(event, ModelReply):
+            continue
+        step -= 1
+        for earlier in reversed(event.tool_calls):
+            if earlier.id == call.id or earlier.id not in ok:
+                continue
+            tool = toolset.get(earlier.name)
+            if tool is None or not tool.read_only:
+                return found  # something changed (or may have) before this one
+            if _canonical(toolset, earlier.name) == name and earlier.arguments == call.arguments:
+                found = step + 1, ok[earlier.id]
+    return found
+
+
+def circling(history: Sequence[Event], toolset: Toolset) -> bool:
+    """READ_ONLY_STEPS read-only calls in a row at the end of this turn, none changing anything,
+    with at least one repeating an earlier call."""
+    calls: list[tuple[str, str]] = []
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            break
+        if not isinstance(event, ModelReply):
+            continue
+        for call in reversed(event.tool_calls):
+            tool = toolset.get(call.name)
+            if tool is None or not tool.read_only:
+                return _circles(calls)
+            calls.append((tool.name, repr(sorted(call.arguments.items()))))
+    return _circles(calls)
+
+
+def _circles(calls: list[tuple[str, str]]) -> bool:
+    recent = calls[:READ_ONLY_STEPS]
+    return len(recent) >= READ_ONLY_STEPS and len(set(calls)) < len(calls)
+
+
+def named_specs(toolset: Toolset, history: Sequence[Event], offered: set[str]) -> list[ToolSpec]:
+    """Tools not `offered` that the session's messages name (the task saying `todo_add`, the
+    workspace note listing a repository's git tools): a schema is all a grammar-held model can
+    call, so what it was told it may call must be in it."""
+    text = "\n".join(e.text for e in history if isinstance(e, UserMessage | HearthMessage))
+    return [
+        spec
+        for spec in toolset.specs()
+        if spec.name not in offered and re.search(rf"\b{re.escape(spec.name)}\b", text)
+    ]
+
+
+def steered_specs(specs: list[ToolSpec], toolset: Toolset, history: Sequence[Event]) -> list[ToolSpec]:
+    """The tools offered for the next action: all of `specs`, or only the changing ones while the
+    model circles among read-only calls."""
+    if not circling(history, toolset):
+        return specs
+    changing = [s for s in specs if (t := toolset.get(s.name)) is not None and not t.read_only]
+    return changing or specs
