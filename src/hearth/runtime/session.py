@@ -48,6 +48,7 @@ from hearth.runtime.profile import (
     model_profile,
     probed_tool_mode,
     prompt_for,
+    session_toolset,
     usable_search,
     with_lookup,
 )
@@ -330,7 +331,8 @@ def start_agent(
     # `models`: filled with the models the session chose for its roles (its events say which);
     # the caller changes them through Conversation.set_model, which records the change first.
     subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)
-    toolset = rt.toolset.extended(subagents.tools())  # MCP tools joining rt.toolset later are seen
+    # MCP tools joining rt.toolset later are seen
+    toolset = session_toolset(rt.toolset, subagents.tools(), rt.settings)
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)

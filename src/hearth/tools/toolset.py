@@ -96,16 +96,18 @@ class Toolset:
         return len(self._tools) + (len(self._base) if self._base else 0)
 
     def shown_specs(self, shown: Collection[str], revealed: Collection[str]) -> list[ToolSpec]:
-        """The specs the model is sent: listed tools (only those in `shown`, when given) and the
-        unlisted ones `revealed`."""
-        out = []
+        """The specs the model is sent: listed tools (only those in `shown`, when given), then the
+        unlisted ones `revealed` (after them, so the listed part of a request stays the same)."""
+        listed, later = [], []
         for spec in self.specs():
             tool = self.get(spec.name)
             if tool is None:
                 continue
-            if (tool.listed and (not shown or spec.name in shown)) or spec.name in revealed:
-                out.append(spec)
-        return out
+            if tool.listed and (not shown or spec.name in shown):
+                listed.append(spec)
+            elif spec.name in revealed:
+                later.append(spec)
+        return [*listed, *later]
 
     def revealed(self, results: Iterable[tuple[str, bool, str]]) -> set[str]:
         """The unlisted tools that results (tool, ok, output) made known: named in what a
