@@ -47,7 +47,9 @@ def test_the_first_request_sends_the_core_tools_and_a_catalogue_of_the_rest(hear
     assert estimate_tokens(prompt_text(first)) <= 1500
 
 
-def test_a_tool_joins_the_list_when_loaded_or_called_and_a_bad_call_gets_its_schema(hearth, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_tool_joins_the_list_when_loaded_or_called_and_a_bad_call_gets_its_schema(
+    hearth, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
     replies = [
         ScriptedReply(tool_calls=[ScriptedCall(name="todo_add", arguments={"txt": "x"})]),
         ScriptedReply(tool_calls=[ScriptedCall(name="tool_load", arguments={"names": ["git_log"]})]),
@@ -64,7 +66,9 @@ def test_a_tool_joins_the_list_when_loaded_or_called_and_a_bad_call_gets_its_sch
 
 
 def test_with_the_setting_off_every_tool_is_sent_in_full(hearth, workspace: Path) -> None:  # type: ignore[no-untyped-def]
-    first = session(hearth, workspace, [ScriptedReply(text="Hi. TASK_COMPLETE")], HEARTH_TOOLS_ON_DEMAND="false")[0]
+    first = session(
+        hearth, workspace, [ScriptedReply(text="Hi. TASK_COMPLETE")], HEARTH_TOOLS_ON_DEMAND="false"
+    )[0]
     assert "tool_load" not in tools(first)
     assert {"delegate", "decompose", "git_status", "todo_add"} <= set(tools(first))
     assert json.dumps(first).count('"name"') >= 30
