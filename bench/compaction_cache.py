@@ -15,6 +15,7 @@ The same session runs on this tree and, as the baseline, on the `src` of another
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import subprocess
 import sys
@@ -76,7 +77,7 @@ def session(src: Path, reads: int) -> list[dict[str, Any]]:
 def counts(requests: list[dict[str, Any]]) -> tuple[int, int, int]:
     """(agent requests, those whose prompt changed before its end, summary requests)."""
     agent = [r for r in requests if SUMMARY_MARK not in r["messages"][0]["content"]]
-    changed = sum(1 for a, b in zip(agent, agent[1:], strict=False) if not extends(a, b))
+    changed = sum(1 for a, b in itertools.pairwise(agent) if not extends(a, b))
     return len(agent), changed, len(requests) - len(agent)
 
 
