@@ -74,6 +74,7 @@ class Connection:
     async def _main(self) -> None:
         begun = time.perf_counter()
         try:
+            await asyncio.to_thread(load_sdk)  # not on the event loop: the first prompt goes on
             async with AsyncExitStack() as stack:
                 from mcp.client.session import ClientSession
 
@@ -170,6 +171,13 @@ class Connection:
 async def _http(transport: contextlib.AbstractAsyncContextManager[Any], client: Any) -> Any:
     async with client, transport as streams:
         yield streams[0], streams[1]
+
+
+def load_sdk() -> None:
+    """Import the MCP SDK and jsonschema (about half a second), once a server is to start."""
+    import jsonschema  # type: ignore[import-untyped]  # noqa: F401
+    import mcp.client.session
+    import mcp.shared.message  # noqa: F401
 
 
 async def _list_tools(session: ClientSession) -> list[types.Tool]:

@@ -56,6 +56,8 @@ Streams = tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream["SessionM
 
 @asynccontextmanager
 async def stdio_transport(prepared: Prepared) -> AsyncIterator[Streams]:
+    from mcp.shared.message import SessionMessage  # loaded already (client.load_sdk)
+
     errlog: Any = subprocess.DEVNULL
     if prepared.log is not None:
         prepared.log.parent.mkdir(parents=True, exist_ok=True)
@@ -76,8 +78,6 @@ async def stdio_transport(prepared: Prepared) -> AsyncIterator[Streams]:
         prepared.close()
         if errlog is not subprocess.DEVNULL:
             errlog.close()
-    from mcp.shared.message import SessionMessage
-
     to_session, from_server = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     to_server, from_session = anyio.create_memory_object_stream[SessionMessage](16)
 
