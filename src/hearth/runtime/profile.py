@@ -95,16 +95,25 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
     if search is not None:
         for tool in search_tools(search):
             tools.add(tool)
-    if settings.tools_on_demand:
-        return Toolset(unlisted(tools, CORE_TOOLS))
     return tools
 
 
-def session_toolset(base: Toolset, own: Toolset, settings: Settings) -> Toolset:
+def on_demand(settings: Settings, profile: ModelProfile) -> bool:
+    """Whether tools beyond CORE_TOOLS are offered on demand: the setting, for the full profile
+    (the small one is shown its own short list, SMALL_TOOLS)."""
+    return settings.tools_on_demand and not profile.small
+
+
+def offered_on_demand(tools: Toolset, settings: Settings, profile: ModelProfile) -> Toolset:
+    """The runtime's tools, those outside CORE_TOOLS unlisted when offered on demand."""
+    return Toolset(unlisted(tools, CORE_TOOLS)) if on_demand(settings, profile) else tools
+
+
+def session_toolset(base: Toolset, own: Toolset, settings: Settings, profile: ModelProfile) -> Toolset:
     """A session's tools: the runtime's (`base`, also those joining it later), its own (the
     sub-agent tools) and, when tools are offered on demand, `tool_load` over the unlisted ones
     (MCP tools excepted: `mcp_tools` looks those up)."""
-    if not settings.tools_on_demand:
+    if not on_demand(settings, profile):
         return base.extended(own)
     toolset = base.extended(unlisted(own, CORE_TOOLS))
     names = [t.name for t in toolset if not t.listed and not isinstance(t, McpTool)]

@@ -47,6 +47,7 @@ from hearth.runtime.profile import (
     find_window,
     full_toolset,
     model_profile,
+    offered_on_demand,
     probed_tool_mode,
     prompt_for,
     session_toolset,
@@ -261,6 +262,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     profile = model_profile(settings, tool_mode, window, size_name, probed)
     try:
         tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=await usable_search(settings))
+        tools = offered_on_demand(tools, settings, profile)
         tracer = configure_traces(settings)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
@@ -347,7 +349,7 @@ def start_agent(
     # the caller changes them through Conversation.set_model, which records the change first.
     subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)
     # MCP tools joining rt.toolset later are seen
-    toolset = session_toolset(rt.toolset, subagents.tools(), rt.settings)
+    toolset = session_toolset(rt.toolset, subagents.tools(), rt.settings, rt.profile)
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)
