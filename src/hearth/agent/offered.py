@@ -76,7 +76,7 @@ def loader_tool(toolset: Toolset, names: Sequence[str]) -> ToolLoader:
     for name in names:
         tool = toolset.get(name)
         if tool is not None:
-            lines.append(f"- {name}: {tool.description.splitlines()[0]}")
+            lines.append(f"- {name}: {_first_sentence(tool.description)}")
 
     async def run(args: LoadInput, ctx: RunContext) -> str:
         return loaded(toolset, args.names)
@@ -89,6 +89,13 @@ def loader_tool(toolset: Toolset, names: Sequence[str]) -> ToolLoader:
         reveals=True,
         catalogue="\n".join(lines),
     )
+
+
+def _first_sentence(description: str) -> str:
+    """The first sentence of a description's first paragraph, on one line."""
+    text = " ".join(description.split("\n\n", 1)[0].split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
 
 
 def loaded(toolset: Toolset, wanted: Sequence[str]) -> str:
