@@ -29,7 +29,7 @@ from hearth.core.protocols import ExecSpec
 from hearth.core.types import ToolCall
 from hearth.runtime.checkpoints import Checkpoints
 from hearth.sandbox.choice import BACKENDS, self_test
-from hearth.sandbox.limits import ResourceLimits
+from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.paths import SafePaths
 from hearth.sandbox.runner import SandboxRunner
 from hearth.tools.base import RunContext
@@ -62,6 +62,15 @@ def bench_shell(runs: int) -> list[tuple[str, float]]:
             subprocess.run(argv, env={}, check=True)
             samples.append(time.perf_counter() - t)
         rows.append(("bwrap alone (same flags)", median_ms(samples)))
+        if hasattr(ProcessGroup, "launcher"):
+            group = ProcessGroup.create(ResourceLimits())
+            samples = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                subprocess.run(group.launcher(argv), env={}, check=True)
+                samples.append(time.perf_counter() - t)
+            group.remove()
+            rows.append(("bwrap via the launcher", median_ms(samples)))  # sh joins the cgroup, prlimit
 
     async def through(runner: SandboxRunner) -> float:
         spec = ExecSpec("true", ws, timeout=30)
