@@ -1,8 +1,10 @@
 """Prompt overhead and prefix reuse.
 
-1. Tokens of the first request (system prompt + default tool schemas), for each tool mode, counted
+1. Tokens of the first request a real session sends (`hearth run` against the scripted server:
+   the system prompt and every tool it offers, sub-agent tools included), for each tool mode,
+   with tools offered on demand (the default) and with every schema in full (as before), counted
    by the scripted server's estimate and, when llama-cpp-python and the embedded model are installed,
-   by the model's own tokenizer (Qwen2.5's vocabulary read from the GGUF). Goal: under 2,000.
+   by the model's own tokenizer (Qwen2.5's vocabulary read from the GGUF). Goal: at most 1,500.
 2. Prefix reuse over a scripted 40-step session through the real CLI and HTTP: for each request,
    (a) the share of the previous request's prompt that the new one repeats byte for byte (what a
    prefix cache can reuse), and (b) the share of the new prompt that is such a repeat.
@@ -21,11 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hearth.agent.prompt import system_prompt
-from hearth.core.types import Message
 from hearth.llm.profiles import ToolMode
-from hearth.runtime.config import Settings
-from hearth.runtime.profile import SMALL_TOOLS, default_toolset, full_toolset, small_toolset
 from hearth.testing.script import (
     ScriptedCall,
     ScriptedReply,
@@ -35,8 +33,6 @@ from hearth.testing.script import (
     reuse_summary,
 )
 from hearth.testing.server import ScriptedServer
-from hearth.tools.builtin.search import SearchProvider
-from hearth.tools.toolset import Toolset
 
 
 def qwen_tokenizer(gguf: str | None = None):  # type: ignore[no-untyped-def]
@@ -70,36 +66,67 @@ def chatml(body: dict[str, object]) -> str:
     return "\n".join(out) + "\n<|im_start|>assistant\n"
 
 
-def every_tool() -> Toolset:
-    """What a session is offered with every optional tool configured: the network on (web_fetch),
-    a search provider (web_search), an isolating sandbox (python), get_time and data_view."""
-    settings = Settings(network=True, search_provider="searxng", search_url="http://127.0.0.1:8888")
-    search = SearchProvider("searxng", settings.search_url, "")
-    return full_toolset(settings, isolated=True, search=search)
+EVERY_TOOL = {
+    "HEARTH_NETWORK": "true",  # web_fetch
+    "HEARTH_SEARCH_PROVIDER": "searxng",  # web_search: the scripted server's host answers
+    "HEARTH_SEARCH_URL": "{server}/search",
+}
 
 
-def overhead(count) -> list[tuple[str, int, int | None]]:  # type: ignore[no-untyped-def]
+def first_request(model: str, mode: ToolMode, **env: str) -> dict[str, object]:
+    """The first request a real session sends (`hearth run` against the scripted server): its
+    system prompt and every tool it offers, sub-agent tools included."""
+    ws = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
+    home = Path(tempfile.mkdtemp(prefix="hearth-bench-home-"))
+    with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")], model=model) as server:
+        extra = {k: v.replace("{server}", server.url) for k, v in env.items()}
+        environ = {
+            **os.environ,
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_DATA_HOME": str(home / "data"),
+            "HEARTH_LLM_URL": server.url,
+            "HEARTH_MODEL": model,
+            "HEARTH_TOOL_MODE": mode.value,
+            **extra,
+        }
+        cmd = [
+            sys.executable,
+            "-m",
+            "hearth",
+            "run",
+            "say hi",
+            "-w",
+            str(ws),
+            "--json",
+            "--permission",
+            "auto",
+        ]
+        subprocess.run(cmd, env=environ, capture_output=True, check=False)
+        if not server.requests:
+            raise SystemExit(f"no request reached the scripted server ({model}, {mode.value})")
+        return server.requests[0]
+
+
+LARGE = "qwen2.5-coder-32b-instruct"
+SMALL = "qwen2.5-coder-1.5b-instruct"
+
+
+def overhead(count) -> list[tuple[str, int, int, int | None]]:  # type: ignore[no-untyped-def]
     rows = []
     sets = [
-        ("", default_toolset(), False),
-        ("every tool, ", every_tool(), False),
-        ("small, ", small_toolset(), True),
-        # what the runtime shows a small model when every optional tool is configured
-        ("small + every tool, ", every_tool().filtered(SMALL_TOOLS), True),
+        ("default", LARGE, {}),
+        ("default, every schema in full (before)", LARGE, {"HEARTH_TOOLS_ON_DEMAND": "false"}),
+        ("every optional tool", LARGE, EVERY_TOOL),
+        ("every optional tool, in full (before)", LARGE, {**EVERY_TOOL, "HEARTH_TOOLS_ON_DEMAND": "false"}),
+        ("small", SMALL, {}),
     ]
-    for label, tools, small in sets:
-        for mode in (ToolMode.TEXT, ToolMode.AUTO, ToolMode.NATIVE):
-            prompt = system_prompt(tools, mode, small=small)
-            body = {"messages": [Message(role="system", content=prompt).to_wire()]}
-            if mode is not ToolMode.TEXT:
-                body["tools"] = [t.to_wire() for t in tools.specs()]
-            rows.append(
-                (
-                    f"{label}{mode.value} mode, {len(tools)} tools",
-                    estimate_tokens(prompt_text(body)),
-                    count(chatml(body)) if count else None,
-                )
-            )
+    for label, model, env in sets:
+        for mode in (ToolMode.NATIVE, ToolMode.AUTO, ToolMode.TEXT):
+            body = first_request(model, mode, **env)
+            tools = len(body.get("tools") or [])  # type: ignore[arg-type]
+            est = estimate_tokens(prompt_text(body))
+            rows.append((f"{label}, {mode.value}", tools, est, count(chatml(body)) if count else None))
     return rows
 
 
@@ -166,10 +193,10 @@ def main() -> None:
     parser.add_argument("--gguf", help="count with this GGUF's tokenizer (default: the embedded model's)")
     args = parser.parse_args()
     count = qwen_tokenizer(args.gguf)
-    print("First request: system prompt + tool schemas")
-    print(f"{'':42} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
-    for name, est, real in overhead(count):
-        print(f"{name:42} {est:>20} {real if real is not None else 'not installed':>18}")
+    print("First request of a real session (hearth run, scripted server): system prompt + tools sent")
+    print(f"{'':48} {'tools sent':>10} {'estimate (chars/4)':>20} {'Qwen2.5 tokenizer':>18}")
+    for name, tools, est, real in overhead(count):
+        print(f"{name:48} {tools:>10} {est:>20} {real if real is not None else 'not installed':>18}")
     requests = hearth_session(args.steps)
     shares = prefix_reuse(requests)
     print(f"\nPrefix reuse over a {len(requests)}-request Hearth session (auto mode, native calls)")

@@ -12,20 +12,30 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
 import statistics
 import subprocess
+import sys
+import tarfile
 import tempfile
 import time
+from io import BytesIO
 from pathlib import Path
 
+from hearth.agent.dispatch import Dispatcher
+from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.core.protocols import ExecSpec
+from hearth.core.types import ToolCall
+from hearth.runtime.checkpoints import Checkpoints
 from hearth.sandbox.choice import BACKENDS, self_test
-from hearth.sandbox.limits import ResourceLimits
+from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.paths import SafePaths
 from hearth.sandbox.runner import SandboxRunner
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import ReadInput, WriteInput, read, write
+from hearth.tools.builtin.shell import shell_tools
+from hearth.tools.toolset import Toolset
 
 MEMORY_DIR = "/dev/shm" if Path("/dev/shm").is_dir() else None  # the disk's noise hides the checks' cost
 
@@ -52,6 +62,15 @@ def bench_shell(runs: int) -> list[tuple[str, float]]:
             subprocess.run(argv, env={}, check=True)
             samples.append(time.perf_counter() - t)
         rows.append(("bwrap alone (same flags)", median_ms(samples)))
+        if hasattr(ProcessGroup, "launcher"):
+            group = ProcessGroup.create(ResourceLimits())
+            samples = []
+            for _ in range(runs):
+                t = time.perf_counter()
+                subprocess.run(group.launcher(argv), env={}, check=True)
+                samples.append(time.perf_counter() - t)
+            group.remove()
+            rows.append(("bwrap via the launcher", median_ms(samples)))  # sh joins the cgroup, prlimit
 
     async def through(runner: SandboxRunner) -> float:
         spec = ExecSpec("true", ws, timeout=30)
@@ -60,6 +79,23 @@ def bench_shell(runs: int) -> list[tuple[str, float]]:
         for _ in range(runs):
             t = time.perf_counter()
             await runner.run(spec)
+            times.append(time.perf_counter() - t)
+        await runner.close()
+        return median_ms(times)
+
+    async def tool(runner: SandboxRunner) -> float:
+        """The shell tool as a session calls it: through the dispatcher (permission, validation)."""
+        dispatcher = Dispatcher(
+            Toolset(shell_tools()),
+            PermissionPolicy(PermissionMode.AUTO),
+            RunContext(paths=SafePaths(ws), sandbox=runner),
+        )
+        call = ToolCall(id="c", name="shell", arguments={"command": "true"})
+        await dispatcher.dispatch(call)  # warm up
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            await dispatcher.dispatch(call)
             times.append(time.perf_counter() - t)
         await runner.close()
         return median_ms(times)
@@ -73,6 +109,17 @@ def bench_shell(runs: int) -> list[tuple[str, float]]:
             rows.append((f"{name} (unavailable: {why[:50]})", float("nan")))
             continue
         rows.append((f"shell via {name}", asyncio.run(through(SandboxRunner(backend)))))
+        rows.append(
+            (f"shell tool via {name}", asyncio.run(tool(SandboxRunner(BACKENDS[name](ws, ResourceLimits())))))
+        )
+    points = Checkpoints(ws)
+    points.snapshot("first")
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        points.snapshot("unchanged")
+        samples.append(time.perf_counter() - t)
+    rows.append(("checkpoint, no file changed", median_ms(samples)))
     shutil.rmtree(ws, ignore_errors=True)
     return rows
 
@@ -103,19 +150,39 @@ def bench_files(count: int, rounds: int = 3) -> tuple[float, float]:
     return statistics.median(plain_times), statistics.median(tool_times)
 
 
+def baseline_src(ref: str) -> Path:
+    """`ref`'s src folder, unpacked from git into a temporary folder."""
+    out = Path(tempfile.mkdtemp(prefix="hearth-baseline-"))
+    root = Path(__file__).resolve().parent.parent
+    raw = subprocess.run(["git", "-C", str(root), "archive", ref, "src"], capture_output=True, check=True)
+    with tarfile.open(fileobj=BytesIO(raw.stdout)) as tar:
+        tar.extractall(out, filter="data")
+    return out / "src"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--shell-only", action="store_true", help="leave out the file I/O part")
+    parser.add_argument("--baseline", help="also run the shell part on this commit's src (e.g. main)")
     args = parser.parse_args()
+    if args.baseline:
+        src = baseline_src(args.baseline)
+        cmd = [sys.executable, __file__, "--runs", str(args.runs), "--shell-only"]
+        print(f"baseline ({args.baseline}):")
+        subprocess.run(cmd, env={**os.environ, "PYTHONPATH": str(src)}, check=False)
+        print("\nthis tree:")
     rows = bench_shell(args.runs)
     base = rows[0][1]
     print(f'shell("true"), median of {args.runs} runs')
     print(f"{'':32} {'ms':>8} {'x bare':>8}")
     for name, ms in rows:
         print(f"{name:32} {ms:8.2f} {ms / base:8.2f}")
+    if args.shell_only:
+        return
     plain, tools = bench_files(args.files)
     print(
         f"\n{args.files} files written and read back, interleaved, median of 3 rounds, in {MEMORY_DIR or 'tmp'}"

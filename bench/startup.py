@@ -1,6 +1,10 @@
-"""Start-up time: `hearth --help`, and `hearth` to a ready prompt, against other agents' --help.
+"""Start-up time: `hearth --help`, `hearth` to a ready prompt, and `hearth run` to the first request
+the server receives (this tree beside another commit's, default `main`), against other agents' --help.
 
-    .venv/bin/python bench/startup.py [--runs 7] [--other /tmp/minivenv/bin/mini ...]
+    .venv/bin/python bench/startup.py [--runs 7] [--baseline main] [--other /tmp/minivenv/bin/mini ...]
+
+Compiled bytecode is allowed (PYTHONDONTWRITEBYTECODE is dropped): an installed Hearth has it, and
+without it every start compiles ~150 modules from source. Each command runs once before timing.
 
 Each command is run `--runs` times; the median wall time is printed. The ready-prompt time is
 measured in a pseudo-terminal (pexpect) until the prompt appears, against the scripted server
@@ -14,12 +18,19 @@ import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from io import BytesIO
+from pathlib import Path
+from typing import Any
 
 import pexpect
 
+from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def timed(cmd: list[str], runs: int) -> float:
@@ -73,15 +84,60 @@ def ready_prompt(runs: int) -> tuple[float, float]:
     return statistics.median(prompt_times), statistics.median(open_times)
 
 
+def first_request(src: Path, runs: int) -> float:
+    """Median seconds from starting `hearth run` (with `src` first on the path) to the scripted
+    server receiving its first chat request: imports, settings, sandbox choice, server probe."""
+    home, ws = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+    stamps: list[float] = []
+
+    def respond(body: dict[str, Any]) -> ScriptedReply:
+        stamps.append(time.perf_counter())
+        return ScriptedReply(text="Hi. TASK_COMPLETE")
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    samples = []
+    with ScriptedServer([respond] * (runs + 1), model="qwen2.5-coder-32b-instruct") as server:
+        env |= {
+            "PYTHONPATH": str(src),
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_DATA_HOME": str(home / "data"),
+            "HEARTH_LLM_URL": server.url,
+            "HEARTH_TOOL_MODE": "native",
+        }
+        cmd = [sys.executable, "-m", "hearth", "run", "hi", "-w", str(ws), "--json", "--permission", "auto"]
+        for i in range(runs + 1):
+            t = time.perf_counter()
+            subprocess.run(cmd, env=env, capture_output=True, check=False)
+            if i:  # the first run writes the bytecode
+                samples.append(stamps[-1] - t)
+    return statistics.median(samples)
+
+
+def baseline_src(ref: str) -> Path:
+    """`ref`'s src folder, unpacked from git into a temporary folder."""
+    out = Path(tempfile.mkdtemp(prefix="hearth-baseline-"))
+    raw = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True)
+    with tarfile.open(fileobj=BytesIO(raw.stdout)) as tar:
+        tar.extractall(out, filter="data")
+    return out / "src"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--other", nargs="*", default=[], help="other agents' executables, run with --help")
+    parser.add_argument("--baseline", default="main", help="the commit to compare `hearth run` with")
     args = parser.parse_args()
     prompt, opened = ready_prompt(args.runs)
     rows = [
+        (
+            f"hearth run to its first request, {args.baseline}",
+            first_request(baseline_src(args.baseline), args.runs),
+        ),
+        ("hearth run to its first request, this tree", first_request(ROOT / "src", args.runs)),
         ("hearth --help", timed([sys.executable, "-m", "hearth", "--help"], args.runs)),
         ("hearth to a ready prompt", prompt),
         ("hearth to the runtime open", opened),

@@ -67,7 +67,7 @@ def test_an_opencode_agent_that_switches_tools_off_does_not_get_them(
     )
     srv.add(call("delegate", objective="CAREFUL look", deliverable="x", agent="careful"), done())
     srv.route("CAREFUL", done("looked"))
-    run_parent(workspace, srv)
+    run_parent(workspace, srv, tools_on_demand=False)  # delegate's whole description
     parent = srv.requests[0]
     assert "careful: Looks, never touches" in json.dumps(parent["tools"])
     child = next(b for b in srv.requests if "CAREFUL" in first_user(b))

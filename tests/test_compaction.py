@@ -75,20 +75,43 @@ def prompt_tokens(body: dict[str, object]) -> int:
 
 def test_old_tool_outputs_are_masked_first_and_stay_in_the_store(workspace: Path) -> None:
     agent, model = make(
-        workspace, [read_call(i) for i in range(8)] + [ScriptedReply(text="read them all")], 5000
+        workspace, [read_call(i) for i in range(14)] + [ScriptedReply(text="read them all")], 6000
     )
     fin = asyncio.run(agent.run("read the files"))
     assert fin.status is Status.DONE and model.violations == []
     compactions = [e for e in agent.history if isinstance(e, Compacted)]
-    assert compactions and all(not c.summary for c in compactions)
+    assert compactions and compactions[0].masked and not compactions[0].summary  # masking first
     assert all(c.tokens_after < c.tokens_before for c in compactions)
-    last = json.dumps(agent_requests(model)[-1]["messages"])
-    assert "hidden to save context" in last
+    upto = agent.history.index(compactions[0]) + 1
+    masked = build_messages(agent.system_prompt, agent.history[:upto])
+    assert "hidden to save context" in json.dumps([m.to_wire() for m in masked])
     budget = agent.compactor.budget  # type: ignore[union-attr]
     assert all(prompt_tokens(r) <= budget * 1.1 for r in agent_requests(model))
     # the store still has every full output
     stored = agent.store.events(agent.session_id)
-    assert sum("lorem ipsum" in getattr(e, "output", "") for e in stored) == 8
+    assert sum("lorem ipsum" in getattr(e, "output", "") for e in stored) == 14
+
+
+def test_compaction_frees_half_the_budget_at_once_and_keeps_the_unread_result_whole(workspace: Path) -> None:
+    agent, model = make(workspace, [read_call(i) for i in range(16)] + [ScriptedReply(text="ok")], 8000)
+    fin = asyncio.run(agent.run("read the files"))
+    assert fin.status is Status.DONE and model.violations == []
+    compactor = agent.compactor
+    assert compactor is not None
+    compactions = [e for e in agent.history if isinstance(e, Compacted)]
+    assert compactions
+    assert all(c.tokens_after <= compactor.target for c in compactions if c.summary or c is compactions[-1])
+    assert all(len(c.masked) > 1 for c in compactions if c.masked)  # never one result per step
+    requests = agent_requests(model)
+    changed = sum(
+        1
+        for before, after in itertools.pairwise(requests)
+        if after["messages"][: len(before["messages"])] != before["messages"]  # type: ignore[index]
+    )
+    assert changed <= 3  # 16 reads of ~300 tokens: one change every few steps, not every step
+    for body in requests:  # the result the model is about to read is never a stub
+        last = body["messages"][-1]  # type: ignore[index]
+        assert last["role"] != "tool" or "lorem ipsum" in last["content"]
 
 
 def test_older_turns_are_summarised_when_masking_is_not_enough(workspace: Path) -> None:

@@ -403,7 +403,14 @@ def test_a_full_tool_list_that_would_fill_half_a_small_window_gives_way_to_the_c
         context_window=4096,
         flavor="llama-cpp-python",
     ) as server:
-        res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30", HEARTH_TOOL_MODE="native")
+        res = run(
+            hearth,
+            server,
+            workspace,
+            HEARTH_MAX_ITERATIONS="30",
+            HEARTH_TOOL_MODE="native",
+            HEARTH_TOOLS_ON_DEMAND="false",  # every schema in full: more than half the window
+        )
         assert res.code == 0, res.stdout[-2000:]
         assert server.overflows == [True, False]  # the full list did not fit; asked plainly: 4,096
         requests = agent_requests(server)  # those answered: all after the window was learned
@@ -538,7 +545,8 @@ def test_a_small_model_gets_fewer_tools_a_worked_example_and_one_call_per_reply(
 
 def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
     server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
-    assert run(hearth, server, workspace, HEARTH_MODEL="qwen2.5-coder-32b-instruct").code == 0
+    env = {"HEARTH_MODEL": "qwen2.5-coder-32b-instruct", "HEARTH_TOOLS_ON_DEMAND": "false"}
+    assert run(hearth, server, workspace, **env).code == 0
     # 22 default, create_patch, delegate, decompose, 3 memory, get_time, data_view, python
     assert len(server.requests[0]["tools"]) == 34
     assert server.requests[0]["max_tokens"] == 4096

@@ -152,7 +152,7 @@ def test_at_the_maximum_depth_the_agent_tools_are_not_offered(workspace: Path, s
     srv.add(call("delegate", objective="LEVEL-1 go down", deliverable="a word"), done())
     srv.route("LEVEL-1", call("delegate", objective="LEVEL-2 go further", deliverable="a word"), done("ok"))
     srv.route("LEVEL-2", done("bottom"))
-    finished, events, _ = run_parent(workspace, srv)
+    finished, events, _ = run_parent(workspace, srv, tools_on_demand=False)
     assert finished.status is Status.DONE
     by_level = {
         level: next(b for b in srv.requests if level in first_user(b)) for level in ("LEVEL-1", "LEVEL-2")

@@ -148,7 +148,7 @@ def test_a_defined_agent_is_used_by_name_with_its_tools_model_and_instructions(
     (user_agents / "mine.md").write_text("---\nname: mine\ndescription: The user's own\n---\nHi.\n")
     srv.add(call("delegate", objective="READER look", deliverable="what is there", agent="reader"), done())
     srv.route("READER", done("Nothing much."))
-    finished, events, _ = run_parent(workspace, srv)
+    finished, events, _ = run_parent(workspace, srv, tools_on_demand=False)  # delegate's whole description
     assert finished.status is Status.DONE
     parent_tools = {t["function"]["name"]: t["function"]["description"] for t in srv.requests[0]["tools"]}
     assert "reader: Reads files and reports" in parent_tools["delegate"]

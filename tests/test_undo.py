@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from hearth.runtime.checkpoints import Checkpoints
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 
 
@@ -52,3 +53,16 @@ def test_undo_without_checkpoints_says_so(hearth, server: ScriptedServer, worksp
     hearth("run", "hi", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
     res = hearth("undo", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
     assert res.code == 1 and "no checkpoints" in res.stderr
+
+
+def test_a_step_that_changed_nothing_reuses_the_last_checkpoint(workspace: Path) -> None:
+    points = Checkpoints(workspace)
+    (workspace / "a.txt").write_text("one\n")
+    first = points.snapshot("before step 1")
+    assert points.snapshot("before step 2") == first  # nothing changed: no new commit
+    (workspace / "a.txt").write_text("two\n")
+    third = points.snapshot("before step 3")
+    assert third != first
+    assert [label for _, label in points.history()] == ["before step 3", "before step 1"]
+    points.restore(first)
+    assert (workspace / "a.txt").read_text() == "one\n"

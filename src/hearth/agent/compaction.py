@@ -5,6 +5,11 @@ one-line stub). If that is not enough, the older turns are summarised by the
 model. The task, the tracked work and the most recent call/result pairs
 survive. Each compaction is a `Compacted` event, so the context after it is
 again byte-stable until the next one.
+
+A compaction changes the prompt's prefix (the server's cache is lost from there on), so it is
+done in batches: only when the prompt would pass the budget, and then down to half of it (`target`),
+so the next several steps append to a stable prefix. The results the model has not acted on yet
+(those of its last reply) always stay whole.
 """
 
 from __future__ import annotations
@@ -38,7 +43,8 @@ class Compactor:
     window: int
     reserve: int = 1024  # room for the reply
     threshold: float = 0.8  # compact when the prompt would use more than this share of the room
-    keep_results: int = 4  # the most recent tool results stay visible
+    keep_results: int = 4  # the most recent tool results stay visible, when that still fits the target
+    free_share: float = 0.5  # a compaction gets the prompt down to (1 - this) of the budget
     keep_events: int = 8  # events kept verbatim after a summary
     known: bool = True  # False: the server never said its window; learn it from an overflow error
     model: Model | None = None  # who writes summaries (the summarizer role); None: the agent's model
@@ -49,6 +55,11 @@ class Compactor:
     def budget(self) -> int:
         window = self.window if self.known else max(self.window, ASSUMED_WINDOW)
         return int(max(window - self.reserve, window // 2) * self.threshold)
+
+    @property
+    def target(self) -> int:
+        """What a compaction gets the prompt down to: room for several steps before the next one."""
+        return int(self.budget * (1 - self.free_share))
 
     def learn(self, window: int) -> None:
         """The server stated its window (in an overflow error): use it from now on."""
@@ -78,15 +89,16 @@ class Compactor:
         self, system_prompt: str, history: list[Event], tools: Sequence[ToolSpec]
     ) -> tuple[tuple[str, ...], int]:
         """The outputs to hide and the size after: the usual few newest results stay visible,
-        but when that still does not fit the budget, only the newest one does."""
+        but when that does not get the prompt down to the target, only those the model has not
+        acted on yet do."""
         masked: tuple[str, ...] = ()
         after = 0
-        for keep in dict.fromkeys((self.keep_results, 1)):
+        for keep in dict.fromkeys((self.keep_results, _unacted(history))):
             masked = self.mask(history, keep)
             after = estimate_tokens(
                 build_messages(system_prompt, [*history, Compacted(masked=masked)]), tools
             )
-            if after <= self.budget:
+            if after <= self.target:
                 break
         return masked, after
 
@@ -153,7 +165,7 @@ class Compactor:
             )
             done = True
             before_summary = after
-            if not force and after <= self.budget:
+            if not force and after <= self.target:
                 return self._settled(after)
         else:
             before_summary = before
@@ -179,6 +191,16 @@ class Compactor:
         """Remember a compaction that could not get well under the budget, so it is not repeated."""
         self._stuck_at = after if after > self.budget * 3 // 4 else None
         return True
+
+
+def _unacted(events: Sequence[Event]) -> int:
+    """How many results came after the model's last reply (it has not seen them yet)."""
+    count = 0
+    for event in reversed(events):
+        if isinstance(event, ModelReply):
+            break
+        count += isinstance(event, ToolResult)
+    return count
 
 
 def _line(event: Event) -> str:

@@ -8,6 +8,7 @@ the call's id kept. A tool that crashes is reported, never raised.
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import time
 from dataclasses import dataclass, replace
@@ -60,7 +61,7 @@ class Dispatcher:
             args = tool.input_model.model_validate(call.arguments)
         except ValidationError as exc:
             return False, render(
-                "error_invalid_arguments", name=tool.name, errors=_errors(exc), signature=signature(tool)
+                "error_invalid_arguments", name=tool.name, errors=_errors(exc), signature=_expected(tool)
             )
         # One canonical path per path argument: the policy decides on it, the approver sees it, and
         # the tool is handed it with a pinned resolver, which refuses it if a symlink appears in it
@@ -136,6 +137,14 @@ class Dispatcher:
         note(False, approval.by, verdict.reason)
         said = f" The user says: {approval.message}" if approval.message else ""
         return f"Denied: the user did not allow this {tool.name} call.{said}"
+
+
+def _expected(tool: Tool) -> str:
+    """The signature; for a tool not in the model's list (loaded on demand), its schema too."""
+    if tool.listed:
+        return signature(tool)
+    schema = json.dumps(tool.spec().parameters, separators=(",", ":"))
+    return f"{signature(tool)}: {tool.spec().description}\nparameters: {schema}"
 
 
 def _errors(exc: ValidationError) -> str:

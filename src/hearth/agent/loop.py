@@ -332,7 +332,7 @@ class Agent:
             self._check_finish(final, guard)
             raise final
         guard.reply_with_content()
-        self._checkpoint_if_changing(reply)
+        await self._checkpoint_if_changing(reply)
         all_ok = True
         read_only = True
         ran = False
@@ -465,13 +465,15 @@ class Agent:
         text = render("notice_budget", used=budget.used, budget=budget.limit, percent=percent, advice=advice)
         self.record(Notice(reason="budget", text=text))
 
-    def _checkpoint_if_changing(self, reply: ModelReply) -> None:
+    async def _checkpoint_if_changing(self, reply: ModelReply) -> None:
         if self.checkpoint is None:
             return
         tools = [self.dispatcher.toolset.get(c.name) for c in reply.tool_calls]
         if any(t is not None and not t.read_only for t in tools):
             steps = sum(1 for e in self.history if isinstance(e, ModelReply))
-            self.record(Checkpointed(id=self.checkpoint(f"before step {steps}"), step=steps))
+            # git runs in a thread: other sessions on the same loop (the web UI) are not held up
+            checkpoint = await asyncio.to_thread(self.checkpoint, f"before step {steps}")
+            self.record(Checkpointed(id=checkpoint, step=steps))
 
     @property
     def work(self) -> WorkState:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hearth.agent.instructions import Instructions
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
-from hearth.tools.base import signature
+from hearth.tools.base import Tool, signature
 from hearth.tools.toolset import Toolset
 
 
@@ -18,7 +18,7 @@ def system_prompt(
     toolset: Toolset, tool_mode: ToolMode, instructions: Instructions | None = None, *, small: bool = False
 ) -> str:
     extra = instructions.render() if instructions else ""
-    tool_list = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in toolset)
+    tool_list = "\n".join(f"- {signature(t)}: {_line(t)}" for t in toolset)
     if tool_mode is ToolMode.GRAMMAR:  # the grammar holds the form; the prompt only says what to do
         return render("system_grammar", tool_list=tool_list, instructions=extra)
     if small:
@@ -34,3 +34,10 @@ def system_prompt(
     else:
         protocol = ""
     return render("system", tool_protocol=protocol, instructions=extra)
+
+
+def _line(tool: Tool) -> str:
+    """A tool's first line; a lookup tool's whole description (its catalogue, indented)."""
+    if tool.reveals:
+        return tool.spec().description.replace("\n", "\n  ")
+    return tool.description.splitlines()[0]

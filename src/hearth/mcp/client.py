@@ -16,15 +16,17 @@ import time
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from mcp import types
-from mcp.client.session import ClientSession
 
 from hearth.core.errors import ToolError
 from hearth.mcp.config import ServerConfig
 from hearth.mcp.transport import Launcher, stdio_transport
+
+if TYPE_CHECKING:  # The MCP SDK (and jsonschema) take ~0.5 s to import: only sessions with servers pay it.
+    from mcp import types
+    from mcp.client.session import ClientSession
 
 MAX_TOOLS_PAGES = 20
 
@@ -72,7 +74,10 @@ class Connection:
     async def _main(self) -> None:
         begun = time.perf_counter()
         try:
+            await asyncio.to_thread(load_sdk)  # not on the event loop: the first prompt goes on
             async with AsyncExitStack() as stack:
+                from mcp.client.session import ClientSession
+
                 read, write = await stack.enter_async_context(self._transport())
                 session = await stack.enter_async_context(ClientSession(read, write))
                 await session.initialize()
@@ -168,7 +173,16 @@ async def _http(transport: contextlib.AbstractAsyncContextManager[Any], client: 
         yield streams[0], streams[1]
 
 
+def load_sdk() -> None:
+    """Import the MCP SDK and jsonschema (about half a second), once a server is to start."""
+    import jsonschema  # type: ignore[import-untyped]  # noqa: F401
+    import mcp.client.session
+    import mcp.shared.message  # noqa: F401
+
+
 async def _list_tools(session: ClientSession) -> list[types.Tool]:
+    from mcp import types
+
     tools: list[types.Tool] = []
     cursor: str | None = None
     for _ in range(MAX_TOOLS_PAGES):

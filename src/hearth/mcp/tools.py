@@ -15,16 +15,17 @@ import binascii
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema  # type: ignore[import-untyped]
-from mcp import types
 from pydantic import ConfigDict
 
 from hearth.core.errors import ToolError
 from hearth.core.types import ToolSpec
 from hearth.mcp.client import Connection
 from hearth.tools.base import RunContext, Tool, ToolInput
+
+if TYPE_CHECKING:
+    from mcp import types  # noqa: F401
 
 MAX_DESCRIPTION = 160
 MAX_PARAM_DESCRIPTION = 80
@@ -63,6 +64,8 @@ def mcp_tools(conn: Connection, taken: Callable[[str], bool]) -> tuple[list[McpT
     `taken(name)`: whether a name is already used (a built-in or another server's tool)."""
     out: list[McpTool] = []
     problems: list[str] = []
+    import jsonschema  # type: ignore[import-untyped]  # imported when a server is ready (slow)
+
     used: set[str] = set()
     for remote in conn.tools:
         if not conn.config.wants(remote.name):
@@ -147,6 +150,8 @@ def _short(text: str, limit: int) -> str:
 
 
 def _executor(conn: Connection, remote: str, schema: dict[str, Any]) -> Callable[[Any, RunContext], Any]:
+    import jsonschema
+
     validator = jsonschema.validators.validator_for(schema)(schema)
 
     async def run(args: McpArguments, ctx: RunContext) -> str:
@@ -168,6 +173,8 @@ def _executor(conn: Connection, remote: str, schema: dict[str, Any]) -> Callable
 
 def result_text(content: Iterable[Any], structured: Any = None) -> str:
     """Text, images, audio and resources as the text of a tool result."""
+    from mcp import types
+
     parts: list[str] = []
     for item in content:
         if isinstance(item, types.TextContent):

@@ -18,15 +18,16 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp import types
-from mcp.shared.message import SessionMessage
 
 from hearth.mcp.config import ServerConfig
+
+if TYPE_CHECKING:  # the MCP SDK is slow to import: only a server that starts pays it
+    from mcp.shared.message import SessionMessage
 
 MAX_LINE = 4 << 20  # bytes in one message from a server
 TERM_GRACE = 2.0
@@ -50,11 +51,13 @@ class Prepared:
 
 
 Launcher = Callable[[ServerConfig], Prepared]
-Streams = tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[SessionMessage]]
+Streams = tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream["SessionMessage"]]
 
 
 @asynccontextmanager
 async def stdio_transport(prepared: Prepared) -> AsyncIterator[Streams]:
+    from mcp.shared.message import SessionMessage  # loaded already (client.load_sdk)
+
     errlog: Any = subprocess.DEVNULL
     if prepared.log is not None:
         prepared.log.parent.mkdir(parents=True, exist_ok=True)
@@ -123,6 +126,9 @@ async def stdio_transport(prepared: Prepared) -> AsyncIterator[Streams]:
 
 
 def _parse(line: bytes) -> SessionMessage | Exception:
+    from mcp import types
+    from mcp.shared.message import SessionMessage
+
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
     except ValueError as exc:

@@ -14,7 +14,8 @@ repository reached through a symlink is refused.
 from __future__ import annotations
 
 import subprocess
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.core.errors import HearthError
@@ -44,6 +45,7 @@ SAFE = tuple(part for setting in SAFE_SETTINGS for part in ("-c", setting))
 SHADOW_CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
 EXCLUDE = b".git/\n.hearth/\n"
 RELATIVE_DIR = ".hearth/checkpoints.git"
+_LOCK = threading.Lock()  # one git at a time in the shadow repositories: they share an index lock
 
 
 def _env() -> dict[str, str]:
@@ -61,6 +63,9 @@ def _env() -> dict[str, str]:
 @dataclass
 class Checkpoints:
     workspace: Path
+    # (tree, commit) of the last snapshot: a workspace that has not changed since gets that
+    # commit again instead of a new empty one (one git process fewer per changing step)
+    _last: tuple[str, str] | None = field(default=None, init=False, repr=False)
 
     @property
     def git_dir(self) -> Path:
@@ -98,11 +103,21 @@ class Checkpoints:
         subprocess.run(init, check=True, capture_output=True, env=_env(), cwd=self.workspace)
 
     def snapshot(self, label: str) -> str:
-        """Record the workspace as it is now; returns the checkpoint id."""
+        """Record the workspace as it is now; returns the checkpoint id. Runs in a thread (see
+        agent/loop.py): sessions of one process on one workspace take turns."""
+        with _LOCK:
+            return self._snapshot(label)
+
+    def _snapshot(self, label: str) -> str:
         self._ensure()
         self._git("add", "-A", "--", ".")
+        tree = self._git("write-tree")
+        if self._last is not None and self._last[0] == tree:
+            return self._last[1]  # the same files: the same checkpoint (commits are never collected)
         self._git("commit", "-q", "--allow-empty", "--no-verify", "-m", label)
-        return self._git("rev-parse", "HEAD")
+        head = self._git("rev-parse", "HEAD")
+        self._last = (tree, head)
+        return head
 
     def history(self) -> list[tuple[str, str]]:
         """(id, label) newest first."""
@@ -113,9 +128,11 @@ class Checkpoints:
 
     def restore(self, checkpoint: str) -> list[str]:
         """Put the workspace back as it was at `checkpoint`; returns the paths that changed."""
-        self.snapshot("before undo")  # so the undo itself can be undone
-        changed = self._git("diff", "--name-only", checkpoint, "HEAD").splitlines()
-        self._git("reset", "-q", "--hard", checkpoint)
+        with _LOCK:
+            self._snapshot("before undo")  # so the undo itself can be undone
+            changed = self._git("diff", "--name-only", checkpoint, "HEAD").splitlines()
+            self._git("reset", "-q", "--hard", checkpoint)
+            self._last = None
         return changed
 
 

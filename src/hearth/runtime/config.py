@@ -66,6 +66,9 @@ class Settings(BaseModel):
     model_profile: Literal["auto", "small", "full"] = Field(
         "auto", description="small: fewer tools, a shorter prompt, one call per reply; auto: by model size"
     )
+    tools_on_demand: bool = Field(
+        True, description="Send the core tools in full and the others as a catalogue, loaded when asked for"
+    )
     context_window: int | None = Field(None, ge=512, description="Context window; blank = ask the server")
     connect_timeout: float = Field(10.0, gt=0)
     first_token_timeout: float = Field(600.0, gt=0, description="Seconds to wait for the first token")

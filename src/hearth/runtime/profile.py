@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hearth.agent.instructions import Instructions
+from hearth.agent.offered import loader_tool, unlisted
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import ModelError
 from hearth.core.protocols import Model
@@ -27,6 +28,7 @@ from hearth.llm.profiles import (
 )
 from hearth.llm.server_info import probe_server
 from hearth.mcp.lookup import NAME as LOOKUP_NAME
+from hearth.mcp.tools import McpTool
 from hearth.runtime.config import Settings, user_data_path
 from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.patches import patch_tools
@@ -56,6 +58,9 @@ DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the s
 # shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
 # other tools stay callable (a task that names todo_add still works); they are just not listed.
 SMALL_TOOLS = ("read", "write", "edit", "ls", "grep", "shell")
+# What a default session sends in full in every request; the other tools are named one line each
+# in `tool_load` and sent in full once asked for (34 schemas took ~2,800 tokens of each request).
+CORE_TOOLS = ("read", "write", "edit", "glob", "grep", "ls", "shell")
 
 
 def default_toolset(settings: Settings | None = None) -> Toolset:
@@ -94,6 +99,30 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
         for tool in search_tools(search):
             tools.add(tool)
     return tools
+
+
+def on_demand(settings: Settings, profile: ModelProfile) -> bool:
+    """Whether tools beyond CORE_TOOLS are offered on demand: the setting, for the full profile
+    (the small one is shown its own short list, SMALL_TOOLS)."""
+    return settings.tools_on_demand and not profile.small
+
+
+def offered_on_demand(tools: Toolset, settings: Settings, profile: ModelProfile) -> Toolset:
+    """The runtime's tools, those outside CORE_TOOLS unlisted when offered on demand."""
+    return Toolset(unlisted(tools, CORE_TOOLS)) if on_demand(settings, profile) else tools
+
+
+def session_toolset(base: Toolset, own: Toolset, settings: Settings, profile: ModelProfile) -> Toolset:
+    """A session's tools: the runtime's (`base`, also those joining it later), its own (the
+    sub-agent tools) and, when tools are offered on demand, `tool_load` over the unlisted ones
+    (MCP tools excepted: `mcp_tools` looks those up)."""
+    if not on_demand(settings, profile):
+        return base.extended(own)
+    toolset = base.extended(unlisted(own, CORE_TOOLS))
+    names = [t.name for t in toolset if not t.listed and not isinstance(t, McpTool)]
+    if names:
+        toolset.add(loader_tool(toolset, names))
+    return toolset
 
 
 def small_toolset() -> Toolset:

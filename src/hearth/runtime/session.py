@@ -6,6 +6,7 @@ UIs call this and read the event stream; they never build agents themselves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -48,9 +49,11 @@ from hearth.runtime.profile import (
     find_window,
     full_toolset,
     model_profile,
+    offered_on_demand,
     probed_tool_mode,
     prompt_for,
     remember_window,
+    session_toolset,
     usable_search,
     with_lookup,
 )
@@ -227,22 +230,28 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     """Connect to the configured server, or start the embedded one; ask it its context window."""
     check_workspace(settings.workspace)
     configure_logging(settings)
-    sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
-    sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
-    proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
+    # The sandbox's self-test runs while the server is asked for its window (both wait on others).
+    sandboxing = asyncio.create_task(
+        choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    )
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None
+    proxy: AllowlistProxy | None = None
     try:
         base, model_name, embedded = await main_server(settings)
         window = await find_window(settings, base, model_name, embedded=embedded is not None)
         size_name = embedded.model.name if embedded is not None else (model_name or window.served)
+        sandbox = await sandboxing
+        sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+        if settings.network_allow and not settings.network:
+            proxy = await _start_proxy(settings, sandbox)
         if model is None:
             model = main_client(settings, base, model_name)
     except BaseException:
         if embedded:
             embedded.stop()
         store.close()
-        await sandbox.runner.close()
+        await _drop_sandbox(sandboxing)
         if proxy:
             await proxy.close()
         raise
@@ -263,6 +272,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         raise
     try:
         tools = full_toolset(settings, isolated=sandbox.runner.isolated, search=await usable_search(settings))
+        tools = offered_on_demand(tools, settings, profile)
         tracer = configure_traces(settings)
     except BaseException:
         await _close_all(embedded, store, sandbox, proxy, model)
@@ -285,6 +295,14 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     if rt.mcp.connections:
         rt.profile = with_lookup(profile)
     return rt
+
+
+async def _drop_sandbox(sandboxing: asyncio.Task[SandboxChoice]) -> None:
+    """Stop a sandbox choice still being made, or close the one made."""
+    if not sandboxing.done():
+        sandboxing.cancel()
+    with contextlib.suppress(BaseException):
+        await (await sandboxing).runner.close()
 
 
 async def _close_all(
@@ -340,7 +358,8 @@ def start_agent(
     # `models`: filled with the models the session chose for its roles (its events say which);
     # the caller changes them through Conversation.set_model, which records the change first.
     subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)
-    toolset = rt.toolset.extended(subagents.tools())  # MCP tools joining rt.toolset later are seen
+    # MCP tools joining rt.toolset later are seen
+    toolset = session_toolset(rt.toolset, subagents.tools(), rt.settings, rt.profile)
     if resume:
         session_id = rt.store.resolve(resume)
         history = rt.store.events(session_id)

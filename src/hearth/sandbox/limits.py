@@ -9,6 +9,7 @@ left behind by a Hearth that was killed is emptied and removed at the next start
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import shlex
@@ -79,7 +80,7 @@ class ProcessGroup:
         the backend. (A Python preexec_fn would do the same at about ten times the cost.)
         """
         joins = "".join(f"echo $$ > {shlex.quote(str(p / 'cgroup.procs'))} 2>/dev/null; " for p in self.paths)
-        prlimit = shutil.which("prlimit")
+        prlimit = _which("prlimit")
         if prlimit:
             flags = [f"--{name}={value}:{value}" for name, value in self.limits.rlimits().items()]
             tail = [prlimit, *flags, "--", *argv]
@@ -104,6 +105,9 @@ class ProcessGroup:
                         _empty(path)
                         swept += 1
         return swept
+
+
+_which = functools.cache(shutil.which)  # searched once: a PATH walk is ~1 ms a command
 
 
 def _prefix() -> str:

@@ -60,6 +60,8 @@ class SandboxRunner:
         self._watcher: asyncio.Task[None] | None = None
         self._stopping: set[asyncio.Task[None]] = set()
         self._long: set[LongProcess] = set()
+        self._removing: set[asyncio.Task[None]] = set()  # cgroups of ended commands, being removed
+        self._spare: asyncio.Task[ProcessGroup] | None = None  # the next command's cgroup, made ahead
         self.set_caps(caps or SessionCaps())
         _sweep_once()
 
@@ -130,7 +132,7 @@ class SandboxRunner:
     async def _spawn(
         self, spec: ExecSpec, limits: ResourceLimits | None = None, *, stdin: int = asyncio.subprocess.DEVNULL
     ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
-        group = ProcessGroup.create(limits or self.limits)
+        group = self._group(limits)
         launch = self.backend.launch(spec)
         try:
             proc = await asyncio.create_subprocess_exec(
@@ -144,11 +146,42 @@ class SandboxRunner:
                 pass_fds=launch.pass_fds,
             )
         except BaseException:
-            group.remove()
+            self._remove(group)
             raise
         finally:
             launch.close()
         return proc, group
+
+    def _group(self, limits: ResourceLimits | None) -> ProcessGroup:
+        """A new cgroup for a command: the one made ahead while the model was thinking, when
+        ready (making one is a few mkdir and writes in /sys), and the next one made ahead."""
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.get_loop() is not asyncio.get_running_loop():
+            spare = None  # made under another event loop (a self-test's): the start-up sweep takes it
+        if limits is None and spare is not None and spare.done() and not spare.cancelled():
+            group = spare.result() if spare.exception() is None else ProcessGroup.create(self.limits)
+        else:
+            if spare is not None:
+                self._drop_spare(spare)
+            group = ProcessGroup.create(limits or self.limits)
+        self._spare = asyncio.create_task(asyncio.to_thread(ProcessGroup.create, self.limits))
+        return group
+
+    def _drop_spare(self, spare: asyncio.Task[ProcessGroup]) -> None:
+        def done(task: asyncio.Task[ProcessGroup]) -> None:
+            if not task.cancelled() and task.exception() is None:
+                self._remove(task.result())
+
+        spare.add_done_callback(done)
+
+    def _remove(self, group: ProcessGroup) -> None:
+        """Empty and remove a command's cgroup off the event loop and off the command's path
+        (removing waits until the kernel has let go of its processes)."""
+        if not group.active:
+            return
+        task = asyncio.create_task(asyncio.to_thread(group.remove))
+        self._removing.add(task)
+        task.add_done_callback(self._removing.discard)
 
     def _baseline(self) -> guard.Snapshot:
         """Control files as they were before this command or, while background jobs run, before
@@ -177,7 +210,7 @@ class SandboxRunner:
         finally:
             if killed or proc.returncode is None:
                 await _terminate(proc)
-            group.remove()
+            self._remove(group)
             self._live.pop(id(proc), None)
             for _ in range(3):  # let the transport's close callbacks run before the caller's loop may end
                 await asyncio.sleep(0)
@@ -216,7 +249,7 @@ class SandboxRunner:
             except TimeoutError:
                 await _terminate(proc)
             finally:
-                group.remove()
+                self._remove(group)
                 self._live.pop(id(proc), None)
                 self._over_budget.pop(id(proc), None)
                 report = guard.restore(self.backend.workspace, before)
@@ -261,9 +294,21 @@ class SandboxRunner:
             await self.stop(job_id)
         if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
             self._watcher.cancel()
+        await self._settle_groups()
         close = getattr(self.backend, "close", None)
         if close:
             close()
+
+    async def _settle_groups(self) -> None:
+        """The cgroup made ahead and those being removed: all gone before the runner closes."""
+        spare, self._spare = self._spare, None
+        loop = asyncio.get_running_loop()
+        if spare is not None and spare.get_loop() is loop:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread((await spare).remove)
+        pending = [t for t in self._removing if t.get_loop() is loop]
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     def _get(self, job_id: str) -> _Job:
         from hearth.core.errors import ToolError
@@ -328,7 +373,7 @@ class LongProcess:
         self._runner._over_budget.pop(id(self.process), None)
         if self.process.returncode is None:
             await _terminate(self.process)
-        self._group.remove()
+        await asyncio.to_thread(self._group.remove)
         for _ in range(3):
             await asyncio.sleep(0)
 

@@ -24,6 +24,7 @@ class Toolset:
         self._tools: dict[str, Tool] = {}
         self._aliases: dict[str, str] = {}
         self._specs: list[ToolSpec] | None = None
+        self._spec_of: dict[str, ToolSpec] = {}  # specs built one by one (shown_specs)
         self._waiters: list[Waiter] = []
         for tool in tools:
             self.add(tool)
@@ -37,6 +38,7 @@ class Toolset:
             raise ValueError(f"duplicate tool name {tool.name!r}")
         self._tools[tool.name] = tool
         self._specs = None
+        self._spec_of.pop(tool.name, None)
         for alias in tool.aliases:
             self._aliases[alias] = tool.name
 
@@ -52,6 +54,7 @@ class Toolset:
     def changed(self) -> None:
         """A tool's description changed (one built from live state): build the specs again."""
         self._specs = None
+        self._spec_of.clear()
 
     def add_waiter(self, waiter: Waiter) -> None:
         """`waiter(name)` returns once a source that may add `name` has finished starting."""
@@ -71,8 +74,17 @@ class Toolset:
     def specs(self) -> list[ToolSpec]:
         """The tools' specs, built once: generating JSON schemas cost ~20 ms on every step."""
         if self._specs is None:
-            self._specs = [t.spec() for t in self._tools.values()]
+            self._specs = [self.spec(name) for name in self._tools]
         return [*(self._base.specs() if self._base else ()), *self._specs]
+
+    def spec(self, name: str) -> ToolSpec:
+        """One tool's spec, built once (by the toolset it belongs to, which knows when it changed)."""
+        if name not in self._tools and self._base is not None:
+            return self._base.spec(name)
+        found = self._spec_of.get(name)
+        if found is None:
+            found = self._spec_of[name] = self._tools[name].spec()
+        return found
 
     def parameter_table(self) -> dict[str, tuple[str, ...]]:
         """Tool (and alias) names with their parameters in order, for text-call parsing."""
@@ -96,16 +108,15 @@ class Toolset:
         return len(self._tools) + (len(self._base) if self._base else 0)
 
     def shown_specs(self, shown: Collection[str], revealed: Collection[str]) -> list[ToolSpec]:
-        """The specs the model is sent: listed tools (only those in `shown`, when given) and the
-        unlisted ones `revealed`."""
-        out = []
-        for spec in self.specs():
-            tool = self.get(spec.name)
-            if tool is None:
-                continue
-            if (tool.listed and (not shown or spec.name in shown)) or spec.name in revealed:
-                out.append(spec)
-        return out
+        """The specs the model is sent: listed tools (only those in `shown`, when given), then the
+        unlisted ones `revealed` (after them, so the listed part of a request stays the same)."""
+        listed, later = [], []
+        for tool in self:  # only the specs sent are built: a schema costs ~1 ms to generate
+            if tool.listed and (not shown or tool.name in shown):
+                listed.append(self.spec(tool.name))
+            elif tool.name in revealed:
+                later.append(self.spec(tool.name))
+        return [*listed, *later]
 
     def revealed(self, results: Iterable[tuple[str, bool, str]]) -> set[str]:
         """The unlisted tools that results (tool, ok, output) made known: named in what a
