@@ -197,3 +197,33 @@ def summarising(replies: list[ScriptedReply], then: ScriptedReply) -> list[Any]:
         return queue.pop(0) if queue else then
 
     return [respond] * (len(replies) + 20)
+
+
+# Done is judged on evidence: a finish right after a failed run of the work
+
+
+def test_a_finish_right_after_a_failed_run_is_pushed_back_then_not_done(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    """A model wrote broken code into the python tool, saw the syntax error, and finished with a
+    summary that said so: the run ended 0 with no work done."""
+    server.add(
+        call("python", code="import json; with open('x') as f: print(f)"),
+        ScriptedReply(text="TASK_COMPLETE: the code has a syntax error."),
+        ScriptedReply(text="TASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, "Write counts.py that counts words in text.txt and run it")
+    assert res.code == 2, res.stdout[-2000:]
+    notices = [e for e in events(workspace) if getattr(e, "reason", "") == "finish_after_failure"]
+    assert len(notices) == 1 and "SyntaxError" in notices[0].text
+    assert "last python run failed" in finished(workspace).reason
+
+
+def test_a_finish_after_a_failed_run_that_was_then_fixed_is_done(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
+    server.add(
+        call("shell", command="python3 hello.py"),
+        call("write", path="hello.py", content="print('hello')\n"),
+        call("shell", command="python3 hello.py"),
+        ScriptedReply(text="TASK_COMPLETE"),
+    )
+    res = run(hearth, server, workspace, "Write hello.py that prints hello and run it")
+    assert res.code == 0, res.stdout[-2000:]
+    assert not [e for e in events(workspace) if getattr(e, "reason", "") == "finish_after_failure"]

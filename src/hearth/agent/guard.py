@@ -35,6 +35,7 @@ class LoopGuard:
     _nudged: set[str] = field(default_factory=set)
     _blocked_pushed_back: int = 0
     _remedies_given: set[str] = field(default_factory=set)
+    _failed_checks: set[str] = field(default_factory=set)  # failed runs a finish was pushed back over
     _cut_pushed_back: bool = False
 
     def empty_reply(self) -> bool:
@@ -64,6 +65,13 @@ class LoopGuard:
         if error in self._remedies_given:
             return False
         self._remedies_given.add(error)
+        return True
+
+    def push_back_failed_check(self, output: str) -> bool:
+        """True the first time a finish comes right after this failed check."""
+        if output in self._failed_checks:
+            return False
+        self._failed_checks.add(output)
         return True
 
     def push_back_after_cut(self) -> bool:

@@ -514,12 +514,30 @@ class Agent:
         if stopped_after_a_call(self.history, STOPPED_AFTER_CALL) and guard.push_back_after_cut():
             self.record(Notice(reason="calls_not_run", text=render("notice_reply_stopped")))
             raise _Continue
+        self._check_evidence(guard)
         open_items = self.work.unfinished()
         if open_items:
             guard.refused_finish(len(open_items))
             items = "\n".join(f"- {item}" for item in open_items[:20])
             self.record(Notice(reason="finish_refused", text=render("notice_finish_refused", items=items)))
             raise _Continue
+
+    def _check_evidence(self, guard: LoopGuard) -> None:
+        """A finish right after a check that failed (the last shell or python run, with nothing
+        changed since) is pushed back once per failure; finishing again over the same failure
+        ends the turn as not done (exit 2): the evidence says the work does not work."""
+        evidence = verdict.Evidence.of(self.history, self.dispatcher.toolset)
+        failed = evidence.checks_after[-1] if evidence.checks_after else None
+        if failed is None or failed.ok:
+            return
+        tail = "\n".join(failed.output.strip().splitlines()[-6:])[-600:]
+        if guard.push_back_failed_check(failed.output):
+            text = render("notice_finish_after_failure", tool=failed.name, output=tail)
+            self.record(Notice(reason="finish_after_failure", text=text))
+            raise _Continue
+        raise LimitReached(
+            f"the model finished, but its last {failed.name} run failed and nothing changed since"
+        )
 
 
 class _Continue(Exception):
