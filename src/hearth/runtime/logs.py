@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hearth.runtime.config import Settings, project_dir
+from hearth.runtime.config import Settings, state_dir
 
 MASK = "***"
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
@@ -92,7 +92,7 @@ def configure_logging(settings: Settings) -> Path | None:
         return None
     path = Path(settings.log_file).expanduser() if settings.log_file else None
     if path is None:
-        path = project_dir(settings.workspace) / "logs" / "hearth.log"
+        path = state_dir(settings.workspace) / "logs" / "hearth.log"
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = _HearthHandler(path, encoding="utf-8", delay=True)
     handler.setFormatter(JsonLines(secrets_of(settings)))

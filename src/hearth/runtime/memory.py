@@ -25,7 +25,7 @@ from hearth.memory.minilm import MiniLM, MiniLMUnavailable
 from hearth.memory.secrets import SecretValues, assigned_values
 from hearth.memory.store import Found, Item, MemoryStore, Stored, rrf
 from hearth.prompts import render
-from hearth.runtime.config import Settings, project_dir, user_data_path
+from hearth.runtime.config import Settings, state_dir, user_data_path
 from hearth.sandbox.secrets import secret_index
 from hearth.tools.base import Tool
 from hearth.tools.builtin.memory import memory_tools
@@ -39,7 +39,7 @@ _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(_|$)|
 def memory_path(scope: str, workspace: Path) -> Path:
     if scope == "user":
         return user_data_path() / "memory.db"
-    return project_dir(workspace) / "memory.db"
+    return state_dir(workspace) / "memory.db"
 
 
 @functools.cache

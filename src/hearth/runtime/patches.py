@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError, NotFound
-from hearth.runtime.config import project_dir
+from hearth.runtime.config import state_dir
 from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.git import SAFE_CONFIG
 from hearth.tools.builtin.patches import patch_tool
@@ -36,7 +36,7 @@ class Patch:
 class Patches:
     def __init__(self, workspace: Path) -> None:
         self.workspace = workspace
-        self.folder = project_dir(workspace) / "patches"
+        self.folder = state_dir(workspace) / "patches"
 
     def _meta(self, number: int) -> Path:
         return self.folder / f"{number}.json"
