@@ -23,7 +23,7 @@ from hearth.runtime.session import open_runtime
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import FakeClock, call, done, settings_for, user_texts
-from support import clean_env
+from support import clean_env, state_of
 
 START = datetime.fromisoformat("2026-06-01T08:00:00+00:00")
 
@@ -160,7 +160,7 @@ def test_submitted_work_and_inbox_files_are_picked_up(
         timeout=60,
     )
     assert later.returncode == 0, later.stderr
-    inbox = workspace / ".hearth" / "inbox"
+    inbox = state_of(workspace, home) / "inbox"
     inbox.mkdir(parents=True)
     (inbox / "from-inbox.md").write_text("Task from the inbox.\n", encoding="utf-8")
     (inbox / "empty.txt").write_text("  \n", encoding="utf-8")

@@ -324,16 +324,23 @@ def state_dir(workspace: Path) -> Path:
     use. It is in the user's data folder, keyed by the workspace's canonical path, never inside the
     workspace: whatever a sandboxed command or a cloned repository writes there is not Hearth's.
     A `where.json` in it names the workspace, so a person can find which folder is whose."""
-    real = os.path.realpath(workspace)
-    digest = hashlib.sha256(os.fsencode(real)).hexdigest()[:16]
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(real)).strip("._")[:40] or "root"
-    folder = user_data_path() / "workspaces" / f"{name}-{digest}"
+    folder = user_data_path() / "workspaces" / state_key(workspace)
     if not folder.is_dir() or folder.is_symlink():
         _make_private(folder)
     where = folder / "where.json"
     if not where.exists():
+        real = os.path.realpath(workspace)
         where.write_text(json.dumps({"workspace": real}, indent=2) + "\n", encoding="utf-8")
     return folder
+
+
+def state_key(workspace: Path) -> str:
+    """The name of a workspace's state folder: its folder's name (readable) and a hash of its
+    canonical path (unique)."""
+    real = os.path.realpath(workspace)
+    digest = hashlib.sha256(os.fsencode(real)).hexdigest()[:16]
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(real)).strip("._")[:40] or "root"
+    return f"{name}-{digest}"
 
 
 def _make_private(folder: Path) -> None:
