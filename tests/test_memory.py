@@ -325,7 +325,7 @@ def test_memory_tools_through_the_agent_loop(tmp_path: Path, monkeypatch: pytest
     assert out[0].startswith("Stored memory 1.")
     assert "Nothing stored" in out[1] and "secret" in out[1]
     assert "[1] (learning) Builds use make" in out[2]
-    mem = MemoryStore(ws / ".hearth" / "memory.db")
+    mem = MemoryStore(state_of(ws) / "memory.db")
     assert mem.count() == 1 and mem.get(1) is not None and mem.get(1).session == sid  # type: ignore[union-attr]
 
 
