@@ -1,7 +1,7 @@
 """Structured logs: one JSON object per line in a file, every secret masked.
 
-`log_level` (debug, info, warning, error, off) and `log_file` (default: the workspace's
-`.hearth/logs/hearth.log`) come from the settings (`--log-level`, `--log-file`,
+`log_level` (debug, info, warning, error, off) and `log_file` (default: `logs/hearth.log` in the
+workspace's state folder, outside the workspace) come from the settings (`--log-level`, `--log-file`,
 HEARTH_LOG_LEVEL, HEARTH_LOG_FILE). Masking is done on each finished line, so it covers the
 message, its arguments, extra fields and tracebacks alike: the configured keys (the model
 server's, the search provider's, every role's, the web token) by value, and anything shaped like

@@ -1,5 +1,5 @@
-"""Patch proposals: diffs the agent proposed (create_patch), kept in `<workspace>/.hearth/patches`
-(a folder the agent's tools and shell cannot change) until a person applies or rejects them.
+"""Patch proposals: diffs the agent proposed (create_patch), kept in `patches/` of the
+workspace's state folder (a folder the agent's tools and shell cannot change) until a person applies or rejects them.
 
 Applying runs the real `git apply` in the workspace with git's risky settings turned off (no
 hooks, no fsmonitor, no system config); git refuses paths outside the workspace or through a
