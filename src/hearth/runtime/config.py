@@ -324,7 +324,7 @@ def state_dir(workspace: Path) -> Path:
     use. It is in the user's data folder, keyed by the workspace's canonical path, never inside the
     workspace: whatever a sandboxed command or a cloned repository writes there is not Hearth's.
     A `where.json` in it names the workspace, so a person can find which folder is whose."""
-    folder = user_data_path() / "workspaces" / state_key(workspace)
+    folder = state_location(workspace)
     if not folder.is_dir() or folder.is_symlink():
         _make_private(folder)
     where = folder / "where.json"
@@ -332,6 +332,11 @@ def state_dir(workspace: Path) -> Path:
         real = os.path.realpath(workspace)
         where.write_text(json.dumps({"workspace": real}, indent=2) + "\n", encoding="utf-8")
     return folder
+
+
+def state_location(workspace: Path) -> Path:
+    """Where `state_dir` is, without creating it (for tools that only look)."""
+    return user_data_path() / "workspaces" / state_key(workspace)
 
 
 def state_key(workspace: Path) -> str:
