@@ -270,5 +270,7 @@ def test_a_run_cannot_plant_jobs_or_inbox_tasks_for_itself(
     assert len(server.requests) == 4  # the one run, nothing after it
     refusals = [m for m in server.requests[2]["messages"] if m.get("role") == "tool"]
     assert any("may not change" in str(m.get("content")) for m in refusals)
-    assert not (workspace / ".hearth" / "inbox" / "more.md").exists()
+    # The inbox is in the state folder, outside the workspace: a `.hearth/inbox/` the shell made
+    # in the workspace is only data (never queued, as the runs above show).
+    assert not (state_of(workspace, home) / "inbox" / "more.md").exists()
     assert not (workspace / ".hearth" / "schedules.toml").exists()
