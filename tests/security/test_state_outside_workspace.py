@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
 import stat
 import subprocess
@@ -38,7 +39,7 @@ from hearth.core.events import (
 )
 from hearth.runtime.carryover import carry_over
 from hearth.runtime.checkpoints import Checkpoints, object_id
-from hearth.runtime.config import state_dir
+from hearth.runtime.config import state_dir, state_key
 from hearth.runtime.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.runtime.session import open_runtime, open_store
 from hearth.runtime.state import session_state
@@ -402,3 +403,26 @@ def test_events_this_hearth_cannot_read_are_left_out(tmp_path: Path, canary: Pat
         assert "mystery" not in kinds and kinds[-1] == "notice"
     finally:
         store.close()
+
+
+def test_a_workspace_holding_the_data_folder_does_not_hand_the_state_to_commands(
+    hearth, server: ScriptedServer, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """A workspace opened at the home folder holds the data folder: under bwrap a command sees an
+    empty folder there, so it can neither read nor forge the state."""
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    data = ws / "data"
+    state = data / "hearth" / "workspaces" / state_key(ws)
+    env = {"HEARTH_LLM_URL": server.url, "XDG_DATA_HOME": str(data), "HEARTH_SANDBOX": "bwrap"}
+    forge = f"mkdir -p {state}/inbox && echo {INBOX_TEXT} > {state}/inbox/t.md; ls {state}"
+    server.add(call("shell", command=forge), ScriptedReply(text="Tried. TASK_COMPLETE"))
+    res = hearth("run", "forge", "-w", str(ws), "--json", "--permission", "auto", env=env)
+    if res.code != 0 and "bwrap" in res.stderr:
+        pytest.skip(f"bubblewrap cannot run here: {res.stderr[-300:]}")
+    assert res.code == 0, res.stderr[-2000:]
+    [result] = [line for line in res.json_lines() if line["type"] == "tool_result"]
+    assert "sessions.db" not in result["output"]  # the command saw an empty folder
+    assert (state / "sessions.db").is_file() and not (state / "inbox").exists()
