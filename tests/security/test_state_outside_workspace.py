@@ -370,6 +370,14 @@ def test_a_symlinked_or_foreign_old_store_is_not_carried(tmp_path: Path, canary:
         assert store.list_sessions() == []
     finally:
         store.close()
+    # nor through a `.hearth` that is itself a symlink (to another project's folder, say)
+    other = tmp_path / "other"
+    old_store(other, canary)
+    (other / ".hearth").rename(other / "hearth-real")
+    ws2 = tmp_path / "ws2"
+    ws2.mkdir()
+    (ws2 / ".hearth").symlink_to(other / "hearth-real")
+    assert carry_over(state_dir(ws2) / "sessions.db", ws2) == 0
     # the decision is remembered: replacing the symlink later brings nothing in
     (ws / ".hearth" / "sessions.db").unlink()
     forge_store(ws / ".hearth" / "sessions.db", canary, ws)

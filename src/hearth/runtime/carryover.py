@@ -26,6 +26,7 @@ from pathlib import Path
 from hearth.core.events import Notice, parse_event
 from hearth.prompts import render
 from hearth.runtime.state import IMPORTED
+from hearth.sandbox.dirfd import opened
 from hearth.store.db import open_db
 
 LEGACY = Path(".hearth") / "sessions.db"
@@ -43,10 +44,9 @@ def carry_over(db_path: Path, workspace: Path) -> int:
             if db.execute("SELECT 1 FROM carried_over").fetchone():
                 db.execute("ROLLBACK")
                 return 0
-            source = workspace / LEGACY
-            count = _copy_in(db, source, db_path.parent)
+            count = _copy_in(db, workspace, db_path.parent)
             now = _now()
-            db.execute("INSERT INTO carried_over VALUES (?,?,?)", (str(source), now, count))
+            db.execute("INSERT INTO carried_over VALUES (?,?,?)", (str(workspace / LEGACY), now, count))
             db.execute("COMMIT")
             return count
         except BaseException:
@@ -56,12 +56,12 @@ def carry_over(db_path: Path, workspace: Path) -> int:
         db.close()
 
 
-def _copy_in(db: sqlite3.Connection, source: Path, scratch_parent: Path) -> int:
+def _copy_in(db: sqlite3.Connection, workspace: Path, scratch_parent: Path) -> int:
     with tempfile.TemporaryDirectory(dir=scratch_parent, prefix=".carry-") as scratch:
         copy = Path(scratch) / "old.db"
-        if not _copy_owned(source, copy):
+        if not _copy_owned(workspace, LEGACY.name, copy):
             return 0
-        _copy_owned(source.with_name(source.name + "-wal"), copy.with_name("old.db-wal"))
+        _copy_owned(workspace, LEGACY.name + "-wal", copy.with_name("old.db-wal"))
         try:
             sessions = _read(copy)
         except sqlite3.DatabaseError:
@@ -69,12 +69,20 @@ def _copy_in(db: sqlite3.Connection, source: Path, scratch_parent: Path) -> int:
     return _write(db, sessions)
 
 
-def _copy_owned(source: Path, target: Path) -> bool:
-    """Copy `source` when it is a regular file of this user's, opened without following a symlink."""
+def _copy_owned(workspace: Path, name: str, target: Path) -> bool:
+    """Copy `.hearth/<name>` of the workspace when it is a regular file of this user's, reached
+    without following a symlink at any step (a `.hearth` that is a symlink is not the workspace's)."""
     try:
-        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        root = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
         return False
+    try:
+        with opened(root, LEGACY.parent.as_posix()) as folder:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    except OSError:
+        return False
+    finally:
+        os.close(root)
     with os.fdopen(fd, "rb") as src:
         info = os.fstat(src.fileno())
         if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
