@@ -512,3 +512,28 @@ def test_a_web_session_reflects_when_it_ends_there(web: Any) -> None:
         assert len(reflected["stored"]) == 1 and kinds.index("done") < kinds.index("reflected")
         [item] = api.get("/api/memory").json()["items"]
         assert item["text"] == "The repo has no files yet." and item["session"] == "webwork"
+
+
+def test_promote_skill_to_the_workspace_refuses_a_symlinked_hearth_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.hearth` made a symlink (by a cloned repository) would send the skill outside the
+    workspace: the write is refused and nothing appears there."""
+    from hearth.core.errors import ToolError
+    from hearth.runtime.skills import promotion_tools
+    from hearth.sandbox.paths import SafePaths
+    from hearth.tools.base import RunContext
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    ws, outside = tmp_path / "ws", tmp_path / "outside"
+    ws.mkdir()
+    outside.mkdir()
+    mem = _project(ws)
+    cid = mem.store(CANDIDATE, "skill_candidate").id
+    mem.close()
+    (ws / ".hearth").symlink_to(outside)
+    [tool] = promotion_tools(ws)
+    args = tool.input_model.model_validate({"id": cid, "place": "workspace"})
+    with pytest.raises(ToolError, match="Cannot write"):
+        tool.execute(args, RunContext(paths=SafePaths(ws), session_id="s"))
+    assert list(outside.iterdir()) == []
