@@ -434,3 +434,16 @@ def test_a_workspace_holding_the_data_folder_does_not_hand_the_state_to_commands
     [result] = [line for line in res.json_lines() if line["type"] == "tool_result"]
     assert "sessions.db" not in result["output"]  # the command saw an empty folder
     assert (state / "sessions.db").is_file() and not (state / "inbox").exists()
+
+
+def test_a_run_in_a_fresh_workspace_creates_no_hearth_folder(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:  # type: ignore[no-untyped-def]
+    server.add(call("write", path="a.txt", content="one"), ScriptedReply(text="Done. TASK_COMPLETE"))
+    res = hearth(
+        "run", "write a.txt", "-w", str(workspace), "--json", "-p", "auto", env={"HEARTH_LLM_URL": server.url}
+    )
+    assert res.code == 0, res.stderr[-2000:]
+    assert sorted(p.name for p in workspace.iterdir()) == ["a.txt"]
+    state = state_of(workspace, home)
+    assert {"sessions.db", "logs", "checkpoints.git", "where.json"} <= {p.name for p in state.iterdir()}
