@@ -25,7 +25,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hearth.runtime.config import load_settings
+from hearth.runtime.config import load_settings, state_key
 from hearth.runtime.schedule.distributed import submit
 from hearth.runtime.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.runtime.session import open_runtime
@@ -134,7 +134,7 @@ def engine(url: str, jobs: int, workers: int, latency: float, root: Path) -> tup
 
         begun = time.monotonic()
         asyncio.run(queue_all())
-        db = workspace / ".hearth" / "sessions.db"
+        db = home / ".local/share/hearth/workspaces" / state_key(workspace) / "sessions.db"
         while True:
             if db.exists():
                 con = sqlite3.connect(db)

@@ -20,6 +20,19 @@ def clean_env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def state_of(workspace: Path, home: Path | None = None) -> Path:
+    """Hearth's state folder for `workspace` (sessions.db, logs/, checkpoints.git, inbox/...) as
+    a `hearth` started by these tests sees it: under `home`'s data folder (clean_env and the web
+    and scheduler helpers put it there), `home` defaulting to the `home` fixture's folder beside
+    the workspace when that has one, else this process's data folder."""
+    from hearth.runtime.config import state_key, user_data_path
+
+    if home is None and (workspace.parent / "home" / ".local/share/hearth").is_dir():
+        home = workspace.parent / "home"
+    data = home / ".local/share/hearth" if home is not None else user_data_path()
+    return data / "workspaces" / state_key(workspace)
+
+
 @dataclass
 class CliResult:
     code: int

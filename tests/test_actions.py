@@ -15,6 +15,7 @@ from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_action_format
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedReply, ScriptedServer
+from support import state_of
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 
@@ -36,7 +37,7 @@ def run(hearth, server: ScriptedServer, ws: Path, task: str = "do the task", **e
 
 
 def events(ws: Path) -> list[Any]:
-    store = SessionStore(ws / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(ws) / "sessions.db")
     [info] = store.list_sessions()[:1]
     return store.events(info.id)
 

@@ -17,6 +17,7 @@ from hearth.sandbox.container import DockerBackend, PodmanBackend
 from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.seatbelt import seatbelt_profile
 from hearth.testing import ScriptedReply, ScriptedServer
+from support import state_of
 
 
 def test_auto_picks_an_isolating_backend_here(workspace: Path) -> None:
@@ -62,10 +63,13 @@ def test_cli_prints_the_not_isolated_warning(hearth, server: ScriptedServer, wor
     assert "NOT ISOLATED" in doctor.stdout
 
 
-def test_doctor_reports_backend_isolation_and_server(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_reports_backend_isolation_and_server(
+    hearth, server: ScriptedServer, workspace: Path, home: Path
+) -> None:  # type: ignore[no-untyped-def]
     res = hearth("doctor", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
     assert res.code == 0, res.stdout
     lines = res.stdout.splitlines()
+    assert any("state" in line and str(state_of(workspace, home)) in line for line in lines), res.stdout
     sandbox = next(line for line in lines if "sandbox" in line)
     assert ("bwrap: files: only the workspace is writable" in sandbox) or ("NOT ISOLATED" in res.stdout)
     assert any("context window 8192 (llama.cpp /props)" in line for line in lines)

@@ -23,7 +23,7 @@ from hearth.testing.platforms import FakeDiscord
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import call, done, user_texts
-from support import clean_env
+from support import clean_env, state_of
 
 TOKEN = "MTA5ODc2.discord-bot-token.secret-do-not-leak_q7"
 ALICE, MALLORY, BOB = "1111", "9999", "2222"
@@ -95,7 +95,7 @@ def bridge(
 
 
 def _channel_sessions(workspace: Path) -> dict[str, str]:
-    db = sqlite3.connect(workspace / ".hearth" / "sessions.db")
+    db = sqlite3.connect(state_of(workspace) / "sessions.db")
     rows = db.execute("SELECT chat, session FROM bridge_chats WHERE platform='discord'").fetchall()
     db.close()
     return {r[0]: r[1] for r in rows}
@@ -168,7 +168,7 @@ def test_slash_commands_get_replies_sessions_per_channel_and_strangers_nothing(
     text = log.read_text()
     assert "ignored a message from 9999" in text
     assert TOKEN not in text and "itoken-" not in text  # neither the bot's nor an interaction's token
-    assert TOKEN.encode() not in (workspace / ".hearth" / "sessions.db").read_bytes()
+    assert TOKEN.encode() not in (state_of(workspace) / "sessions.db").read_bytes()
 
 
 def test_requests_not_signed_by_discord_are_refused(

@@ -20,7 +20,7 @@ from hearth.testing.platforms import FakeTelegram
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import call, done, user_texts
-from support import clean_env
+from support import clean_env, state_of
 
 TOKEN = "7000001:AAH-secret-bot-token-do-not-leak_x9"
 ALICE, MALLORY, BOB = 111, 999, 222
@@ -65,7 +65,7 @@ def bridge(
 
 
 def _chat_sessions(workspace: Path) -> dict[str, str]:
-    db = sqlite3.connect(workspace / ".hearth" / "sessions.db")
+    db = sqlite3.connect(state_of(workspace) / "sessions.db")
     rows = db.execute("SELECT chat, session FROM bridge_chats WHERE platform='telegram'").fetchall()
     db.close()
     return {r[0]: r[1] for r in rows}
@@ -203,9 +203,9 @@ def _assert_no_token(workspace: Path, *texts: str) -> None:
     secret_part = TOKEN.split(":", 1)[1]
     for text in texts:
         assert secret_part not in text
-    db = (workspace / ".hearth" / "sessions.db").read_bytes()
+    db = (state_of(workspace) / "sessions.db").read_bytes()
     assert secret_part.encode() not in db
-    for path in (workspace / ".hearth").rglob("*"):
+    for path in state_of(workspace).rglob("*"):
         if path.is_file() and path.suffix in (".log", ".json", ".md", ".txt"):
             assert secret_part not in path.read_text(errors="replace")
 

@@ -14,7 +14,7 @@ import pytest
 
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env
+from support import clean_env, state_of
 
 
 def fenced(name: str, **args: object) -> str:
@@ -165,7 +165,7 @@ def test_unreachable_server_is_explained_and_the_session_kept(hearth, workspace:
     )
     assert res.code == 1
     assert f"127.0.0.1:{port}" in res.stdout and "HEARTH_LLM_URL" in res.stdout
-    store = SessionStore(workspace / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(workspace) / "sessions.db")
     [info] = store.list_sessions()
     assert info.status == "error" and info.title == "anything"
 
@@ -215,7 +215,7 @@ def test_ctrl_c_mid_stream_exits_130_and_records_it(
     out, _ = proc.communicate(timeout=20)
     assert proc.returncode == 130
     assert json.loads(out.splitlines()[-1])["status"] == "interrupted"
-    [info] = SessionStore(workspace / ".hearth" / "sessions.db").list_sessions()
+    [info] = SessionStore(state_of(workspace) / "sessions.db").list_sessions()
     assert info.status == "interrupted"
 
 
@@ -232,7 +232,7 @@ def test_killed_mid_step_resumes_cleanly(hearth, server: ScriptedServer, workspa
     proc.kill()
     proc.wait(timeout=10)
     assert (workspace / "a.txt").read_text() == "1"
-    [info] = SessionStore(workspace / ".hearth" / "sessions.db").list_sessions()
+    [info] = SessionStore(state_of(workspace) / "sessions.db").list_sessions()
     server.script.clear()
     server.add(ScriptedReply(text="Done: a.txt holds 1."))
     res = hearth(

@@ -26,7 +26,7 @@ from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import done, user_texts
-from support import clean_env
+from support import clean_env, state_of
 
 if not pgsupport.available():
     if os.environ.get("CI"):
@@ -80,7 +80,7 @@ def _until(check: Callable[[], bool], timeout: float, what: str) -> None:
 
 
 def _runs(workspace: Path) -> list[tuple[str, str, str | None]]:
-    path = workspace / ".hearth" / "sessions.db"
+    path = state_of(workspace) / "sessions.db"
     if not path.exists():
         return []
     db = sqlite3.connect(path)

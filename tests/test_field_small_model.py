@@ -12,6 +12,7 @@ from hearth.core.events import Compacted, Finished, SessionStarted, ToolResult, 
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import state_of
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 
@@ -37,7 +38,7 @@ def run(hearth, server: ScriptedServer, ws: Path, task: str, **env: str):  # typ
 
 
 def events(ws: Path) -> list[Any]:
-    store = SessionStore(ws / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(ws) / "sessions.db")
     [info] = store.list_sessions()[:1]
     return store.events(info.id)
 

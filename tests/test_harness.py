@@ -26,6 +26,7 @@ from hearth.core.events import (
 )
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import state_of
 
 ORIGINAL = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
 
@@ -55,7 +56,7 @@ def run(hearth, server: ScriptedServer, ws: Path, task: str = "do the task", **e
 
 
 def events(ws: Path) -> list[Any]:
-    store = SessionStore(ws / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(ws) / "sessions.db")
     [info] = store.list_sessions()[:1]
     return store.events(info.id)
 

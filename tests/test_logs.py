@@ -13,6 +13,7 @@ from pydantic import SecretStr
 from hearth.runtime.config import Settings
 from hearth.runtime.logs import configure_logging, mask
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import state_of
 
 KEY = "sk-live-4f9a8b7c6d5e4f3a2b1c"
 SEARCH_KEY = "tvly-Q9w8E7r6T5y4U3i2"
@@ -53,7 +54,7 @@ def test_a_session_is_logged_as_json_lines_with_tokens_and_durations(hearth, wor
     with ScriptedServer(script) as server:
         res = run(hearth, server, workspace, "--log-level", "debug")
         assert res.code == 0, res.stderr[-1500:]
-    log = workspace / ".hearth" / "logs" / "hearth.log"
+    log = state_of(workspace) / "logs" / "hearth.log"
     text = log.read_text()
     assert KEY not in text and SEARCH_KEY not in text and ROLE_KEY not in text
     records = lines(log)
@@ -76,8 +77,8 @@ def test_an_error_carrying_the_key_is_logged_masked(hearth, workspace: Path) -> 
     )
     with ScriptedServer([refusal]) as server:
         run(hearth, server, workspace)
-    text = (workspace / ".hearth" / "logs" / "hearth.log").read_text()
-    errors = [r for r in lines(workspace / ".hearth" / "logs" / "hearth.log") if r.get("event") == "error"]
+    text = (state_of(workspace) / "logs" / "hearth.log").read_text()
+    errors = [r for r in lines(state_of(workspace) / "logs" / "hearth.log") if r.get("event") == "error"]
     assert (
         errors and errors[0]["level"] == "warning" and "Incorrect API key provided: ***" in errors[0]["error"]
     )
@@ -88,9 +89,9 @@ def test_log_file_and_level_flags(hearth, workspace: Path, tmp_path: Path) -> No
     chosen = tmp_path / "logs" / "mine.jsonl"
     with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 2) as server:
         assert run(hearth, server, workspace, "--log-file", str(chosen)).code == 0
-        assert lines(chosen) and not (workspace / ".hearth" / "logs" / "hearth.log").exists()
+        assert lines(chosen) and not (state_of(workspace) / "logs" / "hearth.log").exists()
         assert run(hearth, server, workspace, "--log-level", "off").code == 0
-        assert not (workspace / ".hearth" / "logs" / "hearth.log").exists()
+        assert not (state_of(workspace) / "logs" / "hearth.log").exists()
 
 
 def test_records_from_any_logger_are_masked_in_message_arguments_extras_and_tracebacks(

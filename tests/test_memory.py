@@ -19,6 +19,7 @@ import pytest
 from hearth.memory.embed import ServerEmbedder
 from hearth.memory.secrets import holds_secret
 from hearth.memory.store import MAX_CHARS, MemoryStore, MemoryUnavailable, rrf
+from support import state_of
 
 # A toy embedding: each dimension is a concept, and words that mean the same thing share one.
 # It stands in for a real model only as the server's answer; what is tested is Hearth's use of it.
@@ -234,10 +235,13 @@ def test_locked_database_is_reported(tmp_path: Path) -> None:
     holder.close()
 
 
-def test_memory_cli_list_show_forget(tmp_path: Path) -> None:
+def test_memory_cli_list_show_forget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hearth.runtime.memory import memory_path
+
     ws = tmp_path / "ws"
     ws.mkdir()
-    store = MemoryStore(ws / ".hearth" / "memory.db")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    store = MemoryStore(memory_path("project", ws))
     item = store.store("Builds use make, not ninja.", kind="learning", session="s-42").id
     store.close()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")}
@@ -259,7 +263,7 @@ def test_memory_cli_list_show_forget(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     out = hearth("edit", str(item), "password = hunter2hunter2")
     assert out.returncode == 1 and "secret" in out.stderr
-    mem = MemoryStore(ws / ".hearth" / "memory.db")
+    mem = MemoryStore(memory_path("project", ws))
     assert [it.text for it in mem.search("bazel").items] == ["Builds use bazel now."]
     assert mem.search("ninja").items == []
     mem.close()
@@ -321,7 +325,7 @@ def test_memory_tools_through_the_agent_loop(tmp_path: Path, monkeypatch: pytest
     assert out[0].startswith("Stored memory 1.")
     assert "Nothing stored" in out[1] and "secret" in out[1]
     assert "[1] (learning) Builds use make" in out[2]
-    mem = MemoryStore(ws / ".hearth" / "memory.db")
+    mem = MemoryStore(state_of(ws) / "memory.db")
     assert mem.count() == 1 and mem.get(1) is not None and mem.get(1).session == sid  # type: ignore[union-attr]
 
 
@@ -411,10 +415,11 @@ def test_the_embedder_role_embeds_memory_in_a_session(
 
 
 def test_hearth_memory_reembed_after_choosing_an_embedder(
-    hearth: Any, tmp_path: Path, server: ThreadingHTTPServer
+    hearth: Any, tmp_path: Path, home: Path, server: ThreadingHTTPServer
 ) -> None:
     ws = tmp_path / "ws"
-    mem = MemoryStore(ws / ".hearth" / "memory.db")  # stored keyword-only: no vectors
+    ws.mkdir()
+    mem = MemoryStore(state_of(ws, home) / "memory.db")  # stored keyword-only: no vectors
     for fact in FACTS[:3]:
         mem.store(fact)
     mem.close()
@@ -425,6 +430,6 @@ def test_hearth_memory_reembed_after_choosing_an_embedder(
     first = hearth("memory", "reembed", "-w", str(ws), env=env)
     assert first.code == 0 and "Embedded 3 items with server:toy" in first.stdout, first.stderr
     assert "Embedded 0 items" in hearth("memory", "reembed", "-w", str(ws), env=env).stdout
-    mem = MemoryStore(ws / ".hearth" / "memory.db", _embedder(server))
+    mem = MemoryStore(state_of(ws, home) / "memory.db", _embedder(server))
     assert mem.search("which db socket").items[0].text == FACTS[0]  # found by its new vector
     mem.close()

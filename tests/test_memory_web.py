@@ -12,11 +12,12 @@ import pytest
 
 from hearth.memory.store import MemoryStore
 from hearth.runtime.config import user_data_path
+from support import state_of
 from websupport import Web
 
 
 def _seed(web: Web) -> dict[str, int]:
-    project = MemoryStore(web.workspace / ".hearth" / "memory.db")
+    project = MemoryStore(state_of(web.workspace) / "memory.db")
     ids = {
         "port": project.store("The postgres database listens on port 5433.", "fact", session="s-1").id,
         "mistake": project.store("Mistake: ran pytest\nRule: use make check <b>bold</b>", "learning").id,

@@ -12,6 +12,7 @@ from typing import Any
 from hearth.runtime.config import Settings, load_settings
 from hearth.runtime.scaffold import config_text
 from hearth.testing.server import ScriptedServer
+from support import state_of
 
 
 def _closed_port() -> int:
@@ -80,7 +81,7 @@ def test_the_commented_config_uncommented_gives_the_defaults(tmp_path: Path) -> 
 
 
 def test_projects_add_list_use_and_the_pipeline_defaults_to_the_project_in_use(
-    hearth: Any, tmp_path: Path
+    hearth: Any, tmp_path: Path, home: Path
 ) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
     one.mkdir()
@@ -97,5 +98,6 @@ def test_projects_add_list_use_and_the_pipeline_defaults_to_the_project_in_use(
     assert lines == [f"  one                  {one}", f"* second               {two}"]
     status = hearth("pipeline", "status", cwd=tmp_path)
     assert status.code == 0 and "No plans yet" in status.stdout
-    assert (two / ".hearth" / "sessions.db").is_file()  # the project in use, not the current folder
-    assert not (tmp_path / ".hearth").exists()
+    assert (state_of(two, home) / "sessions.db").is_file()  # the project in use, not the current folder
+    assert not (state_of(tmp_path, home) / "sessions.db").exists()
+    assert not (tmp_path / ".hearth").exists() and not (two / ".hearth").exists()

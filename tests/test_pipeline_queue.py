@@ -29,7 +29,7 @@ from pipelinesupport import (
     verdict,
     write,
 )
-from support import clean_env
+from support import clean_env, state_of
 
 
 def _runner(home: Path, workspace: Path, server: ScriptedServer) -> subprocess.Popen[str]:
@@ -62,7 +62,7 @@ def _wait(predicate: Any, timeout: float = 60) -> None:
 
 
 def _db(workspace: Path) -> sqlite3.Connection:
-    return sqlite3.connect(workspace / ".hearth" / "sessions.db")
+    return sqlite3.connect(state_of(workspace) / "sessions.db")
 
 
 def _requests_for(server: ScriptedServer, marker: str) -> int:
@@ -323,7 +323,7 @@ def test_a_watching_runner_picks_up_a_plan_dropped_in_later_and_stops_on_ctrl_c(
         server.route(coder_marker("t1"), write("late.txt", "late\n"), done())
         server.route(reviewer_marker("t1"), verdict("pass"))
         make_plan(workspace, "later", "Dropped in while watching.\n")
-        _wait(lambda: (workspace / ".hearth/pipeline/reports/later-v1/quality_report.json").exists(), 60)
+        _wait(lambda: (state_of(workspace) / "pipeline/reports/later-v1/quality_report.json").exists(), 60)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=20)
     finally:

@@ -24,6 +24,7 @@ from pipelinesupport import (
     verdict,
     write,
 )
+from support import state_of
 
 BENCH_PLANS = Path(__file__).resolve().parents[1] / "bench" / "plans"
 
@@ -99,12 +100,12 @@ def test_a_two_phase_plan_finishes_with_a_commit_per_phase(
     assert "calc.py" not in user_texts(coder_t2)[0].split("own words")[1]
     review_t1 = next(b for b in server.requests if reviewer_marker("t1") in user_texts(b)[0])
     assert "def add(a, b)" in user_texts(review_t1)[0]
-    report = json.loads((workspace / ".hearth/pipeline/reports/demo-v1/quality_report.json").read_text())
+    report = json.loads((state_of(workspace) / "pipeline/reports/demo-v1/quality_report.json").read_text())
     assert report["totals"]["pass_rate"] == 1.0 and report["totals"]["tasks"] == 2
     assert report["tasks"][0]["tokens"] > 0
     assert [p["note"] for p in report["phases"]] == ["committed", "committed"]
     assert (
-        (workspace / ".hearth/pipeline/reports/demo-v1/quality_report.md")
+        (state_of(workspace) / "pipeline/reports/demo-v1/quality_report.md")
         .read_text()
         .startswith("# Quality report: demo")
     )
@@ -141,7 +142,9 @@ def test_with_a_branch_per_plan_the_commits_go_to_the_plans_branch_and_the_check
     assert (workspace / "notes.txt").read_text() == "my own notes, not committed\n"
     assert (workspace / "README.md").read_text() == "demo, being edited\n"  # still the user's edit
     assert git(workspace, "show", "hearth/plan-demo-plan:README.md") == "demo\n"  # never committed
-    report = json.loads((workspace / ".hearth/pipeline/reports/Demo Plan-v1/quality_report.json").read_text())
+    report = json.loads(
+        (state_of(workspace) / "pipeline/reports/Demo Plan-v1/quality_report.json").read_text()
+    )
     assert [p["note"] for p in report["phases"]] == ["committed on hearth/plan-demo-plan"] * 2
 
 
@@ -164,7 +167,7 @@ def test_the_verifier_sends_a_missing_or_broken_file_back_and_the_reviewer_only_
 
     t1 = _status(hearth, workspace)["plans"][0]["tasks"][0]
     assert (t1["status"], t1["attempts"]) == ("done", 3)
-    report = json.loads((workspace / ".hearth/pipeline/reports/calc-v1/quality_report.json").read_text())
+    report = json.loads((state_of(workspace) / "pipeline/reports/calc-v1/quality_report.json").read_text())
     attempts = report["tasks"][0]["attempts"]
     assert [a["outcome"] for a in attempts] == ["verifier", "verifier", "pass"]
     assert "calc.py: the task names this file but it does not exist" in attempts[0]["verifier"]
@@ -291,7 +294,7 @@ def test_a_failed_task_fails_its_dependants_with_a_reason_and_the_rest_goes_on(
     ]
     summary = json.loads(hearth("pipeline", "report", "--json", "-w", str(workspace)).stdout)
     assert summary["totals"]["plans"] == 1 and summary["totals"]["pass_rate"] == 1.0
-    assert (workspace / ".hearth/pipeline/report.md").read_text().startswith("# Pipeline report")
+    assert (state_of(workspace) / "pipeline/report.md").read_text().startswith("# Pipeline report")
 
 
 def test_a_planner_reply_that_never_validates_fails_the_plan_naming_the_error(
@@ -413,7 +416,7 @@ def test_a_coder_cannot_queue_or_change_plans_its_changes_to_plans_are_undone(
     assert (workspace / "plans" / "own.md").read_text() == original
     denied = [m["content"] for b in server.requests for m in b["messages"] if m["role"] == "tool"]
     assert "Denied: denied by the rule write(plans/**)." in denied
-    report = json.loads((workspace / ".hearth/pipeline/reports/own-v1/quality_report.json").read_text())
+    report = json.loads((state_of(workspace) / "pipeline/reports/own-v1/quality_report.json").read_text())
     first = report["tasks"][0]["attempts"][0]
     assert first["outcome"] == "verifier"
     assert any(

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pipelinesupport import make_plan
-from support import clean_env
+from support import clean_env, state_of
 
 TESTS = Path(__file__).parent
 
@@ -171,7 +171,7 @@ def test_a_server_killed_mid_request_is_waited_for_and_the_work_redone_uncounted
     plan = _status(home, workspace)["plans"][0]
     assert plan["status"] == "done"
     assert [(t["id"], t["status"], t["attempts"]) for t in plan["tasks"]] == [("t1", "done", 1)]
-    report = json.loads((workspace / ".hearth/pipeline/reports/steady-v1/quality_report.json").read_text())
+    report = json.loads((state_of(workspace) / "pipeline/reports/steady-v1/quality_report.json").read_text())
     assert [a["outcome"] for a in report["tasks"][0]["attempts"]] == ["pass"]
     if cut == "coder":  # the redone attempt went on in the same session: it saw its own write
         resumed = json.loads((out / "resumed.json").read_text())

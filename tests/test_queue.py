@@ -13,6 +13,7 @@ from hearth.core.events import latest_work
 from hearth.store.sessions import SessionStore
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
+from support import state_of
 
 LARGE = "qwen2.5-coder-32b-instruct"
 
@@ -82,7 +83,7 @@ def test_the_queue_is_worked_in_order_and_survives_resume_in_a_new_process(
     assert [line["status"] for line in second if line["type"] == "done"] == ["done"]
     assert (workspace / "b.txt").read_text() == "b\n"
 
-    store = SessionStore(workspace / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(workspace) / "sessions.db")
     work = latest_work(store.events(sid))
     store.close()
     assert [(t.id, t.status, t.changed) for t in work.todos] == [
@@ -128,7 +129,7 @@ def test_bad_queue_calls_come_back_as_errors_the_model_can_fix(
     assert "All todos are done" in dones[4]["output"]
     assert [line["status"] for line in lines if line["type"] == "done"] == ["done"]
     # The second done did not overwrite what the first one recorded.
-    store = SessionStore(workspace / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(workspace) / "sessions.db")
     work = latest_work(store.events(lines[0]["session"]))
     store.close()
     assert work.todos[0].changed == "tidied the notes"

@@ -10,7 +10,7 @@ import pexpect
 import pytest
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env
+from support import clean_env, state_of
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -334,6 +334,6 @@ def test_leaving_the_repl_reflects_on_the_sessions_work(
     child.expect("reflection: remembered items 1")
     child.expect(pexpect.EOF)
     assert len(server.reflections) == 1
-    mem = MemoryStore(workspace / ".hearth" / "memory.db")
+    mem = MemoryStore(state_of(workspace) / "memory.db")
     assert [i.text for i in mem.items()] == ["The workspace starts empty."]
     mem.close()

@@ -15,6 +15,7 @@ import pytest
 from hearth.core.events import Finished, ModelReply, Reflected, ToolResult
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import state_of
 
 WRITE = {"path": "out.txt", "content": "ok"}
 DONE = ScriptedReply(text="Wrote out.txt. TASK_COMPLETE")
@@ -137,7 +138,7 @@ def test_weak_model_behaviour(name: str, hearth, server: ScriptedServer, workspa
     if makes_file:
         assert (workspace / "out.txt").read_text() == "ok"
     assert server.violations == []
-    store = SessionStore(workspace / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(workspace) / "sessions.db")
     [info] = store.list_sessions()
     events = [e for e in store.events(info.id) if not isinstance(e, Reflected)]
     assert isinstance(events[-1], Finished)

@@ -18,6 +18,7 @@ from hearth.runtime.conversation import open_conversation
 from hearth.runtime.session import open_runtime
 from hearth.store.sessions import SessionStore
 from hearth.testing.server import ScriptedServer
+from support import state_of
 from test_subagents import call, done, first_user, private_config, run_parent, srv
 
 __all__ = ["private_config", "srv"]  # fixtures shared with test_subagents
@@ -121,9 +122,7 @@ def test_a_roles_model_switches_at_run_time_and_survives_resume(workspace: Path,
     sid = asyncio.run(go())
     assert srv.requests[-1]["model"] == "main-2"
     chosen = [
-        e
-        for e in SessionStore(workspace / ".hearth" / "sessions.db").events(sid)
-        if isinstance(e, ModelChosen)
+        e for e in SessionStore(state_of(workspace) / "sessions.db").events(sid) if isinstance(e, ModelChosen)
     ]
     assert [(e.role, e.model) for e in chosen] == [("reviewer", "bigger-model"), ("main", "main-2")]
 

@@ -23,7 +23,7 @@ from hearth.runtime.session import open_runtime
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import FakeClock, call, done, settings_for, user_texts
-from support import clean_env
+from support import clean_env, state_of
 
 START = datetime.fromisoformat("2026-06-01T08:00:00+00:00")
 
@@ -160,7 +160,7 @@ def test_submitted_work_and_inbox_files_are_picked_up(
         timeout=60,
     )
     assert later.returncode == 0, later.stderr
-    inbox = workspace / ".hearth" / "inbox"
+    inbox = state_of(workspace, home) / "inbox"
     inbox.mkdir(parents=True)
     (inbox / "from-inbox.md").write_text("Task from the inbox.\n", encoding="utf-8")
     (inbox / "empty.txt").write_text("  \n", encoding="utf-8")
@@ -270,5 +270,7 @@ def test_a_run_cannot_plant_jobs_or_inbox_tasks_for_itself(
     assert len(server.requests) == 4  # the one run, nothing after it
     refusals = [m for m in server.requests[2]["messages"] if m.get("role") == "tool"]
     assert any("may not change" in str(m.get("content")) for m in refusals)
-    assert not (workspace / ".hearth" / "inbox" / "more.md").exists()
+    # The inbox is in the state folder, outside the workspace: a `.hearth/inbox/` the shell made
+    # in the workspace is only data (never queued, as the runs above show).
+    assert not (state_of(workspace, home) / "inbox" / "more.md").exists()
     assert not (workspace / ".hearth" / "schedules.toml").exists()

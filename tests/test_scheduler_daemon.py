@@ -20,7 +20,7 @@ from pathlib import Path
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import done, user_texts
-from support import clean_env
+from support import clean_env, state_of
 
 HEARTH = [sys.executable, "-m", "hearth.apps.cli.main"]
 POLL = 0.3
@@ -59,7 +59,7 @@ def _until(check: Callable[[], bool], timeout: float, what: str) -> None:
 def _sessions(workspace: Path, env: dict[str, str]) -> list[dict[str, str]]:
     import sqlite3
 
-    db = sqlite3.connect(workspace / ".hearth" / "sessions.db")
+    db = sqlite3.connect(state_of(workspace) / "sessions.db")
     rows = db.execute("SELECT id, status, wake_at FROM sessions").fetchall()
     db.close()
     return [{"id": r[0], "status": r[1], "wake_at": r[2]} for r in rows]

@@ -23,6 +23,7 @@ from hearth.runtime.session import open_runtime
 from hearth.store.sessions import SessionStore
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
+from support import state_of
 
 PARENT_TASK = "PARENT-TASK: get the report written"
 
@@ -73,7 +74,7 @@ def run_parent(
             await rt.aclose()
 
     finished, events = asyncio.run(go())
-    return finished, events, ws / ".hearth" / "sessions.db"
+    return finished, events, state_of(ws) / "sessions.db"
 
 
 def tool_results(events: list[Any], name: str) -> list[ToolResult]:
@@ -319,7 +320,7 @@ def test_a_scratch_folder_planted_as_a_symlink_is_refused(
     assert not result.ok and "outside the workspace" in result.output
     assert list(outside.iterdir()) == []  # nothing was created outside the workspace
     assert not any("PLANTED" in first_user(b) for b in srv.requests)
-    store = SessionStore(workspace / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(workspace) / "sessions.db")
     assert len(store.list_sessions()) == 1  # no empty child session was left behind
     store.close()
 

@@ -13,6 +13,7 @@ from typing import Any
 from hearth.core.events import ToolResult
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import state_of
 
 SEEING = json.dumps({"vision": {"model": "llava-test", "vision": True, "temperature": 0.1}})
 
@@ -51,7 +52,7 @@ def run(hearth, server: ScriptedServer, ws: Path, **env: str):  # type: ignore[n
 
 
 def results(ws: Path) -> list[ToolResult]:
-    store = SessionStore(ws / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(ws) / "sessions.db")
     [info] = store.list_sessions()[:1]
     return [e for e in store.events(info.id) if isinstance(e, ToolResult)]
 

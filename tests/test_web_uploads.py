@@ -13,6 +13,7 @@ import pytest
 
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
+from support import state_of
 from websupport import TOKEN, Web, receive_until, running_web
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -239,6 +240,6 @@ def test_deep_work_from_the_chat_box_shows_the_budget(web: Web) -> None:
         expect(meter).to_have_text(f"budget: {used} / 50000 tokens")  # the same after a reload
         browser.close()
     assert used > 0
-    store = SessionStore(web.workspace / ".hearth" / "sessions.db")
+    store = SessionStore(state_of(web.workspace) / "sessions.db")
     [info] = store.list_sessions()[:1]
     assert [e.tokens for e in store.events(info.id) if isinstance(e, BudgetSet)] == [50000]

@@ -1,7 +1,7 @@
 """Hearth's own host-side git (checkpoints) never runs what a command wrote into its repository.
 
-Under Landlock and the process runner a command can write `.hearth/checkpoints.git`; a
-filter driver there plus a `.gitattributes` in the tree would run on the host at the next
+The repository lives in the state folder, outside the workspace; should anything still write
+it, a filter driver there plus a `.gitattributes` in the tree would run on the host at the next
 checkpoint. Each variant plants one, then takes a checkpoint and undoes a step for real.
 """
 
@@ -92,12 +92,25 @@ def test_a_repository_swapped_for_a_symlink_is_refused(
     assert sorted(p.name for p in fired.iterdir()) == []
 
 
-def test_a_symlinked_state_folder_never_gets_a_repository(tmp_path: Path) -> None:
+def test_a_symlinked_workspace_hearth_folder_is_never_used(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
     ws.mkdir()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (ws / ".hearth").symlink_to(elsewhere)
+    cp = Checkpoints(ws)
+    cp.snapshot("first")
+    assert not cp.git_dir.is_relative_to(ws)
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_symlinked_checkpoint_repository_is_refused(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cp = Checkpoints(ws)
+    cp.git_dir.symlink_to(elsewhere)
     with pytest.raises(HearthError, match="symlink"):
-        Checkpoints(ws).snapshot("first")
+        cp.snapshot("first")
     assert list(elsewhere.iterdir()) == []

@@ -528,8 +528,8 @@ class Agent:
         ends the turn as not done (exit 2): the evidence says the work does not work."""
         evidence = verdict.Evidence.of(self.history, self.dispatcher.toolset)
         failed = evidence.checks_after[-1] if evidence.checks_after else None
-        if failed is None or failed.ok:
-            return
+        if failed is None or failed.ok or failed.output.startswith("Denied:"):
+            return  # a refused run is the policy's answer, not the work failing
         tail = "\n".join(failed.output.strip().splitlines()[-6:])[-600:]
         if guard.push_back_failed_check(failed.output):
             text = render("notice_finish_after_failure", tool=failed.name, output=tail)

@@ -1,8 +1,13 @@
 """Checkpoints of the workspace in a shadow git repository, so a step can be undone.
 
-The repository lives in `.hearth/checkpoints.git` with the workspace as its work tree: the
-user's own git history is never touched, and folders that are not repositories work too.
-It honours the workspace's .gitignore and never records `.git/` or `.hearth/`.
+The repository lives in the workspace's state folder (`checkpoints.git` in `config.state_dir`,
+outside the workspace) with the workspace as its work tree: the user's own git history is never
+touched, and folders that are not repositories work too. It honours the workspace's .gitignore
+and never records `.git/` or `.hearth/`. A `.hearth/checkpoints.git` inside the workspace (an
+older Hearth's, or one a repository ships) is never used.
+
+A checkpoint id comes from the session's events, so it is checked to be an object id (40 or 64
+hex digits) before git sees it, and follows `--end-of-options`: it can never be an option.
 
 This git runs on the host, so nothing a sandboxed command wrote may steer it: no system or
 global config, hooks and fsmonitor off, and before every use the shadow repository's config
@@ -13,6 +18,7 @@ repository reached through a symlink is refused.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
 from dataclasses import dataclass, field
@@ -21,6 +27,7 @@ from pathlib import Path
 from hearth.core.errors import HearthError
 from hearth.core.events import Checkpointed, Notice
 from hearth.prompts import render
+from hearth.runtime.config import state_dir
 from hearth.sandbox import guard
 from hearth.store.sessions import SessionStore
 
@@ -44,8 +51,19 @@ SAFE_SETTINGS = (
 SAFE = tuple(part for setting in SAFE_SETTINGS for part in ("-c", setting))
 SHADOW_CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
 EXCLUDE = b".git/\n.hearth/\n"
-RELATIVE_DIR = ".hearth/checkpoints.git"
+RELATIVE_DIR = "checkpoints.git"  # in the state folder
 _LOCK = threading.Lock()  # one git at a time in the shadow repositories: they share an index lock
+OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def object_id(value: str) -> str:
+    """`value` when it is a full git object id (SHA-1 or SHA-256); else a clear refusal."""
+    if not isinstance(value, str) or not OBJECT_ID.fullmatch(value):
+        raise HearthError(
+            f"The checkpoint id {str(value)[:80]!r} is not a git object id; refusing to use it.",
+            "The session's record was changed by something other than Hearth; undo cannot use it.",
+        )
+    return value
 
 
 def _env() -> dict[str, str]:
@@ -68,8 +86,12 @@ class Checkpoints:
     _last: tuple[str, str] | None = field(default=None, init=False, repr=False)
 
     @property
+    def root(self) -> Path:
+        return state_dir(self.workspace)
+
+    @property
     def git_dir(self) -> Path:
-        return self.workspace / RELATIVE_DIR
+        return self.root / RELATIVE_DIR
 
     def _git(self, *args: str, check: bool = True) -> str:
         self._settle()
@@ -82,7 +104,7 @@ class Checkpoints:
     def _settle(self) -> None:
         """Hearth's own config and nothing that redirects git, checked right before each use."""
         try:
-            guard.settle_repository(self.workspace, RELATIVE_DIR, SHADOW_CONFIG, EXCLUDE)
+            guard.settle_repository(self.root, RELATIVE_DIR, SHADOW_CONFIG, EXCLUDE)
         except OSError as exc:
             raise HearthError(
                 f"The checkpoint repository {self.git_dir} is not a plain folder ({exc.strerror}).",
@@ -90,7 +112,7 @@ class Checkpoints:
             ) from None
 
     def _ensure(self) -> None:
-        for path in (self.git_dir.parent, self.git_dir):
+        for path in (self.root, self.git_dir):
             if path.is_symlink():
                 raise HearthError(
                     f"{path} is a symlink; Hearth keeps its checkpoints only in a plain folder.",
@@ -98,7 +120,6 @@ class Checkpoints:
                 )
         if (self.git_dir / "HEAD").exists():
             return
-        self.git_dir.parent.mkdir(parents=True, exist_ok=True)
         init = ["git", "init", "-q", "--bare", "--template=", str(self.git_dir)]
         subprocess.run(init, check=True, capture_output=True, env=_env(), cwd=self.workspace)
 
@@ -128,10 +149,18 @@ class Checkpoints:
 
     def restore(self, checkpoint: str) -> list[str]:
         """Put the workspace back as it was at `checkpoint`; returns the paths that changed."""
+        checkpoint = object_id(checkpoint)
         with _LOCK:
+            self._ensure()
+            if self._git("cat-file", "-t", "--end-of-options", checkpoint, check=False) != "commit":
+                raise HearthError(
+                    f"The checkpoint {checkpoint[:12]} is not in this workspace's checkpoint repository.",
+                    f"It may come from an older Hearth's store; the repository is {self.git_dir}.",
+                )
             self._snapshot("before undo")  # so the undo itself can be undone
-            changed = self._git("diff", "--name-only", checkpoint, "HEAD").splitlines()
-            self._git("reset", "-q", "--hard", checkpoint)
+            changed = self._git("diff", "--name-only", "--end-of-options", checkpoint, "HEAD").splitlines()
+            # git 2.39's reset refuses --end-of-options; the id is checked hex, and `--` ends it.
+            self._git("reset", "-q", "--hard", checkpoint, "--")
             self._last = None
         return changed
 
@@ -149,7 +178,7 @@ def undo(store: SessionStore, session_id: str, workspace: Path, steps: int = 1) 
             f"Cannot undo {steps} step(s); this session has {len(marks)}.", "Give a smaller number."
         )
     target = marks[-steps]
-    changed = Checkpoints(workspace).restore(target.id)
+    changed = Checkpoints(workspace).restore(object_id(target.id))
     files = ", ".join(changed[:20]) or "nothing had changed"
     store.append(
         session_id,

@@ -18,8 +18,10 @@ when the current folder is inside it, and is its own folder's file otherwise.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -101,7 +103,9 @@ class Settings(BaseModel):
     log_level: Literal["debug", "info", "warning", "error", "off"] = Field(
         "info", description="How much goes to the log file (JSON Lines, secrets masked)"
     )
-    log_file: str = Field("", description="The log file; blank = the workspace's .hearth/logs/hearth.log")
+    log_file: str = Field(
+        "", description="The log file; blank = logs/hearth.log in the workspace's state folder"
+    )
     otel_endpoint: str = Field(
         "",
         description=(
@@ -319,8 +323,51 @@ def user_data_path() -> Path:
     return Path(user_data_dir(APP))
 
 
-def project_dir(workspace: Path) -> Path:
-    return workspace / ".hearth"
+def state_dir(workspace: Path) -> Path:
+    """The folder holding Hearth's own state for `workspace` (sessions, logs, checkpoints, the
+    scheduler's inbox and lock, archives, patches, reports, project memory), created 0700 on first
+    use. It is in the user's data folder, keyed by the workspace's canonical path, never inside the
+    workspace: whatever a sandboxed command or a cloned repository writes there is not Hearth's.
+    A `where.json` in it names the workspace, so a person can find which folder is whose."""
+    folder = state_location(workspace)
+    if not folder.is_dir() or folder.is_symlink():
+        _make_private(folder)
+    where = folder / "where.json"
+    if not where.exists():
+        real = os.path.realpath(workspace)
+        where.write_text(json.dumps({"workspace": real}, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+def state_location(workspace: Path) -> Path:
+    """Where `state_dir` is, without creating it (for tools that only look)."""
+    return user_data_path() / "workspaces" / state_key(workspace)
+
+
+def state_key(workspace: Path) -> str:
+    """The name of a workspace's state folder: its folder's name (readable) and a hash of its
+    canonical path (unique)."""
+    real = os.path.realpath(workspace)
+    digest = hashlib.sha256(os.fsencode(real)).hexdigest()[:16]
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(real)).strip("._")[:40] or "root"
+    return f"{name}-{digest}"
+
+
+def _make_private(folder: Path) -> None:
+    """Create `folder` (and missing parents) readable only by the user; refuse a symlink, since
+    the data folder can lie inside a workspace (one opened at the home folder)."""
+    for path in (*reversed(folder.parents[:2]), folder):
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            if path.is_symlink() or not path.is_dir():
+                raise ConfigError(
+                    f"Hearth's state folder {path} is not a plain folder (a symlink?).",
+                    "Move it away; Hearth then creates a new one.",
+                ) from None
+        except FileNotFoundError:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.mkdir(path, 0o700)
 
 
 def load_settings(

@@ -13,7 +13,7 @@ from hearth.core.errors import HearthError
 from hearth.core.text import shown_url
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
-from hearth.runtime.config import Settings, project_dir
+from hearth.runtime.config import Settings, state_dir
 from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
 from hearth.runtime.traces import configure_traces, traces_url
 from hearth.sandbox.choice import choose_sandbox
@@ -92,7 +92,9 @@ def _workspace(ws: Path) -> list[Check]:
     out = [Check("workspace", "ok", str(ws))]
     free = shutil.disk_usage(ws).free
     out.append(Check("disk", "ok" if free > 1 << 30 else "warn", f"{free / (1 << 30):.1f} GiB free"))
-    db = project_dir(ws) / "sessions.db"
+    state = state_dir(ws)
+    out.append(Check("state", "ok", f"{state} (this workspace's sessions, logs and checkpoints)"))
+    db = state / "sessions.db"
     if db.exists():
         try:
             from hearth.store.sessions import SessionStore

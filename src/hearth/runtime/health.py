@@ -13,7 +13,7 @@ from hearth.core.errors import HearthError
 from hearth.core.text import shown_url
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
-from hearth.runtime.config import Settings, project_dir
+from hearth.runtime.config import Settings, state_dir
 from hearth.runtime.doctor import Check
 from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
 from hearth.sandbox.choice import choose_sandbox
@@ -88,7 +88,7 @@ def _disk_and_store(settings: Settings) -> list[Check]:
     free = shutil.disk_usage(ws).free
     status = "ok" if free > LOW_DISK else "warn" if free > NO_DISK else "fail"
     out = [Check("disk", status, f"{free / (1 << 30):.1f} GiB free")]
-    db = project_dir(ws) / "sessions.db"
+    db = state_dir(ws) / "sessions.db"
     if not db.exists():
         return [*out, Check("store", "ok", "no database yet (created on first run)")]
     try:

@@ -1,7 +1,7 @@
 """Structured logs: one JSON object per line in a file, every secret masked.
 
-`log_level` (debug, info, warning, error, off) and `log_file` (default: the workspace's
-`.hearth/logs/hearth.log`) come from the settings (`--log-level`, `--log-file`,
+`log_level` (debug, info, warning, error, off) and `log_file` (default: `logs/hearth.log` in the
+workspace's state folder, outside the workspace) come from the settings (`--log-level`, `--log-file`,
 HEARTH_LOG_LEVEL, HEARTH_LOG_FILE). Masking is done on each finished line, so it covers the
 message, its arguments, extra fields and tracebacks alike: the configured keys (the model
 server's, the search provider's, every role's, the web token) by value, and anything shaped like
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.text import shown_url
-from hearth.runtime.config import Settings, project_dir
+from hearth.runtime.config import Settings, state_dir
 
 MASK = "***"
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
@@ -94,7 +94,7 @@ def configure_logging(settings: Settings) -> Path | None:
         return None
     path = Path(settings.log_file).expanduser() if settings.log_file else None
     if path is None:
-        path = project_dir(settings.workspace) / "logs" / "hearth.log"
+        path = state_dir(settings.workspace) / "logs" / "hearth.log"
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = _HearthHandler(path, encoding="utf-8", delay=True)
     handler.setFormatter(JsonLines(secrets_of(settings)))

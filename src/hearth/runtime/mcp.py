@@ -30,7 +30,7 @@ from hearth.mcp.coverage import covered_files
 from hearth.mcp.lookup import lookup_tool
 from hearth.mcp.tools import mcp_tools
 from hearth.mcp.transport import Launcher, Prepared
-from hearth.runtime.config import project_dir, user_config_path
+from hearth.runtime.config import state_dir, user_config_path
 from hearth.runtime.trust import TrustStore
 from hearth.sandbox.runner import SandboxRunner
 from hearth.tools.toolset import Toolset
@@ -197,7 +197,7 @@ def sandbox_launcher(runner: SandboxRunner, workspace: Path) -> Launcher:
             argv=launch.argv,
             env=env,
             pass_fds=launch.pass_fds,
-            log=project_dir(workspace) / "logs" / f"mcp-{config.name}.log",
+            log=state_dir(workspace) / "logs" / f"mcp-{config.name}.log",
             release=launch.close,
         )
 

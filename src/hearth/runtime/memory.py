@@ -1,5 +1,5 @@
-"""Where each memory scope lives: the user's data folder (user scope) and `<workspace>/.hearth`
-(project scope), one SQLite file each; which embedder memory uses; and what it must never keep.
+"""Where each memory scope lives: the user's data folder (user scope) and the workspace's state
+folder there (project scope), one SQLite file each; which embedder memory uses; and what it must never keep.
 
 Secrets: memory refuses key-shaped strings (hearth.memory.secrets) and every value held in a file
 the file tools treat as secret (the same predicate: `.env` and its variants, credential files,
@@ -25,7 +25,7 @@ from hearth.memory.minilm import MiniLM, MiniLMUnavailable
 from hearth.memory.secrets import SecretValues, assigned_values
 from hearth.memory.store import Found, Item, MemoryStore, Stored, rrf
 from hearth.prompts import render
-from hearth.runtime.config import Settings, project_dir, user_data_path
+from hearth.runtime.config import Settings, state_dir, user_data_path
 from hearth.sandbox.secrets import secret_index
 from hearth.tools.base import Tool
 from hearth.tools.builtin.memory import memory_tools
@@ -39,7 +39,7 @@ _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)(_|$)|
 def memory_path(scope: str, workspace: Path) -> Path:
     if scope == "user":
         return user_data_path() / "memory.db"
-    return project_dir(workspace) / "memory.db"
+    return state_dir(workspace) / "memory.db"
 
 
 @functools.cache
@@ -120,8 +120,8 @@ def open_memory(scope: str, workspace: Path, embedder: Embedder | None = None) -
     return store
 
 
-# A project memory file can arrive with the workspace (a cloned repository with a `.hearth/`):
-# its items would be instructions nobody here wrote. Hearth stamps each file it creates with a
+# The project memory lives in the state folder, outside the workspace; should its file still come
+# from elsewhere (copied in, an older layout), its items would be instructions nobody here wrote. Hearth stamps each file it creates with a
 # random token and keeps the token in the user's data folder; a file without a matching stamp is
 # only read when asked (memory_search), never offered unasked.
 def _owners_path() -> Path:

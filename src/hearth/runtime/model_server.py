@@ -10,7 +10,7 @@ import asyncio
 
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.urls import normalize_base_url
-from hearth.runtime.config import Settings, project_dir, user_data_path
+from hearth.runtime.config import Settings, state_dir, user_data_path
 from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 
 
@@ -25,7 +25,7 @@ async def main_server(settings: Settings) -> tuple[str, str, EmbeddedServer | No
         gguf,
         settings.embedded_context,
         settings.embedded_threads,
-        project_dir(settings.workspace) / "logs" / "embedded-server.log",
+        state_dir(settings.workspace) / "logs" / "embedded-server.log",
     )
     try:
         base = await asyncio.to_thread(embedded.start)

@@ -1,5 +1,5 @@
-"""Patch proposals: diffs the agent proposed (create_patch), kept in `<workspace>/.hearth/patches`
-(a folder the agent's tools and shell cannot change) until a person applies or rejects them.
+"""Patch proposals: diffs the agent proposed (create_patch), kept in `patches/` of the
+workspace's state folder (a folder the agent's tools and shell cannot change) until a person applies or rejects them.
 
 Applying runs the real `git apply` in the workspace with git's risky settings turned off (no
 hooks, no fsmonitor, no system config); git refuses paths outside the workspace or through a
@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError, NotFound
-from hearth.runtime.config import project_dir
+from hearth.runtime.config import state_dir
 from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.git import SAFE_CONFIG
 from hearth.tools.builtin.patches import patch_tool
@@ -36,7 +36,7 @@ class Patch:
 class Patches:
     def __init__(self, workspace: Path) -> None:
         self.workspace = workspace
-        self.folder = project_dir(workspace) / "patches"
+        self.folder = state_dir(workspace) / "patches"
 
     def _meta(self, number: int) -> Path:
         return self.folder / f"{number}.json"

@@ -8,14 +8,17 @@ folder is trusted, see `hearth trust`).
 from __future__ import annotations
 
 import json
+import os
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
 
+from hearth.core.errors import HearthError
 from hearth.runtime.config import PROJECT_FILES, Settings
 from hearth.runtime.pipeline.plans import PLANS_DIR
+from hearth.sandbox.dirfd import made
 
 EXAMPLE_PLAN = """\
 # Example plan: a tiny calculator
@@ -94,13 +97,30 @@ def init_project(workspace: Path) -> list[tuple[str, bool]]:
         f"{PLANS_DIR}/README.md": PLANS_README,
     }
     out = []
-    for rel, text in files.items():
-        path = workspace / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with open(path, "x", encoding="utf-8") as fh:
-                fh.write(text)
-            out.append((rel, True))
-        except FileExistsError:
-            out.append((rel, False))
+    root = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for rel, text in files.items():
+            out.append((rel, _create(root, rel, text)))
+    finally:
+        os.close(root)
     return out
+
+
+def _create(root: int, rel: str, text: str) -> bool:
+    """Write `rel` under the workspace unless it exists; a symlinked step (a `.hearth` or `plans`
+    a repository made a symlink) is refused rather than written through."""
+    parent, _, name = rel.rpartition("/")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        with made(root, parent) as fd:
+            out = os.open(name, flags, 0o644, dir_fd=fd)
+    except FileExistsError:
+        return False
+    except OSError as exc:
+        raise HearthError(
+            f"Cannot write {rel}: {exc.strerror} (is a step of it a symlink?).",
+            "Hearth writes only into plain folders of the workspace; remove the symlink and run it again.",
+        ) from None
+    with os.fdopen(out, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return True

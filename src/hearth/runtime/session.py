@@ -34,8 +34,9 @@ from hearth.llm.server_info import probe_server
 from hearth.llm.structured import StructuredAnswer, ask_json
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.agentdefs import load_definitions
+from hearth.runtime.carryover import carry_over
 from hearth.runtime.checkpoints import Checkpoints
-from hearth.runtime.config import Settings, project_dir, user_config_path
+from hearth.runtime.config import Settings, state_dir, user_config_path
 from hearth.runtime.embedded import EmbeddedServer
 from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
@@ -223,7 +224,15 @@ def check_workspace(workspace: Path) -> None:
 
 
 def open_store(workspace: Path) -> SessionStore:
-    return SessionStore(project_dir(workspace) / "sessions.db")
+    """The workspace's session store, in its state folder; the first open carries over the
+    sessions an older Hearth kept in the workspace, as history only (runtime.carryover)."""
+    store = SessionStore(state_dir(workspace) / "sessions.db")
+    try:
+        carry_over(store.path, workspace)
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 async def open_runtime(settings: Settings, *, model: Model | None = None, probe: bool = True) -> Runtime:
@@ -475,10 +484,10 @@ def _resumed_budget(
 
 def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:
     def archive(events: list[Event]) -> str:
-        folder = project_dir(rt.workspace) / "archive"
+        folder = state_dir(rt.workspace) / "archive"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{session_id}-{len(events)}.md"
         path.write_text(to_markdown(events, f"Hearth session {session_id}"), encoding="utf-8")
-        return str(path.relative_to(rt.workspace))
+        return str(path)
 
     return archive

@@ -3,7 +3,8 @@ token budget, folders whose nested instructions were given, todos and plan, the 
 learned from the server, the models chosen for its roles.
 
 Nothing about a session lives outside its events, so resuming it (from any interface) puts it
-back as it was.
+back as it was; a session carried over from an older Hearth's store in the workspace resumes in
+the default mode with no remembered rules (its modes and rules came from a file anyone could write).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from hearth.core.events import (
     latest_work,
 )
 from hearth.core.work import WorkState
+
+IMPORTED = "imported"  # the Notice reason closing a session carried over from an older store
 
 # ModeChanged reasons of a plan: the switch to plan mode, the switch to carry it out, the end.
 PLAN_START = "plan"
@@ -77,6 +80,10 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
             used += TokenBudget.cost(event.usage)
         elif isinstance(event, Notice) and event.reason == "instructions" and event.folder:
             seen.add(event.folder)
+        elif isinstance(event, Notice) and event.reason == IMPORTED:
+            # Carried over from a store in the workspace (runtime.carryover), which anyone could
+            # have written: what it says about modes and rules is history, not permission.
+            mode, before_plan, rules = default_mode, None, []
         elif isinstance(event, WindowLearned):
             window = event.window
     if before_plan is not None:  # the process ended during a plan: its mode was only for the plan

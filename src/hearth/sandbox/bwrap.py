@@ -14,6 +14,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox import guard
 from hearth.sandbox.aliases import SANDBOX_ALIASES, alias_dir
@@ -135,6 +137,11 @@ class BwrapBackend(Backend):
         out = self._git_protections()
         if (ws / ".hearth").is_dir():
             out += ["--tmpfs", str(ws / ".hearth")]
+        # Hearth's state is in the user's data folder; a workspace that holds it (one opened at
+        # the home folder) must not hand it to the command.
+        data = Path(os.path.realpath(user_data_dir("hearth")))
+        if data.is_dir() and data.is_relative_to(os.path.realpath(ws)):
+            out += ["--tmpfs", str(data)]
         out += _secret_binds(ws)
         return out
 

@@ -99,6 +99,23 @@ def opened(dir_fd: int, rel: str) -> Iterator[int]:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def made(dir_fd: int, rel: str) -> Iterator[int]:
+    """The folder `rel` under `dir_fd`, made where missing; a step that is a symlink (or not a
+    folder) raises OSError, so nothing is ever created through one."""
+    fd = os.dup(dir_fd)
+    try:
+        for part in [p for p in rel.split("/") if p]:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, 0o755, dir_fd=fd)
+            nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = nxt
+        yield fd
+    finally:
+        os.close(fd)
+
+
 def remove_tree(parent_fd: int, name: str) -> None:
     """Remove `name` (a folder with everything in it, or anything else) without following
     symlinks and without recursion, so any depth works."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from hearth.apps.bench.report import BenchReport, TrialResult
 from hearth.apps.bench.runners import AgentRunner
 from hearth.apps.bench.tasks import BenchTask, check, prepare
+from hearth.runtime.config import state_location
 
 _PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
 
@@ -83,13 +84,15 @@ def run_suite(
             if out is not None:
                 keep_session_record(ws, out / "sessions" / f"{task.name}-{trial}")
             shutil.rmtree(ws, ignore_errors=True)
+            shutil.rmtree(state_location(ws), ignore_errors=True)  # a trial's state goes with it
     return report
 
 
 def keep_session_record(ws: Path, dest: Path) -> None:
-    """The agent's own record of the trial (Hearth's `.hearth/sessions.db`: every event), kept
-    beside the results so a failure can be read after the workspace is gone."""
-    record = ws / ".hearth"
+    """The agent's own record of the trial (`sessions.db` in the workspace's state folder, in the
+    user's data folder the runner's `hearth` shares with this process: every event), kept beside
+    the results so a failure can be read after the workspace is gone."""
+    record = state_location(ws)
     files = sorted(record.glob("sessions.db*")) if record.is_dir() else []
     if files:
         dest.mkdir(parents=True, exist_ok=True)

@@ -63,7 +63,8 @@ LogLevelOpt = Annotated[
     str | None, typer.Option("--log-level", help="debug | info | warning | error | off (log file)")
 ]
 LogFileOpt = Annotated[
-    str | None, typer.Option("--log-file", help="JSON Lines log (default: .hearth/logs/hearth.log)")
+    str | None,
+    typer.Option("--log-file", help="JSON Lines log (default: logs/hearth.log in the state folder)"),
 ]
 
 

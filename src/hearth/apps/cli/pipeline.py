@@ -229,7 +229,7 @@ def _control(workspace: Path | None, plan: str | None, action: object) -> None:
 
 @pipeline_app.command("report")
 def report(workspace: WorkspaceOpt = None, json_out: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """Across the plans that ended: pass rate, rework rate, tokens per task (also written to .hearth/pipeline)."""
+    """Across the plans that ended: pass rate, rework rate, tokens per task (also written to pipeline/ in the state folder)."""
     from hearth.runtime.pipeline.control import write_summary
 
     store, root = _store(workspace)

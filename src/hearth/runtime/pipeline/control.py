@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError
-from hearth.runtime.config import project_dir
+from hearth.runtime.config import state_dir
 from hearth.runtime.pipeline.plans import PLANS_DIR
 from hearth.runtime.pipeline.report import plan_report, report_dir, summary, summary_markdown
 from hearth.runtime.pipeline.runner import register_plans
@@ -131,7 +131,7 @@ def plan_report_text(store: PipelineStore, workspace: Path, plan: str) -> str:
 def write_summary(store: PipelineStore, workspace: Path) -> tuple[dict[str, Any], str]:
     data = summary(store)
     md = summary_markdown(data)
-    folder = project_dir(workspace) / "pipeline"
+    folder = state_dir(workspace) / "pipeline"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "report.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
     (folder / "report.md").write_text(md, encoding="utf-8")

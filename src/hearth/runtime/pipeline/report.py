@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hearth.runtime.config import project_dir
+from hearth.runtime.config import state_dir
 from hearth.store.pipeline import PipelineStore, PlanRow
 
 
 def report_dir(workspace: Path, plan: PlanRow) -> Path:
-    return project_dir(workspace) / "pipeline" / "reports" / f"{plan.name}-v{plan.version}"
+    return state_dir(workspace) / "pipeline" / "reports" / f"{plan.name}-v{plan.version}"
 
 
 def plan_report(store: PipelineStore, plan: PlanRow) -> dict[str, Any]:

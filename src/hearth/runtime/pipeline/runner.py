@@ -25,7 +25,7 @@ import httpx
 
 from hearth.core.errors import HearthError, ServerGone
 from hearth.core.events import Finished, Status
-from hearth.runtime.config import project_dir
+from hearth.runtime.config import state_dir
 from hearth.runtime.conversation import Conversation
 from hearth.runtime.pipeline import planguard
 from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
@@ -59,7 +59,7 @@ class PipelineOptions:
 
 def open_pipeline_store(workspace: Path) -> PipelineStore:
     """The project's queue: tables in its session database."""
-    return PipelineStore(project_dir(workspace) / "sessions.db")
+    return PipelineStore(state_dir(workspace) / "sessions.db")
 
 
 def register_plans(store: PipelineStore, workspace: Path) -> list[PlanRow]:

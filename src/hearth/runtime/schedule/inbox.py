@@ -1,11 +1,12 @@
 """The inbox folder: a task dropped in as a file is queued for the scheduler.
 
-`<workspace>/.hearth/inbox/*.md` or `*.txt`: each file's text is one task. A queued file moves to
+`inbox/*.md` or `*.txt` in the workspace's state folder (`config.state_dir`, in the user's data
+folder, outside the workspace): each file's text is one task. A queued file moves to
 `inbox/taken/`; one that cannot be a task (empty, too big, not text) moves to `inbox/rejected/`
 with a `.why` note beside it. A file is queued once: the run remembers the file's name, size and
 time, so a scheduler stopped between queueing and moving it does not queue it twice.
-(`.hearth/` is hidden from sandboxed commands and refused to the file tools, so the agent
-cannot queue work for itself here.)
+(The folder is outside the workspace, so neither a sandboxed command nor a cloned repository can
+queue work here; a `.hearth/inbox/` inside the workspace is never read.)
 """
 
 from __future__ import annotations

@@ -163,13 +163,13 @@ class JobBook:
 
 def open_book(workspace: Path, tz: str = "", clock: Clock = system_clock) -> JobBook:
     """The jobs of a workspace (in its session database); `tz` blank: this machine's zone."""
-    from hearth.runtime.config import project_dir
+    from hearth.runtime.config import state_dir
     from hearth.runtime.schedule.formats import local_zone_name
     from hearth.runtime.session import check_workspace, open_store
 
     check_workspace(workspace)
     open_store(workspace).close()  # the sessions tables first (made or migrated), the jobs beside them
-    store = ScheduleStore(project_dir(workspace) / "sessions.db")
+    store = ScheduleStore(state_dir(workspace) / "sessions.db")
     name = tz or local_zone_name()
     zone(name)
     return JobBook(store, name, clock)

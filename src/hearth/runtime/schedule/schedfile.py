@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError, NotFound
-from hearth.runtime.config import project_dir
 from hearth.runtime.schedule.jobs import JobBook
 from hearth.store.schedule import Job
 
@@ -31,7 +30,7 @@ FILE_NAME = "schedules.toml"
 
 
 def schedules_path(workspace: Path) -> Path:
-    return project_dir(workspace) / FILE_NAME
+    return workspace / ".hearth" / FILE_NAME
 
 
 @dataclass(frozen=True)

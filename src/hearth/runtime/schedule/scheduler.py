@@ -26,7 +26,7 @@ from typing import IO
 
 from hearth.core.errors import HearthError
 from hearth.core.events import Event
-from hearth.runtime.config import project_dir
+from hearth.runtime.config import state_dir
 from hearth.runtime.schedule.formats import local_zone_name
 from hearth.runtime.schedule.inbox import drain_inbox
 from hearth.runtime.schedule.jobs import Broken, Clock, Fired, JobBook, Skipped, system_clock
@@ -59,7 +59,7 @@ class SchedulerLock:
     """Held by the one scheduler of a workspace; released when its process ends, however it ends."""
 
     def __init__(self, workspace: Path) -> None:
-        self.path = project_dir(workspace) / LOCK_FILE
+        self.path = state_dir(workspace) / LOCK_FILE
         self._fh: IO[str] | None = None
 
     def acquire(self) -> SchedulerLock:
@@ -90,7 +90,7 @@ class SchedulerLock:
 
     @staticmethod
     def held(workspace: Path) -> bool:
-        path = project_dir(workspace) / LOCK_FILE
+        path = state_dir(workspace) / LOCK_FILE
         if not path.exists():
             return False
         with path.open("a+", encoding="utf-8") as fh:
@@ -123,7 +123,7 @@ class Scheduler:
         self.on_event = on_event
         self.store = ScheduleStore(rt.store.path)
         self.book = JobBook(self.store, self.options.tz or local_zone_name(), clock)
-        self.inbox = project_dir(rt.workspace) / "inbox"
+        self.inbox = state_dir(rt.workspace) / "inbox"
         self.active: dict[int, asyncio.Task[None]] = {}
         self._lock = SchedulerLock(rt.workspace)
         self._wake = asyncio.Event()

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, create_model
 
 from hearth.core.errors import ToolError
+from hearth.sandbox.dirfd import made
 from hearth.tools.base import RunContext, Tool, ToolInput
 
 MAX_BODY = 20_000  # characters of a SKILL.md body shown; the rest is cut, and the result says so
@@ -118,6 +119,22 @@ CandidateText = Callable[[RunContext, int], str | None]
 """The text of project memory item `id` when it is a candidate skill (SKILL.md with front matter)."""
 
 
+def _create(folder: Path, workspace: Path | None) -> int:
+    """A new SKILL.md in `folder`; under the workspace (whose `.hearth` a repository or a command
+    may have made a symlink) every step from the workspace down is made and opened without
+    following a symlink."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    if workspace is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        return os.open(folder / "SKILL.md", flags, 0o644)
+    root = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        with made(root, folder.relative_to(workspace).as_posix()) as fd:
+            return os.open("SKILL.md", flags, 0o644, dir_fd=fd)
+    finally:
+        os.close(root)
+
+
 def promote_skill_tool(candidate: CandidateText, folders: Callable[[RunContext], dict[str, Path]]) -> Tool:
     """`promote_skill`: writes `<folder>/<name>/SKILL.md` from a candidate. A control file (a skill
     is instructions the model follows), so the call always asks the user first, whatever the mode
@@ -133,8 +150,7 @@ def promote_skill_tool(candidate: CandidateText, folders: Callable[[RunContext],
         folder = folders(ctx)[args.place] / skill.name
         target = folder / "SKILL.md"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            fd = _create(folder, ctx.workspace if args.place == "workspace" else None)
         except FileExistsError:
             raise ToolError(
                 f"A skill {skill.name!r} already exists at {target}; choose another name."
