@@ -102,6 +102,7 @@ def test_the_marker_filter_holds_back_only_what_may_be_the_marker() -> None:
     f = MarkerFilter()
     out = f.feed("done. TASK_") + f.feed("COMPL") + f.feed("ETE and TASK") + f.end()
     assert out == "done.  and TASK"
+    assert f.feed("\n\n") == "" and f.feed("more") == "\n\nmore"
 
 
 @pytest.fixture

@@ -243,20 +243,31 @@ _MARKER = "TASK_COMPLETE"
 
 class MarkerFilter:
     """Streamed text without the TASK_COMPLETE marker: a piece that might be the start of the
-    marker is held back until the next piece shows whether it is."""
+    marker is held back until the next piece shows whether it is. Trailing white space waits for
+    more text, so the answer does not end with the blank line that stood before the marker."""
 
     def __init__(self) -> None:
-        self.held = ""
+        self.held = ""  # what may be the start of the marker
+        self.gap = ""  # white space, said only once more text follows
 
     def feed(self, text: str) -> str:
         text = (self.held + text).replace(_MARKER, "")
         keep = next((n for n in range(len(_MARKER) - 1, 0, -1) if text.endswith(_MARKER[:n])), 0)
         self.held = text[len(text) - keep :] if keep else ""
-        return text[: len(text) - keep]
+        return self._said(text[: len(text) - keep])
 
     def end(self) -> str:
+        """A reply's end: what was held back was not the marker."""
         held, self.held = self.held, ""
-        return held
+        return self._said(held)
+
+    def _said(self, text: str) -> str:
+        core = text.rstrip()
+        if not core:
+            self.gap += text
+            return ""
+        out, self.gap = self.gap + core, text[len(core) :]
+        return out
 
 
 def _progress(update: object, *, text: bool = True) -> str:
