@@ -9,6 +9,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
@@ -56,6 +57,10 @@ def create_app(
         description="A local-first autonomous agent. Every route needs the login token or cookie.",
         lifespan=lifespan,
         exception_handlers=error_handlers(),
+        # FastAPI's own pages load from a CDN with inline script, which the CSP refuses: /docs is
+        # served below from the installed swagger-ui-bundle instead.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.web = state
     app.include_router(api_router())
@@ -63,6 +68,11 @@ def create_app(
     app.include_router(openai_router(state))
     app.include_router(trust_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        return FileResponse(STATIC / "docs.html")
     # `hearth mcp-server` over Streamable HTTP; the AuthMiddleware below guards it like every route.
     # POST only: it runs stateless, so there is no session to DELETE and no stream to GET (one
     # would stay open with nothing to carry).
