@@ -1,18 +1,65 @@
 """Which skill folders a session sees: the user's own (`<user data>/skills`) always; the
-workspace's (`.hearth/skills`, `.agents/skills`, `.claude/skills`) only once the user trusted
-that workspace (`hearth trust`), since a skill is instructions the model follows."""
+workspace's (`.hearth/skills`, `.agents/skills`, `.claude/skills`) once the user trusted
+that workspace (`hearth trust` lists them), since a skill is instructions the model follows.
+A skill the user promoted into the workspace (`promote_skill`, which always asks) is read
+without that trust, as long as its SKILL.md is what was approved (its digest is recorded in
+the user's config folder, where the agent cannot write)."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
-from hearth.core.errors import HearthError
-from hearth.runtime.config import trust_store, user_data_path
+from hearth.core.errors import ConfigError, HearthError
+from hearth.runtime.config import trust_store, user_config_path, user_data_path
 from hearth.runtime.memory import memory_path, open_memory
+from hearth.runtime.trust import TrustStore
 from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.skills import Skill, discover, promote_skill_tool, skill_tool
 
 WORKSPACE_FOLDERS = (".hearth/skills", ".agents/skills", ".claude/skills")
+APPROVED_FILE = "approved-skills.json"
+
+
+def approved_skills() -> TrustStore:
+    """Skills promoted into a workspace: each skill folder with the digest of its SKILL.md."""
+    return TrustStore(user_config_path().parent / APPROVED_FILE)
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def approve_skill(skill_file: Path) -> bool:
+    """Record a promoted skill as approved as it is now; False when it cannot be (the user's
+    config folder lies inside the workspace)."""
+    digest = _digest(skill_file)
+    if digest is None:
+        return False
+    try:
+        approved_skills().record(skill_file.parent, digest, [skill_file.parent.name])
+    except (ConfigError, OSError):
+        return False
+    return True
+
+
+def _approved(skill: Skill) -> bool:
+    try:
+        record = approved_skills().get(skill.path.parent)
+    except HearthError:
+        return False
+    return record is not None and record.fingerprint == _digest(skill.path)
+
+
+def workspace_skills(workspace: Path) -> list[Skill]:
+    """The workspace's own skills, trusted or not (for `hearth trust` to show)."""
+    return discover(workspace / f for f in WORKSPACE_FOLDERS)
 
 
 def workspace_trusted(workspace: Path) -> bool:
@@ -28,7 +75,12 @@ def skill_folders(workspace: Path) -> list[Path]:
 
 
 def session_skills(workspace: Path) -> list[Skill]:
-    return discover(skill_folders(workspace))
+    if workspace_trusted(workspace):
+        return discover(skill_folders(workspace))
+    promoted = [s for s in workspace_skills(workspace) if _approved(s)]
+    found = {s.name: s for s in discover([user_data_path() / "skills"])}
+    found.update({s.name: s for s in promoted})  # the workspace's wins a name, as when trusted
+    return sorted(found.values(), key=lambda s: s.name)
 
 
 def skill_tools(workspace: Path) -> list[Tool]:
@@ -63,4 +115,16 @@ def promotion_tools(workspace: Path) -> list[Tool]:
         has = bool(mem.items(1, kind="skill_candidate"))
     finally:
         mem.close()
-    return [promote_skill_tool(_candidate, lambda ctx: skill_places(ctx.workspace))] if has else []
+    tool = promote_skill_tool(_candidate, lambda ctx: skill_places(ctx.workspace), approve=_promoted)
+    return [tool] if has else []
+
+
+def _promoted(ctx: RunContext, place: str, skill_file: Path) -> str:
+    """What becomes of a promoted skill, said truly: a workspace's skill is recorded as approved."""
+    if place == "user" or workspace_trusted(ctx.workspace) or approve_skill(skill_file):
+        return "later sessions discover it"
+    return (
+        "sessions read a workspace's skills only once you trust it: run "
+        f"`hearth trust {ctx.workspace}` (its approval could not be recorded: the user's config "
+        "folder lies inside the workspace)"
+    )

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from hearth.core.errors import HearthError
 from hearth.runtime.config import LoadedSettings, folder_settings, trust_store
+from hearth.runtime.skills import workspace_skills
 from hearth.runtime.trust import FolderSettings
 
 
@@ -54,14 +55,19 @@ def trust_folder(folder: Path, *, confirm: Callable[[str], bool] | None) -> str:
         raise HearthError(f"{folder} is not a folder.", "Name the workspace to trust: hearth trust DIR.")
     shown = folder_settings(folder)
     rows = describe(shown)
-    if not rows:
-        return f"Nothing to trust: {folder}'s own files set no safety settings."
-    print(f"{folder}'s own files set these settings, which Hearth ignores until you trust it:")
-    print("\n".join(rows))
-    print(
-        "Trusting lets them choose the permissions, the sandbox, the network and the model server "
-        "(and where your API key goes). A later change to them needs your approval again."
-    )
+    skills = workspace_skills(folder)
+    if not rows and not skills:
+        return f"Nothing to trust: {folder}'s own files set no safety settings and hold no skills."
+    if rows:
+        print(f"{folder}'s own files set these settings, which Hearth ignores until you trust it:")
+        print("\n".join(rows))
+        print(
+            "Trusting lets them choose the permissions, the sandbox, the network and the model server "
+            "(and where your API key goes). A later change to them needs your approval again."
+        )
+    if skills:
+        print(f"{folder} holds these skills (instructions the model follows), read once you trust it:")
+        print("\n".join(f"  {s.name}: {s.description}    # {s.path.relative_to(folder)}" for s in skills))
     if confirm is not None and not confirm(f"Trust {folder} with these settings?"):
         return "Not trusted; nothing was recorded."
     if folder_settings(folder).fingerprint != shown.fingerprint:
@@ -69,9 +75,9 @@ def trust_folder(folder: Path, *, confirm: Callable[[str], bool] | None) -> str:
             "The settings changed while you were reading them; nothing was recorded.",
             "Run hearth trust again and review them.",
         )
-    names = sorted({name for _, name, _ in shown.needing_trust()})
+    names = sorted({name for _, name, _ in shown.needing_trust()}) + (["skills"] if skills else [])
     trust_store().record(folder, shown.fingerprint, names)
-    return f"Trusted {folder}; its settings apply from the next start."
+    return f"Trusted {folder}; its {' and '.join(w for w, on in (('settings', rows), ('skills', skills)) if on)} apply from the next start."
 
 
 def ask_at_terminal(question: str) -> bool:

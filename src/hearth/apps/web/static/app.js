@@ -86,9 +86,10 @@ async function showTrust() {
   banner.setAttribute("role", "alert");
   banner.append(el("strong", null, t.state === "changed"
     ? "This workspace's settings changed since you trusted it, so they are ignored:"
-    : "This workspace's own files set these settings; they are ignored until you trust it:"));
+    : "This workspace's own files set these settings or hold these skills; they are ignored until you trust it:"));
   const list = el("ul");
   for (const s of t.settings) list.append(el("li", null, `${s.name} = ${s.value}  (${s.file})`));
+  for (const s of t.skills || []) list.append(el("li", null, `skill ${s.name}: ${s.description}  (${s.file})`));
   banner.append(list);
   if (t.can_trust) {
     const button = el("button", null, "Trust this workspace");
