@@ -73,6 +73,7 @@ def create_app(
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:
         return FileResponse(STATIC / "docs.html")
+
     # `hearth mcp-server` over Streamable HTTP; the AuthMiddleware below guards it like every route.
     # POST only: it runs stateless, so there is no session to DELETE and no stream to GET (one
     # would stay open with nothing to carry).
