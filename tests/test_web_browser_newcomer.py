@@ -97,7 +97,7 @@ def test_a_session_waiting_for_approval_says_so_and_its_card_comes_before_the_re
         _shot(page, "web-approval-phone")
         deny = card.get_by_text("Deny", exact=True)
         box = deny.bounding_box()
-        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
     card.get_by_text("Allow once").click()
     expect(page.locator(".line.done")).to_have_text("✓ done")
     tool = page.locator("details.tool")

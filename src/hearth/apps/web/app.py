@@ -9,9 +9,9 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
-from swagger_ui_bundle import swagger_ui_path
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path
 
 from hearth.apps.web import sockets
 from hearth.apps.web.auth import AuthMiddleware, WebAuth
