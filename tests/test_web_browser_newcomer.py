@@ -209,3 +209,17 @@ def test_the_finish_marker_is_never_shown_even_while_streaming(browser: Browser,
     expect(page.locator(".msg.assistant")).to_have_text("All good here.")
     assert page.evaluate("window.seen") == []
     _close(page)
+
+
+def test_the_api_docs_page_draws_under_the_pages_own_csp(browser: Browser, web: Web) -> None:
+    page = _open(browser, web)
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)  # CSP refusals too
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(web.url) else None)
+    page.goto(web.url + "/docs")
+    expect(page.locator(".swagger-ui .opblock").first).to_be_visible()  # drawn: the spec was read
+    expect(page.locator(".swagger-ui")).to_contain_text("/v1/chat/completions")
+    _shot(page, "web-docs")
+    assert refused == [] and outside == [], (refused, outside)
+    _close(page)

@@ -6,12 +6,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
-from swagger_ui_bundle import swagger_ui_path
 
 from hearth.apps.web import sockets
 from hearth.apps.web.auth import AuthMiddleware, WebAuth
@@ -28,6 +28,8 @@ from hearth.runtime.mcp_server import http_handler
 from hearth.runtime.session import Runtime, open_runtime
 
 STATIC = Path(__file__).parent / "static"
+# Swagger UI 5 (OpenAPI 3.1, which FastAPI writes) as the fastapi-offline package ships it.
+SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
 
 
 def create_app(
@@ -58,7 +60,7 @@ def create_app(
         lifespan=lifespan,
         exception_handlers=error_handlers(),
         # FastAPI's own pages load from a CDN with inline script, which the CSP refuses: /docs is
-        # served below from the installed swagger-ui-bundle instead.
+        # served below from the installed fastapi-offline's copy of Swagger UI instead.
         docs_url=None,
         redoc_url=None,
     )
@@ -68,7 +70,7 @@ def create_app(
     app.include_router(openai_router(state))
     app.include_router(trust_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount("/docs/assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+    app.mount("/docs/assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:
