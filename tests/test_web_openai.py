@@ -103,6 +103,11 @@ def test_the_marker_filter_holds_back_only_what_may_be_the_marker() -> None:
     out = f.feed("done. TASK_") + f.feed("COMPL") + f.feed("ETE and TASK") + f.end()
     assert out == "done.  and TASK"
     assert f.feed("\n\n") == "" and f.feed("more") == "\n\nmore"
+    # a call written as text waits for the reply's end, and is dropped when it was a call
+    assert f.feed(" Looking.\n``") == " Looking." and f.feed('`json\n{"name": "ls"}\n```') == ""
+    assert f.end(calls=True) == ""
+    assert f.feed("\nCode:\n```py\nx = 1\n```\nTASK_COMPLETE") == "\n\nCode:"
+    assert f.end() == "\n```py\nx = 1\n```"
 
 
 @pytest.fixture
@@ -111,6 +116,23 @@ def strict_web(
 ) -> Iterator[Web]:
     with running_web(workspace, home, server, monkeypatch, tool_mode="native", retries=0) as w:
         yield w
+
+
+def test_calls_written_as_text_are_not_streamed_as_the_answer(
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    call = '```json\n{"name": "ls", "arguments": {"path": "."}}\n```'
+    server.add(
+        ScriptedReply(text=f"Let me look.\n{call}", chunk_size=5),
+        ScriptedReply(text="It is empty.\nTASK_COMPLETE", chunk_size=5),
+    )
+    with running_web(workspace, home, server, monkeypatch, tool_mode="text") as web:
+        stream = _client(web).chat.completions.create(
+            model="hearth", messages=[{"role": "user", "content": "what is here?"}], stream=True
+        )
+        content = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+    assert '"name"' not in content and "```" not in content
+    assert "Let me look." in content and content.rstrip().endswith("It is empty.")
 
 
 def test_a_model_server_failure_is_an_error_status_not_a_reply(strict_web: Web) -> None:

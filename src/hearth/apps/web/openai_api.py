@@ -205,7 +205,7 @@ async def _stream(
                 yield _chunk(chunk_id, {"content": piece})
             continue
         if sid == live.id and isinstance(update, ModelReply):
-            piece = answer.end()  # a reply's end: what was held back is not a marker
+            piece = answer.end(calls=bool(update.tool_calls))  # what was held back: its text or calls
             said += piece
             if piece:
                 yield _chunk(chunk_id, {"content": piece})
@@ -244,22 +244,37 @@ _MARKER = "TASK_COMPLETE"
 class MarkerFilter:
     """Streamed text without the TASK_COMPLETE marker: a piece that might be the start of the
     marker is held back until the next piece shows whether it is. Trailing white space waits for
-    more text, so the answer does not end with the blank line that stood before the marker."""
+    more text, so the answer does not end with the blank line that stood before the marker.
+
+    From a code fence (or a `<tool_call>` tag) on, a reply's text waits for the reply's end: a
+    model calling tools in text writes its calls so, and they are not part of the answer (they
+    show in `reasoning_content` as calls); an answer's own code block is sent at its end."""
 
     def __init__(self) -> None:
         self.held = ""  # what may be the start of the marker
         self.gap = ""  # white space, said only once more text follows
+        self.fenced = ""  # from a fence on: said at the reply's end, unless it held tool calls
 
     def feed(self, text: str) -> str:
+        if self.fenced:
+            self.fenced += text
+            return ""
         text = (self.held + text).replace(_MARKER, "")
+        fence = min((i for i in (text.find("```"), text.find("<tool_call>")) if i >= 0), default=-1)
+        if fence >= 0:
+            self.held, self.fenced = "", text[fence:]
+            return self._said(text[:fence])
         keep = next((n for n in range(len(_MARKER) - 1, 0, -1) if text.endswith(_MARKER[:n])), 0)
+        keep = max(keep, next((n for n in (2, 1) if text.endswith("`" * n)), 0))  # a fence may follow
         self.held = text[len(text) - keep :] if keep else ""
         return self._said(text[: len(text) - keep])
 
-    def end(self) -> str:
-        """A reply's end: what was held back was not the marker."""
-        held, self.held = self.held, ""
-        return self._said(held)
+    def end(self, *, calls: bool = False) -> str:
+        """A reply's end: what was held back was not the marker; what followed a fence is the
+        answer's, unless the reply called tools."""
+        held, fenced = self.held, self.fenced
+        self.held = self.fenced = ""
+        return self._said(held + ("" if calls else fenced.replace(_MARKER, "")))
 
     def _said(self, text: str) -> str:
         core = text.rstrip()
