@@ -203,7 +203,9 @@ def test_the_finish_marker_is_never_shown_even_while_streaming(browser: Browser,
           }).observe(document.getElementById('messages'), {subtree: true, childList: true, characterData: true});
         }"""
     )
-    web.model.add(ScriptedReply(text="All good here.\nTASK_COMPLETE", chunk_size=3, delay=0.03))
+    web.model.add(
+        ScriptedReply(text="All good here.\n\n**Task complete.**\nTASK_COMPLETE", chunk_size=3, delay=0.03)
+    )
     _send(page, "check")
     expect(page.locator(".line.done")).to_have_text("✓ done")
     expect(page.locator(".msg.assistant")).to_have_text("All good here.")

@@ -155,8 +155,10 @@ const STATUS_WORDS = { needs_you: "waits for you" };
 // Finish markers are for Hearth, not for the reader: hidden from text as it streams in (the
 // final text comes without them from the server), a partial marker at the end included.
 const MARKER = /\bTASK[ _-]?COMPLETED?\b|\btask_complete\b/gi;
+// A completion claim alone on its line ("# Task Complete", "The task is done.") is one too.
+const CLAIM = /^[ \t>#*_`-]*(?:the\s+)?task\s*(?:is\s+|has\s+been\s+)?(?:now\s+)?(?:complete|completed|done|finished)[ \t.!*_`]*$/gim;
 function hideMarkers(text) {
-  const cut = text.replace(MARKER, "");
+  const cut = text.replace(MARKER, "").replace(CLAIM, "");
   const tail = cut.match(/\bT(?:A(?:S(?:K(?:_(?:C(?:O(?:M(?:P(?:L(?:E(?:T)?)?)?)?)?)?)?)?)?)?)?$/);
   return (tail ? cut.slice(0, tail.index) : cut).replace(/\s+$/, "");
 }
