@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hearth.runtime.config import load_settings
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 
@@ -139,11 +141,19 @@ def test_web_fetch_reaches_a_local_dev_server_the_user_named(
     assert result["success"] and "# Dev server" in result["output"], result
 
 
+@pytest.mark.parametrize("backend", ["landlock", "process"])
 def test_an_allow_list_on_a_sandbox_without_the_proxy_warns_instead_of_failing(
-    hearth, server: ScriptedServer, workspace: Path
+    hearth, server: ScriptedServer, workspace: Path, backend: str
 ) -> None:  # type: ignore[no-untyped-def]
+    if backend == "landlock":
+        from hearth.sandbox.confined import LandlockBackend
+        from hearth.sandbox.limits import ResourceLimits
+
+        why = LandlockBackend(workspace, ResourceLimits()).available()
+        if why:
+            pytest.skip(f"Landlock cannot run here: {why}")
     server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
-    env = {"HEARTH_LLM_URL": server.url, "HEARTH_NETWORK_ALLOW": "example.org", "HEARTH_SANDBOX": "process"}
+    env = {"HEARTH_LLM_URL": server.url, "HEARTH_NETWORK_ALLOW": "example.org", "HEARTH_SANDBOX": backend}
     res = hearth("run", "hi", "-w", str(workspace), "--json", env=env)
     assert res.code == 0, res.stderr
     assert "network_allow applies to web_fetch only" in res.stderr
