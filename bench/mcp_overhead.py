@@ -1,4 +1,4 @@
-"""MCP costs (issue 16), measured with the real CLI, real servers and the scripted model server.
+"""MCP costs, measured with the real CLI, real servers and the scripted model server.
 
 1. Prompt tokens (the scripted server's estimate of the system prompt and tool list) without MCP
    and with the filesystem server ready (its 14 tools summarised in `mcp_tools`). Goal: under

@@ -1,5 +1,5 @@
 """Wall time of a 10-step session on a real model: Hearth's stable prefix against dynamic state
-in the system prompt (what agents that rewrite their prompt every turn do). Issue 4.
+in the system prompt (what agents that rewrite their prompt every turn do).
 
 Both variants send the same conversation, one more step each request, with max_tokens=1 so the
 time is the server's prefill. Variant "stable" keeps the system prompt byte-identical and puts the

@@ -1,4 +1,4 @@
-"""The same two numbers for mini-swe-agent against the scripted server (issue 4).
+"""The same two numbers for mini-swe-agent against the scripted server.
 
 mini-swe-agent (from a throwaway venv: `python -m venv /tmp/minivenv && /tmp/minivenv/bin/pip install
 mini-swe-agent`) runs its text-based config against Hearth's scripted OpenAI-compatible server,

@@ -1,4 +1,4 @@
-"""Prompt overhead and prefix reuse (issue 4).
+"""Prompt overhead and prefix reuse.
 
 1. Tokens of the first request (system prompt + default tool schemas), for each tool mode, counted
    by the scripted server's estimate and, when llama-cpp-python and the embedded model are installed,

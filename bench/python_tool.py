@@ -1,5 +1,5 @@
 """The `python` tool's round trip against a fresh sandboxed interpreter per call, and `web_fetch`
-on a 1 MB page from a local server. Issue 19.
+on a 1 MB page from a local server.
 
 Goal: `1+1` through the persistent session in under 30 ms after the first call.
 

@@ -6,7 +6,7 @@ Embedded default: the workspace's SQLite queue worked by one `Scheduler` in this
 a real headless session against the scripted model server, which holds each answer `--latency`
 seconds (a model's time), so the runs are I/O-bound as real ones are.
 
-Goal (issue 18): throughput near-linear to 4 workers.
+Goal: throughput near-linear to 4 workers.
 
     .venv/bin/python bench/run_queue.py [--jobs 200] [--latency 0.5]
 """

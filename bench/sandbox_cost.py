@@ -1,4 +1,4 @@
-"""The cost of isolation (issue 3).
+"""The cost of isolation.
 
 1. Median wall time of `shell("true")` through each sandbox backend available here, against a bare
    `subprocess.run(["/bin/sh", "-c", "true"])`. Goal: bwrap within 3x of bare.

@@ -1,4 +1,4 @@
-"""Start-up time (issue 5): `hearth --help`, and `hearth` to a ready prompt, against other agents' --help.
+"""Start-up time: `hearth --help`, and `hearth` to a ready prompt, against other agents' --help.
 
     .venv/bin/python bench/startup.py [--runs 7] [--other /tmp/minivenv/bin/mini ...]
 

@@ -1,4 +1,4 @@
-"""Streaming overhead (issue 5): from a chunk leaving the server to its text on the screen.
+"""Streaming overhead: from a chunk leaving the server to its text on the screen.
 
 The scripted server streams 400 chunks at 200 chunks/s; each chunk carries the time it was
 made (`@<ns>;`). The agent runs in a pseudo-terminal; a reader notes when each stamp appears

@@ -6,7 +6,7 @@ into its scratch folder, then finish). The scripted server holds every answer fo
 (a model's latency), so what the run costs beyond the delays is Hearth's. Everything is real: the
 runtime, the HTTP client, the dispatcher, the file tool, the SQLite store.
 
-Goals (issue 14): with concurrency, the `decompose` call takes within 1.3x of the longest child
+Goals: with concurrency, the `decompose` call takes within 1.3x of the longest child
 plus overhead; each child's result costs the parent under 300 tokens (results, not transcripts).
 
     .venv/bin/python bench/subagents.py [--delay 0.5]

@@ -1,4 +1,4 @@
-"""Web server under load (issue 6): N WebSocket sessions at once, each a 20-step task.
+"""Web server under load: N WebSocket sessions at once, each a 20-step task.
 
 A real `hearth web` process serves; the scripted model server (its own process) answers
 instantly. Each model reply streams a chunk stamped with the moment it was sent (`@<ns>;`);

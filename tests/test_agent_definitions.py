@@ -1,4 +1,4 @@
-"""Agent definitions (issue 14, item 4): where they are read from (the user's folders and the
+"""Agent definitions: where they are read from (the user's folders and the
 conventions next to AGENTS.md), and that a definition's permission mode only ever narrows the
 parent's. Against the scripted server, with the real store and files."""
 

@@ -32,7 +32,7 @@ def test_check_fails_untouched_and_passes_with_the_reference_solution(task) -> N
     assert passed, output
 
 
-# One task per failure class of a weak model's run (issue 13). Each check must catch its failure
+# One task per failure class of a weak model's run. Each check must catch its failure
 # even where the visible result looks right: (task, what a failing run leaves, its exit code).
 FAILURE_RUNS = [
     # 1: overwrote a file it never read: the typos are gone, and so is the rest of the file

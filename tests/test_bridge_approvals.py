@@ -1,4 +1,4 @@
-"""Approvals asked in the chat when the user turned that on (`telegram_ask_approvals`), issue 18.
+"""Approvals asked in the chat when the user turned that on (`telegram_ask_approvals`).
 
 `hearth bridge telegram` as a real process against the local Bot API: a call that needs a person
 is asked in the chat of the sender who gave the task, through the hub's one approval path; only

@@ -1,4 +1,4 @@
-"""`hearth bridge discord` as a real process against a local stand-in for Discord (issue 18).
+"""`hearth bridge discord` as a real process against a local stand-in for Discord.
 
 Discord's side: interactions signed with a real Ed25519 key (the stand-in's own; the bridge is
 given its public key, as a user copies it from the developer portal) POSTed to the bridge's

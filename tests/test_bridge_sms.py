@@ -1,4 +1,4 @@
-"""`hearth bridge sms` as a real process: Twilio's webhook with real signatures (issue 18).
+"""`hearth bridge sms` as a real process: Twilio's webhook with real signatures.
 
 Requests are signed as Twilio signs them (HMAC-SHA1 of the URL and the sorted form fields with the
 auth token, checked against Twilio's published example); replies go out through a local stand-in

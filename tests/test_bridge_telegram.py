@@ -1,4 +1,4 @@
-"""`hearth bridge telegram` as a real process against a local Bot API server on 127.0.0.1 (issue 18).
+"""`hearth bridge telegram` as a real process against a local Bot API server on 127.0.0.1.
 
 The bridge long-polls the fake Bot API (base URL from `telegram_api`), answers only allow-listed
 senders, keeps one session per chat across restarts, starts a new one on `/new`, splits long

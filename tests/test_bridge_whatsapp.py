@@ -1,4 +1,4 @@
-"""`hearth bridge whatsapp` as a real process against a local Green API server on 127.0.0.1 (issue 18)."""
+"""`hearth bridge whatsapp` as a real process against a local Green API server on 127.0.0.1."""
 
 from __future__ import annotations
 

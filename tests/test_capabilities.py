@@ -1,4 +1,4 @@
-"""Capability flags that change what is sent (issue 14, items 5 and 6): JSON-schema output with
+"""Capability flags that change what is sent: JSON-schema output with
 repair and one retry, vision roles, thinking switched per role, and tool calling probed per role
 (a role on another server or model is asked for itself). Against the scripted server over HTTP."""
 

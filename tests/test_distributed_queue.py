@@ -1,4 +1,4 @@
-"""The run queue on a real PostgreSQL server with several `hearth worker` processes (issue 18, C13).
+"""The run queue on a real PostgreSQL server with several `hearth worker` processes.
 
 Two workers drain 50 jobs with no job run twice; a worker killed mid-job has its job handed to the
 other, which resumes the job's session. Real PostgreSQL on 127.0.0.1, real worker processes, the

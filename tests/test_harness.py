@@ -1,4 +1,4 @@
-"""Issue 13's harness defences and issue 12's compaction and prompt-size items.
+"""The harness's defences against weak models, and compaction and prompt-size behaviour.
 
 Each test replays, through the real `hearth` command line and the scripted OpenAI-compatible
 server over HTTP, the reply a small model really gave, and checks the rule that now catches it.
@@ -302,7 +302,7 @@ def test_a_stream_that_repeats_itself_is_stopped(hearth, server, workspace) -> N
     assert "kept repeating" in notices(workspace, "reply_cut")[0].text
 
 
-# 6. and issue 12 item 3: compaction when the window is unknown
+# 6. compaction when the window is unknown
 
 
 def summarising(replies: list[ScriptedReply], then: ScriptedReply) -> list[Any]:
@@ -322,7 +322,7 @@ def agent_requests(server: ScriptedServer) -> list[dict[str, Any]]:
 
 
 def test_an_unknown_window_never_makes_a_short_session_compact(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
-    """Issue 12, item 3: 30 small steps against a server that reports no window."""
+    """30 small steps against a server that reports no window."""
     (workspace / "a.txt").write_text("alpha\n" * 20)
     steps = [call("read", path="a.txt", offset=i % 20 + 1, limit=2) for i in range(29)]
     script = summarising(steps, ScriptedReply(text="Looked. TASK_COMPLETE"))
@@ -348,7 +348,7 @@ def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace
         summarising(steps, ScriptedReply(text="Read it. TASK_COMPLETE")), context_window=None
     ) as server:
         # Text mode: the full set's native schemas (34 tools, about 2,600 tokens) leave too little
-        # of a 4,096-token window once learned (README: Not built yet); the tools in text fit.
+        # of a 4,096-token window once learned; the tools in text fit.
         res = run(hearth, server, workspace, HEARTH_MAX_ITERATIONS="30", HEARTH_TOOL_MODE="text")
         assert res.code == 0, res.stdout[-2000:]
         requests = agent_requests(server)
@@ -365,7 +365,7 @@ def test_the_window_is_learned_from_the_servers_overflow_error(hearth, workspace
 
 def test_a_stream_broken_by_an_overflow_is_asked_plainly_and_the_window_learned(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
     """llama-cpp-python's server breaks a stream whose prompt is past the window before the
-    first chunk (the 1.5B pipeline run of session 6 went on to 8,600 tokens in an 8,192 window,
+    first chunk (a 1.5B pipeline run went on to 8,600 tokens in an 8,192 window,
     every request failing as 'closed the stream'). Asked again without streaming, it states the
     window; the session learns it, compacts and finishes."""
     (workspace / "a.txt").write_text("alpha beta gamma delta\n" * 120)
@@ -709,7 +709,7 @@ def test_done_inside_a_sentence_is_not_a_claim() -> None:
     assert claims_completion(fenced("read", path="a") + "\nAll done!")
 
 
-# Found in real runs of the README's first command (bench/RESULTS.md, issue 13 follow-up)
+# Found in real runs of the README's first command (bench/RESULTS.md)
 
 
 def test_two_calls_in_one_fence_the_first_incomplete_both_reach_the_model(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
@@ -938,7 +938,7 @@ def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
 def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tools_off(
     hearth, server, workspace
 ) -> None:  # type: ignore[no-untyped-def]
-    """Task 09 with the real 1.5B (session 5): it alternated `ls` and `read notes.txt` through
+    """Task 09 with the real 1.5B: it alternated `ls` and `read notes.txt` through
     the loop notice until the guard stopped it (exit 2). Asked, tools off, it can still say
     BLOCKED, and the impossible task ends with exit 3 and nothing written."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
@@ -960,7 +960,7 @@ def test_a_model_that_ignores_the_loop_notice_is_asked_for_its_verdict_with_tool
 
 
 def test_a_cycle_of_three_calls_is_a_loop_too(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    """The pipeline's coder with the real 1.5B (session 6): having written slug.py, it went
+    """The pipeline's coder with the real 1.5B: having written slug.py, it went
     `ls`, `read slug.py`, `write slug.py` (the same content) 30 times, until the context broke.
     Three rounds of a cycle of three calls get a loop notice; a fourth stops it, and it is asked
     for its verdict."""
@@ -982,7 +982,7 @@ def test_a_cycle_of_three_calls_is_a_loop_too(hearth, server, workspace) -> None
 
 
 def test_text_meant_to_be_added_to_a_file_is_appended_not_written_over_it(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    """Tasks 13 and 26 with the real 1.5B (session 5): asked to add a line to todo.txt or a
+    """Tasks 13 and 26 with the real 1.5B: asked to add a line to todo.txt or a
     function to calc/ops.py, it sent `write` with only the new text, again and again. The refusal
     now names `append=true`, which adds the text on a line of its own and loses nothing."""
     (workspace / "todo.txt").write_text("Call Ana\nPay rent\n")
@@ -1036,7 +1036,7 @@ def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
 def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
     hearth, server, workspace
 ) -> None:  # type: ignore[no-untyped-def]
-    """Task 09 with the real 1.5B (session 5): asked to summarise quarterly_report.docx, which
+    """Task 09 with the real 1.5B: asked to summarise quarterly_report.docx, which
     does not exist, it summarised notes.txt into summary.txt instead."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
     server.add(*[ScriptedReply(text="BLOCKED: quarterly_report.docx is not in the workspace.")] * 3)
@@ -1055,7 +1055,7 @@ def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
 def test_blocked_before_trying_with_the_named_file_right_there_is_pushed_back_twice_naming_it(
     hearth, server, workspace
 ) -> None:  # type: ignore[no-untyped-def]
-    """Task 27 with the real 1.5B (session 5): 'BLOCKED: the task does not provide the path to
+    """Task 27 with the real 1.5B: 'BLOCKED: the task does not provide the path to
     greet.py', twice, with greet.py in the workspace and in the listing it was given."""
     (workspace / "greet.py").write_text("def greet_user(name):\n    return name\n")
     blocked = ScriptedReply(text="BLOCKED: The task does not provide the path to greet.py.")

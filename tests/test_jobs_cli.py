@@ -1,4 +1,4 @@
-"""`hearth jobs ...` through the real command line (issue 18)."""
+"""`hearth jobs ...` through the real command line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""DESIGN.md's layer direction, checked on every import in src/hearth."""
+"""The layers' direction (AGENTS.md, docs/architecture.md), checked on every import in src/hearth."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from mcpsupport import (
 )
 from support import clean_env
 
-BUDGET = 600  # tokens a server with many tools may add to the first prompt (issue 16)
+BUDGET = 600  # tokens a server with many tools may add to the first prompt
 
 
 def gone(token: str, within: float = 10) -> bool:

@@ -1,4 +1,4 @@
-"""Memory in a session (issue 17), through the real `hearth` command and the scripted server:
+"""Memory in a session, through the real `hearth` command and the scripted server:
 memories offered after the stable prefix, reflection at the end of a session that did work,
 log_mistake, promote_skill that asks first, and the secrets memory never keeps."""
 

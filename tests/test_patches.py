@@ -1,4 +1,4 @@
-"""Patch proposals (issue 17, wyrmspire's create_patch): the agent proposes a diff through the real
+"""Patch proposals (after wyrmspire's create_patch): the agent proposes a diff through the real
 CLI and scripted server; no file changes until a person runs `hearth patches apply` (real git)."""
 
 from __future__ import annotations

@@ -179,7 +179,7 @@ def test_the_verifier_sends_a_missing_or_broken_file_back_and_the_reviewer_only_
 def test_a_coder_that_loops_after_writing_has_its_work_checked_not_thrown_away(
     hearth: Any, workspace: Path, server: ScriptedServer
 ) -> None:
-    """The 1.5B (session 6) wrote a right greeting.py, then rewrote it until the loop guard
+    """The 1.5B wrote a right greeting.py, then rewrote it until the loop guard
     stopped it; the pipeline counted the stop as a failed attempt three times, and the plan's
     other tasks failed with it. Work left by a coder stopped on a loop goes to the checks."""
     from hearth.testing.script import ScriptedCall, ScriptedReply

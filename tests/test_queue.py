@@ -1,4 +1,4 @@
-"""The agent's own work queue (issue 17, wyrmspire's queue_add/queue_next/queue_done), through the
+"""The agent's own work queue (after wyrmspire's queue_add/queue_next/queue_done), through the
 real `hearth` command and the scripted server: the queue lives in the session's events, so a
 resumed session in a new process finds it as it was; the model's mistakes come back as results
 it can fix."""

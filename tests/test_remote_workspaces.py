@@ -1,5 +1,5 @@
 """Jobs that name a git remote instead of a folder, worked by `hearth worker`s that share no folder
-(issue 18, C13): each worker clones the remote into its own work folder, works the task there and
+each worker clones the remote into its own work folder, works the task there and
 pushes the result to the branch the job names. A cloned repository is untrusted: its .hearth
 configuration cannot raise what the agent may do, and Hearth state it carries is refused.
 

@@ -1,4 +1,4 @@
-"""What weak models really do, replayed through the real CLI and HTTP (issue 7's robustness suite).
+"""What weak models really do, replayed through the real CLI and HTTP.
 
 Each scenario must end with the task done or a clear stop reason: never a traceback, never a lost
 event (every call in the store has its result, and the session ends with `finished`), never a

@@ -1,4 +1,4 @@
-"""Roles (issue 14): each role's model and sampling reach the request body; the summarizer writes
+"""Roles: each role's model and sampling reach the request body; the summarizer writes
 compaction summaries; a workspace cannot set roles without the user's trust."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Schedule formats fire at their times; missed runs follow each job's policy (issue 18).
+"""Schedule formats fire at their times; missed runs follow each job's policy.
 
 A real SQLite store file and the real JobBook, with a clock the test moves instead of sleeping.
 """

@@ -1,4 +1,4 @@
-"""The scheduler works runs as headless sessions through Conversation.send (issue 18).
+"""The scheduler works runs as headless sessions through Conversation.send.
 
 In-process, with a clock the test moves; a real SQLite store file, the real runtime and sandbox,
 the scripted OpenAI-compatible server on 127.0.0.1, and the real `hearth submit` command.

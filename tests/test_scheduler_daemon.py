@@ -1,4 +1,4 @@
-"""`hearth scheduler` as a real process: WAIT wake-ups, SIGTERM, and a kill mid-run (issue 18).
+"""`hearth scheduler` as a real process: WAIT wake-ups, SIGTERM, and a kill mid-run.
 
 Real subprocesses of the `hearth` command, a real SQLite store file, the scripted model server
 on 127.0.0.1, and real time (the wait is two seconds, the poll a fraction of one).

@@ -1,4 +1,4 @@
-"""One session state, one way to start a session (issue 12).
+"""One session state, one way to start a session.
 
 A session's mode, the rules allowed for it, its token budget and the words Hearth adds to a turn
 are events, so every interface resumes them; plan mode gives the mode before it back however

@@ -1,4 +1,4 @@
-"""Sub-agents (issue 14): `delegate` and `decompose` against the scripted server over real HTTP,
+"""Sub-agents: `delegate` and `decompose` against the scripted server over real HTTP,
 with a real SQLite store, real files and the real sandbox backends.
 
 The server routes each request by a marker in its first user message, so the parent's script and

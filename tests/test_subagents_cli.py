@@ -1,4 +1,4 @@
-"""A sub-agent seen from the command line (issue 14): its progress live in the parent's JSON Lines
+"""A sub-agent seen from the command line: its progress live in the parent's JSON Lines
 and terminal output, `hearth sessions` as a tree, and exports linking parent and child. The real
 `hearth` command in a subprocess, against the scripted server."""
 

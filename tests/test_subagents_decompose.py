@@ -1,4 +1,4 @@
-"""`decompose` and agent definitions (issue 14), against the scripted server over real HTTP."""
+"""`decompose` and agent definitions, against the scripted server over real HTTP."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""A sub-agent's session is visible, linked to its parent, in the web API and `hearth sessions`
-(issue 14): a real web server on 127.0.0.1 and the real command line."""
+"""A sub-agent's session is visible, linked to its parent, in the web API and `hearth sessions`:
+a real web server on 127.0.0.1 and the real command line."""
 
 from __future__ import annotations
 

@@ -158,7 +158,7 @@ def test_parser_never_raises_on_json_like_noise(text: str) -> None:
 
 
 def test_python_triple_quoted_strings_in_a_json_call_are_read() -> None:
-    """The real 1.5B's edit of calc/ops.py (session 5): the strings in triple quotes, across lines."""
+    """The real 1.5B's edit of calc/ops.py: the strings in triple quotes, across lines."""
     text = (
         '```json\n{"name": "edit", "arguments": {"path": "calc/ops.py", "old": """def sub(a, b):""",\n'
         '                              "new": """def add(a, b):\n    return a + b"""}}\n```'
@@ -173,7 +173,7 @@ def test_python_triple_quoted_strings_in_a_json_call_are_read() -> None:
 
 
 def test_a_files_text_with_bare_quotes_is_taken_whole() -> None:
-    """The real 1.5B's write of calc/ops.py (session 5): docstrings' quotes left unescaped inside
+    """The real 1.5B's write of calc/ops.py: docstrings' quotes left unescaped inside
     the JSON string, read as extra arguments ("Return a minus b.": unknown argument)."""
     text = (
         '```json\n{"name": "write", "arguments": {"path": "calc/ops.py", "content": "def add(a, b):\\n'

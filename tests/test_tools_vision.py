@@ -114,7 +114,7 @@ def test_any_flagged_role_sees_when_there_is_no_vision_role(hearth, workspace: P
     with ScriptedServer(script) as server:
         run(hearth, server, workspace, HEARTH_ROLES=roles)
         assert server.requests[1]["model"] == "eyes"
-        assert server.requests[1]["messages"][-1]["content"][0]["text"] == "Colour?"  # `prompt` as in SPEC
+        assert server.requests[1]["messages"][-1]["content"][0]["text"] == "Colour?"  # the `prompt` as given
 
 
 def test_bad_images_are_errors_the_model_sees_and_nothing_is_sent(hearth, workspace: Path) -> None:  # type: ignore[no-untyped-def]

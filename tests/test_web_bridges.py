@@ -1,4 +1,4 @@
-"""The messaging panel's API: one bridge at a time inside `hearth web`, switched over HTTP (issue 18).
+"""The messaging panel's API: one bridge at a time inside `hearth web`, switched over HTTP.
 
 Real web server on 127.0.0.1, the local Bot API and Green API stand-ins, the scripted model.
 """

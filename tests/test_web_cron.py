@@ -1,4 +1,4 @@
-"""`/api/cron` over a real `hearth web` server on 127.0.0.1, with its scheduler running (issue 18)."""
+"""`/api/cron` over a real `hearth web` server on 127.0.0.1, with its scheduler running."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The web UI's jobs panel in a real browser: next and last runs, the session a run made, approve,
-run now and pause (Playwright driving Debian's Chromium against a real server; issue 18)."""
+run now and pause (Playwright driving Debian's Chromium against a real server)."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ from hearth.runtime.session import open_store
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from websupport import Web, receive_until
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+EVENTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "web.md"  # its table of messages
 ENVELOPE = {"session"}
 LIVE_ONLY = {"delta", "approval_request", "plan_approval", "answered", "mode_changed"}
 T0 = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -130,13 +130,15 @@ def test_every_event_type_is_sent_whole_and_documented(cls: type[EventBase]) -> 
         if where.rsplit(".", 1)[-1] in wire.NOT_SENT or where == ".kind":
             continue
         assert value in sent, f"{cls.__name__}{where} = {value!r} is not in {messages}"
-    documented = README.read_text()
+    documented = EVENTS_PAGE.read_text()
     for m in messages:
-        assert f"| `{m['type']}` |" in documented, f"README's table of messages lacks {m['type']!r}"
+        assert f"| `{m['type']}` |" in documented, f"docs/web.md's table of messages lacks {m['type']!r}"
         for key in m:
             if key not in ("type", "ts"):
                 row = re.search(rf"^\| `{m['type']}` \|(.*)$", documented, re.M)
-                assert row and re.search(rf"\b{key}\b", row.group(1)), f"README's {m['type']} row lacks {key}"
+                assert row and re.search(rf"\b{key}\b", row.group(1)), (
+                    f"docs/web.md's {m['type']} row lacks {key}"
+                )
 
 
 def test_the_seed_names_are_kept() -> None:

@@ -1,4 +1,4 @@
-"""Fixtures for the adversarial cases of SECURITY.md, against the real backends here.
+"""Fixtures for the adversarial sandbox cases, against the real backends here.
 
 Each case runs commands through a real sandbox with a canary folder outside
 the workspace; the `box` fixture fails the test if the canary changed or if

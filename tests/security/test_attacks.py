@@ -1,4 +1,4 @@
-"""SECURITY.md's adversarial cases, each against the real sandbox backends on this machine."""
+"""Adversarial cases against the sandbox, each against the real sandbox backends on this machine."""
 
 from __future__ import annotations
 

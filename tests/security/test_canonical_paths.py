@@ -1,4 +1,4 @@
-"""Issue #11 item 4: permission decisions and rule matches are made on the path the tool opens.
+"""Permission decisions and rule matches are made on the path the tool opens.
 
 Every call goes through the real Dispatcher, the real policy, the real file and git tools and
 the real SafePaths; a canary folder outside the workspace must never change.

@@ -1,4 +1,4 @@
-"""Commands allowed by default cannot write files (issue #11, item 1).
+"""Commands allowed by default cannot write files.
 
 `git log*` used to match `git log --output=.env`: in `normal` mode the model wrote
 a `.env` without asking. The defaults are now checked word by word, as the shell

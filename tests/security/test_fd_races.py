@@ -1,4 +1,4 @@
-"""Issue #11 item 5: no check-then-act race in mkdir, write's parent folders, ls, glob, grep, read.
+"""No check-then-act race in mkdir, write's parent folders, ls, glob, grep, read.
 
 A thread swaps a folder inside the workspace for a symlink to a canary folder outside it and
 back, thousands of times, while the real tools run (the pattern of test_06 in test_attacks.py).

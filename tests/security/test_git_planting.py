@@ -1,4 +1,4 @@
-"""Issue #11.2: nothing a command does makes the user's own git run code it planted.
+"""Nothing a command does makes the user's own git run code it planted.
 
 Each case plants config, hooks or a redirect from inside the sandbox, then runs the
 host's real `git status` and `git commit` in the workspace as the user would (default

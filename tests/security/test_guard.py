@@ -1,4 +1,4 @@
-"""Issue #11.3: the control-file guard never follows a symlink and never touches anything outside.
+"""The control-file guard never follows a symlink and never touches anything outside.
 
 Each case swaps a control folder (or file) for a symlink, hardlink, file or FIFO pointing
 at `outside/` (a fake home with `.bashrc` and another repository with its `.git/config`),

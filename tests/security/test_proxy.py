@@ -1,4 +1,4 @@
-"""Case 17 of SECURITY.md: network by allow-list, through the checking proxy."""
+"""Network by allow-list, through the checking proxy."""
 
 from __future__ import annotations
 

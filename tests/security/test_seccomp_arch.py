@@ -1,4 +1,4 @@
-"""Issue #11 item 7: the seccomp filter refuses every system call of another ABI.
+"""The seccomp filter refuses every system call of another ABI.
 
 A 64-bit process may still enter the kernel through i386's `int 0x80` (whose table has
 other numbers: socket is 359, socketcall 102, ptrace 26) or through x32 (the native

@@ -1,4 +1,4 @@
-"""Issue #11 item 6: one secret predicate for the file tools, the shell sandbox and the web viewer.
+"""One secret predicate for the file tools, the shell sandbox and the web viewer.
 
 Every usual spelling of a secret file, at any depth (inside `node_modules/` and `.venv/` too),
 and symlinks and hardlinks to one, must be unreadable by all three; templates stay readable.

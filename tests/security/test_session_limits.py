@@ -1,4 +1,4 @@
-"""Issue #11 item 10: per-session caps on how much commands write and on background jobs.
+"""Per-session caps on how much commands write and on background jobs.
 
 RLIMIT_FSIZE caps one file (20 MB in these tests); the session's write budget (100 MB
 here) caps the workspace's growth across files, commands and jobs, with a message that

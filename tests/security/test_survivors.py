@@ -1,4 +1,4 @@
-"""Issue #11 item 8: nothing a command started outlives Hearth, whatever kills it.
+"""Nothing a command started outlives Hearth, whatever kills it.
 
 A real runner process (and the real `hearth run`) starts background jobs that try to
 escape (`setsid nohup`, a double fork into a new session, a subshell's `&`) and a

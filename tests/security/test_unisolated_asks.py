@@ -1,4 +1,4 @@
-"""Without isolation every shell command asks, whatever the rules (issue #11, item 9).
+"""Without isolation every shell command asks, whatever the rules.
 
 The process runner isolates nothing: a command there can read ~/.ssh, write the
 user's config (and so trust a workspace), and reach the network. So no allow rule,

@@ -1,4 +1,4 @@
-"""Issue #11 item 11: wrong PINs slow their own address, never lock the owner out.
+"""Wrong PINs slow their own address, never lock the owner out.
 
 Against the real `hearth web` subprocess over HTTP, with clients on several loopback
 source addresses (127.0.0.1, 127.0.0.2, ...), and forged X-Forwarded-For / X-Real-IP /

@@ -1,4 +1,4 @@
-"""A workspace cannot raise its own privileges or redirect the model (issue #11, item 1).
+"""A workspace cannot raise its own privileges or redirect the model.
 
 Its own files (`.hearth/config.toml`, `.env`, written by the model or shipped in a
 cloned repository) set only harmless settings; modes, rules, sandbox, network, the

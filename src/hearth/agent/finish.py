@@ -1,8 +1,8 @@
-"""Finish detection from the reply's structure (SPEC C2).
+"""Finish detection from the reply's structure.
 
 A reply with no tool call ends the turn. A completion claim written next to tool
-calls is not a finish by itself: the model has not seen those calls' results yet
-(issue 13, item 2). The loop decides when such a claim counts; this module only
+calls is not a finish by itself: the model has not seen those calls' results yet.
+The loop decides when such a claim counts; this module only
 reads the text: which stop it asks for, and what of it is the model's own answer.
 """
 

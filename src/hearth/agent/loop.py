@@ -263,7 +263,7 @@ class Agent:
                     raise
         raise AssertionError("unreachable")
 
-    async def _step(self, guard: LoopGuard) -> None:
+    async def _step(self, guard: LoopGuard) -> None:  # noqa: C901
         response = await self._query()
         reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, self.dispatcher.toolset)
         self.record(reply)

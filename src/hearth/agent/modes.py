@@ -1,4 +1,4 @@
-"""Permission modes (SPEC C4). A module of its own: settings need it without the policy's imports."""
+"""Permission modes. A module of its own: settings need it without the policy's imports."""
 
 from __future__ import annotations
 

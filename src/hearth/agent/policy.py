@@ -1,4 +1,4 @@
-"""Permission decisions (SPEC C4): modes, rules, tool annotations, control files.
+"""Permission decisions: modes, rules, tool annotations, control files.
 
 Order: plan mode allows only read-only tools; then deny rules; then, without
 an isolating sandbox, every shell command asks, whatever the rules or the mode
@@ -111,7 +111,7 @@ class PermissionPolicy:
         verdicts = [self._decide_one(tool, s) for s in subjects]
         return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
 
-    def _decide_one(self, tool: Tool, subject: str | None) -> Verdict:
+    def _decide_one(self, tool: Tool, subject: str | None) -> Verdict:  # noqa: C901
         if self.mode is PermissionMode.PLAN and not tool.read_only:
             return Verdict(Decision.DENY, "plan mode allows only read-only tools; finish the plan first")
         for rule in self.deny:

@@ -1,7 +1,7 @@
 """The session's system prompt: rendered once, then never changed.
 
 A small model gets a shorter prompt with one worked example of a tool call and the
-rule of one call per reply (issue 13's small-model profile); larger models get the
+rule of one call per reply (the small-model profile); larger models get the
 full rules.
 """
 

@@ -3,7 +3,7 @@
 Tools and the programs they run often say what to do next: git's
 `(use "git add" ...)` and `hint:` lines, Python's `Did you mean ...?`, Hearth's
 own `Use glob or ls to find the right path.` A model that answers such an error
-with BLOCKED is given that advice back once (issue 13, item 3).
+with BLOCKED is given that advice back once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The verdict asked before a turn stops on a loop or the step limit (issue 13).
+"""The verdict asked before a turn stops on a loop or the step limit.
 
 A small model that is going in circles ignores notices inside its conversation: it answers with
 the same call again. So the question goes out as a fresh, short conversation, with no tool

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class Status(StrEnum):
-    """How a run ended; each has its one-shot exit code (SPEC C2)."""
+    """How a run ended; each has its one-shot exit code."""
 
     DONE = "done"
     ERROR = "error"

@@ -284,7 +284,7 @@ class _Accumulator:
     def empty(self) -> bool:
         return not (self.content or self.reasoning or self.calls)
 
-    def add(self, chunk: dict[str, Any], on_delta: DeltaSink | None) -> None:
+    def add(self, chunk: dict[str, Any], on_delta: DeltaSink | None) -> None:  # noqa: C901
         if isinstance(chunk.get("error"), dict | str):
             err = chunk["error"]
             message = err.get("message", str(err)) if isinstance(err, dict) else err

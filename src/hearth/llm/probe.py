@@ -1,4 +1,4 @@
-"""Ask the model once how it calls tools, instead of guessing from its name (issue 13, item 8).
+"""Ask the model once how it calls tools, instead of guessing from its name.
 
 One tiny request carries one tool and a task that needs it. A model that answers with
 a structured call gets the tools natively; one that writes the call as text gets them

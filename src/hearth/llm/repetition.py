@@ -1,7 +1,7 @@
 """Notice a streamed reply that has started repeating itself, so it can be cut.
 
 A small model sometimes falls into a loop and would generate until the token cap
-or the client's timeout (issue 13, item 5). A reply whose last stretch is one
+or the client's timeout. A reply whose last stretch is one
 piece of text over and over (a line, a sentence, a few characters) is cut after
 that piece has come round enough times; nothing of it is lost that the model
 had not already said.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -64,46 +64,55 @@ def to_markdown(
         out.append(f"*A sub-agent of session `{parent}` (`hearth sessions export {parent}`).*\n")
     for m in encode_all(events):
         kind = m["type"]
-        when = _when(m["ts"])
         if kind in QUIET:
             continue
-        if kind == "session_started":
-            out.append(f"*{when}: started in `{m['workspace']}` with {m['model']} ({m['server']})*\n")
-        elif kind == "model_chosen":
-            out.append(f"> {when}: the {m['role']} role uses {m['model']} from here on\n")
-        elif kind == "user_message":
-            out.append(f"## User ({when})\n\n{m['text']}\n")
-        elif kind == "hearth_message":
-            out.append(f"## Hearth ({when})\n\n{m['text']}\n")
-        elif kind == "text":
-            if m["text"]:
-                out.append(f"## Agent ({when})\n\n{m['text']}\n")
-        elif kind == "tool_call":
-            out.append(f"- call `{m['tool']}` {json.dumps(m['input'], ensure_ascii=False)[:CALL_ARGS]}")
-        elif kind == "tool_result":
-            fence = _fence(m["output"])
-            label = "result" if m["success"] else "failed"
-            out.append(f"\n{label} `{m['tool']}`:\n{fence}\n{m['output'][:OUTPUT]}\n{fence}\n")
-        elif kind == "notice":
-            out.append(f"> {m['text']}\n")
-        elif kind == "error":
-            out.append(f"> {m['message']}\n")
-        elif kind == "plan_ready":
-            steps = "\n".join(f"{i}. {s}" for i, s in enumerate(m["steps"], start=1))
-            out.append(f"## Plan\n\n{steps}\n")
-        elif kind == "compacted":
-            if m["summary"]:
-                out.append(f"> compacted: {m['summary']}\n")
-        elif kind == "done":
-            out.append(f"**{m['status']}**{': ' + m['reason'] if m['reason'] else ''}\n")
-        else:
-            rest = {k: v for k, v in m.items() if k not in ("type", "ts")}
-            out.append(f"> {kind} ({when}): {json.dumps(rest, ensure_ascii=False)[:CALL_ARGS]}\n")
+        when = _when(m["ts"])
+        line = _MARKDOWN.get(kind, _other)(m, when)
+        if line is not None:
+            out.append(line)
     if children:
         out.append("## Sub-agents\n")
         out += [f"- `{c.id}` ({c.status}): {c.title} (`hearth sessions export {c.id}`)" for c in children]
         out.append("")
     return "\n".join(out)
+
+
+def _tool_result(m: dict[str, Any], when: str) -> str:
+    fence = _fence(m["output"])
+    label = "result" if m["success"] else "failed"
+    return f"\n{label} `{m['tool']}`:\n{fence}\n{m['output'][:OUTPUT]}\n{fence}\n"
+
+
+def _plan(m: dict[str, Any], when: str) -> str:
+    steps = "\n".join(f"{i}. {s}" for i, s in enumerate(m["steps"], start=1))
+    return f"## Plan\n\n{steps}\n"
+
+
+def _other(m: dict[str, Any], when: str) -> str:
+    rest = {k: v for k, v in m.items() if k not in ("type", "ts")}
+    return f"> {m['type']} ({when}): {json.dumps(rest, ensure_ascii=False)[:CALL_ARGS]}\n"
+
+
+# How each kind of message reads in the Markdown export (None: left out); any other kind is shown
+# with its fields as JSON.
+_MARKDOWN: dict[str, Callable[[dict[str, Any], str], str | None]] = {
+    "session_started": lambda m, when: (
+        f"*{when}: started in `{m['workspace']}` with {m['model']} ({m['server']})*\n"
+    ),
+    "model_chosen": lambda m, when: f"> {when}: the {m['role']} role uses {m['model']} from here on\n",
+    "user_message": lambda m, when: f"## User ({when})\n\n{m['text']}\n",
+    "hearth_message": lambda m, when: f"## Hearth ({when})\n\n{m['text']}\n",
+    "text": lambda m, when: f"## Agent ({when})\n\n{m['text']}\n" if m["text"] else None,
+    "tool_call": lambda m, when: (
+        f"- call `{m['tool']}` {json.dumps(m['input'], ensure_ascii=False)[:CALL_ARGS]}"
+    ),
+    "tool_result": _tool_result,
+    "notice": lambda m, when: f"> {m['text']}\n",
+    "error": lambda m, when: f"> {m['message']}\n",
+    "plan_ready": _plan,
+    "compacted": lambda m, when: f"> compacted: {m['summary']}\n" if m["summary"] else None,
+    "done": lambda m, when: f"**{m['status']}**{': ' + m['reason'] if m['reason'] else ''}\n",
+}
 
 
 def _when(ts: str) -> str:

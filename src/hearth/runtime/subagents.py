@@ -1,4 +1,4 @@
-"""Sub-agents: `delegate` and `decompose` (SPEC C6).
+"""Sub-agents: `delegate` and `decompose`.
 
 A child sees only a brief (objective, deliverable, constraints, the excerpts its parent chose,
 and for a decomposed task the results of the tasks it depends on), works in a scratch folder of

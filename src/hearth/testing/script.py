@@ -78,27 +78,35 @@ def check_request(body: dict[str, Any]) -> list[str]:
             pending = []
         content = msg.get("content")
         if role == "assistant":
-            if content is None:
-                problems.append(f"message {i}: assistant content is null (llama.cpp servers reject this)")
-            if isinstance(content, str) and ("<think>" in content or "</think>" in content):
-                problems.append(f"message {i}: thinking was sent back to the model")
-            for call in msg.get("tool_calls") or []:
-                cid = call.get("id")
-                if not cid or cid in seen_ids:
-                    problems.append(f"message {i}: tool call id {cid!r} is missing or not unique")
-                seen_ids.add(cid)
-                pending.append(cid)
-                args = (call.get("function") or {}).get("arguments")
-                try:
-                    json.loads(args if isinstance(args, str) else "")
-                except json.JSONDecodeError:
-                    problems.append(f"message {i}: tool call {cid!r} arguments are not a JSON string")
+            problems += _assistant_problems(i, msg, seen_ids, pending)
         elif role == "user" and isinstance(content, list):
             problems += [f"message {i}: {p}" for p in _part_problems(content)]
         elif not isinstance(content, str):
             problems.append(f"message {i}: {role} content must be a string")
     if pending:
         problems.append(f"tool call(s) {pending} were never answered")
+    return problems
+
+
+def _assistant_problems(i: int, msg: dict[str, Any], seen_ids: set[str], pending: list[str]) -> list[str]:
+    """An assistant message's problems; its call ids join `seen_ids` and `pending`."""
+    problems = []
+    content = msg.get("content")
+    if content is None:
+        problems.append(f"message {i}: assistant content is null (llama.cpp servers reject this)")
+    if isinstance(content, str) and ("<think>" in content or "</think>" in content):
+        problems.append(f"message {i}: thinking was sent back to the model")
+    for call in msg.get("tool_calls") or []:
+        cid = call.get("id")
+        if not cid or cid in seen_ids:
+            problems.append(f"message {i}: tool call id {cid!r} is missing or not unique")
+        seen_ids.add(cid)
+        pending.append(cid)
+        args = (call.get("function") or {}).get("arguments")
+        try:
+            json.loads(args if isinstance(args, str) else "")
+        except json.JSONDecodeError:
+            problems.append(f"message {i}: tool call {cid!r} arguments are not a JSON string")
     return problems
 
 

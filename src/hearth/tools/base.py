@@ -102,7 +102,7 @@ def input_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 # Bounds are still enforced when a call is validated (the model hears what was wrong); they are
-# not worth their tokens in every prompt (issue 12, item 8).
+# not worth their tokens in every prompt.
 _CHECKED_NOT_SHOWN = ("minimum", "maximum", "exclusiveMinimum", "minLength", "minItems", "maxItems")
 
 

@@ -1,4 +1,4 @@
-"""Which files the agent has seen, as they were when it saw them (issue 13, item 1).
+"""Which files the agent has seen, as they were when it saw them.
 
 `write` and `edit` refuse an existing file the agent never read in this session, or
 one that changed since it was read: a small model otherwise overwrites a file with

@@ -1,4 +1,4 @@
-"""The plan pipeline (SPEC C9): plans in `plans/*.md`, split by a planner into micro-tasks, each
+"""The plan pipeline: plans in `plans/*.md`, split by a planner into micro-tasks, each
 worked by a coder session, checked by a mechanical verifier and a reviewer, queued in SQLite.
 
     plans.py       finding and reading plan files

@@ -1,4 +1,4 @@
-"""LM Studio model swaps by role (SPEC C12): one large model in memory at a time.
+"""LM Studio model swaps by role: one large model in memory at a time.
 
 Before a role's requests, the model it names is made the only one loaded: the others are unloaded
 through LM Studio's REST API, Hearth waits until the server lists none of them as loaded (memory

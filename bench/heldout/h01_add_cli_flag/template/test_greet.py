@@ -1,0 +1,5 @@
+from greet import greeting
+
+
+def test_greeting():
+    assert greeting("Ann") == "Hello, Ann!"
