@@ -17,6 +17,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from hearth.core.errors import HearthError
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.paths import SafePaths
@@ -34,7 +35,12 @@ def ms(samples: list[float]) -> str:
 
 
 async def python_bench(ws: Path, backend: str, calls: int) -> None:
-    choice = await choose_sandbox(backend, ws)
+    try:
+        choice = await choose_sandbox(backend, ws)
+    except HearthError as exc:  # bubblewrap missing (or another backend asked for that cannot run)
+        print(f"python tool: skipped, the {backend} sandbox cannot run here: {exc.message}")
+        print("  (install it, or measure another backend with --backend landlock / process)")
+        return
     ctx = RunContext(paths=SafePaths(ws), session_id="bench", sandbox=choice.runner)
     (tool,) = python_tools()
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hearth.runtime.config import load_settings
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 
@@ -102,3 +104,56 @@ def test_network_allow_list_puts_the_checking_proxy_in_front(
     )
     [result] = [line for line in res.json_lines() if line["type"] == "tool_result"]
     assert "403" in result["output"]
+
+
+def test_web_fetch_reaches_a_local_dev_server_the_user_named(
+    hearth, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<html><body><h1>Dev server</h1></body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    dev = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=dev.serve_forever, daemon=True).start()
+    port = dev.server_address[1]
+    try:
+        server.add(call("web_fetch", url=f"http://127.0.0.1:{port}/"), ScriptedReply(text="done"))
+        env = {
+            "HEARTH_LLM_URL": server.url,
+            "HEARTH_TOOL_MODE": "native",
+            "HEARTH_WEB_ALLOW_LOCAL": f"http://127.0.0.1:{port}",
+        }
+        res = hearth("run", "read my dev server", "-w", str(workspace), "--json", env=env)
+    finally:
+        dev.shutdown()
+    [result] = [line for line in res.json_lines() if line["type"] == "tool_result"]
+    assert result["success"] and "# Dev server" in result["output"], result
+
+
+@pytest.mark.parametrize("backend", ["landlock", "process"])
+def test_an_allow_list_on_a_sandbox_without_the_proxy_warns_instead_of_failing(
+    hearth, server: ScriptedServer, workspace: Path, backend: str
+) -> None:  # type: ignore[no-untyped-def]
+    if backend == "landlock":
+        from hearth.sandbox.confined import LandlockBackend
+        from hearth.sandbox.limits import ResourceLimits
+
+        why = LandlockBackend(workspace, ResourceLimits()).available()
+        if why:
+            pytest.skip(f"Landlock cannot run here: {why}")
+    server.add(ScriptedReply(text="Hi. TASK_COMPLETE"))
+    env = {"HEARTH_LLM_URL": server.url, "HEARTH_NETWORK_ALLOW": "example.org", "HEARTH_SANDBOX": backend}
+    res = hearth("run", "hi", "-w", str(workspace), "--json", env=env)
+    assert res.code == 0, res.stderr
+    assert "network_allow applies to web_fetch only" in res.stderr

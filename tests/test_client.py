@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 
 import pytest
@@ -233,6 +234,30 @@ def test_a_native_call_whose_arguments_repeat_is_cut(server: ScriptedServer) -> 
     resp = asyncio.run(client(server.url).complete(REQ))
     assert resp.finish_reason == "repetition"
     assert len(resp.tool_calls[0].arguments) < 1200
+
+
+def test_a_write_of_many_identical_lines_is_not_cut(server: ScriptedServer) -> None:
+    body = "INSERT INTO t VALUES (0, 'same row');\n" * 80
+    args = json.dumps({"path": "rows.sql", "content": body})
+    server.add(ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments=args)], chunk_size=4))
+    resp = asyncio.run(client(server.url).complete(REQ))
+    assert resp.finish_reason != "repetition"
+    assert json.loads(resp.tool_calls[0].arguments)["content"] == body
+    fenced = "```json\n" + json.dumps({"name": "write", "arguments": {"path": "r.sql", "content": body}})
+    server.add(ScriptedReply(text=fenced + "\n```", chunk_size=4))  # a call written as text
+    resp = asyncio.run(client(server.url).complete(REQ))
+    assert resp.finish_reason != "repetition" and body.replace("\n", "\\n") in resp.content
+
+
+def test_a_runaway_of_repeated_lines_is_still_stopped() -> None:
+    from hearth.llm.repetition import RepeatWatch
+
+    for line in ("I will now check the file again.\n", "x = 1\\n", "-\n"):
+        watch = RepeatWatch()
+        fed = 0
+        while not watch.feed(line) and fed < 5000:
+            fed += 1
+        assert watch.cut_at is not None and fed * len(line) < 8000, (line, fed)  # not to the cap
 
 
 def test_ordinary_text_and_code_are_not_taken_for_repetition() -> None:

@@ -116,6 +116,19 @@ def test_git_tools_work_and_never_run_repository_code(env: Env) -> None:
     assert not (env.ws / "FSMONITOR_RAN").exists()
 
 
+def test_a_commit_keeps_the_repositorys_own_identity(env: Env) -> None:
+    _repo(env.ws)
+    subprocess.run(["git", "config", "user.name", "Repo Owner"], cwd=env.ws, check=True)
+    subprocess.run(["git", "config", "user.email", "owner@example.org"], cwd=env.ws, check=True)
+    (env.ws / "a.txt").write_text("a\n")
+    env.call("git_add", paths=["a.txt"])
+    env.call("git_commit", message="first")
+    author = subprocess.run(
+        ["git", "log", "-1", "--format=%an <%ae>|%cn <%ce>"], cwd=env.ws, capture_output=True, text=True
+    ).stdout.strip()
+    assert author == "Repo Owner <owner@example.org>|Repo Owner <owner@example.org>"
+
+
 def test_git_refuses_bad_refs_and_paths(env: Env) -> None:
     _repo(env.ws)
     for bad in ("-delete", "a..b", "x~1", "has space", "end.lock", ".hidden", "a//b", "@", "x@{1}"):

@@ -228,6 +228,23 @@ def test_a_childs_shell_is_refused_headless_like_the_parents(workspace: Path, sr
     assert "no one to ask" in answer["content"]
 
 
+def test_a_child_whose_only_calls_were_refused_does_not_report_done(
+    workspace: Path, srv: ScriptedServer
+) -> None:
+    srv.add(call("delegate", objective="REFUSED make a file", deliverable="made.txt"), done())
+    srv.route(
+        "REFUSED",
+        call("shell", command="touch made.txt"),
+        ScriptedReply(text="I made the file.\nTASK_COMPLETE"),
+    )
+    _, events, _ = run_parent(workspace, srv, permission_mode=PermissionMode.NORMAL)
+    [delegated] = tool_results(events, "delegate")
+    result = json.loads(delegated.output)
+    assert result["status"] == "blocked", result
+    assert "refused" in result["error"] and "shell" in result["error"]
+    assert not (workspace / "made.txt").exists()
+
+
 def test_a_childs_shell_runs_in_the_sandbox(workspace: Path, srv: ScriptedServer, tmp_path: Path) -> None:
     outside = tmp_path / "outside.txt"
     srv.add(call("delegate", objective="ESCAPER write outside", deliverable="a file"), done())

@@ -224,3 +224,43 @@ def test_a_long_page_is_read_only_as_far_as_it_is_shown(workspace: Path, site: i
     assert "# Long" in short and len(short) < 400
     # a selector looks at the whole page
     assert "THE LAST WORDS" in fetch(workspace, allowed(), f"http://site.test:{site}/long", selector="#end")
+
+
+def test_a_named_local_origin_is_reachable_and_only_it(workspace: Path, site: int) -> None:
+    policy = ProxyPolicy([], local=[f"http://127.0.0.1:{site}"])
+    assert "# Hello" in fetch(workspace, policy, f"http://127.0.0.1:{site}/page")
+    with pytest.raises(ToolError, match=rf"web_allow_local lets only http://127.0.0.1:{site} through"):
+        fetch(workspace, policy, f"http://127.0.0.1:{site + 1 if site < 65535 else site - 1}/page")
+    localhost = ProxyPolicy([], local=[f"localhost:{site}"])  # the scheme may be left out
+    assert "# Hello" in fetch(workspace, localhost, f"http://localhost:{site}/page")
+    for bad in ("http://127.0.0.1:8000/path", "ftp://127.0.0.1:21", "http://:80"):
+        with pytest.raises(ValueError, match="not an origin"):
+            ProxyPolicy([], local=[bad]).local_allowed("127.0.0.1", 8000)
+
+
+def test_a_refused_local_address_says_how_to_allow_it_and_names_no_list_that_is_not_set(
+    workspace: Path, site: int
+) -> None:
+    with pytest.raises(ToolError) as anywhere:
+        fetch(workspace, ProxyPolicy([], any_domain=True), f"http://127.0.0.1:{site}/page")
+    message = str(anywhere.value)
+    assert "only domain names are reachable" in message and "allowed domain" not in message
+    assert 'web_allow_local = ["http://127.0.0.1:8000"]' in message
+    with pytest.raises(ToolError, match="only allowed domain names are reachable"):
+        fetch(workspace, ProxyPolicy(["example.org"]), f"http://127.0.0.1:{site}/page")
+    with pytest.raises(ToolError, match="web_allow_local"):
+        fetch(workspace, ProxyPolicy([], any_domain=True), f"http://localhost:{site}/page")
+
+
+def test_the_setting_offers_web_fetch_and_checks_its_entries(workspace: Path) -> None:
+    from pydantic import ValidationError
+
+    from hearth.runtime.config import Settings
+    from hearth.runtime.profile import full_toolset
+
+    tools = full_toolset(
+        Settings(workspace=workspace, web_allow_local=["http://127.0.0.1:8000"]), isolated=False
+    )
+    assert "web_fetch" in tools.names()
+    with pytest.raises(ValidationError, match="not an origin"):
+        Settings(workspace=workspace, web_allow_local=["127.0.0.1:8000/docs"])

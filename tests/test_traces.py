@@ -5,6 +5,7 @@ collector stand-in on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -365,6 +366,32 @@ def test_no_endpoint_no_spans_and_a_dead_collector_does_not_stop_the_work(hearth
             env={"HEARTH_LLM_URL": server.url, "HEARTH_OTEL_ENDPOINT": "http://127.0.0.1:1"},
         )
         assert res.code == 0 and "Traceback" not in res.stderr
+        # said once, and the spans dropped at once rather than retried until the export timeout
+        assert res.stderr.count("Traces were not sent to the OpenTelemetry collector") == 1, res.stderr
+
+
+def test_an_unreachable_collector_is_not_retried_and_is_named_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from opentelemetry.sdk.trace.export import SpanExportResult
+
+    from hearth.runtime.otel import ReachableExporter
+
+    class Inner(InMemorySpanExporter):
+        calls = 0
+
+        def export(self, spans):  # type: ignore[no-untyped-def]
+            Inner.calls += 1
+            return super().export(spans)
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exporter = ReachableExporter(Inner(), f"http://127.0.0.1:{port}/v1/traces")
+    assert exporter.export([]) is SpanExportResult.FAILURE
+    assert exporter.export([]) is SpanExportResult.FAILURE
+    assert Inner.calls == 0  # the OTLP exporter (which retries with backoff) was never asked
+    assert capsys.readouterr().err.count(f"127.0.0.1:{port}") == 1
 
 
 def test_without_the_extra_a_set_endpoint_is_a_clear_error(hearth, workspace: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

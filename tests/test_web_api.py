@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -395,3 +396,20 @@ def test_a_waiting_session_shows_its_wake_time_in_the_browser_list(web: Web) -> 
     assert listed["later"]["status"] == "waiting" and listed["later"]["wake_at"].startswith(
         "2030-01-02T03:04:05"
     )
+
+
+def test_the_api_docs_page_loads_everything_from_this_server(web: Web) -> None:
+    with web.client() as api:
+        page = api.get("/docs")
+        assert page.status_code == 200
+        csp = page.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        html = page.text
+        assert "<script>" not in html and "cdn" not in html.lower()  # no inline script, no outside host
+        assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+        assert any(a.endswith("swagger-ui-bundle.js") for a in assets)
+        for asset in assets:
+            assert asset.startswith("/"), asset
+            assert api.get(asset).status_code == 200, asset
+        assert "SwaggerUIBundle" in api.get("/static/docs.js").text
+        assert api.get("/redoc").status_code == 404  # FastAPI's own page loads from a CDN

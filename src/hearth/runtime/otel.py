@@ -17,16 +17,26 @@ The tracer provider is Hearth's own (never set as OpenTelemetry's global one).
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Callable, Iterator
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+from urllib.parse import urlsplit
 
 from opentelemetry import trace
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor, SpanExporter
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    SimpleSpanProcessor,
+    SpanExporter,
+    SpanExportResult,
+)
 
 from hearth.agent.tracing import Outcome, Span
 from hearth.core.errors import StopRun
@@ -36,6 +46,9 @@ from hearth.core.status import Status
 from hearth.core.types import ToolCall
 
 AGENT = "hearth"
+CONNECT_TIMEOUT = 1.0  # seconds to reach the collector before a batch is dropped
+RETRY_AFTER = 60.0  # seconds before a collector that could not be reached is tried again
+log = logging.getLogger(__name__)
 _FAILED = {Status.ERROR, Status.INTERRUPTED}  # a turn that ended so is an error span
 
 
@@ -49,6 +62,51 @@ def _version() -> str:
         return version("hearth")
     except PackageNotFoundError:
         return "unknown"
+
+
+class ReachableExporter(SpanExporter):
+    """Sends through `inner` only when the collector answers a connection at once.
+
+    The OTLP exporter retries a refused connection with backoff for its whole timeout: with the
+    collector down, every run would end seconds late (the last spans go out at shutdown) and say
+    nothing. Here a collector that cannot be reached costs one short connect; its spans are
+    dropped, it is tried again a minute later, and the person is told once.
+    """
+
+    def __init__(self, inner: SpanExporter, url: str) -> None:
+        parts = urlsplit(url)
+        self.inner = inner
+        self.url = url
+        self.address = (parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
+        self.down_until = 0.0
+        self.warned = False
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        if time.monotonic() < self.down_until:
+            return SpanExportResult.FAILURE
+        try:
+            socket.create_connection(self.address, timeout=CONNECT_TIMEOUT).close()
+        except OSError as exc:
+            self._down(f"cannot connect ({exc.strerror or type(exc).__name__})")
+            return SpanExportResult.FAILURE
+        result = self.inner.export(spans)
+        if result is not SpanExportResult.SUCCESS:
+            self._down("it did not accept them")
+        return result
+
+    def _down(self, why: str) -> None:
+        self.down_until = time.monotonic() + RETRY_AFTER
+        message = f"Traces were not sent to the OpenTelemetry collector at {self.url}: {why}."
+        log.warning(message)
+        if not self.warned:
+            self.warned = True
+            print(f"hearth: {message} Start the collector or unset otel_endpoint.", file=sys.stderr)
+
+    def shutdown(self) -> None:
+        self.inner.shutdown()
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        return self.inner.force_flush(timeout_millis)
 
 
 class _Span:

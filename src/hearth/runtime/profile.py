@@ -88,8 +88,10 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
     if isolated:
         for tool in python_tools():
             tools.add(tool)
-    if settings.network or settings.network_allow:
-        policy = ProxyPolicy(settings.network_allow, any_domain=settings.network)
+    if settings.network or settings.network_allow or settings.web_allow_local:
+        policy = ProxyPolicy(
+            settings.network_allow, any_domain=settings.network, local=settings.web_allow_local
+        )
         renderer = None
         if settings.web_render:
             renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)

@@ -332,14 +332,22 @@ async def _close_all(
         await proxy.close()
 
 
-async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy:
+async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistProxy | None:
     backend = sandbox.runner.backend
     if not isinstance(backend, BwrapBackend):
-        await sandbox.runner.close()
-        raise HearthError(
-            f"A network allow-list needs the bwrap sandbox; this machine uses {backend.name}.",
-            "Remove network_allow (no network), or set network = true (the whole network).",
+        # Only bwrap routes commands through the proxy. Elsewhere the allow-list still holds for
+        # web_fetch (Hearth's own requests); commands keep the sandbox's no-network, and are told.
+        commands = (
+            "so commands run without network"
+            if backend.isolation.network
+            else "and it does not confine commands' network at all"
         )
+        note = (
+            f"network_allow applies to web_fetch only: the {backend.name} sandbox cannot route "
+            f"commands through the allow-list, {commands} (bwrap can; or set network = true)."
+        )
+        sandbox.warning = f"{sandbox.warning}; {note}" if sandbox.warning else note
+        return None
     folder = Path(tempfile.mkdtemp(prefix="hearth-proxy-"))
     proxy = await AllowlistProxy(ProxyPolicy(settings.network_allow), folder / "proxy.sock").start()
     backend.proxy_socket = proxy.socket_path

@@ -25,6 +25,11 @@ WORKSPACE_FOLDERS = (".hearth/skills", ".agents/skills", ".claude/skills")
 SKILLS_FILE = "approved-skills.json"
 
 
+def workspace_skills(workspace: Path) -> list[Skill]:
+    """The workspace's own skills, reviewed or not (for `hearth trust` and the web to show)."""
+    return discover(workspace / f for f in WORKSPACE_FOLDERS)
+
+
 def skill_approvals() -> TrustStore:
     return TrustStore(user_config_path().parent / SKILLS_FILE)
 
@@ -128,4 +133,34 @@ def promotion_tools(workspace: Path) -> list[Tool]:
         has = bool(mem.items(1, kind="skill_candidate"))
     finally:
         mem.close()
-    return [promote_skill_tool(_candidate, lambda ctx: skill_places(ctx.workspace))] if has else []
+    tool = promote_skill_tool(_candidate, lambda ctx: skill_places(ctx.workspace), approve=_promoted)
+    return [tool] if has else []
+
+
+def _promoted(ctx: RunContext, place: str, skill_file: Path) -> str:
+    """What becomes of a promoted skill, said truly: the person approved writing it (promote_skill
+    always asks), so a workspace skill is recorded as approved as it was written."""
+    if place == "user" or approve_promoted(ctx.workspace, skill_file.parent):
+        return "later sessions discover it"
+    return (
+        "sessions read a workspace's skills only as reviewed: run "
+        f"`hearth trust {ctx.workspace}` (its approval could not be recorded: the user's config "
+        "folder lies inside the workspace)"
+    )
+
+
+def approve_promoted(workspace: Path, folder: Path) -> bool:
+    """Add one skill folder, as it is now, to the workspace's approved skills; False when it
+    cannot be recorded."""
+    prints = workspace_skill_prints(workspace)
+    rel = folder.relative_to(workspace).as_posix()
+    if rel not in prints:
+        return False
+    try:
+        record = skill_approvals().get(workspace)
+        approved = dict(e.rpartition("=")[::2] for e in record.settings) if record is not None else {}
+        approved[rel] = prints[rel]
+        approve_skills(workspace, approved)
+    except (HearthError, OSError):
+        return False
+    return True

@@ -32,7 +32,16 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.modes import PermissionMode
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, Finished, ModelReply, SessionStarted, Status, ToolResult, UserMessage
+from hearth.core.events import (
+    Event,
+    Finished,
+    ModelReply,
+    PermissionDecided,
+    SessionStarted,
+    Status,
+    ToolResult,
+    UserMessage,
+)
 from hearth.core.text import cap_text
 from hearth.core.types import Message
 from hearth.core.work import WorkState
@@ -366,8 +375,21 @@ def _result(child: _Child, finished: Finished, seconds: float) -> dict[str, Any]
         result["data"] = data
     if not ok:
         result["error"] = f"{finished.status.value}: {finished.reason}"
+    refused = _only_refusals(child.agent.history)
+    if ok and refused:  # it said done, but nothing it tried was allowed to run
+        result["status"] = "blocked"
+        result["error"] = "nothing was done: every call it made was refused (" + "; ".join(refused) + ")"
     result["seconds"] = seconds
     return result
+
+
+def _only_refusals(events: list[Event]) -> list[str]:
+    """The refusals, when the child's calls were all refused and none ran; else nothing."""
+    refusals = [e for e in events if isinstance(e, PermissionDecided) and not e.allowed]
+    ran = any(isinstance(e, ToolResult) and e.ok for e in events)
+    if ran or not refusals:
+        return []
+    return [_short(f"{e.tool} {e.subject}".strip() + f": {e.reason}", 200) for e in refusals[:5]]
 
 
 def _last_text(events: list[Event]) -> str:

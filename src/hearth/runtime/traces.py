@@ -41,11 +41,11 @@ def configure_traces(settings: Settings) -> Tracer:
     try:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-        from hearth.runtime.otel import OtelTracer
+        from hearth.runtime.otel import OtelTracer, ReachableExporter
     except ImportError as exc:
         raise HearthError(
             f"otel_endpoint is set, but OpenTelemetry is not installed ({exc.name} is missing).",
             "Install the extra: pip install 'hearth[otel]'; or unset otel_endpoint (HEARTH_OTEL_ENDPOINT).",
         ) from None
     timeout = None if any(os.environ.get(v) for v in _TIMEOUT_VARIABLES) else TIMEOUT
-    return OtelTracer(OTLPSpanExporter(endpoint=url, timeout=timeout))
+    return OtelTracer(ReachableExporter(OTLPSpanExporter(endpoint=url, timeout=timeout), url))

@@ -9,6 +9,10 @@ punycode and odd names, resolves the name itself, refuses loopback, private,
 link-local and other non-public addresses, and connects to the address it
 checked (no second lookup, so DNS rebinding cannot swap it).
 
+`local` names origins the person runs on this machine or network (a dev server on
+`http://127.0.0.1:8000`): exactly those host and port pairs pass, whatever their address.
+Only `web_fetch` is given them (setting `web_allow_local`); the sandbox's proxy never is.
+
 Domain fronting (TLS SNI naming another site behind an allowed one) and
 broad allow-list entries stay open: this limits where a command connects,
 not what it says there.
@@ -35,6 +39,36 @@ class Refused(Exception):
     pass
 
 
+LOCAL_HINT = (
+    "; to reach a server on this machine or network, the user can name its origin in the setting "
+    'web_allow_local (e.g. web_allow_local = ["http://127.0.0.1:8000"])'
+)
+
+
+def local_origin(entry: str) -> tuple[str, int]:
+    """(host, port) of an origin such as `http://127.0.0.1:8000` or `localhost:3000`; ValueError
+    saying what is wrong otherwise."""
+    text = entry.strip()
+    parts = urlsplit(text if "://" in text else f"http://{text}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or port == -1
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+    ):
+        raise ValueError(
+            f"{entry!r} is not an origin: write scheme, host and port, e.g. http://127.0.0.1:8000"
+        )
+    return parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
+
+
 async def system_resolver(host: str, port: int) -> list[str]:
     infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return [str(info[4][0]) for info in infos]
@@ -46,7 +80,11 @@ class ProxyPolicy:
     resolver: Resolver = system_resolver
     allow_private: bool = False  # tests only: lets the proxy reach a server on loopback
     any_domain: bool = False  # `network = true`: every public domain (addresses still checked)
+    local: Sequence[str] = ()  # origins reachable whatever their address (web_fetch only)
     log: list[str] = field(default_factory=list)
+
+    def local_allowed(self, host: str, port: int) -> bool:
+        return (host, port) in {local_origin(entry) for entry in self.local}
 
     def host_allowed(self, host: str) -> bool:
         for entry in self.allow:
@@ -63,12 +101,15 @@ class ProxyPolicy:
         if not 0 < port < 65536:
             raise Refused(f"bad port {port}")
         name = host.rstrip(".").lower()
+        if self.local_allowed(name.strip("[]"), port):
+            return await self._local_address(name.strip("[]"), port)
         with contextlib.suppress(ValueError):
             ipaddress.ip_address(name.strip("[]"))
-            raise Refused(f"{host!r} is an IP address; only allowed domain names are reachable")
+            which = "allowed domain names" if self.allow and not self.any_domain else "domain names"
+            raise Refused(f"{host!r} is an IP address; only {which} are reachable{self._hint()}")
         labels = name.split(".")
         if len(name) > 253 or len(labels) < 2 or not all(_LABEL.match(label) for label in labels):
-            raise Refused(f"{host!r} is not a plain domain name")
+            raise Refused(f"{host!r} is not a plain domain name{self._hint()}")
         if any(label.startswith("xn--") for label in labels) and not self.host_allowed(name):
             raise Refused(f"{host!r} is an internationalised (punycode) name that is not allowed")
         if not self.any_domain and not self.host_allowed(name):
@@ -80,9 +121,25 @@ class ProxyPolicy:
         for address in addresses:
             ip = ipaddress.ip_address(address)
             if not ip.is_global and not self.allow_private:
-                raise Refused(f"{name} resolves to {address}, which is not a public address")
+                raise Refused(f"{name} resolves to {address}, which is not a public address{self._hint()}")
         if not addresses:
             raise Refused(f"{name} has no address")
+        return addresses[0]
+
+    def _hint(self) -> str:
+        if not self.local:
+            return LOCAL_HINT
+        return f" (web_allow_local lets only {', '.join(self.local)} through)"
+
+    async def _local_address(self, host: str, port: int) -> str:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.ip_address(host))
+        try:
+            addresses = await self.resolver(host, port)
+        except OSError as exc:
+            raise Refused(f"{host} does not resolve: {exc}") from None
+        if not addresses:
+            raise Refused(f"{host} has no address")
         return addresses[0]
 
 

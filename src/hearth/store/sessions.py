@@ -204,8 +204,10 @@ class SessionStore:
             raise NotFound(f"No session {session_id!r}.", "List them with `hearth sessions`.")
         return infos[0]
 
-    def list_sessions(self, limit: int = 50) -> list[SessionInfo]:
-        return self._infos("", (), limit)
+    def list_sessions(self, limit: int = 50, *, started: bool = False) -> list[SessionInfo]:
+        """Newest first; `started`: only sessions with a title (their first message), not the
+        ones opened and left empty."""
+        return self._infos("WHERE s.title != ''" if started else "", (), limit)
 
     def delete(self, session_id: str) -> None:
         with self._lock:

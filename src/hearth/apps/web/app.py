@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -27,6 +28,8 @@ from hearth.runtime.mcp_server import http_handler
 from hearth.runtime.session import Runtime, open_runtime
 
 STATIC = Path(__file__).parent / "static"
+# Swagger UI 5 (OpenAPI 3.1, which FastAPI writes) as the fastapi-offline package ships it.
+SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
 
 
 def create_app(
@@ -56,6 +59,10 @@ def create_app(
         description="A local-first autonomous agent. Every route needs the login token or cookie.",
         lifespan=lifespan,
         exception_handlers=error_handlers(),
+        # FastAPI's own pages load from a CDN with inline script, which the CSP refuses: /docs is
+        # served below from the installed fastapi-offline's copy of Swagger UI instead.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.web = state
     app.include_router(api_router())
@@ -63,6 +70,12 @@ def create_app(
     app.include_router(openai_router(state))
     app.include_router(trust_router(state))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/docs/assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        return FileResponse(STATIC / "docs.html")
+
     # `hearth mcp-server` over Streamable HTTP; the AuthMiddleware below guards it like every route.
     # POST only: it runs stateless, so there is no session to DELETE and no stream to GET (one
     # would stay open with nothing to carry).

@@ -237,7 +237,13 @@ class AuthMiddleware:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
-    body = json.dumps({"detail": message}).encode()
+    payload: dict[str, object] = {"detail": message}
+    if scope["path"].startswith("/v1/"):  # the OpenAI-compatible endpoint: OpenAI's error body
+        code = "invalid_api_key" if status == 401 else "forbidden"
+        payload = {
+            "error": {"message": message, "type": "invalid_request_error", "param": None, "code": code}
+        }
+    body = json.dumps(payload).encode()
     if scope["type"] == "websocket":
         # Refused before the handshake completes: the client sees an HTTP error.
         await receive()  # websocket.connect

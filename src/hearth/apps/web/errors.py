@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import Request
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from hearth.core.errors import HearthError, NotFound
@@ -27,6 +29,21 @@ def error_handlers() -> dict[Any, Any]:
             status = 409
         elif isinstance(exc, NotFound):
             status = 404
+        if request.url.path.startswith("/v1/"):  # OpenAI's clients read OpenAI's error body
+            message = f"{exc.message} {exc.hint}".strip()
+            kind = "invalid_request_error" if status < 500 else "server_error"
+            error = {"message": message, "type": kind, "param": None, "code": None}
+            return JSONResponse({"error": error}, status_code=status)
         return JSONResponse({"detail": exc.message, "hint": exc.hint}, status_code=status)
 
-    return {HearthError: hearth_error}
+    async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        if not request.url.path.startswith("/v1/"):
+            return await request_validation_exception_handler(request, exc)
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors()
+        )
+        error = {"message": problems, "type": "invalid_request_error", "param": None, "code": None}
+        return JSONResponse({"error": error}, status_code=400)
+
+    return {HearthError: hearth_error, RequestValidationError: invalid_request}

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from hearth.apps.web.state import WebState
 from hearth.core.errors import HearthError
 from hearth.runtime.config import folder_settings, trust_store
-from hearth.runtime.skills import approve_skills
+from hearth.runtime.skills import approve_skills, workspace_skill_prints, workspace_skills
 
 
 class TrustIn(BaseModel):
@@ -36,7 +36,8 @@ def trust_router(state: WebState) -> APIRouter:
         store = trust_store()
         record = store.get(workspace)
         rows = fs.needing_trust()
-        if not rows:
+        skills = workspace_skills(workspace)
+        if not rows and not skills:
             trust = "nothing to trust"
         elif record is None:
             trust = "untrusted"
@@ -46,8 +47,12 @@ def trust_router(state: WebState) -> APIRouter:
             "workspace": str(workspace),
             "state": trust,
             "settings": [{"file": f, "name": n, "value": v} for f, n, v in rows],
+            "skills": [
+                {"name": s.name, "description": s.description, "file": str(s.path.relative_to(workspace))}
+                for s in skills
+            ],
             "fingerprint": fs.fingerprint,
-            "can_trust": bool(rows) and not store.inside(workspace),
+            "can_trust": bool(rows or skills) and not store.inside(workspace),
             "trust_list": str(store.path),
         }
 
@@ -67,9 +72,14 @@ def trust_router(state: WebState) -> APIRouter:
                 "Reload and review them again.",
             )
         names = sorted({name for _, name, _ in fs.needing_trust()})
+        if workspace_skills(workspace):
+            names.append("skills")
         if not names:
-            raise HearthError("Nothing to trust: the workspace's files set no safety settings.")
+            raise HearthError(
+                "Nothing to trust: the workspace's files set no safety settings and hold no skills."
+            )
         trust_store().record(workspace, fs.fingerprint, names)
+        approve_skills(workspace, workspace_skill_prints(workspace))  # the skills the page listed
         return {**report(), "message": "Trusted. Start hearth web again to use these settings."}
 
     @router.delete("/trust")

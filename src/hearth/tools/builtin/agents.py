@@ -19,8 +19,8 @@ class DelegateInput(ToolInput):
     """Hand one self-contained piece of work to a sub-agent and get its result back.
 
     The sub-agent sees only what you put here (not this conversation), works in its own scratch
-    folder with fewer tools, and returns JSON: status, summary, artifacts (files it wrote), data,
-    error. Give it everything it needs: the objective, exactly what to deliver, and the excerpts
+    folder with fewer tools, and returns JSON: status (done, failed, or blocked when every call it
+    made was refused), summary, artifacts (files it wrote), data, error. Give it everything it needs: the objective, exactly what to deliver, and the excerpts
     (file contents, findings) it must know.
     """
 

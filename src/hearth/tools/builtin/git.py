@@ -11,15 +11,19 @@ from the output too), and `git_log` prints commits, never their content.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
 from functools import cache
+from pathlib import Path
 
 from pydantic import Field
 
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox.dirfd import read_entry
+from hearth.sandbox.gitconfig import config_pairs
 from hearth.sandbox.secrets import SECRET_DIRS, SECRET_NAMES, is_secret_path, secret_index
 from hearth.tools.base import RunContext, Tool, ToolInput
 
@@ -69,10 +73,31 @@ def _identity() -> tuple[str, str]:
     return get("user.name") or "Hearth Agent", get("user.email") or "hearth@localhost"
 
 
+def _repo_identity(workspace: Path) -> dict[str, str]:
+    """The identity the repository's own config sets (`user.name`, `user.email`), which a commit
+    keeps: read on the host without following a symlink, as git reads it (no includes)."""
+    try:
+        fd = os.open(workspace / ".git", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return {}
+    try:
+        entry = read_entry(fd, "config")
+    except OSError:
+        return {}
+    finally:
+        os.close(fd)
+    if entry is None or entry.kind != "file" or entry.digest:
+        return {}
+    pairs = config_pairs(entry.data) or []
+    return {k: v for k, v in pairs if k in ("user.name", "user.email") and v}
+
+
 async def _git(ctx: RunContext, *args: str) -> str:
     if ctx.sandbox is None:
         raise ToolError("No sandbox is configured for this session, so git cannot run.")
     name, email = _identity()
+    own = _repo_identity(ctx.workspace)  # the repository's own identity wins over ours
+    name, email = own.get("user.name", name), own.get("user.email", email)
     config = [*SAFE_CONFIG, f"user.name={name}", f"user.email={email}"]
     argv = ["git", "--no-pager", *[part for c in config for part in ("-c", c)], *args]
     command = "GIT_CONFIG_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0 " + shlex.join(argv)

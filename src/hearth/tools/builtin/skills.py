@@ -135,7 +135,13 @@ def _create(folder: Path, workspace: Path | None) -> int:
         os.close(root)
 
 
-def promote_skill_tool(candidate: CandidateText, folders: Callable[[RunContext], dict[str, Path]]) -> Tool:
+Approve = Callable[[RunContext, str, Path], str]
+"""Called with the place and the SKILL.md written; says what later sessions will do with it."""
+
+
+def promote_skill_tool(
+    candidate: CandidateText, folders: Callable[[RunContext], dict[str, Path]], approve: Approve | None = None
+) -> Tool:
     """`promote_skill`: writes `<folder>/<name>/SKILL.md` from a candidate. A control file (a skill
     is instructions the model follows), so the call always asks the user first, whatever the mode
     or rules; with no one to ask it is refused and nothing is written."""
@@ -159,6 +165,7 @@ def promote_skill_tool(candidate: CandidateText, folders: Callable[[RunContext],
             raise ToolError(f"Cannot write {target}: {e}") from e
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text.rstrip("\n") + "\n")
-        return f"Skill {skill.name!r} written to {target}; later sessions discover it."
+        later = approve(ctx, args.place, target) if approve else "later sessions discover it"
+        return f"Skill {skill.name!r} written to {target}; {later}."
 
     return Tool("promote_skill", PromoteSkillInput, promote, control=True)

@@ -23,7 +23,7 @@ router = APIRouter(prefix="/sessions", tags=["sessions"])
 class SessionOut(BaseModel):
     id: str
     title: str
-    status: str  # running, done, waiting, blocked, ...
+    status: str  # running, needs_you (an approval or plan waits for an answer), done, waiting, ...
     updated: str
     created: str
     wake_at: str | None
@@ -63,15 +63,19 @@ class ModeOut(BaseModel):
 
 @router.get("")
 async def sessions(state: State, limit: int = Query(100, ge=1, le=1000)) -> list[SessionOut]:
-    """The workspace's sessions, newest first."""
+    """The workspace's sessions, newest first: those with something said in them (a session
+    opened and left empty is not listed), a session waiting for an answer as `needs_you`."""
     out = []
-    for info in state.rt.store.list_sessions(limit=limit):
+    for info in state.rt.store.list_sessions(limit=limit, started=True):
         live = state.hub.sessions.get(info.id)
+        status = info.status
+        if live and live.running:
+            status = "needs_you" if live.questions else "running"
         out.append(
             SessionOut(
                 id=info.id,
                 title=info.title,
-                status="running" if live and live.running else info.status,
+                status=status,
                 updated=info.updated,
                 created=info.created,
                 wake_at=info.wake_at,

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from hearth.apps.web.state import State
 from hearth.core.text import shown_url
+from hearth.runtime.config import Settings
 
 router = APIRouter(tags=["status"])
 
@@ -22,7 +23,10 @@ class StatusOut(BaseModel):
     context_source: str
     tool_mode: str
     sandbox: str
+    sandbox_backend: str
+    sandbox_protects: str  # what the backend isolates, in words
     sandbox_warning: str | None
+    network: str  # what sandboxed commands and web_fetch may reach
     permission_mode: str
     mcp_servers: list[str]
     running_sessions: list[str]
@@ -49,13 +53,29 @@ async def status(state: State) -> StatusOut:
         context_source=rt.context_source,
         tool_mode=rt.profile.tool_mode.value,
         sandbox=rt.sandbox.describe(),
+        sandbox_backend=rt.sandbox.runner.name,
+        sandbox_protects=rt.sandbox.runner.backend.isolation.describe(),
         sandbox_warning=rt.sandbox.warning,
+        network=_network(rt.settings),
         permission_mode=rt.settings.permission_mode.value,
         mcp_servers=rt.mcp.lines() if rt.mcp else [],
         running_sessions=[s.id for s in state.hub.sessions.values() if s.running],
         sessions_in_memory=len(state.hub.sessions),
         uptime_s=round(time.monotonic() - state.started, 1),
     )
+
+
+def _network(settings: Settings) -> str:
+    if settings.network:
+        reach = "the whole network (public addresses)"
+    elif settings.network_allow:
+        reach = "only " + ", ".join(settings.network_allow)
+    else:
+        reach = "none"
+    local = (
+        f"; web_fetch also reaches {', '.join(settings.web_allow_local)}" if settings.web_allow_local else ""
+    )
+    return reach + local
 
 
 @router.get("/tools")

@@ -19,7 +19,11 @@ async function api(path, options = {}) {
     throw new Error("login needed");
   }
   const data = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text();
-  if (!res.ok) throw new Error((data && data.detail) || res.statusText);
+  if (!res.ok) {
+    // Hearth's own errors carry a hint; a request the API could not read lists its problems.
+    const detail = Array.isArray(data?.detail) ? data.detail.map((d) => `${d.loc?.at(-1)}: ${d.msg}`).join("; ") : data?.detail;
+    throw new Error(detail ? (data.hint ? `${detail} → ${data.hint}` : detail) : res.statusText);
+  }
   return data;
 }
 
@@ -86,9 +90,10 @@ async function showTrust() {
   banner.setAttribute("role", "alert");
   banner.append(el("strong", null, t.state === "changed"
     ? "This workspace's settings changed since you trusted it, so they are ignored:"
-    : "This workspace's own files set these settings; they are ignored until you trust it:"));
+    : "This workspace's own files set these settings or hold these skills; they are ignored until you trust it:"));
   const list = el("ul");
   for (const s of t.settings) list.append(el("li", null, `${s.name} = ${s.value}  (${s.file})`));
+  for (const s of t.skills || []) list.append(el("li", null, `skill ${s.name}: ${s.description}  (${s.file})`));
   banner.append(list);
   if (t.can_trust) {
     const button = el("button", null, "Trust this workspace");
@@ -129,7 +134,7 @@ async function refreshSessions() {
     if (s.id === state.session) li.classList.add("current");
     li.appendChild(el("span", "title", (depth ? "↳ " : "") + (s.title || "(empty)")));
     const meta = el("span", "dim");
-    meta.appendChild(el("span", `badge ${s.status}`, s.status));
+    meta.appendChild(el("span", `badge ${s.status}`, STATUS_WORDS[s.status] || s.status));
     const when = s.status === "waiting" && s.wake_at ? ` wakes ${fmtTime(s.wake_at)}` : ` ${fmtTime(s.updated)}`;
     meta.appendChild(document.createTextNode(when));
     if (s.parent) meta.appendChild(document.createTextNode(` · sub-agent of ${s.parent}`));
@@ -142,6 +147,20 @@ async function refreshSessions() {
     for (const c of (children.get(s.id) || []).reverse()) addEntry(c, depth + 1);
   };
   for (const s of sessions) if (!s.parent || !ids.has(s.parent)) addEntry(s, 0);
+}
+
+// A status as the list says it: a session that waits for an answer waits for you, not "running".
+const STATUS_WORDS = { needs_you: "waits for you" };
+
+// Finish markers are for Hearth, not for the reader: hidden from text as it streams in (the
+// final text comes without them from the server), a partial marker at the end included.
+const MARKER = /\bTASK[ _-]?COMPLETED?\b|\btask_complete\b/gi;
+// A completion claim alone on its line ("# Task Complete", "The task is done.") is one too.
+const CLAIM = /^[ \t>#*_`-]*(?:the\s+)?task\s*(?:is\s+|has\s+been\s+)?(?:now\s+)?(?:complete|completed|done|finished)[ \t.!*_`]*$/gim;
+function hideMarkers(text) {
+  const cut = text.replace(MARKER, "").replace(CLAIM, "");
+  const tail = cut.match(/\bT(?:A(?:S(?:K(?:_(?:C(?:O(?:M(?:P(?:L(?:E(?:T)?)?)?)?)?)?)?)?)?)?)?$/);
+  return (tail ? cut.slice(0, tail.index) : cut).replace(/\s+$/, "");
 }
 
 function fmtTime(iso) {
@@ -232,7 +251,7 @@ function paint(bubble) {
   if (bubble.frame) return;
   bubble.frame = requestAnimationFrame(() => {
     bubble.frame = 0;
-    bubble.node.replaceChildren(renderMarkdown(bubble.text));
+    bubble.node.replaceChildren(renderMarkdown(hideMarkers(bubble.text)));
     const box = $("messages");
     if (box.scrollHeight - box.scrollTop - box.clientHeight < 160) box.scrollTop = box.scrollHeight;
   });
@@ -352,11 +371,14 @@ function render(msg) {
     }
     case "approval_request":
       approvalCard(msg);
+      refreshSessions();
       break;
     case "plan_approval":
       planCard(msg);
+      refreshSessions();
       break;
     case "answered": {
+      if (state.questions.has(msg.id)) refreshSessions();
       const card = state.questions.get(msg.id);
       if (card) {
         card.classList.add("answered");
@@ -463,7 +485,12 @@ function renderChild(msg) {
 }
 
 function approvalCard(msg) {
-  const card = add(el("div", "question"));
+  const card = el("div", "question");
+  // Drawn before the call it gates (its result lands in the call's card): the question comes first.
+  const gated = [...document.querySelectorAll("#messages details.tool.pending")].reverse()
+    .find((d) => d.querySelector(".name")?.textContent === msg.tool);
+  if (gated) gated.before(card);
+  else add(card);
   card.appendChild(el("strong", null, `${msg.tool} needs your approval`));
   card.appendChild(el("div", "dim", msg.reason));
   card.appendChild(el("pre", null, msg.shown));
@@ -706,6 +733,36 @@ async function showUsage(range) {
   if (!usage.days.length) body.appendChild(el("p", "dim", "No model requests in this range."));
 }
 
+$("open-settings").addEventListener("click", () => showSettings());
+
+async function showSettings() {
+  let status;
+  try {
+    status = await api("/api/status");
+  } catch (err) {
+    panel("Settings").appendChild(el("p", "error", err.message));
+    return;
+  }
+  const body = panel("Settings");
+  const table = body.appendChild(el("table", "settings"));
+  const row = (label, key, value, hint = "") => {
+    const tr = table.appendChild(el("tr"));
+    tr.appendChild(el("th", null, label));
+    const td = tr.appendChild(el("td", null, value));
+    td.dataset.setting = key;
+    if (hint) td.appendChild(el("div", "dim", hint));
+  };
+  row("Model", "model", status.model, `${status.server} · ${status.context_window} tokens (${status.context_source}) · tool calls: ${status.tool_mode}`);
+  row("Mode", "mode", status.permission_mode, "Change it for this session with the mode menu above.");
+  row("Sandbox", "sandbox", status.sandbox_backend);
+  row("It protects", "protects", status.sandbox_protects);
+  if (status.sandbox_warning) row("Warning", "warning", status.sandbox_warning);
+  row("Network", "network", status.network);
+  row("Workspace", "workspace", status.workspace);
+  if (status.mcp_servers.length) row("MCP servers", "mcp", status.mcp_servers.join("\n"));
+  body.appendChild(el("p", "dim", "Settings come from the config files and HEARTH_ variables (hearth config shows where each came from); changes apply when hearth web starts again."));
+}
+
 $("open-jobs").addEventListener("click", () => showJobs());
 
 let jobsShown = 0; // only the newest of overlapping refreshes draws the panel
@@ -718,7 +775,8 @@ async function showJobs() {
   body.appendChild(el("p", "dim", cron.scheduler ? "The scheduler runs in this server." : `No scheduler in this server: ${cron.note}`));
   const buttons = body.appendChild(el("div", "buttons"));
   buttons.appendChild(el("button", null, "Reload schedules.toml")).addEventListener("click", () => jobAction("/api/cron/reload"));
-  if (!cron.jobs.length) body.appendChild(el("p", "dim", "No jobs. Add one with hearth jobs add, or POST /api/cron."));
+  body.appendChild(addJobForm());
+  if (!cron.jobs.length) body.appendChild(el("p", "dim", "No jobs yet."));
   const table = body.appendChild(el("table", "jobs"));
   const head = table.appendChild(el("tr"));
   for (const h of ["job", "schedule", "state", "next run", "last run", "session", ""]) head.appendChild(el("th", null, h));
@@ -744,6 +802,37 @@ async function showJobs() {
       actions.appendChild(el("button", null, job.enabled ? "Pause" : "Resume")).addEventListener("click", () => jobAction(`/api/cron/${encodeURIComponent(job.id)}/toggle`));
     }
   }
+}
+
+function addJobForm() {
+  const form = el("form", "add-job");
+  const field = (name, label, placeholder) => {
+    const wrap = form.appendChild(el("label", null, label));
+    const input = wrap.appendChild(el(name === "prompt" ? "textarea" : "input"));
+    input.name = name;
+    input.required = true;
+    input.placeholder = placeholder;
+    return input;
+  };
+  form.appendChild(el("strong", null, "Add a job"));
+  field("id", "Name", "nightly-tests");
+  field("schedule", "When: every 30m, daily 09:00, hourly :15, or cron such as 0 3 * * *", "daily 09:00");
+  field("prompt", "Task", "Run the tests and tell me what failed");
+  const submit = form.appendChild(el("button", "primary", "Add"));
+  submit.type = "submit";
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(form));
+    try {
+      await api("/api/cron", { method: "POST", body: data });
+    } catch (err) {
+      form.querySelector(".error")?.remove();
+      form.appendChild(el("p", "error", err.message));
+      return;
+    }
+    await showJobs();
+  });
+  return form;
 }
 
 async function jobAction(path) {
