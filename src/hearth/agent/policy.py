@@ -22,6 +22,7 @@ from hearth.agent.readonly import DEFAULT_COMMANDS, is_read_only_command
 from hearth.agent.rules import Rule, canonical_subjects
 from hearth.core.errors import ToolError
 from hearth.core.protocols import WorkspacePaths
+from hearth.sandbox.catalogue import why as control_why
 from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import Tool
 
@@ -111,6 +112,18 @@ class PermissionPolicy:
         verdicts = [self._decide_one(tool, s) for s in subjects]
         return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
 
+    def _control_write(self, tool: Tool, subject: str) -> Verdict:
+        """A write to a file that makes another program run code (sandbox/catalogue.py): asked in
+        every mode, unless the user's own allow rule names that control file (not a catch-all)."""
+        for rule in self.allow:
+            named = bool(rule.pattern and rule.pattern.strip("*/")) and is_control_path(
+                str(rule.pattern).rstrip("*/")
+            )
+            if named and rule.matches(tool.name, subject, for_allow=True):
+                return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
+        why = control_why(subject) or "a control file"
+        return Verdict(Decision.ASK, f"{subject} is a control file: {why}")
+
     def _decide_one(self, tool: Tool, subject: str | None) -> Verdict:
         if self.mode is PermissionMode.PLAN and not tool.read_only:
             return Verdict(Decision.DENY, "plan mode allows only read-only tools; finish the plan first")
@@ -125,7 +138,7 @@ class PermissionPolicy:
         if tool.control:
             return Verdict(Decision.ASK, f"{tool.name} writes a control file (a skill the model will follow)")
         if tool.name in WRITE_TOOLS and subject and is_control_path(subject):
-            return Verdict(Decision.ASK, f"{subject} is a control file (config, hooks, MCP, tasks)")
+            return self._control_write(tool, subject)
         for rule in self.allow:
             if rule.matches(tool.name, subject, for_allow=True):
                 return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
