@@ -7,6 +7,14 @@ Each command is a fresh process in a new session. When it ends, times out or
 floods its output, the backend's PID namespace (or the helper's subreaper)
 makes sure nothing it started lives on. Control files the command touched are
 put back as they were.
+
+Processes that outlive a call (background jobs, the `python` tool's interpreter and whatever
+it leaves running, MCP servers) can write at any time, so while one lives the control files
+are compared with what they were before the first of them started (the held baseline), not
+with a snapshot taken later (which could already hold what one of them planted): after every
+command, after every tool call (`settle`, from the dispatcher), every few seconds while idle,
+when such a process ends, and when the session closes. What the user approved meanwhile
+(a host-side write of a control file) joins the baseline (`adopt`).
 """
 
 from __future__ import annotations
@@ -15,14 +23,16 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import logging
 import os
 import secrets
 import signal
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hearth.core.protocols import ExecResult, ExecSpec, JobInfo
-from hearth.sandbox import guard
+from hearth.sandbox import guard, proctree
 from hearth.sandbox.backend import Backend
 from hearth.sandbox.budget import SessionCaps, WriteBudget
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
@@ -32,9 +42,13 @@ OUTPUT_KILL_BYTES = 8 << 20
 LONG_LINE_BYTES = 4 << 20  # a long-lived process's longest answer line
 TERM_GRACE = 1.0
 WATCH_INTERVAL = 0.05  # seconds between looks at the write budget while commands run (a statvfs)
+GUARD_INTERVAL = 2.0  # at least this long between the idle looks at control files while one is held
+GUARD_SHARE = 20  # and at least 20 times the last look's duration (a big workspace is walked less)
+
+log = logging.getLogger(__name__)
 
 
-@dataclass
+@dataclass(eq=False)  # held in a set by identity
 class _Job:
     id: str
     command: str
@@ -42,7 +56,6 @@ class _Job:
     group: ProcessGroup
     capture: OutputCapture
     reader: asyncio.Task[None]
-    before: guard.Snapshot
     started: float = field(default_factory=time.monotonic)
 
 
@@ -60,6 +73,12 @@ class SandboxRunner:
         self._watcher: asyncio.Task[None] | None = None
         self._stopping: set[asyncio.Task[None]] = set()
         self._long: set[LongProcess] = set()
+        self._held: guard.Snapshot | None = None  # control files before the first lasting process
+        self._holders: set[object] = set()  # what keeps it: jobs, long processes, MCP servers
+        self._unsaid: list[str] = []  # what the idle looks undid, said with the next tool result
+        self._guarder: asyncio.Task[None] | None = None
+        self._calls = 0  # tool calls under way (`calling`): the idle looks wait for them
+        self.final_report = guard.Report()  # what the last look, at close, undid
         self.set_caps(caps or SessionCaps())
         _sweep_once()
 
@@ -76,15 +95,18 @@ class SandboxRunner:
         if grown is not None:
             raise ToolError(self.budget.message(grown, "No background job can start until then."))
         running = [j for j in self._jobs.values() if j.process.returncode is None]
-        if len(running) >= self.caps.background_jobs:
+        started = [p for long in self._long for p in long.leftovers()]
+        if len(running) + len(started) >= self.caps.background_jobs:
             now = time.monotonic()
             listing = "\n".join(
-                f"  {j.id}  running {now - j.started:.0f}s  {j.command[:80]}" for j in running
+                [f"  {j.id}  running {now - j.started:.0f}s  {j.command[:80]}" for j in running]
+                + [f"  pid {p.pid}  started from python  {_argv(p)}" for p in started]
             )
             raise ToolError(
-                f"{len(running)} background jobs are running, the session's limit "
+                f"{len(running) + len(started)} background jobs are running, the session's limit "
                 f"(`max_background_jobs`):\n{listing}\nStop one with "
-                "shell_jobs(action='stop', id=...) first, or run the command in the foreground."
+                "shell_jobs(action='stop', id=...) (or end the processes python started) first, "
+                "or run the command in the foreground."
             )
 
     def _watch(self, proc: asyncio.subprocess.Process) -> None:
@@ -145,10 +167,78 @@ class SandboxRunner:
         return proc, group
 
     def _baseline(self) -> guard.Snapshot:
-        """Control files as they were before this command or, while background jobs run, before
-        the oldest of them started (so what a job changed meanwhile is undone too)."""
-        running = [j for j in self._jobs.values() if j.process.returncode is None]
-        return running[0].before if running else guard.snapshot(self.backend.workspace)
+        """Control files as they were before this command or, while a lasting process lives,
+        before the first of them started (so what one changed meanwhile is undone too)."""
+        return self._held if self._held is not None else guard.snapshot(self.backend.workspace)
+
+    def hold(self, holder: object) -> None:
+        """Before a process that outlives its call starts: keep the control files' baseline from
+        now until no such process is left (see the module's docstring)."""
+        if self._held is None:
+            self._held = guard.snapshot(self.backend.workspace)
+        self._holders.add(holder)
+        with contextlib.suppress(RuntimeError):  # no running loop: looked at by `settle` only
+            loop = asyncio.get_running_loop()
+            guarder = self._guarder
+            if guarder is None or guarder.done() or guarder.get_loop() is not loop:
+                self._guarder = loop.create_task(self._guard_idle())
+
+    def _lasting(self) -> bool:
+        """True while a process that holds the baseline may still write."""
+        for holder in list(self._holders):
+            if isinstance(holder, _Job | LongProcess) and not _alive(holder):
+                continue
+            return True
+        return False
+
+    def settle(self) -> guard.Report:
+        """Undo what changed in control files since the held baseline (after each tool call,
+        when a lasting process ends, at the session's end); let it go when none is left."""
+        report = guard.Report()
+        for line in self._unsaid:
+            report.undone.append(line)
+        self._unsaid.clear()
+        if self._held is None:
+            return report
+        found = guard.restore(self.backend.workspace, self._held)
+        report.undone += found.undone
+        report.errors += found.errors
+        if not self._lasting():
+            self._held = None
+            self._holders.clear()
+        return report
+
+    @contextlib.contextmanager
+    def calling(self) -> Iterator[None]:
+        """Around one tool call: the idle looks stay away (a write the user approved is adopted
+        after the tool, before anything compares), and `settle` follows it."""
+        self._calls += 1
+        try:
+            yield
+        finally:
+            self._calls -= 1
+
+    def adopt(self, rel: str) -> None:
+        """A control file the user approved writing (a host-side tool wrote it): kept as it is now."""
+        if self._held is not None:
+            self._held = guard.adopt(self.backend.workspace, self._held, rel)
+
+    async def _guard_idle(self) -> None:
+        """While the baseline is held and no tool runs: look now and then, so a planted hook does
+        not wait for the next tool call (the user may run git meanwhile)."""
+        pause = GUARD_INTERVAL
+        while self._held is not None:
+            await asyncio.sleep(pause)
+            if self._held is None:
+                return
+            if self._calls:
+                continue
+            began = time.monotonic()
+            found = guard.restore(self.backend.workspace, self._held)
+            pause = max(GUARD_INTERVAL, GUARD_SHARE * (time.monotonic() - began))
+            self._unsaid += [f"{rel} (while no tool ran)" for rel in found.undone]
+            if found.undone:
+                log.warning("control files changed by a session process were put back: %s", found.undone)
 
     async def run(self, spec: ExecSpec) -> ExecResult:
         over = await self.budget.over()  # past the budget, a command may still read and delete
@@ -197,8 +287,12 @@ class SandboxRunner:
 
     async def start(self, spec: ExecSpec) -> JobInfo:
         await self._check_jobs()
-        before = self._baseline()
-        proc, group = await self._spawn(spec)
+        token = object()
+        self.hold(token)
+        try:
+            proc, group = await self._spawn(spec)
+        finally:
+            self._holders.discard(token)
         self._watch(proc)
         capture = OutputCapture(head=8_000, tail=24_000)
         job_id = "job_" + secrets.token_hex(3)
@@ -213,12 +307,13 @@ class SandboxRunner:
                 group.remove()
                 self._live.pop(id(proc), None)
                 self._over_budget.pop(id(proc), None)
-                report = guard.restore(self.backend.workspace, before)
+                report = self.settle()
                 if report:
                     capture.feed(("\n" + report.message() + "\n").encode())
 
-        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()), before)
+        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()))
         self._jobs[job_id] = job
+        self._holders.add(job)
         return self._info(job)
 
     def jobs(self) -> list[JobInfo]:
@@ -238,21 +333,42 @@ class SandboxRunner:
             await asyncio.wait_for(job.reader, timeout=5)
         return self._info(job)
 
-    async def open(self, spec: ExecSpec) -> LongProcess:
+    async def open(self, spec: ExecSpec, main: str = "") -> LongProcess:
         """A long-lived confined process the caller talks to over its stdin and stdout (the
         `python` tool's interpreter). Same backend, limits and clean-up as a command; it dies
-        with Hearth (the backend's parent-death handling) and with `close`."""
-        proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
+        with Hearth (the backend's parent-death handling) and with `close`. `main`: the main
+        process's last argument, to tell the processes it starts (background work) from it."""
+        token = object()
+        self.hold(token)
+        try:
+            proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
+        finally:
+            self._holders.discard(token)
         self._watch(proc)  # the write budget holds for it too: past it, it is stopped
-        long = LongProcess(self, proc, group)
+        long = LongProcess(self, proc, group, main)
         self._long.add(long)
+        self._holders.add(long)
         return long
+
+    def room(self, long: LongProcess) -> int:
+        """How many processes `long` may leave running: the background-job cap, less the jobs
+        and the other long processes' leftovers."""
+        running = sum(1 for j in self._jobs.values() if j.process.returncode is None)
+        others = sum(len(o.leftovers()) for o in self._long if o is not long)
+        return max(0, self.caps.background_jobs - running - others)
 
     async def close(self) -> None:
         for long in list(getattr(self, "_long", ())):
             await long.close()
         for job_id in list(self._jobs):
             await self.stop(job_id)
+        self._holders.clear()  # every process the session started is gone: a last look
+        report = self.settle()
+        if report:
+            log.warning("at the session's end: %s", report.message())
+        self.final_report = report
+        if self._guarder is not None and self._guarder.get_loop() is asyncio.get_running_loop():
+            self._guarder.cancel()
         if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
             self._watcher.cancel()
         close = getattr(self.backend, "close", None)
@@ -278,10 +394,34 @@ class LongProcess:
     answer line (it starts with the caller's marker). Control files it touched during a call are
     put back after it, as for a command."""
 
-    def __init__(self, runner: SandboxRunner, proc: asyncio.subprocess.Process, group: ProcessGroup) -> None:
+    def __init__(
+        self, runner: SandboxRunner, proc: asyncio.subprocess.Process, group: ProcessGroup, main: str = ""
+    ) -> None:
         self._runner = runner
         self.process = proc
         self._group = group
+        self._main = main
+
+    def leftovers(self) -> list[proctree.Proc]:
+        """The processes it started that are still running (background work), oldest first."""
+        if not self._main or self.process.returncode is not None:
+            return []
+        return proctree.started_by_main(self.process.pid, self._main)
+
+    def _capped(self) -> str:
+        """Stop the newest processes it left past the session's background-job cap; what was done."""
+        left = self.leftovers()
+        room = self._runner.room(self)
+        if len(left) <= room:
+            return ""
+        stopped = left[room:]
+        proctree.kill(stopped)
+        return (
+            f"[hearth: {len(left)} processes started from python were still running; they count as "
+            f"background jobs, and the session's limit (`max_background_jobs`, "
+            f"{self._runner.caps.background_jobs}) left room for {room}, so {len(stopped)} "
+            f"were stopped: {', '.join(_argv(p) for p in stopped[:5])}]"
+        )
 
     @property
     def alive(self) -> bool:
@@ -292,7 +432,6 @@ class LongProcess:
         TimeoutError: no answer in time (the process is then stopped); EOFError: it ended."""
         proc = self.process
         assert proc.stdin is not None and proc.stdout is not None
-        before = guard.snapshot(self._runner.backend.workspace)
         try:
             proc.stdin.write(request.rstrip(b"\n") + b"\n")
             async with asyncio.timeout(timeout):
@@ -309,12 +448,14 @@ class LongProcess:
             if grown is not None:
                 exc.add_note(self._runner.budget.message(grown, "The process was stopped."))
             await self.close()
-            report = guard.restore(self._runner.backend.workspace, before)
+            report = self._runner.settle()
             if report:
                 exc.add_note(report.message())
             raise
-        report = guard.restore(self._runner.backend.workspace, before)
-        return answer, report.message() if report else ""
+        capped = self._capped()
+        report = self._runner.settle()
+        notes = [n for n in (capped, report.message() if report else "") if n]
+        return answer, "\n".join(notes)
 
     async def close(self) -> None:
         self._runner._long.discard(self)
@@ -325,6 +466,16 @@ class LongProcess:
         self._group.remove()
         for _ in range(3):
             await asyncio.sleep(0)
+
+
+def _alive(holder: _Job | LongProcess) -> bool:
+    if isinstance(holder, _Job):
+        return holder.process.returncode is None
+    return holder.alive
+
+
+def _argv(p: proctree.Proc) -> str:
+    return " ".join(a.decode(errors="replace") for a in p.argv)[:80] or f"pid {p.pid}"
 
 
 @functools.cache
