@@ -39,6 +39,7 @@ from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
+from hearth.runtime.pipeline.approvals import PlanRecorder
 from hearth.runtime.profile import (
     add_runtime_tools,
     decide_tool_mode,
@@ -226,6 +227,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     configure_logging(settings)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
     sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+    sandbox.runner.watchers.append(PlanRecorder(settings.workspace))  # plans it writes wait for a person
     proxy = await _start_proxy(settings, sandbox) if settings.network_allow and not settings.network else None
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None

@@ -28,7 +28,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from hearth.core.protocols import ExecResult, ExecSpec, JobInfo
@@ -79,6 +79,9 @@ class SandboxRunner:
         self._guarder: asyncio.Task[None] | None = None
         self._calls = 0  # tool calls under way (`calling`): the idle looks wait for them
         self.final_report = guard.Report()  # what the last look, at close, undid
+        # Called at every look (after each command and tool call, while idle, at close): the
+        # session's other records of what its processes wrote (pipeline/approvals.py).
+        self.watchers: list[Callable[[], None]] = []
         self.set_caps(caps or SessionCaps())
         _sweep_once()
 
@@ -191,9 +194,17 @@ class SandboxRunner:
             return True
         return False
 
+    def _look(self) -> None:
+        for watcher in list(self.watchers):
+            try:
+                watcher()
+            except Exception:  # a record that failed is logged, never a crash of the loop
+                log.exception("a sandbox watcher failed")
+
     def settle(self) -> guard.Report:
         """Undo what changed in control files since the held baseline (after each tool call,
         when a lasting process ends, at the session's end); let it go when none is left."""
+        self._look()
         report = guard.Report()
         for line in self._unsaid:
             report.undone.append(line)
@@ -234,6 +245,7 @@ class SandboxRunner:
             if self._calls:
                 continue
             began = time.monotonic()
+            self._look()
             found = guard.restore(self.backend.workspace, self._held)
             pause = max(GUARD_INTERVAL, GUARD_SHARE * (time.monotonic() - began))
             self._unsaid += [f"{rel} (while no tool ran)" for rel in found.undone]
@@ -277,6 +289,7 @@ class SandboxRunner:
         report = guard.restore(self.backend.workspace, before)
         if report:
             output += "\n" + report.message()
+        self._look()
         return ExecResult(
             exit_code=None if killed else proc.returncode,
             output=output,
