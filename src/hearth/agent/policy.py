@@ -12,6 +12,7 @@ user trusted, see `runtime.config`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,6 +30,11 @@ from hearth.tools.base import Tool
 DEFAULT_ALLOW = DEFAULT_COMMANDS  # what runs without asking by default, with read-only options only
 UNISOLATED = "no sandbox isolates commands here, so every shell command asks, whatever the rules or mode"
 WRITE_TOOLS = ("write", "edit", "mkdir")
+DEFAULT_REASON = "a read-only command, allowed by default"
+BACKGROUND_ASKS = (
+    "a background command outlives the call, and this sandbox cannot make control files read-only "
+    "(they are only put back afterwards), so it asks in normal mode"
+)
 
 
 class Decision(StrEnum):
@@ -69,6 +75,10 @@ class PermissionPolicy:
     deny: tuple[Rule, ...] = ()
     sandboxed: bool = True
     defaults: bool = True  # allow the read-only commands of `readonly` without asking (sandboxed only)
+    # The sandbox cannot make control files read-only (Landlock, containers): only the guard puts
+    # them back. Then a background command, whose processes outlive the call, is not allowed by
+    # the read-only defaults in normal mode: it asks (a user's allow rule still allows it).
+    guarded_only: bool = False
 
     @classmethod
     def from_settings(
@@ -80,6 +90,7 @@ class PermissionPolicy:
         *,
         sandboxed: bool = True,
         defaults: bool = True,
+        guarded_only: bool = False,
     ) -> PermissionPolicy:
         return cls(
             mode,
@@ -88,6 +99,7 @@ class PermissionPolicy:
             tuple(map(Rule.parse, deny)),
             sandboxed,
             defaults,
+            guarded_only,
         )
 
     def secret_exceptions(self) -> tuple[str, ...]:
@@ -96,9 +108,7 @@ class PermissionPolicy:
         return tuple(r.pattern for r in self.allow if r.tool in file_tools and r.pattern and r.pattern != "*")
 
     def with_allowed(self, rule: Rule) -> PermissionPolicy:
-        return PermissionPolicy(
-            self.mode, (*self.allow, rule), self.ask, self.deny, self.sandboxed, self.defaults
-        )
+        return dataclasses.replace(self, allow=(*self.allow, rule))
 
     def decide(self, tool: Tool, arguments: dict[str, Any], paths: WorkspacePaths | None = None) -> Verdict:
         """Decides on what the tool will open: each path argument made canonical by `paths` (the
@@ -110,7 +120,16 @@ class PermissionPolicy:
         except ToolError as exc:
             return Verdict(Decision.DENY, str(exc).rstrip("."))
         verdicts = [self._decide_one(tool, s) for s in subjects]
-        return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
+        verdict = max(verdicts, key=lambda v: _STRICTNESS[v.decision])
+        lasting = tool.name == "shell" and arguments.get("background") is True
+        if (
+            lasting
+            and self.guarded_only
+            and verdict.reason == DEFAULT_REASON
+            and self.mode is PermissionMode.NORMAL
+        ):
+            return Verdict(Decision.ASK, BACKGROUND_ASKS)
+        return verdict
 
     def _control_write(self, tool: Tool, subject: str) -> Verdict:
         """A write to a file that makes another program run code (sandbox/catalogue.py): asked in
@@ -145,7 +164,7 @@ class PermissionPolicy:
         # The read-only defaults are safe only when a sandbox hides secrets from `cat`.
         defaults = tool.name == "shell" and self.defaults and self.sandboxed and subject is not None
         if defaults and is_read_only_command(str(subject)):
-            return Verdict(Decision.ALLOW, "a read-only command, allowed by default")
+            return Verdict(Decision.ALLOW, DEFAULT_REASON)
         if tool.read_only and self.mode is not PermissionMode.MANUAL:
             return Verdict(Decision.ALLOW, "read-only tool")
         if self.mode is PermissionMode.AUTO:

@@ -350,7 +350,12 @@ def start_agent(
     nested = NestedInstructions(rt.workspace)
     nested.seen.update(state.seen_folders)
     policy = PermissionPolicy.from_settings(
-        state.mode, rt.settings.allow, rt.settings.ask, rt.settings.deny, sandboxed=rt.sandbox.runner.isolated
+        state.mode,
+        rt.settings.allow,
+        rt.settings.ask,
+        rt.settings.deny,
+        sandboxed=rt.sandbox.runner.isolated,
+        guarded_only=not rt.sandbox.runner.backend.controls_read_only,
     )
     # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
     paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
