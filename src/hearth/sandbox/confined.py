@@ -8,8 +8,8 @@ last resort: limits and clean-up, but no isolation, and it says so.
 
 Landlock cannot deny a sub-path of a folder it allows, so control files and
 each repository's settings inside the workspace are writable here: the guard
-(guard.py, called by the runner when each command or background job ends)
-is what puts them back.
+(guard.py, called by the runner after each command and tool call, and while a
+lasting process lives) is what puts them back.
 """
 
 from __future__ import annotations

@@ -17,7 +17,9 @@ The guard works on directory file descriptors only: it never follows a
 symlink, never reads or writes outside the workspace, and reports what it
 could not do instead of raising. bwrap also mounts the unchangeable parts
 read-only (`mounts`); under Landlock and the process runner this guard is the
-protection, applied when each command or background job ends.
+protection, applied when each command ends and, while a process that outlives its call lives
+(a background job, the `python` interpreter, an MCP server), against the state before the
+first of them started (runner.py).
 """
 
 from __future__ import annotations
