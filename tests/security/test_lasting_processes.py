@@ -16,6 +16,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from box import Box
@@ -26,7 +27,10 @@ from hearth.agent.policy import PermissionPolicy
 from hearth.core.events import ToolResult
 from hearth.core.types import ToolCall
 from hearth.sandbox.budget import SessionCaps
+from hearth.sandbox.choice import BACKENDS
 from hearth.sandbox.paths import SafePaths
+from hearth.testing.script import ScriptedCall, ScriptedReply
+from hearth.testing.server import ScriptedServer
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.python import python_tools
@@ -290,3 +294,37 @@ def test_an_mcp_server_the_sandbox_launched_planting_later_is_undone(box: Box, f
     finally:
         server.kill()
         server.wait()
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        pytest.param(name, marks=pytest.mark.skipif(bool(why), reason=str(why)))
+        for name in ("bwrap", "landlock")
+        for why in [BACKENDS[name](Path("/tmp"), None).available()]  # type: ignore[arg-type]
+    ],
+)
+def test_a_real_run_whose_python_thread_plants_leaves_nothing_for_the_users_git(
+    hearth: Any, server: ScriptedServer, workspace: Path, backend: str, fired: Path
+) -> None:
+    user_repo(workspace)
+    calls = [
+        ScriptedCall(name="python", arguments={"code": planter(fired)}),
+        ScriptedCall(name="python", arguments={"code": "open('go', 'w').close()"}),  # it plants after this
+        ScriptedCall(
+            name="python",
+            arguments={
+                "code": "import time\nwhile not __import__('os').path.exists('planted'): time.sleep(0.05)"
+            },
+        ),
+    ]
+    for call in calls:
+        server.add(ScriptedReply(tool_calls=[call]))
+    server.add(ScriptedReply(text="Done."))
+    env = {"HEARTH_LLM_URL": server.url, "HEARTH_SANDBOX": backend, "HEARTH_PERMISSION_MODE": "auto"}
+    res = hearth("run", "go", "-w", str(workspace), "--json", env=env, timeout=120)
+    assert res.code == 0, res.stderr
+    assert gone(workspace, *PLANTED[1:]) == []
+    if (workspace / ".git/config").exists():
+        assert "fsmonitor" not in (workspace / ".git/config").read_text()
+    user_works(workspace, fired)
