@@ -9,12 +9,8 @@ makes sure nothing it started lives on. Control files the command touched are
 put back as they were.
 
 Processes that outlive a call (background jobs, the `python` tool's interpreter and whatever
-it leaves running, MCP servers) can write at any time, so while one lives the control files
-are compared with what they were before the first of them started (the held baseline), not
-with a snapshot taken later (which could already hold what one of them planted): after every
-command, after every tool call (`settle`, from the dispatcher), every few seconds while idle,
-when such a process ends, and when the session closes. What the user approved meanwhile
-(a host-side write of a control file) joins the baseline (`adopt`).
+it leaves running, MCP servers) are compared with the control files' state before the first of
+them started, not with a later snapshot (held.py).
 """
 
 from __future__ import annotations
@@ -23,18 +19,18 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import logging
 import os
 import secrets
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hearth.core.protocols import ExecResult, ExecSpec, JobInfo
 from hearth.sandbox import guard, proctree
 from hearth.sandbox.backend import Backend
 from hearth.sandbox.budget import SessionCaps, WriteBudget
+from hearth.sandbox.held import HeldControls
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.output import OutputCapture
 
@@ -42,10 +38,6 @@ OUTPUT_KILL_BYTES = 8 << 20
 LONG_LINE_BYTES = 4 << 20  # a long-lived process's longest answer line
 TERM_GRACE = 1.0
 WATCH_INTERVAL = 0.05  # seconds between looks at the write budget while commands run (a statvfs)
-GUARD_INTERVAL = 2.0  # at least this long between the idle looks at control files while one is held
-GUARD_SHARE = 20  # and at least 20 times the last look's duration (a big workspace is walked less)
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)  # held in a set by identity
@@ -57,6 +49,10 @@ class _Job:
     capture: OutputCapture
     reader: asyncio.Task[None]
     started: float = field(default_factory=time.monotonic)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
 
 
 class SandboxRunner:
@@ -73,15 +69,7 @@ class SandboxRunner:
         self._watcher: asyncio.Task[None] | None = None
         self._stopping: set[asyncio.Task[None]] = set()
         self._long: set[LongProcess] = set()
-        self._held: guard.Snapshot | None = None  # control files before the first lasting process
-        self._holders: set[object] = set()  # what keeps it: jobs, long processes, MCP servers
-        self._unsaid: list[str] = []  # what the idle looks undid, said with the next tool result
-        self._guarder: asyncio.Task[None] | None = None
-        self._calls = 0  # tool calls under way (`calling`): the idle looks wait for them
-        self.final_report = guard.Report()  # what the last look, at close, undid
-        # Called at every look (after each command and tool call, while idle, at close): the
-        # session's other records of what its processes wrote (pipeline/approvals.py).
-        self.watchers: list[Callable[[], None]] = []
+        self.held = HeldControls(backend.workspace)  # control files while lasting processes live
         self.set_caps(caps or SessionCaps())
         _sweep_once()
 
@@ -172,85 +160,29 @@ class SandboxRunner:
     def _baseline(self) -> guard.Snapshot:
         """Control files as they were before this command or, while a lasting process lives,
         before the first of them started (so what one changed meanwhile is undone too)."""
-        return self._held if self._held is not None else guard.snapshot(self.backend.workspace)
+        held = self.held.snapshot
+        return held if held is not None else guard.snapshot(self.backend.workspace)
 
+    # The held baseline (held.py), for the dispatcher and the tools: one per runner.
     def hold(self, holder: object) -> None:
-        """Before a process that outlives its call starts: keep the control files' baseline from
-        now until no such process is left (see the module's docstring)."""
-        if self._held is None:
-            self._held = guard.snapshot(self.backend.workspace)
-        self._holders.add(holder)
-        with contextlib.suppress(RuntimeError):  # no running loop: looked at by `settle` only
-            loop = asyncio.get_running_loop()
-            guarder = self._guarder
-            if guarder is None or guarder.done() or guarder.get_loop() is not loop:
-                self._guarder = loop.create_task(self._guard_idle())
-
-    def _lasting(self) -> bool:
-        """True while a process that holds the baseline may still write."""
-        for holder in list(self._holders):
-            if isinstance(holder, _Job | LongProcess) and not _alive(holder):
-                continue
-            return True
-        return False
-
-    def _look(self) -> None:
-        for watcher in list(self.watchers):
-            try:
-                watcher()
-            except Exception:  # a record that failed is logged, never a crash of the loop
-                log.exception("a sandbox watcher failed")
+        self.held.hold(holder)
 
     def settle(self) -> guard.Report:
-        """Undo what changed in control files since the held baseline (after each tool call,
-        when a lasting process ends, at the session's end); let it go when none is left."""
-        self._look()
-        report = guard.Report()
-        for line in self._unsaid:
-            report.undone.append(line)
-        self._unsaid.clear()
-        if self._held is None:
-            return report
-        found = guard.restore(self.backend.workspace, self._held)
-        report.undone += found.undone
-        report.errors += found.errors
-        if not self._lasting():
-            self._held = None
-            self._holders.clear()
-        return report
+        return self.held.settle()
 
-    @contextlib.contextmanager
-    def calling(self) -> Iterator[None]:
-        """Around one tool call: the idle looks stay away (a write the user approved is adopted
-        after the tool, before anything compares), and `settle` follows it."""
-        self._calls += 1
-        try:
-            yield
-        finally:
-            self._calls -= 1
+    def calling(self) -> contextlib.AbstractContextManager[None]:
+        return self.held.calling()
 
     def adopt(self, rel: str) -> None:
-        """A control file the user approved writing (a host-side tool wrote it): kept as it is now."""
-        if self._held is not None:
-            self._held = guard.adopt(self.backend.workspace, self._held, rel)
+        self.held.adopt(rel)
 
-    async def _guard_idle(self) -> None:
-        """While the baseline is held and no tool runs: look now and then, so a planted hook does
-        not wait for the next tool call (the user may run git meanwhile)."""
-        pause = GUARD_INTERVAL
-        while self._held is not None:
-            await asyncio.sleep(pause)
-            if self._held is None:
-                return
-            if self._calls:
-                continue
-            began = time.monotonic()
-            self._look()
-            found = guard.restore(self.backend.workspace, self._held)
-            pause = max(GUARD_INTERVAL, GUARD_SHARE * (time.monotonic() - began))
-            self._unsaid += [f"{rel} (while no tool ran)" for rel in found.undone]
-            if found.undone:
-                log.warning("control files changed by a session process were put back: %s", found.undone)
+    @property
+    def watchers(self) -> list[Callable[[], None]]:
+        return self.held.watchers
+
+    @property
+    def final_report(self) -> guard.Report:
+        return self.held.final_report
 
     async def run(self, spec: ExecSpec) -> ExecResult:
         over = await self.budget.over()  # past the budget, a command may still read and delete
@@ -289,7 +221,7 @@ class SandboxRunner:
         report = guard.restore(self.backend.workspace, before)
         if report:
             output += "\n" + report.message()
-        self._look()
+        self.held.look()
         return ExecResult(
             exit_code=None if killed else proc.returncode,
             output=output,
@@ -305,7 +237,7 @@ class SandboxRunner:
         try:
             proc, group = await self._spawn(spec)
         finally:
-            self._holders.discard(token)
+            self.held.release(token)
         self._watch(proc)
         capture = OutputCapture(head=8_000, tail=24_000)
         job_id = "job_" + secrets.token_hex(3)
@@ -326,7 +258,7 @@ class SandboxRunner:
 
         job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()))
         self._jobs[job_id] = job
-        self._holders.add(job)
+        self.held.holders.add(job)
         return self._info(job)
 
     def jobs(self) -> list[JobInfo]:
@@ -356,11 +288,11 @@ class SandboxRunner:
         try:
             proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
         finally:
-            self._holders.discard(token)
+            self.held.release(token)
         self._watch(proc)  # the write budget holds for it too: past it, it is stopped
         long = LongProcess(self, proc, group, main)
         self._long.add(long)
-        self._holders.add(long)
+        self.held.holders.add(long)
         return long
 
     def room(self, long: LongProcess) -> int:
@@ -375,13 +307,7 @@ class SandboxRunner:
             await long.close()
         for job_id in list(self._jobs):
             await self.stop(job_id)
-        self._holders.clear()  # every process the session started is gone: a last look
-        report = self.settle()
-        if report:
-            log.warning("at the session's end: %s", report.message())
-        self.final_report = report
-        if self._guarder is not None and self._guarder.get_loop() is asyncio.get_running_loop():
-            self._guarder.cancel()
+        self.held.close()  # every process the session started is gone: a last look
         if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
             self._watcher.cancel()
         close = getattr(self.backend, "close", None)
@@ -479,12 +405,6 @@ class LongProcess:
         self._group.remove()
         for _ in range(3):
             await asyncio.sleep(0)
-
-
-def _alive(holder: _Job | LongProcess) -> bool:
-    if isinstance(holder, _Job):
-        return holder.process.returncode is None
-    return holder.alive
 
 
 def _argv(p: proctree.Proc) -> str:
