@@ -228,33 +228,3 @@ def test_a_finish_after_a_failed_run_that_was_then_fixed_is_done(hearth, server,
     res = run(hearth, server, workspace, "Write hello.py that prints hello and run it")
     assert res.code == 0, res.stdout[-2000:]
     assert not [e for e in events(workspace) if getattr(e, "reason", "") == "finish_after_failure"]
-
-
-def test_a_finish_without_the_file_the_task_names_is_pushed_back_once(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    """Asked for a script that writes counts.json, the model wrote counts.json by hand and finished."""
-    (workspace / "text.txt").write_text("the cat\n")
-    server.add(
-        call("write", path="counts.json", content='{"the": 1, "cat": 1}'),
-        ScriptedReply(text="TASK_COMPLETE"),
-        call("write", path="counts.py", content="print('counting')\n"),
-        ScriptedReply(text="TASK_COMPLETE"),
-    )
-    res = run(hearth, server, workspace, "Write counts.py that counts the words of text.txt into counts.json")
-    assert res.code == 0, res.stdout[-2000:]
-    [notice] = [e for e in events(workspace) if getattr(e, "reason", "") == "finish_missing_files"]
-    assert "counts.py" in notice.text and "counts.json" not in notice.text
-    assert (workspace / "counts.py").exists()
-
-
-def test_a_second_finish_without_a_named_file_stands(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    """The task asked to delete a file: it is rightly missing, so the second finish is done."""
-    (workspace / "old.log").write_text("x\n")
-    server.add(
-        call("write", path="notes.txt", content="old.log removed\n"),
-        call("shell", command="rm old.log"),
-        ScriptedReply(text="TASK_COMPLETE"),
-        ScriptedReply(text="TASK_COMPLETE"),
-    )
-    res = run(hearth, server, workspace, "Delete old.log")
-    assert res.code == 0, res.stdout[-2000:]
-    assert len([e for e in events(workspace) if getattr(e, "reason", "") == "finish_missing_files"]) == 1

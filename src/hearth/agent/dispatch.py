@@ -7,6 +7,7 @@ the call's id kept. A tool that crashes is reported, never raised.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import logging
@@ -16,17 +17,19 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
-from hearth.agent.policy import Approval, Approver, Decision, PermissionPolicy, Verdict
+from hearth.agent.policy import WRITE_TOOLS, Approval, Approver, Decision, PermissionPolicy, Verdict
 from hearth.agent.rules import PATH_ARGUMENTS, canonical_arguments, subject_of
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, PermissionDecided, RuleRemembered, ToolResult
 from hearth.core.text import cap_text
 from hearth.core.types import ToolCall
 from hearth.prompts import render
+from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import RunContext, Tool, signature
 from hearth.tools.toolset import Toolset
 
 log = logging.getLogger(__name__)
+SKILL_FOLDERS = (".hearth/skills", ".agents/skills")  # where a control tool (promote_skill) writes
 
 
 @dataclass
@@ -78,6 +81,19 @@ class Dispatcher:
         if arguments is not call.arguments:
             args = args.model_copy(update={k: arguments[k] for k in PATH_ARGUMENTS if k in arguments})
             context = replace(context, paths=context.paths.pinned())
+        sandbox = context.sandbox
+        calling = getattr(sandbox, "calling", None)
+        with calling() if calling is not None else contextlib.nullcontext():
+            ok, output = await self._execute(tool, args, context)
+            if ok and (tool.name in WRITE_TOOLS or tool.control):
+                _adopt(sandbox, tool, arguments)
+            settle = getattr(sandbox, "settle", None)
+            report = settle() if settle is not None else None
+        if report:
+            output += "\n" + report.message()
+        return ok, output
+
+    async def _execute(self, tool: Tool, args: Any, context: RunContext) -> tuple[bool, str]:
         try:
             return True, await tool.run(args, context)
         except ToolError as exc:
@@ -145,6 +161,21 @@ def _expected(tool: Tool) -> str:
         return signature(tool)
     schema = json.dumps(tool.spec().parameters, separators=(",", ":"))
     return f"{signature(tool)}: {tool.spec().description}\nparameters: {schema}"
+
+
+def _adopt(sandbox: object, tool: Tool, arguments: dict[str, Any]) -> None:
+    """A control file the policy let a host-side tool write (asked, or a rule naming it): kept
+    by the guard, which otherwise puts control files back as they were before the session's
+    lasting processes started (sandbox/runner.py)."""
+    adopt = getattr(sandbox, "adopt", None)
+    if adopt is None:
+        return
+    subject = subject_of(arguments)
+    for rel in [subject] if subject else []:
+        if is_control_path(rel):
+            adopt(rel)
+    for rel in SKILL_FOLDERS if tool.control else ():
+        adopt(rel)
 
 
 def _errors(exc: ValidationError) -> str:

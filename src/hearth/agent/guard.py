@@ -36,7 +36,6 @@ class LoopGuard:
     _blocked_pushed_back: int = 0
     _remedies_given: set[str] = field(default_factory=set)
     _failed_checks: set[str] = field(default_factory=set)  # failed runs a finish was pushed back over
-    _missing_pushed_back: bool = False  # a finish while files the task names are missing
     _cut_pushed_back: bool = False
 
     def empty_reply(self) -> bool:
@@ -73,13 +72,6 @@ class LoopGuard:
         if output in self._failed_checks:
             return False
         self._failed_checks.add(output)
-        return True
-
-    def push_back_missing_files(self) -> bool:
-        """True once per turn: a finish while files the task names do not exist."""
-        if self._missing_pushed_back:
-            return False
-        self._missing_pushed_back = True
         return True
 
     def push_back_after_cut(self) -> bool:

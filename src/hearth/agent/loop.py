@@ -515,7 +515,6 @@ class Agent:
             self.record(Notice(reason="calls_not_run", text=render("notice_reply_stopped")))
             raise _Continue
         self._check_evidence(guard)
-        self._check_named_files(guard)
         open_items = self.work.unfinished()
         if open_items:
             guard.refused_finish(len(open_items))
@@ -539,37 +538,6 @@ class Agent:
         raise LimitReached(
             f"the model finished, but its last {failed.name} run failed and nothing changed since"
         )
-
-    def _check_named_files(self, guard: LoopGuard) -> None:
-        """A finish after changes that left files the task names missing is pushed back once,
-        naming them (a small model wrote the output file by hand instead of the script the task
-        asked for); a second finish stands: the task may have asked to delete or rename them."""
-        if not verdict.Evidence.of(self.history, self.dispatcher.toolset).changes:
-            return  # nothing was written: an answer, or work done by commands
-        task = next((e.text for e in reversed(self.history) if isinstance(e, UserMessage)), "")
-        touched = _paths_used(self.history)
-        missing = [
-            name
-            for name in split_present(self.dispatcher.context.workspace, task)[1]
-            if not any(p == name or p.endswith("/" + name) for p in touched)
-        ]
-        if missing and guard.push_back_missing_files():
-            text = render("notice_finish_missing_files", names=", ".join(missing))
-            self.record(Notice(reason="finish_missing_files", text=text))
-            raise _Continue
-
-
-def _paths_used(history: list[Event]) -> set[str]:
-    """The `path` arguments of this turn's calls (a file written into a folder the task did not
-    name, such as a sub-agent's scratch folder, is still the file the task named)."""
-    start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
-    return {
-        str(call.arguments["path"])
-        for event in history[start + 1 :]
-        if isinstance(event, ModelReply)
-        for call in event.tool_calls
-        if isinstance(call.arguments.get("path"), str)
-    }
 
 
 class _Continue(Exception):

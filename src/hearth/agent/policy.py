@@ -27,6 +27,7 @@ from hearth.agent.readonly import DEFAULT_COMMANDS, is_read_only_command, reads_
 from hearth.agent.rules import Rule, canonical_subjects
 from hearth.core.errors import ToolError
 from hearth.core.protocols import WorkspacePaths
+from hearth.sandbox.catalogue import why as control_why
 from hearth.sandbox.guard import is_control_path
 from hearth.sandbox.secrets import command_names_secret, secret_index
 from hearth.tools.base import Tool
@@ -38,6 +39,11 @@ CODE_TOOLS = ("shell", "python")  # tools that run what the model wrote in the s
 GIT_OBJECTS = (
     "git can print committed secrets from its objects and history, which no sandbox hides; "
     "it asks every time (the git_diff and git_log tools leave secret files out)"
+)
+DEFAULT_REASON = "a read-only command, allowed by default"
+BACKGROUND_ASKS = (
+    "a background command outlives the call, and this sandbox cannot make control files read-only "
+    "(they are only put back afterwards), so it asks in normal mode"
 )
 
 
@@ -80,6 +86,10 @@ class PermissionPolicy:
     sandboxed: bool = True
     defaults: bool = True  # allow the read-only commands of `readonly` without asking (sandboxed only)
     hides_secrets: bool = False  # the backend hides secret files from commands (bwrap binds /dev/null)
+    # The sandbox cannot make control files read-only (Landlock, containers): only the guard puts
+    # them back. Then a background command, whose processes outlive the call, is not allowed by
+    # the read-only defaults in normal mode: it asks (a user's allow rule still allows it).
+    guarded_only: bool = False
 
     @classmethod
     def from_settings(
@@ -92,6 +102,7 @@ class PermissionPolicy:
         sandboxed: bool = True,
         defaults: bool = True,
         hides_secrets: bool = False,
+        guarded_only: bool = False,
     ) -> PermissionPolicy:
         return cls(
             mode,
@@ -101,6 +112,7 @@ class PermissionPolicy:
             sandboxed,
             defaults,
             hides_secrets,
+            guarded_only,
         )
 
     def secret_exceptions(self) -> tuple[str, ...]:
@@ -129,7 +141,28 @@ class PermissionPolicy:
             secret = self._secret_read(code, known)
             if secret is not None:
                 verdicts.append(Verdict(Decision.ASK, secret))
-        return max(verdicts, key=lambda v: _STRICTNESS[v.decision])
+        verdict = max(verdicts, key=lambda v: _STRICTNESS[v.decision])
+        lasting = tool.name == "shell" and arguments.get("background") is True
+        if (
+            lasting
+            and self.guarded_only
+            and verdict.reason == DEFAULT_REASON
+            and self.mode is PermissionMode.NORMAL
+        ):
+            return Verdict(Decision.ASK, BACKGROUND_ASKS)
+        return verdict
+
+    def _control_write(self, tool: Tool, subject: str) -> Verdict:
+        """A write to a file that makes another program run code (sandbox/catalogue.py): asked in
+        every mode, unless the user's own allow rule names that control file (not a catch-all)."""
+        for rule in self.allow:
+            named = bool(rule.pattern and rule.pattern.strip("*/")) and is_control_path(
+                str(rule.pattern).rstrip("*/")
+            )
+            if named and rule.matches(tool.name, subject, for_allow=True):
+                return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
+        why = control_why(subject) or "a control file"
+        return Verdict(Decision.ASK, f"{subject} is a control file: {why}")
 
     @staticmethod
     def _known_secrets(paths: WorkspacePaths) -> tuple[str, ...]:
@@ -169,14 +202,14 @@ class PermissionPolicy:
         if tool.control:
             return Verdict(Decision.ASK, f"{tool.name} writes a control file (a skill the model will follow)")
         if tool.name in WRITE_TOOLS and subject and is_control_path(subject):
-            return Verdict(Decision.ASK, f"{subject} is a control file (config, hooks, MCP, tasks)")
+            return self._control_write(tool, subject)
         for rule in self.allow:
             if rule.matches(tool.name, subject, for_allow=True):
                 return Verdict(Decision.ALLOW, f"allowed by the rule {rule}")
         # The read-only defaults run only in a sandbox, and only once the secret checks above passed.
         defaults = tool.name == "shell" and self.defaults and self.sandboxed and subject is not None
         if defaults and is_read_only_command(str(subject)):
-            return Verdict(Decision.ALLOW, "a read-only command, allowed by default")
+            return Verdict(Decision.ALLOW, DEFAULT_REASON)
         if tool.read_only and self.mode is not PermissionMode.MANUAL:
             return Verdict(Decision.ALLOW, "read-only tool")
         if self.mode is PermissionMode.AUTO:

@@ -191,6 +191,7 @@ def sandbox_launcher(runner: SandboxRunner, workspace: Path) -> Launcher:
         assigns = " ".join(f"{k}={shlex.quote(v)}" for k, v in config.env.items())
         command = f"{assigns} exec {shlex.join([config.command, *config.args])}".strip()
         spec = ExecSpec(command=command, cwd=cwd, network=config.network)
+        runner.hold(("mcp", config.name))  # it lives all session: control files keep their state from now
         launch = runner.backend.launch(spec)
         env = runner.backend.env(spec) or {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         return Prepared(

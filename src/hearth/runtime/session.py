@@ -42,6 +42,7 @@ from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
+from hearth.runtime.pipeline.approvals import PlanRecorder
 from hearth.runtime.profile import (
     add_runtime_tools,
     choose_actions,
@@ -252,6 +253,7 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
         size_name = embedded.model.name if embedded is not None else (model_name or window.served)
         sandbox = await sandboxing
         sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+        sandbox.runner.watchers.append(PlanRecorder(settings.workspace))  # plans it writes wait for a person
         if settings.network_allow and not settings.network:
             proxy = await _start_proxy(settings, sandbox)
         if model is None:
@@ -400,6 +402,7 @@ def start_agent(
         rt.settings.deny,
         sandboxed=rt.sandbox.runner.isolated,
         hides_secrets=rt.sandbox.runner.hides_secrets,
+        guarded_only=not rt.sandbox.runner.backend.controls_read_only,
     )
     # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
     paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())

@@ -17,6 +17,12 @@ NOT_ISOLATED = (
     "use the network, and persist via shell rc files or git hooks."
 )
 
+BWRAP_PACKAGES = (
+    "apt install bubblewrap (Debian, Ubuntu), dnf install bubblewrap (Fedora, RHEL), "
+    "pacman -S bubblewrap (Arch), zypper install bubblewrap (openSUSE)"
+)
+GET_BWRAP = f"For the full sandbox install bubblewrap: {BWRAP_PACKAGES}."
+
 
 @dataclass(frozen=True)
 class Isolation:
@@ -55,6 +61,8 @@ class Launch:
 class Backend(ABC):
     name: str
     isolation: Isolation
+    controls_read_only = False  # control files are mounted read-only (else only the guard protects them)
+    cannot = ""  # what this backend cannot protect, said when a session starts (see `caveat`)
 
     def __init__(self, workspace: Path, limits: ResourceLimits) -> None:
         self.workspace = workspace

@@ -19,7 +19,7 @@ from platformdirs import user_data_dir
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox import guard
 from hearth.sandbox.aliases import SANDBOX_ALIASES, alias_dir
-from hearth.sandbox.backend import Backend, Isolation, Launch, sandbox_env
+from hearth.sandbox.backend import BWRAP_PACKAGES, Backend, Isolation, Launch, sandbox_env
 from hearth.sandbox.helper import seccomp_program
 from hearth.sandbox.secrets import secret_index
 
@@ -43,12 +43,13 @@ class BwrapBackend(Backend):
     isolation = Isolation(
         files=True, network=True, processes=True, notes="bubblewrap, PID namespace", secrets=True
     )
+    controls_read_only = True  # existing ones; new ones are undone by the guard (runner.py)
     proxy_socket: Path | None = None  # set for network by allow-list (see proxy.py)
     _bind_fds: list[int] | None = None  # collects descriptors for --bind-fd while launching
 
     def available(self) -> str | None:
         if not shutil.which("bwrap"):
-            return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+            return f"bwrap is not installed ({BWRAP_PACKAGES})"
         return None
 
     def launch(self, spec: ExecSpec) -> Launch:

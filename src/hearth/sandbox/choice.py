@@ -13,13 +13,14 @@ import asyncio
 import contextlib
 import shutil
 import socket
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.core.errors import HearthError
 from hearth.core.protocols import ExecSpec
-from hearth.sandbox.backend import NOT_ISOLATED, Backend
+from hearth.sandbox.backend import GET_BWRAP, NOT_ISOLATED, Backend
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.confined import LandlockBackend, ProcessBackend
 from hearth.sandbox.container import DockerBackend, PodmanBackend
@@ -112,7 +113,7 @@ async def choose_sandbox(
             failed = await self_test(cls, limits)
             why = f"self-test failed: {failed}" if failed else None
         if why is None:
-            return SandboxChoice(SandboxRunner(backend), tried)
+            return SandboxChoice(SandboxRunner(backend), tried, warning=caveat(backend))
         tried.append((name, why))
     if preference != "auto":
         raise HearthError(
@@ -120,11 +121,20 @@ async def choose_sandbox(
             "Fix that, or set HEARTH_SANDBOX=auto (or =process to run without isolation, knowingly).",
         )
     reasons = "; ".join(f"{n}: {w}" for n, w in tried)
+    hint = f" {GET_BWRAP}" if sys.platform == "linux" else ""
     return SandboxChoice(
         SandboxRunner(ProcessBackend(workspace, limits)),
         tried,
-        warning=f"{NOT_ISOLATED} (no sandbox backend works here: {reasons})",
+        warning=f"{NOT_ISOLATED} (no sandbox backend works here: {reasons}){hint}",
     )
+
+
+def caveat(backend: Backend) -> str | None:
+    """What the chosen backend cannot protect, and how to get one that can (None: nothing to say)."""
+    if not backend.cannot:
+        return None
+    hint = f" {GET_BWRAP}" if sys.platform == "linux" and backend.name != "bwrap" else ""
+    return f"sandbox {backend.name}: {backend.cannot}{hint}"
 
 
 async def _main() -> None:  # `python -m hearth.sandbox.choice` prints what would be chosen

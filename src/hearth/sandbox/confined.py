@@ -8,8 +8,8 @@ last resort: limits and clean-up, but no isolation, and it says so.
 
 Landlock cannot deny a sub-path of a folder it allows, so control files and
 each repository's settings inside the workspace are writable here: the guard
-(guard.py, called by the runner when each command or background job ends)
-is what puts them back.
+(guard.py, called by the runner after each command and tool call, and while a
+lasting process lives) is what puts them back.
 """
 
 from __future__ import annotations
@@ -74,6 +74,12 @@ class ProcessBackend(Backend):
 class LandlockBackend(Backend):
     name = "landlock"
     isolation = Isolation(files=True, network=True, processes=True, notes="Landlock and seccomp")
+    cannot = (
+        "Landlock cannot hide secret files inside the workspace (a command can read .env), cannot make "
+        "control files read-only (git hooks and config, editor and agent settings: the guard puts them "
+        "back after each command and tool call, and every few seconds while a process of the session "
+        "lives), and gives commands no PID namespace of their own unless Hearth runs as root."
+    )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

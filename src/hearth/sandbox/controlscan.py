@@ -13,35 +13,13 @@ import fnmatch
 import os
 from dataclasses import dataclass, field
 
+from hearth.sandbox.catalogue import CONTAINERS, PATTERNS
 from hearth.sandbox.dirfd import CONTENT_CAP, DIR_FLAGS, Entry, join, list_dir, opened, read_entry
 from hearth.sandbox.gitconfig import TRUSTED_KEYS, config_pairs, key_shape
 
-CONTROL_PATTERNS = (
-    ".git/hooks",
-    ".git/config",
-    "*/.git/hooks",
-    "*/.git/config",
-    ".hearth/config.toml",
-    ".hearth/hooks",
-    ".hearth/mcp.json",
-    ".hearth/schedules.toml",
-    ".hearth/skills",
-    ".agents/skills",
-    ".mcp.json",
-    "mcp.json",
-    ".vscode/tasks.json",
-    ".vscode/settings.json",
-    ".vscode/launch.json",
-    ".agent",
-    ".claude",
-    ".cursor",
-    ".opencode",  # OpenCode's agents, commands and plugins (Hearth reads its agent definitions)
-    ".github/agents",  # GitHub's custom agents (Hearth reads them as agent definitions)
-    ".envrc",
-)
+CONTROL_PATTERNS = PATTERNS  # the catalogue (catalogue.py): files that make programs run code
 # Workspace-level control entries (their whole subtree) and the folders that hold them.
 CONTROL_ROOTS = tuple(p for p in CONTROL_PATTERNS if not p.startswith(("*", ".git/")))
-CONTAINERS = (".hearth", ".vscode", ".github")
 
 # What a command may change in a git directory; everything else there is unchangeable.
 WRITABLE = (

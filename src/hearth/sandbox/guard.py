@@ -17,7 +17,9 @@ The guard works on directory file descriptors only: it never follows a
 symlink, never reads or writes outside the workspace, and reports what it
 could not do instead of raising. bwrap also mounts the unchangeable parts
 read-only (`mounts`); under Landlock and the process runner this guard is the
-protection, applied when each command or background job ends.
+protection, applied when each command ends and, while a process that outlives its call lives
+(a background job, the `python` interpreter, an MCP server), against the state before the
+first of them started (runner.py).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ __all__ = [
     "CONTROL_PATTERNS",
     "Report",
     "Snapshot",
+    "adopt",
     "mounts",
     "open_path",
     "restore",
@@ -125,6 +128,25 @@ def snapshot(workspace: Path) -> Snapshot:
         return Snapshot(errors=[f"{workspace}: {exc}"], unread=[""])
     finally:
         os.close(root)
+
+
+def adopt(workspace: Path, baseline: Snapshot, rel: str) -> Snapshot:
+    """`baseline` with `rel` (and what is under it, and its new parent folders) as it is now: a
+    change the user approved (a host-side write of a control file) that the guard then keeps."""
+    now = snapshot(workspace)
+    parts = rel.split("/")
+    parents = {"/".join(parts[:i]) for i in range(1, len(parts))}
+
+    def mine(path: str) -> bool:
+        return path == rel or path.startswith(rel + "/")
+
+    entries = {k: v for k, v in baseline.entries.items() if not mine(k)}
+    entries.update({k: v for k, v in now.entries.items() if mine(k) or (k in parents and k not in entries)})
+    git_dirs = {k: v for k, v in baseline.git_dirs.items() if not mine(k)}
+    git_dirs.update({k: v for k, v in now.git_dirs.items() if mine(k)})
+    config = rel.rpartition("/")[2] in ("config", ".git")
+    trusted = sorted({*baseline.trusted, *now.trusted}) if config else baseline.trusted
+    return Snapshot(entries, git_dirs, list(baseline.errors), list(baseline.unread), trusted)
 
 
 def restore(workspace: Path, before: Snapshot) -> Report:

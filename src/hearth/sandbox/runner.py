@@ -7,6 +7,10 @@ Each command is a fresh process in a new session. When it ends, times out or
 floods its output, the backend's PID namespace (or the helper's subreaper)
 makes sure nothing it started lives on. Control files the command touched are
 put back as they were.
+
+Processes that outlive a call (background jobs, the `python` tool's interpreter and whatever
+it leaves running, MCP servers) are compared with the control files' state before the first of
+them started, not with a later snapshot (held.py).
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ import os
 import secrets
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hearth.core.protocols import ExecResult, ExecSpec, JobInfo
-from hearth.sandbox import guard
+from hearth.sandbox import guard, proctree
 from hearth.sandbox.backend import Backend
 from hearth.sandbox.budget import SessionCaps, WriteBudget
+from hearth.sandbox.held import HeldControls
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.output import OutputCapture
 
@@ -34,7 +40,7 @@ TERM_GRACE = 1.0
 WATCH_INTERVAL = 0.05  # seconds between looks at the write budget while commands run (a statvfs)
 
 
-@dataclass
+@dataclass(eq=False)  # held in a set by identity
 class _Job:
     id: str
     command: str
@@ -42,8 +48,11 @@ class _Job:
     group: ProcessGroup
     capture: OutputCapture
     reader: asyncio.Task[None]
-    before: guard.Snapshot
     started: float = field(default_factory=time.monotonic)
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
 
 
 class SandboxRunner:
@@ -62,6 +71,7 @@ class SandboxRunner:
         self._long: set[LongProcess] = set()
         self._removing: set[asyncio.Task[None]] = set()  # cgroups of ended commands, being removed
         self._spare: asyncio.Task[ProcessGroup] | None = None  # the next command's cgroup, made ahead
+        self.held = HeldControls(backend.workspace)  # control files while lasting processes live
         self.set_caps(caps or SessionCaps())
         _sweep_once()
 
@@ -78,15 +88,18 @@ class SandboxRunner:
         if grown is not None:
             raise ToolError(self.budget.message(grown, "No background job can start until then."))
         running = [j for j in self._jobs.values() if j.process.returncode is None]
-        if len(running) >= self.caps.background_jobs:
+        started = [p for long in self._long for p in long.leftovers()]
+        if len(running) + len(started) >= self.caps.background_jobs:
             now = time.monotonic()
             listing = "\n".join(
-                f"  {j.id}  running {now - j.started:.0f}s  {j.command[:80]}" for j in running
+                [f"  {j.id}  running {now - j.started:.0f}s  {j.command[:80]}" for j in running]
+                + [f"  pid {p.pid}  started from python  {_argv(p)}" for p in started]
             )
             raise ToolError(
-                f"{len(running)} background jobs are running, the session's limit "
+                f"{len(running) + len(started)} background jobs are running, the session's limit "
                 f"(`max_background_jobs`):\n{listing}\nStop one with "
-                "shell_jobs(action='stop', id=...) first, or run the command in the foreground."
+                "shell_jobs(action='stop', id=...) (or end the processes python started) first, "
+                "or run the command in the foreground."
             )
 
     def _watch(self, proc: asyncio.subprocess.Process) -> None:
@@ -184,10 +197,31 @@ class SandboxRunner:
         task.add_done_callback(self._removing.discard)
 
     def _baseline(self) -> guard.Snapshot:
-        """Control files as they were before this command or, while background jobs run, before
-        the oldest of them started (so what a job changed meanwhile is undone too)."""
-        running = [j for j in self._jobs.values() if j.process.returncode is None]
-        return running[0].before if running else guard.snapshot(self.backend.workspace)
+        """Control files as they were before this command or, while a lasting process lives,
+        before the first of them started (so what one changed meanwhile is undone too)."""
+        held = self.held.snapshot
+        return held if held is not None else guard.snapshot(self.backend.workspace)
+
+    # The held baseline (held.py), for the dispatcher and the tools: one per runner.
+    def hold(self, holder: object) -> None:
+        self.held.hold(holder)
+
+    def settle(self) -> guard.Report:
+        return self.held.settle()
+
+    def calling(self) -> contextlib.AbstractContextManager[None]:
+        return self.held.calling()
+
+    def adopt(self, rel: str) -> None:
+        self.held.adopt(rel)
+
+    @property
+    def watchers(self) -> list[Callable[[], None]]:
+        return self.held.watchers
+
+    @property
+    def final_report(self) -> guard.Report:
+        return self.held.final_report
 
     async def run(self, spec: ExecSpec) -> ExecResult:
         over = await self.budget.over()  # past the budget, a command may still read and delete
@@ -226,6 +260,7 @@ class SandboxRunner:
         report = guard.restore(self.backend.workspace, before)
         if report:
             output += "\n" + report.message()
+        self.held.look()
         return ExecResult(
             exit_code=None if killed else proc.returncode,
             output=output,
@@ -236,8 +271,12 @@ class SandboxRunner:
 
     async def start(self, spec: ExecSpec) -> JobInfo:
         await self._check_jobs()
-        before = self._baseline()
-        proc, group = await self._spawn(spec)
+        token = object()
+        self.hold(token)
+        try:
+            proc, group = await self._spawn(spec)
+        finally:
+            self.held.release(token)
         self._watch(proc)
         capture = OutputCapture(head=8_000, tail=24_000)
         job_id = "job_" + secrets.token_hex(3)
@@ -252,12 +291,13 @@ class SandboxRunner:
                 self._remove(group)
                 self._live.pop(id(proc), None)
                 self._over_budget.pop(id(proc), None)
-                report = guard.restore(self.backend.workspace, before)
+                report = self.settle()
                 if report:
                     capture.feed(("\n" + report.message() + "\n").encode())
 
-        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()), before)
+        job = _Job(job_id, spec.command, proc, group, capture, asyncio.create_task(follow()))
         self._jobs[job_id] = job
+        self.held.holders.add(job)
         return self._info(job)
 
     def jobs(self) -> list[JobInfo]:
@@ -277,21 +317,36 @@ class SandboxRunner:
             await asyncio.wait_for(job.reader, timeout=5)
         return self._info(job)
 
-    async def open(self, spec: ExecSpec) -> LongProcess:
+    async def open(self, spec: ExecSpec, main: str = "") -> LongProcess:
         """A long-lived confined process the caller talks to over its stdin and stdout (the
         `python` tool's interpreter). Same backend, limits and clean-up as a command; it dies
-        with Hearth (the backend's parent-death handling) and with `close`."""
-        proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
+        with Hearth (the backend's parent-death handling) and with `close`. `main`: the main
+        process's last argument, to tell the processes it starts (background work) from it."""
+        token = object()
+        self.hold(token)
+        try:
+            proc, group = await self._spawn(spec, stdin=asyncio.subprocess.PIPE)
+        finally:
+            self.held.release(token)
         self._watch(proc)  # the write budget holds for it too: past it, it is stopped
-        long = LongProcess(self, proc, group)
+        long = LongProcess(self, proc, group, main)
         self._long.add(long)
+        self.held.holders.add(long)
         return long
+
+    def room(self, long: LongProcess) -> int:
+        """How many processes `long` may leave running: the background-job cap, less the jobs
+        and the other long processes' leftovers."""
+        running = sum(1 for j in self._jobs.values() if j.process.returncode is None)
+        others = sum(len(o.leftovers()) for o in self._long if o is not long)
+        return max(0, self.caps.background_jobs - running - others)
 
     async def close(self) -> None:
         for long in list(getattr(self, "_long", ())):
             await long.close()
         for job_id in list(self._jobs):
             await self.stop(job_id)
+        self.held.close()  # every process the session started is gone: a last look
         if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
             self._watcher.cancel()
         await self._settle_groups()
@@ -329,10 +384,34 @@ class LongProcess:
     answer line (it starts with the caller's marker). Control files it touched during a call are
     put back after it, as for a command."""
 
-    def __init__(self, runner: SandboxRunner, proc: asyncio.subprocess.Process, group: ProcessGroup) -> None:
+    def __init__(
+        self, runner: SandboxRunner, proc: asyncio.subprocess.Process, group: ProcessGroup, main: str = ""
+    ) -> None:
         self._runner = runner
         self.process = proc
         self._group = group
+        self._main = main
+
+    def leftovers(self) -> list[proctree.Proc]:
+        """The processes it started that are still running (background work), oldest first."""
+        if not self._main or self.process.returncode is not None:
+            return []
+        return proctree.started_by_main(self.process.pid, self._main)
+
+    def _capped(self) -> str:
+        """Stop the newest processes it left past the session's background-job cap; what was done."""
+        left = self.leftovers()
+        room = self._runner.room(self)
+        if len(left) <= room:
+            return ""
+        stopped = left[room:]
+        proctree.kill(stopped)
+        return (
+            f"[hearth: {len(left)} processes started from python were still running; they count as "
+            f"background jobs, and the session's limit (`max_background_jobs`, "
+            f"{self._runner.caps.background_jobs}) left room for {room}, so {len(stopped)} "
+            f"were stopped: {', '.join(_argv(p) for p in stopped[:5])}]"
+        )
 
     @property
     def alive(self) -> bool:
@@ -343,7 +422,6 @@ class LongProcess:
         TimeoutError: no answer in time (the process is then stopped); EOFError: it ended."""
         proc = self.process
         assert proc.stdin is not None and proc.stdout is not None
-        before = guard.snapshot(self._runner.backend.workspace)
         try:
             proc.stdin.write(request.rstrip(b"\n") + b"\n")
             async with asyncio.timeout(timeout):
@@ -360,12 +438,14 @@ class LongProcess:
             if grown is not None:
                 exc.add_note(self._runner.budget.message(grown, "The process was stopped."))
             await self.close()
-            report = guard.restore(self._runner.backend.workspace, before)
+            report = self._runner.settle()
             if report:
                 exc.add_note(report.message())
             raise
-        report = guard.restore(self._runner.backend.workspace, before)
-        return answer, report.message() if report else ""
+        capped = self._capped()
+        report = self._runner.settle()
+        notes = [n for n in (capped, report.message() if report else "") if n]
+        return answer, "\n".join(notes)
 
     async def close(self) -> None:
         self._runner._long.discard(self)
@@ -376,6 +456,10 @@ class LongProcess:
         await asyncio.to_thread(self._group.remove)
         for _ in range(3):
             await asyncio.sleep(0)
+
+
+def _argv(p: proctree.Proc) -> str:
+    return " ".join(a.decode(errors="replace") for a in p.argv)[:80] or f"pid {p.pid}"
 
 
 @functools.cache

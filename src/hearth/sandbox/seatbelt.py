@@ -50,6 +50,7 @@ def seatbelt_profile(workspace: Path, network: bool) -> str:
 class SeatbeltBackend(Backend):
     name = "seatbelt"
     isolation = Isolation(files=True, network=True, processes=False, notes="macOS sandbox-exec")
+    controls_read_only = True  # its profile denies writes to the catalogue's fixed paths
 
     def available(self) -> str | None:
         if sys.platform != "darwin" or not shutil.which("sandbox-exec"):

@@ -211,6 +211,23 @@ def cancel(plan: PlanArg = None, workspace: WorkspaceOpt = None) -> None:
     _control(workspace, plan, do_cancel)
 
 
+@pipeline_app.command("approve")
+def approve(
+    plan: Annotated[str, typer.Argument(help="The plan file: plans/NAME.md or NAME")],
+    workspace: WorkspaceOpt = None,
+) -> None:
+    """Let the pipeline work a plan a Hearth session wrote (read it first): its content as it is now."""
+    from hearth.core.errors import HearthError
+    from hearth.runtime.pipeline.approvals import approve_plan
+
+    store, ws = _store(workspace)
+    store.close()
+    try:
+        print(approve_plan(ws, plan))
+    except HearthError as exc:
+        fail(exc)
+
+
 def _control(workspace: Path | None, plan: str | None, action: object) -> None:
     from collections.abc import Callable
 

@@ -88,6 +88,8 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
     out.write(
         f"  sandbox   {runtime.sandbox.describe()} · model {runtime.model.name} @ {shown_url(runtime.server_url)}\n"
     )
+    if runtime.sandbox.warning:
+        out.write(f"  warning   {runtime.sandbox.warning}\n")
     scheduling = "on (unless another process schedules here)" if settings.web_scheduler else "off"
     out.write(f"  scheduler {scheduling}\n")
     out.flush()

@@ -10,6 +10,7 @@ from typing import Any
 
 from hearth.core.errors import HearthError
 from hearth.runtime.config import state_dir
+from hearth.runtime.pipeline.approvals import approve_plan
 from hearth.runtime.pipeline.plans import PLANS_DIR
 from hearth.runtime.pipeline.report import plan_report, report_dir, summary, summary_markdown
 from hearth.runtime.pipeline.runner import register_plans
@@ -111,6 +112,7 @@ def create_plan(store: PipelineStore, workspace: Path, name: str, text: str) -> 
             fh.write(text if text.endswith("\n") else text + "\n")
     except FileExistsError:
         raise HearthError(f"{PLANS_DIR}/{name}.md exists already.", "Choose another name.") from None
+    approve_plan(workspace, name)  # written by a pipeline command a person gave, not by a session
     new = [p for p in register_plans(store, workspace) if p.path == f"{PLANS_DIR}/{name}.md"]
     if not new:
         return f"Wrote {PLANS_DIR}/{name}.md; the same content was registered before, so nothing new runs."

@@ -28,12 +28,13 @@ from hearth.core.events import Finished, Status
 from hearth.runtime.config import state_dir
 from hearth.runtime.conversation import Conversation
 from hearth.runtime.pipeline import planguard
+from hearth.runtime.pipeline.approvals import PlanApprovals, PlanRecorder, waiting_message
 from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
 from hearth.runtime.pipeline.gitphase import commit_phase
 from hearth.runtime.pipeline.lmstudio import LMStudioModels
 from hearth.runtime.pipeline.planbranch import PlanCheckout
 from hearth.runtime.pipeline.planner import plan_tasks
-from hearth.runtime.pipeline.plans import plan_files, read_plan
+from hearth.runtime.pipeline.plans import PlanFile, plan_files, read_plan
 from hearth.runtime.pipeline.report import write_plan_report
 from hearth.runtime.pipeline.reviewer import review
 from hearth.runtime.pipeline.serverwatch import WatchedModel, watched
@@ -62,27 +63,40 @@ def open_pipeline_store(workspace: Path) -> PipelineStore:
     return PipelineStore(state_dir(workspace) / "sessions.db")
 
 
-def register_plans(store: PipelineStore, workspace: Path) -> list[PlanRow]:
-    """Register every plan file whose content is new; a plan that cannot be planned fails at once."""
+def register_plans(store: PipelineStore, workspace: Path, waiting: list[str] | None = None) -> list[PlanRow]:
+    """Register every plan file whose content is new; a plan that cannot be planned fails at once.
+    A plan a session wrote waits for a person's approval (approvals.py): its path joins `waiting`."""
     new: list[PlanRow] = []
     since = store.working_since()
-    for path in plan_files(workspace):
-        if since is not None and _changed_since(path, since):
-            continue  # written while a coder works: registered once that work has ended (planguard)
-        try:
-            plan_file = read_plan(workspace, path)
-        except HearthError:
-            continue  # gone or unreadable between listing and reading: seen on the next look
-        row = store.register(
-            plan_file.path, plan_file.name, plan_file.digest, plan_file.text, plan_file.test_command
-        )
-        if row is None:
-            continue
-        if plan_file.problem:
-            store.fail_plan(row.id, plan_file.problem)
-            row = store.plan(row.id)
-        new.append(row)
+    approvals = PlanApprovals(workspace)
+    try:
+        for path in plan_files(workspace):
+            if since is not None and _changed_since(path, since):
+                continue  # written while a coder works: registered once that work has ended (planguard)
+            try:
+                plan_file = read_plan(workspace, path)
+            except HearthError:
+                continue  # gone or unreadable between listing and reading: seen on the next look
+            if approvals.waits(plan_file.digest):
+                if waiting is not None:
+                    waiting.append(plan_file.path)
+                continue
+            row = _register(store, plan_file)
+            if row is not None:
+                new.append(row)
+    finally:
+        approvals.close()
     return new
+
+
+def _register(store: PipelineStore, plan_file: PlanFile) -> PlanRow | None:
+    row = store.register(
+        plan_file.path, plan_file.name, plan_file.digest, plan_file.text, plan_file.test_command
+    )
+    if row is not None and plan_file.problem:
+        store.fail_plan(row.id, plan_file.problem)
+        row = store.plan(row.id)
+    return row
 
 
 def _changed_since(path: Path, since: float) -> bool:
@@ -108,6 +122,9 @@ class Runner:
         self.say = say or (lambda line: log.info("%s", line))
         self.models = models  # LM Studio: load each role's model before its requests
         self._planted: list[str] = []  # what the last coder run changed in plans/ (undone)
+        self._told: set[str] = set()  # plans said to wait for approval
+        watchers = rt.sandbox.runner.watchers  # the coder's sessions record no plans: planguard guards them
+        watchers[:] = [w for w in watchers if not isinstance(w, PlanRecorder)]
         self.unreachable = ""  # the model server's URL while it does not answer
         self._answered_at = -SERVER_CHECK_SECONDS  # when the server last answered (monotonic)
         self.cut: list[str] = []  # work the server cut short, handed back (said when it answers again)
@@ -187,10 +204,15 @@ class Runner:
         """One unit of work; False when there was none to claim (or the server does not answer)."""
         for note in self.store.recover():
             self.say(note)
-        for new in register_plans(self.store, self.rt.workspace):
+        waiting: list[str] = []
+        for new in register_plans(self.store, self.rt.workspace, waiting):
             self.say(f"plan #{new.id} {new.path} (version {new.version}) registered: {new.status}")
             if new.status == "failed":
                 self.say(f"plan #{new.id} failed: {new.reason}")
+        for path in waiting:
+            if path not in self._told:  # said once per runner, not at every look
+                self._told.add(path)
+                self.say(waiting_message(path))
         if self.store.has_work() and not await self._server_answers():
             return False  # a server that is down must not cost tasks their attempts
         plan = self.store.claim_plan(self.owner)

@@ -30,7 +30,7 @@ class _Long(Protocol):
 
 
 class _Opens(Protocol):
-    async def open(self, spec: ExecSpec) -> _Long: ...
+    async def open(self, spec: ExecSpec, main: str = "") -> _Long: ...
 
 
 class PythonInput(ToolInput):
@@ -58,10 +58,10 @@ class PythonSessions:
             raise ToolError("No sandbox that keeps a process is configured, so the python tool cannot run.")
         if not sandbox.isolated:
             raise ToolError("The python tool runs only in an isolating sandbox; use the shell tool instead.")
-        command = "exec python3 -u -s -c " + shlex.quote(driver_source())
-        long: _Long = await opener(
-            ExecSpec(command=command, cwd=ctx.workspace, timeout=0, network=ctx.network)
-        )
+        source = driver_source()
+        command = "exec python3 -u -s -c " + shlex.quote(source)
+        spec = ExecSpec(command=command, cwd=ctx.workspace, timeout=0, network=ctx.network)
+        long: _Long = await opener(spec, main=source)  # what it starts counts as background jobs
         self._live[ctx.session_id] = long
         return long, current is not None
 

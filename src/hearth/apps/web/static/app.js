@@ -65,6 +65,11 @@ async function start() {
   $("app").hidden = false;
   $("status").textContent = `${status.model} · ${status.context_window} tokens · sandbox ${status.sandbox.split(":")[0]}`;
   $("status").title = `${status.server}\n${status.sandbox}\n${status.workspace}`;
+  if (status.sandbox_warning) {
+    // what this sandbox cannot protect (e.g. Landlock) and how to get bubblewrap: said, not hidden
+    $("status").textContent += ` · warning: ${status.sandbox_warning}`;
+    $("status").title += `\n${status.sandbox_warning}`;
+  }
   $("mode").value = state.defaultMode = status.permission_mode;
   refreshSessions();
   showTrust();
