@@ -1,7 +1,7 @@
 """Real MCP servers (npm and PyPI) used by the real `hearth run`, against the scripted model server.
 
 The npm servers are installed by .ci/run into .ci/node; without them (or without node) their
-tests are skipped here with the reason, and fail in CI (HEARTH_TEST_REQUIRE_MCP=1).
+tests are skipped here with the reason, and fail in CI (HEARTH_TEST_REQUIRE=all).
 """
 
 from __future__ import annotations
