@@ -102,18 +102,24 @@ def _s(item: Any, key: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
-    """Reflect on the session's work since its last reflection; None when off or nothing was done."""
-    history = conversation.agent.history
-    events = since_last(history)
-    summarizer, sampling = rt.summarizer()
+def wanted(rt: Runtime, history: Sequence[Event]) -> bool:
+    """Whether `reflect` would ask a model: reflection is on, and the session did work since the last one."""
+    summarizer, _ = rt.summarizer()
     on = (
         rt.settings.reflect
         if rt.settings.reflect is not None
         else summarizer is not None or not rt.profile.small
     )
-    if not on or not did_work(events):
+    return bool(on) and did_work(since_last(history))
+
+
+async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
+    """Reflect on the session's work since its last reflection; None when off or nothing was done."""
+    history = conversation.agent.history
+    if not wanted(rt, history):
         return None
+    events = since_last(history)
+    summarizer, sampling = rt.summarizer()
     model = summarizer or rt.model
     asked = [e.text for e in history if isinstance(e, UserMessage)]
     task = next((e.text for e in events if isinstance(e, UserMessage)), asked[-1] if asked else "")

@@ -220,8 +220,11 @@ def open_store(workspace: Path) -> SessionStore:
     return SessionStore(project_dir(workspace) / "sessions.db")
 
 
-async def open_runtime(settings: Settings, *, model: Model | None = None, probe: bool = True) -> Runtime:
-    """Connect to the configured server, or start the embedded one; ask it its context window."""
+async def open_runtime(
+    settings: Settings, *, model: Model | None = None, probe: bool = True, mcp: bool = True
+) -> Runtime:
+    """Connect to the configured server, or start the embedded one; ask it its context window.
+    `mcp` False: the MCP servers are not started (work that calls no tool, such as reflection)."""
     check_workspace(settings.workspace)
     configure_logging(settings)
     sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
@@ -262,6 +265,8 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     )
     rt.tracer = tracer
     add_runtime_tools(rt)
+    if not mcp:
+        return rt
     try:  # in the background: a slow server never delays the first prompt
         rt.mcp = start_servers(
             sandbox.runner,

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.bridge import bridge_app
-from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store, usage
 from hearth.apps.cli.mcp import mcp_app, mcp_server
 from hearth.apps.cli.memory import memory_app
 from hearth.apps.cli.ops import health, init, projects_app
@@ -19,11 +19,13 @@ from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
+from hearth.apps.cli.typerfix import apply as apply_typer_fixes
 
 if TYPE_CHECKING:
     from hearth.core.events import Finished
     from hearth.runtime.config import LoadedSettings
 
+apply_typer_fixes()
 app = typer.Typer(
     name="hearth",
     help="Hearth: a local-first autonomous agent for OpenAI-compatible model servers.",
@@ -56,6 +58,7 @@ class RunOptions:
     deep: bool
     budget: int | None
     permission: str | None  # given on the command line (a resumed session otherwise keeps its own)
+    flags: dict[str, Any] = field(default_factory=dict)  # the settings given on the command line
 
 
 LogLevelOpt = Annotated[
@@ -100,20 +103,21 @@ def run(
     from hearth.runtime.continuation import StillWaiting
 
     if task is None and not (resume or cont):
-        fail(ValueError('Say what to do: hearth run "task" (or --resume ID to continue a session).'))
-    options = RunOptions(task, json_out, resume, cont, plan, deep, budget, permission)
+        usage('Say what to do: hearth run "task" (or --resume ID to continue a session).')
+    flags = {
+        "workspace": workspace,
+        "permission_mode": permission,
+        "max_iterations": max_iterations,
+        "max_seconds": max_seconds,
+        "model": model,
+        "llm_url": llm_url,
+        "tool_mode": tool_mode,
+        "log_level": log_level,
+        "log_file": log_file,
+    }
+    options = RunOptions(task, json_out, resume, cont, plan, deep, budget, permission, flags)
     try:
-        loaded = load_cli_settings(
-            workspace=workspace,
-            permission_mode=permission,
-            max_iterations=max_iterations,
-            max_seconds=max_seconds,
-            model=model,
-            llm_url=llm_url,
-            tool_mode=tool_mode,
-            log_level=log_level,
-            log_file=log_file,
-        )
+        loaded = load_cli_settings(**flags)
         finished = asyncio.run(_run(loaded, options))
     except StillWaiting as exc:
         sys.stderr.write(f"{exc}\n")
@@ -133,7 +137,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.render import TerminalView
     from hearth.core.events import Event, ModelReply, Notice
     from hearth.runtime.conversation import open_conversation
-    from hearth.runtime.reflection import reflect
+    from hearth.runtime.reflection import wanted
     from hearth.runtime.session import check_workspace, open_runtime
 
     settings = loaded.settings
@@ -159,15 +163,26 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             sys.stderr.write(f"warning: MCP server {line}\n")
 
         rt.mcp.on_problem = said
+    # The run's own `done` lines wait for the end of the run: what is recorded after a turn ends
+    # (plan_ready, the mode going back after --plan) comes before them, and `done` is the last line.
+    held: list[str] = []
+    top: list[str] = []  # the run's session id, once it is open
+    reflect_later = False
     try:
 
         def on_event(session_id: str, event: Event) -> None:
             if opts.json_out:
                 for line in event_lines(session_id, event):
-                    sys.stdout.write(dumps(line) + "\n")
-                sys.stdout.flush()
+                    if line.get("type") == "done" and session_id in top:
+                        held.append(dumps(line))
+                    else:
+                        print_line(dumps(line))
             else:
                 view.on_session_event(session_id, event)
+
+        def print_line(text: str) -> None:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
 
         session = open_conversation(
             rt,
@@ -178,6 +193,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             plan_approver=ask_plan_in_terminal(console) if interactive else None,
             permission_mode=settings.permission_mode if opts.permission else None,
         )
+        top.append(session.id)
         if resume and opts.json_out and session.started:
             on_event(session.id, session.started)
         if opts.json_out and loaded.ignored:
@@ -191,14 +207,22 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )
         finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
-        await reflect(rt, session)  # a session that did work: what it learned goes to memory
+        # What the session learned goes to memory, in a process of its own once this one has answered
+        # (the embedded model server stops with this process: its sessions reflect when next opened).
+        reflect_later = settings.llm_url != "" and wanted(rt, session.agent.history)
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)
             view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)
         return finished
     finally:
+        for text in held:
+            print_line(text)
         await rt.aclose()
+        if reflect_later:
+            from hearth.runtime.reflect_later import start
+
+            start(settings.workspace, top[0], opts.flags)
 
 
 def latest_session(workspace: Path) -> str:
@@ -363,6 +387,14 @@ def web(
         fail(exc)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        print(f"hearth {version('hearth')}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def interactive(
     ctx: typer.Context,
@@ -386,6 +418,10 @@ def interactive(
     tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
     log_level: LogLevelOpt = None,
     log_file: LogFileOpt = None,
+    _version: Annotated[
+        bool,
+        typer.Option("--version", help="Print Hearth's version and exit", callback=_print_version, is_eager=True),
+    ] = False,
 ) -> None:
     """With no command: an interactive session in the workspace (/help inside). It takes the
     flags of `hearth run` that make sense there: hearth -p auto, hearth --resume ID, hearth -c."""
@@ -395,7 +431,7 @@ def interactive(
         given = permission or resume or cont or plan or deep or budget or model or llm_url or tool_mode
         given = given or log_level or log_file
         if given:
-            fail(ValueError(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS]."))
+            usage(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS].")
         return
     from hearth.apps.cli.repl import ReplOptions, repl
     from hearth.core.errors import HearthError
