@@ -420,7 +420,9 @@ def interactive(
     log_file: LogFileOpt = None,
     _version: Annotated[
         bool,
-        typer.Option("--version", help="Print Hearth's version and exit", callback=_print_version, is_eager=True),
+        typer.Option(
+            "--version", help="Print Hearth's version and exit", callback=_print_version, is_eager=True
+        ),
     ] = False,
 ) -> None:
     """With no command: an interactive session in the workspace (/help inside). It takes the

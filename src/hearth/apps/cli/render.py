@@ -142,7 +142,9 @@ class TerminalView:
             self._end_stream()
             label, style = _STATUS_STYLE[event.status]
             said = event.reason and self._said_error and event.reason.startswith(self._said_error)
-            reason = f": {event.reason}" if event.reason and event.status is not Status.DONE and not said else ""
+            reason = (
+                f": {event.reason}" if event.reason and event.status is not Status.DONE and not said else ""
+            )
             when = f" until {event.wake_at.isoformat()}" if event.wake_at else ""
             self.console.print(Text(f"{label}{when}{reason}", style=f"bold {style}"))
 

@@ -120,7 +120,9 @@ class Repl:
 
         key = self.settings.api_key.get_secret_value()
         try:
-            async with httpx.AsyncClient(timeout=5, headers={"Authorization": f"Bearer {key}"} if key else {}) as http:
+            async with httpx.AsyncClient(
+                timeout=5, headers={"Authorization": f"Bearer {key}"} if key else {}
+            ) as http:
                 await http.get(base_url.rstrip("/") + "/models")
             return
         except httpx.HTTPError as exc:
