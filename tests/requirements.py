@@ -44,7 +44,7 @@ def _npm_servers() -> bool:
 
 PARTS: dict[str, Part] = {
     "bwrap": Part("bubblewrap (the bwrap sandbox)", "apt-get install bubblewrap", lambda: bool(shutil.which("bwrap"))),
-    "chromium": Part("Chromium (the browser tests)", "apt-get install chromium", lambda: Path(CHROMIUM).exists()),
+    "chromium": Part("Chromium (the browser tests)", "apt-get install chromium", lambda: Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)),
     "postgres": Part("PostgreSQL (the distributed queue)", "apt-get install postgresql", postgres.available),
     "redis": Part("Redis (the queue engines benchmark)", "apt-get install redis-server", redis_server.available),
     "node": Part(
@@ -125,3 +125,10 @@ def isolating_backend() -> str:
     if BACKENDS["landlock"](Path("/tmp"), ResourceLimits()).available() is None:
         return "landlock"
     pytest.skip(f"{reason('bwrap')}, and Landlock cannot be used here either")
+
+
+def isolating_backend_here() -> str | None:
+    """The isolating backend `auto` picks on this machine (bwrap, else landlock), without skipping."""
+    if have("bwrap"):
+        return "bwrap"
+    return "landlock" if BACKENDS["landlock"](Path("/tmp"), ResourceLimits()).available() is None else None

@@ -123,7 +123,8 @@ def test_a_new_todo_of_the_same_turn_still_holds_up_the_finish(
     assert hearth("run", "hi", "-w", str(workspace), "--json", env=env).code == 0
     server.add(call("todo_add", text="write tests"), *[ScriptedReply(text="Done. TASK_COMPLETE")] * 3)
     again = hearth("run", "add tests", "-w", str(workspace), "--continue", "--json", env=env)
-    assert again.code == 2 and "still open" in again.json_lines()[-1]["reason"]
+    [done] = [line for line in again.json_lines() if line["type"] == "done"]
+    assert again.code == 2 and "still open" in done["reason"]
 
 
 def test_plan_json_prints_done_last(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]

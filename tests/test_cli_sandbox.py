@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hearth.runtime.config import load_settings
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from requirements import need
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -88,6 +89,7 @@ def test_rules_from_config_allow_a_command_pattern(hearth, server: ScriptedServe
 def test_network_allow_list_puts_the_checking_proxy_in_front(
     hearth, server: ScriptedServer, workspace: Path
 ) -> None:  # type: ignore[no-untyped-def]
+    need("bwrap")  # the allow-list's proxy is reached through bwrap's network namespace
     fetch = "python3 -c \"import urllib.request; urllib.request.urlopen('http://blocked.test/', timeout=5)\" 2>&1 | tail -1"
     server.add(call("shell", command=fetch), ScriptedReply(text="done"))
     res = hearth(

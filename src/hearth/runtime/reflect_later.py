@@ -16,15 +16,20 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hearth.runtime.config import Settings
 
 FLAGS_ENV = "HEARTH_REFLECT_FLAGS"
 
 
-def start(workspace: Path, session_id: str, flags: dict[str, Any]) -> subprocess.Popen[bytes]:
-    """Start the reflection on `session_id` detached; `flags` are the command line's settings."""
-    chosen = {k: v for k, v in flags.items() if v is not None and k != "workspace"}
-    env = {**os.environ, FLAGS_ENV: json.dumps(chosen, default=str)}
+def start(settings: Settings, session_id: str) -> subprocess.Popen[bytes]:
+    """Start the reflection on `session_id` detached, with the server and model `settings` use
+    (they may have come from the command line, which this process does not see)."""
+    chosen: dict[str, Any] = {"llm_url": settings.llm_url, "model": settings.model or None}
+    env = {**os.environ, FLAGS_ENV: json.dumps({k: v for k, v in chosen.items() if v})}
+    workspace = settings.workspace
     return subprocess.Popen(
         [sys.executable, "-m", "hearth.runtime.reflect_later", session_id],
         cwd=workspace,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -58,7 +58,6 @@ class RunOptions:
     deep: bool
     budget: int | None
     permission: str | None  # given on the command line (a resumed session otherwise keeps its own)
-    flags: dict[str, Any] = field(default_factory=dict)  # the settings given on the command line
 
 
 LogLevelOpt = Annotated[
@@ -104,20 +103,19 @@ def run(
 
     if task is None and not (resume or cont):
         usage('Say what to do: hearth run "task" (or --resume ID to continue a session).')
-    flags = {
-        "workspace": workspace,
-        "permission_mode": permission,
-        "max_iterations": max_iterations,
-        "max_seconds": max_seconds,
-        "model": model,
-        "llm_url": llm_url,
-        "tool_mode": tool_mode,
-        "log_level": log_level,
-        "log_file": log_file,
-    }
-    options = RunOptions(task, json_out, resume, cont, plan, deep, budget, permission, flags)
+    options = RunOptions(task, json_out, resume, cont, plan, deep, budget, permission)
     try:
-        loaded = load_cli_settings(**flags)
+        loaded = load_cli_settings(
+            workspace=workspace,
+            permission_mode=permission,
+            max_iterations=max_iterations,
+            max_seconds=max_seconds,
+            model=model,
+            llm_url=llm_url,
+            tool_mode=tool_mode,
+            log_level=log_level,
+            log_file=log_file,
+        )
         finished = asyncio.run(_run(loaded, options))
     except StillWaiting as exc:
         sys.stderr.write(f"{exc}\n")
@@ -222,7 +220,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         if reflect_later:
             from hearth.runtime.reflect_later import start
 
-            start(settings.workspace, top[0], opts.flags)
+            start(settings, top[0])
 
 
 def latest_session(workspace: Path) -> str:

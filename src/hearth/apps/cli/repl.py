@@ -250,13 +250,20 @@ class Repl:
             rt = await self.opening
         except BaseException:
             return
-        try:
-            if self._session is not None:
-                from hearth.runtime.reflection import reflect
+        from hearth.runtime.reflection import wanted
 
-                await reflect(rt, self._session)  # leaving: what the session learned goes to memory
-        finally:
-            await rt.aclose()
+        # Leaving: what the session learned goes to memory, in a process of its own, so leaving is
+        # immediate (the embedded model server stops with this process: no reflection then).
+        later = (
+            self._session is not None
+            and rt.settings.llm_url != ""
+            and wanted(rt, self._session.agent.history)
+        )
+        await rt.aclose()
+        if later and self._session is not None:
+            from hearth.runtime.reflect_later import start
+
+            start(rt.settings, self._session.id)
 
 
 def offer_trust(
