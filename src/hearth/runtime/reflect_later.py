@@ -50,7 +50,13 @@ async def _reflect(session_id: str) -> None:
     flags = {**json.loads(os.environ.get(FLAGS_ENV) or "{}"), "workspace": Path.cwd()}
     rt = await open_runtime(load_settings(flags).settings, probe=False, mcp=False)
     try:
-        await reflect(rt, open_conversation(rt, resume=session_id))
+        conversation = open_conversation(rt, resume=session_id)
+        seen = len(conversation.agent.history)
+
+        def current() -> bool:  # no new turn began in the session while the model answered
+            return len(rt.store.events(conversation.id)) == seen
+
+        await reflect(rt, conversation, current)
     finally:
         await rt.aclose()
 
