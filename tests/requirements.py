@@ -9,6 +9,7 @@ those reasons back and lists, at the end of the run, what was missing and how to
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 from collections.abc import Callable
@@ -37,6 +38,15 @@ class Part:
     present: Callable[[], bool]
 
 
+def _postgres() -> bool:
+    """initdb and postgres on PATH or in Debian's /usr/lib/postgresql/N/bin, and runnable."""
+    for name in ("initdb", "postgres"):
+        found = [shutil.which(name), *sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))]
+        if not any(p and Path(p).is_file() and os.access(p, os.X_OK) for p in found):
+            return False
+    return postgres.available()
+
+
 def _npm_servers() -> bool:
     found = NODE_PREFIX / "node_modules" / "@modelcontextprotocol"
     return bool(shutil.which("node")) and (found / "server-filesystem").exists()
@@ -45,7 +55,7 @@ def _npm_servers() -> bool:
 PARTS: dict[str, Part] = {
     "bwrap": Part("bubblewrap (the bwrap sandbox)", "apt-get install bubblewrap", lambda: bool(shutil.which("bwrap"))),
     "chromium": Part("Chromium (the browser tests)", "apt-get install chromium", lambda: Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)),
-    "postgres": Part("PostgreSQL (the distributed queue)", "apt-get install postgresql", postgres.available),
+    "postgres": Part("PostgreSQL (the distributed queue)", "apt-get install postgresql", _postgres),
     "redis": Part("Redis (the queue engines benchmark)", "apt-get install redis-server", redis_server.available),
     "node": Part(
         "node and the npm MCP servers",
