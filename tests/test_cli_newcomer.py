@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env
+from support import clean_env, wait_reflected
 
 
 def fenced(name: str, **args: object) -> str:
@@ -156,3 +156,21 @@ def test_the_repl_warns_at_start_when_the_model_server_is_unreachable(home: Path
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_the_answer_does_not_wait_for_the_reflection(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    from hearth.core.events import Reflected
+    from hearth.runtime.session import open_store
+
+    server.add(call("ls"), ScriptedReply(text="Nothing here. TASK_COMPLETE"))
+    learned = json.dumps({"knowledge": ["The workspace starts empty."]})
+    server.reflection_replies.append(ScriptedReply(text=learned, chunk_size=2, delay=0.2))  # a slow model
+    res = hearth("run", "what is here?", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
+    assert res.code == 0, res.stderr
+    sid = res.json_lines()[0]["session"]
+    store = open_store(workspace)
+    try:
+        assert not [e for e in store.events(sid) if isinstance(e, Reflected)]  # the command answered first
+    finally:
+        store.close()
+    assert len(wait_reflected(workspace, sid).stored) == 1  # and the reflection still happened
