@@ -80,7 +80,7 @@ def have(name: str) -> bool:
 
 def reason(name: str) -> str:
     part = PARTS[name]
-    return f"{MARK} {name}: {part.what} is not installed ({part.install})"
+    return f"{MARK} {name}: {part.what}, not installed here ({part.install})"
 
 
 def need(name: str) -> None:
