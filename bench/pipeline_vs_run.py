@@ -80,10 +80,11 @@ class CountingProxy:
         self._httpd.server_close()
 
     def count(self, body: dict[str, Any], reflection: bool) -> None:
-        if self.label:
+        # a session's reflection runs after `hearth run` answered (detached): it may come during the next task
+        if reflection:
+            key = "reflection"
+        elif self.label:
             key = self.label
-        elif reflection:
-            key = "other"
         else:
             text = first_user_text(body)
             coder, reviewer = _CODER.match(text), _REVIEWER.match(text)
@@ -196,6 +197,15 @@ def run_pipeline(
     }
 
 
+def settle(proxy: CountingProxy, expected: int, quiet: float = 10.0) -> None:
+    """Wait for the reflections `hearth run` starts after answering: all `expected`, or none for `quiet` s."""
+    last, since = proxy.reflections, time.monotonic()
+    while proxy.reflections < expected and time.monotonic() - since < quiet:
+        time.sleep(0.2)
+        if proxy.reflections != last:
+            last, since = proxy.reflections, time.monotonic()
+
+
 def run_one_by_one(proxy: CountingProxy, tasks: list[dict[str, Any]], timeout: float) -> dict[str, Any]:
     workspace = Path(tempfile.mkdtemp(prefix="hearth-bench-run-"))
     proxy.counts, proxy.reflections = Counter(), 0
@@ -207,6 +217,7 @@ def run_one_by_one(proxy: CountingProxy, tasks: list[dict[str, Any]], timeout: f
         exits[t["key"]] = result.returncode
     proxy.label = ""
     seconds = time.perf_counter() - started
+    settle(proxy, len(tasks))
     return {
         "workspace": str(workspace),
         "exits": exits,

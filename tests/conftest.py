@@ -92,3 +92,21 @@ def web(
     """A real `hearth web` app (uvicorn on 127.0.0.1) with the scripted server behind it."""
     with running_web(workspace, home, server, monkeypatch, tool_mode="native") as w:
         yield w
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """At the end of the run: which system parts were missing (their tests skipped) and how to get them."""
+    from requirements import missing_from
+
+    reasons = []
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        if isinstance(longrepr, tuple) and len(longrepr) == 3:
+            reasons.append(str(longrepr[2]))
+    missing = missing_from(reasons)
+    if not missing:
+        return
+    terminalreporter.section("system parts missing: their tests were skipped")
+    for name, how in sorted(missing.items()):
+        terminalreporter.write_line(f"  {name:<9} {how}")
+    terminalreporter.write_line("  (.ci/run installs them all; HEARTH_TEST_REQUIRE=all makes them required)")

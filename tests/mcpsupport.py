@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,30 +11,34 @@ from typing import Any
 import pytest
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from requirements import NODE_PREFIX, need, required
 
 ROOT = Path(__file__).resolve().parents[1]
-# .ci/run installs the npm servers under /opt (HEARTH_TEST_NODE_PREFIX): bwrap hides /tmp, /root and
-# /home, where a checkout often lives, so a server installed beside the checkout could not start there
-NODE_PREFIX = Path(os.environ.get("HEARTH_TEST_NODE_PREFIX") or ROOT / ".ci" / "node")
 NPM = NODE_PREFIX / "node_modules" / "@modelcontextprotocol"
 BIN = Path(sys.executable).parent
 
 
-def need(path: Path, what: str) -> Path:
-    if path.exists() and shutil.which("node"):
-        return path
-    if os.environ.get("HEARTH_TEST_REQUIRE_MCP"):
-        pytest.fail(f"{what} is not installed at {path} (.ci/run installs it)")
-    pytest.skip(f"{what} is not installed (npm install --prefix .ci/node {what}; node needed)")
+def need_npm(path: Path, what: str) -> Path:
+    need("node")
+    if not path.exists():  # node is there, this one server is not
+        message = f"{what} is not installed at {path} (npm install --prefix {NODE_PREFIX} {what})"
+        if required("node"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
 
 
 def filesystem(workspace: Path, **extra: Any) -> dict[str, Any]:
-    index = need(NPM / "server-filesystem" / "dist" / "index.js", "@modelcontextprotocol/server-filesystem")
+    index = need_npm(
+        NPM / "server-filesystem" / "dist" / "index.js", "@modelcontextprotocol/server-filesystem"
+    )
     return {"command": "node", "args": [str(index), str(workspace)], **extra}
 
 
 def everything(**extra: Any) -> dict[str, Any]:
-    index = need(NPM / "server-everything" / "dist" / "index.js", "@modelcontextprotocol/server-everything")
+    index = need_npm(
+        NPM / "server-everything" / "dist" / "index.js", "@modelcontextprotocol/server-everything"
+    )
     return {"command": "node", "args": [str(index), "stdio"], **extra}
 
 

@@ -41,3 +41,23 @@ class CliResult:
 
     def json_lines(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+def wait_reflected(workspace: Path, session_id: str, timeout: float = 60) -> Any:
+    """The `Reflected` event `hearth run` leaves to its detached reflection, once it is recorded."""
+    import time
+
+    from hearth.core.events import Reflected
+    from hearth.runtime.session import open_store
+
+    deadline = time.monotonic() + timeout
+    while True:
+        store = open_store(workspace)
+        try:
+            found = [e for e in store.events(store.resolve(session_id)) if isinstance(e, Reflected)]
+        finally:
+            store.close()
+        if found:
+            return found[-1]
+        assert time.monotonic() < deadline, f"no reflection was recorded in {session_id}"
+        time.sleep(0.1)

@@ -15,6 +15,7 @@ from hearth.core.events import SessionStarted, ToolResult
 from hearth.runtime.agentdefs import load_definitions
 from hearth.store.sessions import SessionStore
 from hearth.testing.server import ScriptedServer
+from requirements import isolating_backend
 from test_subagents import call, done, first_user, private_config, run_parent, srv, tool_names, tool_results
 
 __all__ = ["private_config", "srv"]
@@ -97,13 +98,13 @@ def run_wild(
     workspace: Path, srv: ScriptedServer, field: str, asked: str, parent_mode: PermissionMode
 ) -> Any:
     """A parent in `parent_mode`, headless, delegating to a definition that asks for `asked`; the
-    child runs `touch w.txt` in the bwrap sandbox (isolated: only the mode decides whether it asks)."""
+    child runs `touch w.txt` in an isolating sandbox (isolated: only the mode decides whether it asks)."""
     write(workspace / ".hearth/agents/wild.md", WILD.format(field=field, mode=asked))
     srv.add(call("delegate", objective="WILDJOB touch", deliverable="w.txt", agent="wild"), done())
     srv.route("WILDJOB", call("shell", command="touch w.txt"), done("tried"))
     # manual asks before every call: the user's rule lets the parent delegate (and nothing more)
     _finished, events, db = run_parent(
-        workspace, srv, permission_mode=parent_mode, sandbox="bwrap", allow=["delegate"]
+        workspace, srv, permission_mode=parent_mode, sandbox=isolating_backend(), allow=["delegate"]
     )
     result = json.loads(tool_results(events, "delegate")[0].output)
     store = SessionStore(db)
@@ -184,7 +185,7 @@ def test_a_command_cannot_plant_a_definition_either(workspace: Path, srv: Script
         + "; echo ok > .github/workflows/ci.yml"
     )
     srv.add(call("shell", command=command), done())
-    run_parent(workspace, srv, permission_mode=PermissionMode.AUTO, sandbox="bwrap")
+    run_parent(workspace, srv, permission_mode=PermissionMode.AUTO, sandbox=isolating_backend())
     assert (
         workspace / ".github/workflows/ci.yml"
     ).read_text() == "ok\n"  # the rest of .github is the project's

@@ -50,8 +50,8 @@ def test_the_benchmark_runs_both_ways_and_counts_every_model_request(home: Path,
     assert pipe["passed"] == one["passed"] == {"slug": True, "words": True, "report": True}
     # the pipeline: one planner request; per task the coder's write and its finish, and one review
     assert pipe["requests"] == {"planning": 1, "task slug": 3, "task words": 3, "task report": 3}
-    # one by one: per task the write, the finish, and the session's closing reflection
+    # one by one: per task the write and the finish; each session's reflection after its answer
     assert one["exits"] == {"slug": 0, "words": 0, "report": 0}
-    assert one["requests"] == {"task slug": 3, "task words": 3, "task report": 3}
+    assert one["requests"] == {"task slug": 2, "task words": 2, "task report": 2, "reflection": 3}
     assert one["reflections"] == 3 and pipe["reflections"] == 0
     assert "total                      3/3          10           3/3           9" in ran.stdout

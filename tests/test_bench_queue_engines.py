@@ -9,16 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from hearth.testing import postgres, redis_server
+from requirements import need_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
-pytestmark = pytest.mark.skipif(
-    not (postgres.available() and redis_server.available()),
-    reason="needs Debian's postgresql and redis-server (.ci/run installs them)",
-)
+need_module("postgres")
+need_module("redis")
 
 
 def bench(tmp_path: Path, *args: str) -> dict:

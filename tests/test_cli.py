@@ -14,7 +14,7 @@ import pytest
 
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env, state_of
+from support import clean_env, state_of, wait_reflected
 
 
 def fenced(name: str, **args: object) -> str:
@@ -52,13 +52,14 @@ def test_json_mode_prints_only_json_lines(hearth, server: ScriptedServer, worksp
     assert res.code == 0, res.stderr
     lines = res.json_lines()  # raises if any stdout line is not JSON
     types = [line["type"] for line in lines]
-    # The task's end, then reflection on the work it did (the scripted server learned nothing).
-    assert types[0] == "session_started" and types[-2:] == ["done", "reflected"]
+    # `done` is the last line: reflection on the work runs after the answer, in a process of its own
+    assert types[0] == "session_started" and types[-1] == "done" and "reflected" not in types
     assert {"user_message", "text", "tool_call", "tool_result", "usage", "thinking"} <= set(types)
     sid = lines[0]["session"]
     assert sid and all(line["session"] == sid for line in lines)
-    assert lines[-2]["status"] == "done" and lines[-2]["exit_code"] == 0
-    assert lines[-1]["stored"] == [] and lines[-1]["error"] == "" and len(server.reflections) == 1
+    assert lines[-1]["status"] == "done" and lines[-1]["exit_code"] == 0
+    reflected = wait_reflected(workspace, sid)  # the scripted server learned nothing
+    assert reflected.stored == () and reflected.error == "" and len(server.reflections) == 1
     usage = [line for line in lines if line["type"] == "usage"]
     assert usage[1]["cached_tokens"] > 0 and usage[0]["ttft_ms"] is not None
 
@@ -258,6 +259,7 @@ def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: P
     md = hearth("sessions", "export", sid[:20], "-w", str(workspace))
     assert md.code == 0 and md.stdout.startswith("# Create hello.py")
     assert "## User" in md.stdout and "call `write`" in md.stdout and "**done**" in md.stdout
+    wait_reflected(workspace, sid)
     data = json.loads(hearth("sessions", "export", sid, "--format", "json", "-w", str(workspace)).stdout)
     assert data["id"] == sid and [e["type"] for e in data["events"]][-2:] == ["done", "reflected"]
     assert hearth("sessions", "rm", sid, "-w", str(workspace)).stdout.strip() == f"Deleted session {sid}."

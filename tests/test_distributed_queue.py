@@ -8,7 +8,6 @@ scripted model server, one shared workspace folder.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
 import subprocess
@@ -25,15 +24,11 @@ from hearth.runtime.schedule.distributed import submit
 from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
+from requirements import need_module
 from schedsupport import done, user_texts
 from support import clean_env, state_of
 
-if not pgsupport.available():
-    if os.environ.get("CI"):
-        raise RuntimeError(
-            "CI must install PostgreSQL for the distributed queue's tests (apt-get install postgresql)"
-        )
-    pytest.skip("PostgreSQL is not installed (apt-get install postgresql)", allow_module_level=True)
+need_module("postgres")
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -290,15 +289,16 @@ def test_a_reply_cut_by_the_cap_without_a_call_is_not_taken_as_the_answer(hearth
 
 
 def test_a_stream_that_repeats_itself_is_stopped(hearth, server, workspace) -> None:  # type: ignore[no-untyped-def]
-    loop = ScriptedReply(text="I will now check the file again.\n" * 3000, chunk_size=16, delay=0.002)
-    server.add(loop, ScriptedReply(text="Checked. TASK_COMPLETE"))
-    started = time.monotonic()
+    full = "I will now check the file again.\n" * 3000
+    server.add(
+        ScriptedReply(text=full, chunk_size=16, delay=0.002), ScriptedReply(text="Checked. TASK_COMPLETE")
+    )
     res = run(hearth, server, workspace)
-    elapsed = time.monotonic() - started
     assert res.code == 0
-    assert elapsed < 12  # the full reply would stream for 3000*33/16*2 ms = 12+ s on its own
     [reply, _] = [e for e in events(workspace) if isinstance(e, ModelReply)]
     assert reply.finish_reason == "repetition"
+    # stopped early: what was read is a small part of the reply the server would have streamed
+    assert len(reply.text) < len(full) // 10, len(reply.text)
     assert 2 <= reply.text.count("I will now check the file again.") <= 6  # a few rounds kept, not 3000
     assert "kept repeating" in notices(workspace, "reply_cut")[0].text
 

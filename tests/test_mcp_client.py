@@ -1,7 +1,7 @@
 """Real MCP servers (npm and PyPI) used by the real `hearth run`, against the scripted model server.
 
 The npm servers are installed by .ci/run into .ci/node; without them (or without node) their
-tests are skipped here with the reason, and fail in CI (HEARTH_TEST_REQUIRE_MCP=1).
+tests are skipped here with the reason, and fail in CI (HEARTH_TEST_REQUIRE=all).
 """
 
 from __future__ import annotations
@@ -85,10 +85,8 @@ def test_a_hanging_tool_times_out_and_the_model_reads_why(
 ) -> None:
     configure(home, {"everything": everything(tool_timeout=2)})
     server.add(call("mcp__everything__trigger-long-running-operation", duration=60, steps=2), DONE)
-    started = time.monotonic()
     res = run(hearth, server, workspace)
     assert res.code == 0, res.stderr
-    assert time.monotonic() - started < 40
     results = tool_results(server.requests[1])
     assert any("did not answer within 2s" in r and "tool_timeout" in r for r in results), results
 
@@ -171,9 +169,7 @@ def test_web_status_and_tools_show_servers_failures_and_nothing_outlives_the_ser
             "off": {"command": "/bin/false", "enabled": False},
         },
     )
-    started = time.monotonic()
     with running_web(workspace, home, server, monkeypatch, tool_mode="native") as web, web.client() as http:
-        assert time.monotonic() - started < 20
         deadline = time.monotonic() + 30
         while True:
             text = "\n".join(http.get("/api/status").json()["mcp_servers"])

@@ -14,7 +14,7 @@ import pytest
 from hearth.memory.store import MemoryStore
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
-from support import state_of
+from support import state_of, wait_reflected
 
 
 def _call(name: str, **arguments: Any) -> ScriptedReply:
@@ -177,8 +177,9 @@ def test_reflection_stores_knowledge_learnings_and_skills_linked_to_the_session(
     res = hearth("run", "write notes.txt", "-w", str(workspace), "--json", "-p", "auto", env=_env(server))
     assert res.code == 0, res.stderr
     sid = res.json_lines()[0]["session"]
-    [reflected] = [line for line in res.json_lines() if line["type"] == "reflected"]
-    assert len(reflected["stored"]) == 3 and reflected["error"] == ""
+    assert res.json_lines()[-1]["type"] == "done"  # the answer did not wait for the reflection
+    reflected = wait_reflected(workspace, sid)
+    assert len(reflected.stored) == 3 and reflected.error == ""
     [request] = server.reflections
     assert "write notes.txt" in _user_text(request) and "write(" in _user_text(request)
     mem = _project(workspace)
@@ -194,7 +195,18 @@ def test_reflection_stores_knowledge_learnings_and_skills_linked_to_the_session(
     # Resumed and left again with no new work: nothing to reflect on, no second request.
     server.add(_done("Nothing more."))
     again = hearth("run", "--resume", sid, "anything else?", "-w", str(workspace), "--json", env=_env(server))
-    assert again.code == 0 and len(server.reflections) == 1
+    assert again.code == 0
+    _reflect_once_more(hearth, server, workspace)
+    assert len(server.reflections) == 2  # this one's and the control's: none for the resumed session
+
+
+def _reflect_once_more(hearth: Any, server: ScriptedServer, workspace: Path) -> None:
+    """A run that does reflect, waited for: a reflection the runs before it had started (they would,
+    wrongly) is recorded by then, so "no reflection" can be checked, not just not yet seen."""
+    server.add(_call("ls"), _done())
+    control = hearth("run", "list files again", "-w", str(workspace), "--json", env=_env(server))
+    assert control.code == 0, control.stderr
+    wait_reflected(workspace, control.json_lines()[0]["session"])
 
 
 def test_no_reflection_without_work_or_when_turned_off(
@@ -202,13 +214,14 @@ def test_no_reflection_without_work_or_when_turned_off(
 ) -> None:
     server.add(_done("Hello."))
     chat = hearth("run", "say hello", "-w", str(workspace), "--json", env=_env(server))
-    assert chat.code == 0 and server.reflections == []
+    assert chat.code == 0
     server.add(_call("ls"), _done())
     off = hearth(
         "run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_REFLECT="false")
     )
-    assert off.code == 0 and server.reflections == []
-    assert not [line for line in off.json_lines() if line["type"] == "reflected"]
+    assert off.code == 0
+    _reflect_once_more(hearth, server, workspace)
+    assert len(server.reflections) == 1  # the control's only
 
 
 def test_reflection_failures_are_recorded_not_fatal(
@@ -218,15 +231,15 @@ def test_reflection_failures_are_recorded_not_fatal(
     server.reflection_replies.append(ScriptedReply(status=500, error="overloaded"))
     res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_RETRIES="0"))
     assert res.code == 0, res.stderr
-    [reflected] = [line for line in res.json_lines() if line["type"] == "reflected"]
-    assert reflected["stored"] == [] and "model failed" in reflected["error"]
+    reflected = wait_reflected(workspace, res.json_lines()[0]["session"])
+    assert reflected.stored == () and "model failed" in reflected.error
     # A secret in the reflection's answer is refused like any other; the rest is stored.
     server.add(_call("ls"), _done())
     leaky = {"knowledge": ["The deploy key is AKIAIOSFODNN7EXAMPLE.", "Docs live in docs/."]}
     server.reflection_replies.append(ScriptedReply(text=json.dumps(leaky)))
     res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server))
-    [reflected] = [line for line in res.json_lines() if line["type"] == "reflected"]
-    assert len(reflected["stored"]) == 1 and "secret" in reflected["refused"][0]
+    reflected = wait_reflected(workspace, res.json_lines()[0]["session"])
+    assert len(reflected.stored) == 1 and "secret" in reflected.refused[0]
     mem = _project(workspace)
     assert [it.text for it in mem.items()] == ["Docs live in docs/."]
     mem.close()
@@ -237,6 +250,7 @@ def test_reflection_uses_the_summarizer_role(hearth: Any, server: ScriptedServer
     roles = json.dumps({"summarizer": {"model": "tiny-summarizer", "temperature": 0.0}})
     res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_ROLES=roles))
     assert res.code == 0, res.stderr
+    wait_reflected(workspace, res.json_lines()[0]["session"])
     [request] = server.reflections
     assert request["model"] == "tiny-summarizer" and request["temperature"] == 0.0
     assert all(r.get("model") != "tiny-summarizer" for r in server.requests)

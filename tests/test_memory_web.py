@@ -3,15 +3,13 @@ and in Debian's Chromium through Playwright (memory text shown as text, never as
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from hearth.memory.store import MemoryStore
 from hearth.runtime.config import user_data_path
+from requirements import CHROMIUM, need
 from support import state_of
 from websupport import Web
 
@@ -57,15 +55,9 @@ def test_memory_api_lists_searches_and_forgets_behind_the_login(web: Web) -> Non
         assert "port 5433" not in str(left) and len(left) == 2
 
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
 @pytest.fixture
 def page(web: Web) -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            raise RuntimeError("CI must install Debian's chromium for the browser tests")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    need("chromium")
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:

@@ -28,19 +28,16 @@ from hearth.runtime.schedule.remote import Remote
 from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
+from requirements import need
 from schedsupport import call, done, user_texts
 from support import clean_env
 
-needs_postgres = pytest.mark.skipif(
-    not pgsupport.available() and not os.environ.get("CI"),
-    reason="PostgreSQL is not installed (apt-get install postgresql)",
-)
+needs_postgres = pytest.mark.usefixtures("queue_url")
 
 
 @pytest.fixture
 def queue_url() -> Iterator[str]:
-    if not pgsupport.available():
-        raise RuntimeError("CI must install PostgreSQL for the distributed queue's tests")
+    need("postgres")
     with pgsupport.running_postgres() as url:
         yield url
 

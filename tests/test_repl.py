@@ -10,7 +10,7 @@ import pexpect
 import pytest
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env, state_of
+from support import clean_env, state_of, wait_reflected
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -322,6 +322,7 @@ def test_leaving_the_repl_reflects_on_the_sessions_work(
     repl, server: ScriptedServer, workspace: Path
 ) -> None:  # type: ignore[no-untyped-def]
     from hearth.memory.store import MemoryStore
+    from hearth.runtime.session import open_store
 
     server.add(call("ls"), ScriptedReply(text="Nothing here.\nTASK_COMPLETE"))
     server.reflection_replies.append(
@@ -330,9 +331,12 @@ def test_leaving_the_repl_reflects_on_the_sessions_work(
     child = repl()
     send(child, "/mode auto", "Mode: auto")
     send(child, "what is here?", "Nothing here.")
-    child.sendeof()  # Ctrl+D: leave
-    child.expect("reflection: remembered items 1")
+    child.sendeof()  # Ctrl+D: leave at once; the reflection runs in a process of its own
     child.expect(pexpect.EOF)
+    store = open_store(workspace)
+    sid = store.latest()
+    store.close()
+    assert sid is not None and len(wait_reflected(workspace, sid).stored) == 1
     assert len(server.reflections) == 1
     mem = MemoryStore(state_of(workspace) / "memory.db")
     assert [i.text for i in mem.items()] == ["The workspace starts empty."]

@@ -14,16 +14,13 @@ import pytest
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.aliases import ALIASES, SANDBOX_ALIASES, alias_dir
 from hearth.sandbox.backend import SANDBOX_PATH
-from hearth.sandbox.choice import BACKENDS, choose_sandbox
+from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.container import DockerBackend, PodmanBackend
 from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.seatbelt import SeatbeltBackend
+from requirements import backend_params
 
-RUNNABLE = [
-    pytest.param(name, marks=pytest.mark.skipif(bool(why), reason=str(why)))
-    for name in ("bwrap", "landlock", "process")
-    for why in [BACKENDS[name](Path("/tmp"), ResourceLimits()).available()]
-]
+RUNNABLE = backend_params(("bwrap", "landlock", "process"))
 
 
 def _run(backend: str, workspace: Path, command: str) -> tuple[int | None, str]:

@@ -69,7 +69,8 @@ def test_a_waiting_session_wakes_within_one_poll_and_sigterm_stops_cleanly(
     workspace: Path, home: Path, server: ScriptedServer, tmp_path: Path
 ) -> None:
     env = _env(home, server)
-    wake = (datetime.now(UTC) + timedelta(seconds=12)).replace(microsecond=0)
+    # far enough ahead for the run and the scheduler's start on a loaded machine
+    wake = (datetime.now(UTC) + timedelta(seconds=30)).replace(microsecond=0)
     server.add(ScriptedReply(text=f"WAIT: {wake.isoformat()}: the build is still running"))
     first = subprocess.run(
         [*HEARTH, "run", "check the build", "-w", str(workspace), "--json"],
@@ -88,7 +89,7 @@ def test_a_waiting_session_wakes_within_one_poll_and_sigterm_stops_cleanly(
         ready = datetime.now(UTC)
         assert ready < wake, "the machine is too slow for this test's wait: the scheduler started after it"
         assert len(server.requests) == 1  # not woken early
-        _until(lambda: len(server.requests) >= 2, 30, "the wake-up")
+        _until(lambda: len(server.requests) >= 2, 60, "the wake-up")
         woke = datetime.now(UTC)
         _until(lambda: _sessions(workspace, env)[0]["status"] == "done", 30, "the session to finish")
         proc.send_signal(signal.SIGTERM)

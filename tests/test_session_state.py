@@ -241,7 +241,7 @@ def test_a_chat_clients_earlier_turns_are_hearths_context_and_the_title_is_the_t
 
 def test_repl_options_before_a_command_are_an_error_not_ignored(hearth: Any, workspace: Path) -> None:
     res = hearth("-p", "auto", "run", "x", "-w", str(workspace))
-    assert res.code == 1 and "Put the options after the command: hearth run" in res.stderr
+    assert res.code == 64 and "Put the options after the command: hearth run" in res.stderr
 
 
 def test_a_rule_allowed_for_a_session_never_opens_a_secret_even_after_resume(web: Web, hearth: Any) -> None:

@@ -17,6 +17,7 @@ from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.git import git_tools, validate_ref
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.toolset import Toolset
+from requirements import need
 
 TOOLS = Toolset([*shell_tools(), *git_tools()])
 
@@ -40,8 +41,8 @@ class Env:
 
 @pytest.fixture(params=["bwrap", "process"])
 def env(request: pytest.FixtureRequest, workspace: Path) -> Iterator[Env]:
-    if request.param == "bwrap" and subprocess.run(["which", "bwrap"], capture_output=True).returncode:
-        pytest.skip("bwrap is not installed")
+    if request.param == "bwrap":
+        need("bwrap")
     e = Env(workspace, request.param)
     yield e
     e.close()
@@ -71,8 +72,7 @@ def test_shell_background_jobs_through_the_tools(env: Env) -> None:
 
 
 def test_network_is_off_by_default_and_on_when_allowed(workspace: Path) -> None:
-    if subprocess.run(["which", "bwrap"], capture_output=True).returncode:
-        pytest.skip("bwrap is not installed")
+    need("bwrap")
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(2)

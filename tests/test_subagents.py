@@ -23,6 +23,7 @@ from hearth.runtime.session import open_runtime
 from hearth.store.sessions import SessionStore
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
+from requirements import isolating_backend
 from support import state_of
 
 PARENT_TASK = "PARENT-TASK: get the report written"
@@ -253,7 +254,7 @@ def test_a_childs_shell_runs_in_the_sandbox(workspace: Path, srv: ScriptedServer
         call("shell", command=f"echo inside > in.txt; echo out > {outside}; cat ~/.ssh/id_rsa; true"),
         done("tried"),
     )
-    run_parent(workspace, srv, sandbox="bwrap")
+    run_parent(workspace, srv, sandbox=isolating_backend())
     assert (workspace / "in.txt").read_text() == "inside\n"  # the workspace is writable
     assert not outside.exists()  # the rest of the machine is not
 

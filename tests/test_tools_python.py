@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
 import socket
 import time
 from collections.abc import Iterator
@@ -17,8 +16,9 @@ from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.paths import SafePaths
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.python import PythonInput, python_tools
+from requirements import need_module
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bwrap is not installed")
+need_module("bwrap")
 
 
 class Py:

@@ -5,8 +5,6 @@ only the name `site.test` is allowed to reach."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,12 +19,9 @@ from hearth.sandbox.proxy import ProxyPolicy, loopback_proxy
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.render import Renderer
 from hearth.tools.builtin.web import WebFetchRenderInput, web_tools
+from requirements import CHROMIUM, need_module
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        pytest.fail("CI must install Debian's chromium (apt-get install chromium)", pytrace=False)
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+need_module("chromium")
 
 # The text exists only once the script ran; the script also tries to reach the same server by
 # its IP literal, by a name resolving to loopback, and the metadata address.

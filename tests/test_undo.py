@@ -36,16 +36,41 @@ def test_undo_restores_files_changed_by_shell_and_tools(
         not (workspace / "new.txt").exists() and (workspace / "notes.txt").read_text() == "changed by shell\n"
     )
 
-    second = hearth("undo", "2", "-w", str(workspace), env=env)
+    # a second undo goes one step further back (undos add up across calls), not to the same place
+    second = hearth("undo", "-w", str(workspace), env=env)
     assert second.code == 0, second.stderr
+    assert "before step 2" in second.stdout and "notes.txt" in second.stdout
     assert (workspace / "notes.txt").read_text() == "original\n"
+    assert not (workspace / "new.txt").exists()
+    third = hearth("undo", "-w", str(workspace), env=env)
+    assert third.code == 1 and "No step of this session that changed files is left" in third.stderr
     # the user's own repository saw none of it
     log = subprocess.run(["git", "log", "--oneline"], cwd=workspace, capture_output=True, text=True)
     assert log.stdout == ""
     # and the model is told on the next turn
     server.add(ScriptedReply(text="Understood."))
     hearth("run", "what happened?", "-w", str(workspace), "--continue", "--json", env=env)
-    assert "The user undid your last 2 step(s)" in str(server.requests[-1]["messages"])
+    assert "The user undid your last 1 step(s)" in str(server.requests[-1]["messages"])
+    assert "before step 2" in str(server.requests[-1]["messages"])
+
+
+def test_undo_goes_back_over_the_last_step_that_changed_files(
+    hearth, server: ScriptedServer, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """A step that may change files but did not (a shell command that only looks) is passed over."""
+    server.add(
+        call("write", path="made.txt", content="new"),
+        call("shell", command="ls"),
+        call("shell", command="true"),
+        ScriptedReply(text="Done. TASK_COMPLETE"),
+    )
+    env = {"HEARTH_LLM_URL": server.url}
+    res = hearth("run", "make a file", "-w", str(workspace), "--json", "--permission", "auto", env=env)
+    assert res.code == 0 and (workspace / "made.txt").exists()
+    undone = hearth("undo", "-w", str(workspace), env=env)
+    assert undone.code == 0, undone.stderr
+    assert "before step 1" in undone.stdout and "made.txt" in undone.stdout
+    assert not (workspace / "made.txt").exists()
 
 
 def test_undo_without_checkpoints_says_so(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]

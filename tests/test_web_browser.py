@@ -5,8 +5,6 @@ A screenshot of the main screen is saved to test-artifacts/web-main.png.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,17 +12,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from hearth.testing.script import ScriptedCall, ScriptedReply
+from requirements import CHROMIUM, need_module
 from websupport import Web
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
-if not Path(CHROMIUM).exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(
-            "CI must install Debian's chromium for the browser tests (apt-get install chromium)"
-        )
-    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+need_module("chromium")
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
+from requirements import CHROMIUM, need
 from support import state_of
 from websupport import TOKEN, Web, receive_until, running_web
 
@@ -131,11 +131,8 @@ def test_websocket_clear_starts_a_new_session(web: Web) -> None:
         assert [m["type"] for m in hello["history"]] == ["session_started"]  # nothing said yet
 
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 def test_upload_and_file_tree_in_the_browser(web: Web, tmp_path: Path) -> None:
+    need("chromium")
     from playwright.sync_api import expect, sync_playwright
 
     (web.workspace / "docs" / "deep").mkdir(parents=True)
@@ -210,8 +207,8 @@ def test_websocket_clear_waits_for_a_running_task(web: Web) -> None:
         receive_until(ws, "done")
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 def test_deep_work_from_the_chat_box_shows_the_budget(web: Web) -> None:
+    need("chromium")
     from playwright.sync_api import expect, sync_playwright
 
     from hearth.core.events import BudgetSet

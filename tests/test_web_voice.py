@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from hearth.testing.server import ScriptedServer
+from requirements import CHROMIUM, need
 from websupport import Web, running_web
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -44,11 +42,11 @@ def test_without_the_route_voice_is_unavailable_and_refused(web: Web) -> None:
         assert anon.post("/api/voice/transcribe", content=b"x").status_code == 401
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 @pytest.mark.parametrize("offered", [True, False])
 def test_the_microphone_button_records_and_fills_the_message_box(
     workspace: Path, home: Path, monkeypatch: pytest.MonkeyPatch, offered: bool
 ) -> None:
+    need("chromium")
     from playwright.sync_api import expect, sync_playwright
 
     with (

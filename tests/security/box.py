@@ -20,22 +20,16 @@ from typing import Any, TypeVar
 import pytest
 
 from hearth.core.protocols import ExecResult, ExecSpec
-from hearth.sandbox.choice import BACKENDS, SandboxChoice, choose_sandbox
+from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.limits import ResourceLimits
+from requirements import backend_params
 
 TEST_LIMITS = ResourceLimits(memory_bytes=2 << 30, file_bytes=20 << 20, open_files=1024, processes=256)
 T = TypeVar("T")
 SECRET = "canary-secret-" + secrets.token_hex(4)
 
 
-def _usable(name: str) -> str | None:
-    return BACKENDS[name](Path("/tmp"), TEST_LIMITS).available()
-
-
-ISOLATING = [
-    pytest.param(name, marks=pytest.mark.skipif(bool(_usable(name)), reason=str(_usable(name))))
-    for name in ("bwrap", "landlock")
-]
+ISOLATING = backend_params(("bwrap", "landlock"), TEST_LIMITS)
 
 
 def _digest(folder: Path) -> str:

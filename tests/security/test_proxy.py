@@ -16,6 +16,7 @@ from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy, Refused
 from hearth.sandbox.runner import SandboxRunner
+from requirements import need
 
 
 def resolver(table: dict[str, list[str]]):  # type: ignore[no-untyped-def]
@@ -81,8 +82,8 @@ class _Hello(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.mark.skipif(not shutil.which("bwrap"), reason="bwrap is not installed")
 def test_sandboxed_command_reaches_only_allowed_sites_through_the_proxy(workspace: Path) -> None:
+    need("bwrap")
     site = HTTPServer(("127.0.0.1", 0), _Hello)
     threading.Thread(target=site.serve_forever, daemon=True).start()
     port = site.server_address[1]

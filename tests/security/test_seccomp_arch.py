@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from box import Box
 
+from requirements import need
+
 SOURCE = Path(__file__).with_name("progs") / "otherabi.c"
 SIGSYS_EXIT = 128 + 31
 
@@ -30,9 +32,8 @@ pytestmark = pytest.mark.skipif(platform.machine() != "x86_64", reason="i386 and
 
 @pytest.fixture(scope="module")
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc is not installed; it builds the test program")
+    need("gcc")
+    gcc = shutil.which("gcc") or "gcc"
     out = tmp_path_factory.mktemp("otherabi") / "otherabi"
     subprocess.run([gcc, "-O1", "-no-pie", "-o", str(out), str(SOURCE)], check=True, capture_output=True)
     return out

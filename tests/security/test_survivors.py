@@ -23,23 +23,16 @@ import pexpect
 import pytest
 from box import TEST_LIMITS
 
-from hearth.sandbox.choice import BACKENDS
 from hearth.sandbox.limits import ProcessGroup
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from requirements import backend_params
 from support import clean_env
 
 DRIVER = Path(__file__).with_name("progs") / "survivors.py"
 EXPECTED = 7  # sleeps 1001 to 1007 in survivors.py
 
 
-def _usable(name: str) -> str | None:
-    return BACKENDS[name](Path("/tmp"), TEST_LIMITS).available()
-
-
-BACKEND_PARAMS = [
-    pytest.param(name, marks=pytest.mark.skipif(bool(_usable(name)), reason=str(_usable(name))))
-    for name in ("bwrap", "landlock", "process")
-]
+BACKEND_PARAMS = backend_params(("bwrap", "landlock", "process"), TEST_LIMITS)
 
 
 def _marked(marker: str) -> list[int]:

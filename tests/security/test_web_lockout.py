@@ -67,9 +67,21 @@ def web_server(workspace: Path, home: Path, server: ScriptedServer) -> Iterator[
             time.sleep(0.05)
         pin = re.search(r"PIN\s+(\d{6})", "".join(console))
         assert pin
+        # the banner is printed before the server listens: wait until it answers (slow on a loaded machine)
+        while not _listening(port):
+            assert proc.poll() is None and time.monotonic() < deadline, "".join(console)
+            time.sleep(0.05)
         yield Server(f"http://127.0.0.1:{port}", pin.group(1), console)
     finally:
         stop(proc, timeout=15)
+
+
+def _listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 def _login(client: httpx.Client, pin: str, **headers: str) -> httpx.Response:

@@ -117,6 +117,9 @@ class Agent:
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)
     _schema: dict[str, Any] | None = field(default=None, init=False)  # grammar mode: this step's action
+    # What was open when the person's latest message came: carried over from an earlier turn (still
+    # shown to the model), it does not hold up a finish of this one, which may be about something else.
+    carried: frozenset[str] = field(default=frozenset(), init=False)
 
     def __post_init__(self) -> None:
         self._reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
@@ -137,6 +140,8 @@ class Agent:
         return finished
 
     async def _run(self, opening: tuple[str | UserMessage | HearthMessage, ...]) -> Finished:
+        if any(isinstance(m, str | UserMessage) for m in opening):  # a new message from the person
+            self.carried = frozenset(self.work.unfinished())
         for message in opening:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
@@ -515,7 +520,7 @@ class Agent:
             self.record(Notice(reason="calls_not_run", text=render("notice_reply_stopped")))
             raise _Continue
         self._check_evidence(guard)
-        open_items = self.work.unfinished()
+        open_items = [item for item in self.work.unfinished() if item not in self.carried]
         if open_items:
             guard.refused_finish(len(open_items))
             items = "\n".join(f"- {item}" for item in open_items[:20])

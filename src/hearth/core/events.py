@@ -154,6 +154,7 @@ class Notice(EventBase):
     reason: str
     text: str
     folder: str = ""  # for reason "instructions": the folder whose instruction file this is
+    checkpoint: str = ""  # for reason "undo": the checkpoint the workspace went back to
 
 
 class ModeChanged(EventBase):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.core.errors import HearthError
-from hearth.core.events import Checkpointed, Notice
+from hearth.core.events import Checkpointed, Event, Notice
 from hearth.prompts import render
 from hearth.runtime.config import state_dir
 from hearth.sandbox import guard
@@ -164,24 +164,53 @@ class Checkpoints:
             self._last = None
         return changed
 
+    def changed(self, before: str, after: str) -> list[str]:
+        """The paths that differ between two checkpoints."""
+        ids = (object_id(before), object_id(after))  # ids read from a session: checked, never options
+        return self._git("diff", "--name-only", "--end-of-options", *ids).splitlines()
+
 
 def undo(store: SessionStore, session_id: str, workspace: Path, steps: int = 1) -> tuple[int, list[str]]:
-    """Restore the workspace to before the `steps`-th last changing step of the session and tell
-    the session (the model sees it next turn). Returns (the step it went back to, changed paths)."""
-    marks = [e for e in store.events(session_id) if isinstance(e, Checkpointed)]
-    if not marks:
+    """Restore the workspace to before the `steps`-th last step of the session that changed files
+    and is not undone yet, and tell the session (the model sees it next turn). Each undo is recorded
+    with the checkpoint it went back to, so the next one goes further back, not to the same place.
+    Returns (the step it went back to, changed paths)."""
+    events = store.events(session_id)
+    if not any(isinstance(e, Checkpointed) for e in events):
         raise HearthError(
             "This session has no checkpoints to go back to.", "Only steps that change files make one."
         )
-    if steps < 1 or steps > len(marks):
+    points = Checkpoints(workspace)
+    left = undoable(events, points, points.snapshot("now"))
+    if not left:
         raise HearthError(
-            f"Cannot undo {steps} step(s); this session has {len(marks)}.", "Give a smaller number."
+            "No step of this session that changed files is left to undo.",
+            "Earlier undos went back over all of them; `hearth sessions show` lists what happened.",
         )
-    target = marks[-steps]
-    changed = Checkpoints(workspace).restore(object_id(target.id))
+    if steps < 1 or steps > len(left):
+        raise HearthError(
+            f"Cannot undo {steps} step(s); {len(left)} step(s) of this session changed files and are not undone.",
+            "Give a smaller number.",
+        )
+    target = left[-steps]
+    changed = points.restore(target.id)
     files = ", ".join(changed[:20]) or "nothing had changed"
-    store.append(
-        session_id,
-        Notice(reason="undo", text=render("notice_undo", count=steps, step=target.step, files=files)),
-    )
+    text = render("notice_undo", count=steps, step=target.step, files=files)
+    store.append(session_id, Notice(reason="undo", text=text, checkpoint=target.id))
     return target.step, changed
+
+
+def undoable(events: list[Event], points: Checkpoints, now: str) -> list[Checkpointed]:
+    """The checkpoints before steps that changed files (the workspace differs at the next
+    checkpoint, or now for the last), without those an undo already went back over."""
+    marks = [e for e in events if isinstance(e, Checkpointed)]
+    after = {m.id: (marks[k + 1].id if k + 1 < len(marks) else now) for k, m in enumerate(marks)}
+    left: list[Checkpointed] = []
+    for event in events:
+        if isinstance(event, Checkpointed) and points.changed(event.id, after[event.id]):
+            left.append(event)
+        elif isinstance(event, Notice) and event.reason == "undo" and event.checkpoint:
+            ids = [m.id for m in left]
+            if event.checkpoint in ids:
+                del left[ids.index(event.checkpoint) :]
+    return left

@@ -38,7 +38,7 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import DeltaSink
-from hearth.core.work import PlanStep, WorkState
+from hearth.core.work import PlanStep, TaskState, WorkState
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
@@ -96,6 +96,16 @@ class Conversation:
     @property
     def work(self) -> WorkState:
         return self.agent.work
+
+    def clear_work(self) -> int:
+        """Drop every todo, plan step and task state (the person's /todo clear); how many items were open."""
+        work = self.agent.work
+        left = len(work.unfinished())
+        work.todos.clear()
+        work.plan.clear()
+        work.task = TaskState()
+        self.agent.record(WorkUpdated(state=work.model_copy(deep=True)))
+        return left
 
     @property
     def started(self) -> SessionStarted | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,18 +102,28 @@ def _s(item: Any, key: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
-    """Reflect on the session's work since its last reflection; None when off or nothing was done."""
-    history = conversation.agent.history
-    events = since_last(history)
-    summarizer, sampling = rt.summarizer()
+def wanted(rt: Runtime, history: Sequence[Event]) -> bool:
+    """Whether `reflect` would ask a model: reflection is on, and the session did work since the last one."""
+    summarizer, _ = rt.summarizer()
     on = (
         rt.settings.reflect
         if rt.settings.reflect is not None
         else summarizer is not None or not rt.profile.small
     )
-    if not on or not did_work(events):
+    return bool(on) and did_work(since_last(history))
+
+
+async def reflect(
+    rt: Runtime, conversation: Conversation, current: Callable[[], bool] | None = None
+) -> Reflected | None:
+    """Reflect on the session's work since its last reflection; None when off or nothing was done.
+    `current` (reflecting from another process) says whether the session is still as it was read:
+    when it moved on meanwhile, nothing is stored and its next end reflects on all of it."""
+    history = conversation.agent.history
+    if not wanted(rt, history):
         return None
+    events = since_last(history)
+    summarizer, sampling = rt.summarizer()
     model = summarizer or rt.model
     asked = [e.text for e in history if isinstance(e, UserMessage)]
     task = next((e.text for e in events if isinstance(e, UserMessage)), asked[-1] if asked else "")
@@ -133,6 +143,8 @@ async def reflect(rt: Runtime, conversation: Conversation) -> Reflected | None:
         response = await model.complete(request)
     except Exception as e:  # the session is over either way; say why nothing was learned
         return _record(conversation, Reflected(upto=upto, model=model.name, error=f"the model failed: {e}"))
+    if current is not None and not current():
+        return None
     lessons = parse_lessons(response.content)
     stored: list[str] = []
     refused: list[str] = []

@@ -236,8 +236,11 @@ def open_store(workspace: Path) -> SessionStore:
     return store
 
 
-async def open_runtime(settings: Settings, *, model: Model | None = None, probe: bool = True) -> Runtime:
-    """Connect to the configured server, or start the embedded one; ask it its context window."""
+async def open_runtime(
+    settings: Settings, *, model: Model | None = None, probe: bool = True, mcp: bool = True
+) -> Runtime:
+    """Connect to the configured server, or start the embedded one; ask it its context window.
+    `mcp` False: the MCP servers are not started (work that calls no tool, such as reflection)."""
     check_workspace(settings.workspace)
     configure_logging(settings)
     # The sandbox's self-test runs while the server is asked for its window (both wait on others).
@@ -293,6 +296,8 @@ async def open_runtime(settings: Settings, *, model: Model | None = None, probe:
     )
     rt.tracer = tracer
     add_runtime_tools(rt)
+    if not mcp:
+        return rt
     try:  # in the background: a slow server never delays the first prompt
         rt.mcp = start_servers(
             sandbox.runner,

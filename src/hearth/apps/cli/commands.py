@@ -8,7 +8,7 @@ COMMANDS = {
     "session": "this session's id, title and status",
     "mode": "mode auto|normal|manual|plan: what runs without asking",
     "plan": "plan TASK: plan with read-only tools, then approve, edit or reject",
-    "todo": "the todos, plan and task state",
+    "todo": "the todos, plan and task state; todo clear drops them all",
     "status": "model, server, context window, sandbox, instructions",
     "model": "model [ROLE] [NAME]: the roles' models and the server's; switch the session's or a role's",
     "compact": "compact the context now",

@@ -20,6 +20,14 @@ def fail(exc: Exception) -> NoReturn:
     raise typer.Exit(1)
 
 
+def usage(message: str) -> NoReturn:
+    """A usage error of ours (as Typer's own): exit 64, not 1 (an error of the run) nor 2 (limit)."""
+    from hearth.apps.cli.typerfix import USAGE_EXIT
+
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(USAGE_EXIT)
+
+
 def load_cli_settings(**flags: Any) -> LoadedSettings:
     from hearth.runtime.config import load_settings
 

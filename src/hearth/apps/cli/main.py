@@ -11,7 +11,7 @@ import typer
 
 from hearth.apps.cli.bench import bench_app
 from hearth.apps.cli.bridge import bridge_app
-from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store
+from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings, open_session_store, usage
 from hearth.apps.cli.mcp import mcp_app, mcp_server
 from hearth.apps.cli.memory import memory_app
 from hearth.apps.cli.ops import health, init, projects_app
@@ -19,12 +19,15 @@ from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
+from hearth.apps.cli.typerfix import apply as apply_typer_fixes
 from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
     from hearth.core.events import Finished
     from hearth.runtime.config import LoadedSettings
+    from hearth.runtime.session import Runtime
 
+apply_typer_fixes()
 app = typer.Typer(
     name="hearth",
     help="Hearth: a local-first autonomous agent for OpenAI-compatible model servers.",
@@ -102,7 +105,7 @@ def run(
     from hearth.runtime.continuation import StillWaiting
 
     if task is None and not (resume or cont):
-        fail(ValueError('Say what to do: hearth run "task" (or --resume ID to continue a session).'))
+        usage('Say what to do: hearth run "task" (or --resume ID to continue a session).')
     options = RunOptions(task, json_out, resume, cont, plan, deep, budget, permission)
     try:
         loaded = load_cli_settings(
@@ -127,6 +130,21 @@ def run(
     raise typer.Exit(finished.exit_code)
 
 
+def _warn_at_start(rt: Runtime) -> None:
+    """What the sandbox cannot protect, and MCP servers that fail (they start in the background:
+    each failure is said when it happens)."""
+    if rt.sandbox.warning:
+        sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
+    if rt.mcp:
+        for line in rt.mcp.problems():
+            sys.stderr.write(f"warning: MCP server {line}\n")
+
+        def said(line: str) -> None:
+            sys.stderr.write(f"warning: MCP server {line}\n")
+
+        rt.mcp.on_problem = said
+
+
 async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from rich.console import Console
 
@@ -135,7 +153,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.render import TerminalView
     from hearth.core.events import Event, ModelReply, Notice
     from hearth.runtime.conversation import open_conversation
-    from hearth.runtime.reflection import reflect
+    from hearth.runtime.reflection import wanted
     from hearth.runtime.session import check_workspace, open_runtime
 
     settings = loaded.settings
@@ -151,25 +169,27 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         for line in loaded.ignored_report():
             sys.stderr.write(f"warning: {line}\n")
     rt = await open_runtime(settings)
-    if rt.sandbox.warning:
-        sys.stderr.write(f"warning: {rt.sandbox.warning}\n")
-    if rt.mcp:  # servers start in the background: each failure is said when it happens
-        for line in rt.mcp.problems():
-            sys.stderr.write(f"warning: MCP server {line}\n")
-
-        def said(line: str) -> None:
-            sys.stderr.write(f"warning: MCP server {line}\n")
-
-        rt.mcp.on_problem = said
+    _warn_at_start(rt)
+    # The run's own `done` lines wait for the end of the run: what is recorded after a turn ends
+    # (plan_ready, the mode going back after --plan) comes before them, and `done` is the last line.
+    held: list[str] = []
+    top: list[str] = []  # the run's session id, once it is open
+    reflect_later = False
     try:
 
         def on_event(session_id: str, event: Event) -> None:
             if opts.json_out:
                 for line in event_lines(session_id, event):
-                    sys.stdout.write(dumps(line) + "\n")
-                sys.stdout.flush()
+                    if line.get("type") == "done" and session_id in top:
+                        held.append(dumps(line))
+                    else:
+                        print_line(dumps(line))
             else:
                 view.on_session_event(session_id, event)
+
+        def print_line(text: str) -> None:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
 
         session = open_conversation(
             rt,
@@ -180,6 +200,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             plan_approver=ask_plan_in_terminal(console) if interactive else None,
             permission_mode=settings.permission_mode if opts.permission else None,
         )
+        top.append(session.id)
         if resume and opts.json_out and session.started:
             on_event(session.id, session.started)
         if opts.json_out and loaded.ignored:
@@ -193,14 +214,22 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
                 f"sandbox {rt.sandbox.runner.name}[/]"
             )
         finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
-        await reflect(rt, session)  # a session that did work: what it learned goes to memory
+        # What the session learned goes to memory, in a process of its own once this one has answered
+        # (the embedded model server stops with this process: its sessions reflect when next opened).
+        reflect_later = settings.llm_url != "" and wanted(rt, session.agent.history)
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)
             view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)
         return finished
     finally:
+        for text in held:
+            print_line(text)
         await rt.aclose()
+        if reflect_later:
+            from hearth.runtime.reflect_later import start
+
+            start(settings, top[0])
 
 
 def latest_session(workspace: Path) -> str:
@@ -365,6 +394,14 @@ def web(
         fail(exc)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        print(f"hearth {version('hearth')}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def interactive(
     ctx: typer.Context,
@@ -388,6 +425,12 @@ def interactive(
     tool_mode: Annotated[str | None, typer.Option("--tool-mode", help="auto | native | text")] = None,
     log_level: LogLevelOpt = None,
     log_file: LogFileOpt = None,
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print Hearth's version and exit", callback=_print_version, is_eager=True
+        ),
+    ] = False,
 ) -> None:
     """With no command: an interactive session in the workspace (/help inside). It takes the
     flags of `hearth run` that make sense there: hearth -p auto, hearth --resume ID, hearth -c."""
@@ -397,7 +440,7 @@ def interactive(
         given = permission or resume or cont or plan or deep or budget or model or llm_url or tool_mode
         given = given or log_level or log_file
         if given:
-            fail(ValueError(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS]."))
+            usage(f"Put the options after the command: hearth {ctx.invoked_subcommand} [OPTIONS].")
         return
     from hearth.apps.cli.repl import ReplOptions, repl
     from hearth.core.errors import HearthError

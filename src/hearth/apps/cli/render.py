@@ -11,6 +11,7 @@ from rich.live import Live
 from rich.markdown import Markdown
 from rich.text import Text
 
+from hearth.apps.cli.shown import ShownText, shown
 from hearth.core.events import (
     Compacted,
     ErrorRaised,
@@ -42,6 +43,8 @@ class TerminalView:
         self._streaming: str | None = None  # "text" | "thinking" while a reply streams
         self._streamed_text = False
         self._children: set[str] = set()  # sessions of sub-agents working for the shown one
+        self._said_error: str | None = None  # an error already shown: the end line does not repeat it
+        self._text = ShownText()  # the streamed reply without its finish marker and written calls
 
     def on_session_event(self, session_id: str, event: Event) -> None:
         """An event of the session shown, or (one line each) of a sub-agent working for it."""
@@ -80,11 +83,14 @@ class TerminalView:
             self._end_stream()
             self._streaming = delta.kind
         style = "dim italic" if delta.kind == "thinking" else None
-        self.console.print(Text(strip_control(delta.text), style=style or ""), end="")
+        text = self._text.feed(delta.text) if delta.kind == "text" else delta.text
+        self.console.print(Text(strip_control(text), style=style or ""), end="")
         if delta.kind == "text":
             self._streamed_text = True
 
     def _end_stream(self) -> None:
+        if self._streaming == "text":
+            self.console.print(Text(strip_control(self._text.flush())), end="")
         if self._streaming is not None:
             self.console.print()
             self._streaming = None
@@ -92,8 +98,8 @@ class TerminalView:
     def on_event(self, event: Event) -> None:
         if isinstance(event, ModelReply):
             self._end_stream()
-            if event.text and not self._streamed_text:
-                self.console.print(Text(strip_control(event.text)))
+            if event.text and not self._streamed_text and shown(event.text):
+                self.console.print(Text(strip_control(shown(event.text))))
             self._streamed_text = False
             for call in event.tool_calls:
                 self.console.print(Text(f"→ {call.name}({_short_args(call.arguments)})", style="bold cyan"))
@@ -104,10 +110,15 @@ class TerminalView:
             more = f" (+{len(first) - 1} lines)" if len(first) > 1 else ""
             self.console.print(Text(f"  {mark} {event.duration_ms:.0f}ms {summary}{more}", style=style))
         elif isinstance(event, Notice):
-            self.console.print(Text(f"  ! {event.text.splitlines()[0]}", style="yellow"))
+            self._end_stream()
+            # the whole notice: its later lines carry the open items and what to do about them
+            lines = strip_control(event.text).strip().splitlines() or [""]
+            body = "\n".join([f"  ! {lines[0]}", *(f"    {line}" for line in lines[1:])])
+            self.console.print(Text(body, style="yellow"))
         elif isinstance(event, ErrorRaised):
             self._end_stream()
             self.console.print(Text(f"✘ {event.message}", style="bold red"))
+            self._said_error = event.message
             if event.hint:
                 self.console.print(Text(f"  → {event.hint}", style="red"))
         elif isinstance(event, Compacted):
@@ -130,7 +141,10 @@ class TerminalView:
         elif isinstance(event, Finished):
             self._end_stream()
             label, style = _STATUS_STYLE[event.status]
-            reason = f": {event.reason}" if event.reason and event.status is not Status.DONE else ""
+            said = event.reason and self._said_error and event.reason.startswith(self._said_error)
+            reason = (
+                f": {event.reason}" if event.reason and event.status is not Status.DONE and not said else ""
+            )
             when = f" until {event.wake_at.isoformat()}" if event.wake_at else ""
             self.console.print(Text(f"{label}{when}{reason}", style=f"bold {style}"))
 
@@ -177,7 +191,7 @@ class MarkdownView(TerminalView):
             return
         if self._streaming is not None and self._streaming != "text":
             super()._end_stream()
-        self._buffer += strip_control(delta.text)
+        self._buffer += strip_control(self._text.feed(delta.text))
         self._streamed_text = True
         cut = _finished_blocks(self._buffer)
         if cut:
@@ -221,6 +235,7 @@ class MarkdownView(TerminalView):
 
     def _stop_live(self) -> None:
         if self._live is not None:
+            self._buffer += strip_control(self._text.flush())
             self._live.update(Markdown(self._buffer), refresh=True)
             self._live.stop()
             self._live = None

@@ -78,6 +78,7 @@ class Repl:
         self.running: asyncio.Task[object] | None = None
         self._warned = False
         self._failed: Exception | None = None  # opening the session failed: said at the first command
+        self.checking: asyncio.Future[None] | None = None  # is the model server there? (said at start)
         self.opening.add_done_callback(self._opened)
 
     @property
@@ -107,6 +108,31 @@ class Repl:
         except HearthError as exc:
             self._failed = exc
         self.commands = SlashCommands(self)
+        if self.settings.llm_url:  # the embedded server is started by Hearth: it answers
+            self.checking = asyncio.ensure_future(self._warn_if_unreachable(self._rt.server_url))
+
+    async def _warn_if_unreachable(self, base_url: str) -> None:
+        """Said at start, not at the first message: a server that is not running is the most common
+        first-hour problem, and the prompt would otherwise look ready."""
+        import httpx
+        from prompt_toolkit.application import run_in_terminal
+        from rich.markup import escape
+
+        key = self.settings.api_key.get_secret_value()
+        try:
+            async with httpx.AsyncClient(
+                timeout=5, headers={"Authorization": f"Bearer {key}"} if key else {}
+            ) as http:
+                await http.get(base_url.rstrip("/") + "/models")
+            return
+        except httpx.HTTPError as exc:
+            why = str(exc) or type(exc).__name__
+        line = (
+            f"[bold yellow]warning:[/] the model server at {escape(base_url)} cannot be reached "
+            f"({escape(why)}). Start it, or point HEARTH_LLM_URL (or --llm-url) at a running one; "
+            "messages fail until it answers."
+        )
+        await run_in_terminal(lambda: self.console.print(line))
 
     async def ready(self) -> None:
         """Wait for the runtime (raising its error, if opening failed) and say what needs saying."""
@@ -218,17 +244,26 @@ class Repl:
     async def aclose(self) -> None:
         if not self.opening.done():
             self.opening.cancel()
+        if self.checking is not None:
+            self.checking.cancel()
         try:
             rt = await self.opening
         except BaseException:
             return
-        try:
-            if self._session is not None:
-                from hearth.runtime.reflection import reflect
+        from hearth.runtime.reflection import wanted
 
-                await reflect(rt, self._session)  # leaving: what the session learned goes to memory
-        finally:
-            await rt.aclose()
+        # Leaving: what the session learned goes to memory, in a process of its own, so leaving is
+        # immediate (the embedded model server stops with this process: no reflection then).
+        later = (
+            self._session is not None
+            and rt.settings.llm_url != ""
+            and wanted(rt, self._session.agent.history)
+        )
+        await rt.aclose()
+        if later and self._session is not None:
+            from hearth.runtime.reflect_later import start
+
+            start(rt.settings, self._session.id)
 
 
 def offer_trust(

@@ -111,6 +111,13 @@ class SlashCommands:
         await self.host.send(arg, plan=True)
 
     async def cmd_todo(self, arg: str) -> None:
+        if arg == "clear":
+            left = self.host.session.clear_work()
+            self.say(f"Cleared the todos, plan and task state ({left} item(s) were open).")
+            return
+        if arg:
+            self.say("Usage: /todo (show them) or /todo clear (drop them all).")
+            return
         self.say(self.host.session.work.render())
 
     async def cmd_status(self, arg: str) -> None:
