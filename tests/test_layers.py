@@ -12,6 +12,9 @@ ADAPTERS = {"llm", "tools", "sandbox", "store", "memory", "mcp", "prompts"}
 ALLOWED = {
     "core": set(),
     **{a: {"core", "prompts"} for a in ADAPTERS},
+    # The file and git tools use the sandbox's descriptor-safe file helpers and the one secret
+    # predicate (the sandbox imports no tool).
+    "tools": {"core", "prompts", "sandbox"},
     # MCP tools are Hearth tools (tools.base); the sandbox reaches mcp only as a launcher the runtime injects.
     "mcp": {"core", "prompts", "tools"},
     "prompts": set(),

@@ -229,6 +229,7 @@ def test_end_to_end_the_model_cannot_reconfigure_the_next_run(
 
         # A cloned repository brings the files anyway (or an older Hearth let the model write them).
         (repo / ".env").write_text(env_text)
+        (repo / ".hearth").mkdir(exist_ok=True)  # Hearth's own runs no longer make it
         (repo / ".hearth" / "config.toml").write_text(
             'sandbox = "process"\npermission_mode = "auto"\nallow = ["shell(*)"]\nnetwork = true\n'
         )

@@ -142,8 +142,14 @@ def test_existing_ones_changed_by_a_command_are_put_back(box: Box) -> None:
     assert (ws / ".pre-commit-config.yaml").read_text() == "repos: []\n"
 
 
+async def _yes(tool: object, arguments: object, reason: str) -> bool:
+    return True
+
+
 async def _adispatch(ws: Path, box: Box, code: str):
     tools = Toolset(python_tools())
     ctx = RunContext(paths=SafePaths(ws), session_id="s1", sandbox=box.choice.runner)
-    dispatcher = Dispatcher(tools, PermissionPolicy(PermissionMode.AUTO), ctx)
+    # A person who says yes: code naming `.envrc` asks where the backend cannot hide secrets;
+    # what is tested here is the guard, not that question.
+    dispatcher = Dispatcher(tools, PermissionPolicy(PermissionMode.AUTO), ctx, approver=_yes)
     return await dispatcher.dispatch(ToolCall(id="c1", name="python", arguments={"code": code}))

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import re
 import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 from hearth.apps.bench.report import BenchReport, TrialResult
 from hearth.apps.bench.runners import AgentRunner
 from hearth.apps.bench.tasks import BenchTask, check, prepare
-from hearth.runtime.config import state_location
 
 _PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
 
@@ -84,16 +87,31 @@ def run_suite(
             if out is not None:
                 keep_session_record(ws, out / "sessions" / f"{task.name}-{trial}")
             shutil.rmtree(ws, ignore_errors=True)
-            shutil.rmtree(state_location(ws), ignore_errors=True)  # a trial's state goes with it
+            state = state_folder(ws)
+            if state is not None:
+                shutil.rmtree(state, ignore_errors=True)  # a trial's state goes with it
     return report
+
+
+def state_folder(ws: Path) -> Path | None:
+    """The trial's state folder in the user's data folder, found as any reader of Hearth's files
+    would: by the `where.json` that names the workspace (the bench imports none of Hearth)."""
+    real = os.path.realpath(ws)
+    for where in Path(user_data_dir("hearth")).glob("workspaces/*/where.json"):
+        try:
+            if json.loads(where.read_text()).get("workspace") == real:
+                return where.parent
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 def keep_session_record(ws: Path, dest: Path) -> None:
     """The agent's own record of the trial (`sessions.db` in the workspace's state folder, in the
     user's data folder the runner's `hearth` shares with this process: every event), kept beside
     the results so a failure can be read after the workspace is gone."""
-    record = state_location(ws)
-    files = sorted(record.glob("sessions.db*")) if record.is_dir() else []
+    record = state_folder(ws)
+    files = sorted(record.glob("sessions.db*")) if record is not None else []
     if files:
         dest.mkdir(parents=True, exist_ok=True)
         for f in files:
