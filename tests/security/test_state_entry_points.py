@@ -16,6 +16,7 @@ import json
 import re
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,14 +142,16 @@ def test_web_asks_on_the_websocket_and_refuses_headless_over_http(
         call("shell", command=SHELL),
         ScriptedReply(text="No one to ask.\nTASK_COMPLETE"),
     )
-    with running_web(ws, home, server, monkeypatch, tool_mode="native") as web:
+    # `hearth web` runs the scheduler too: looking often, it would run a forged wake-up or inbox task
+    with running_web(ws, home, server, monkeypatch, tool_mode="native", scheduler_poll=0.1) as web:
+        assert web.app.state.web.scheduler is not None, web.app.state.web.scheduler_note
         with web.ws(f"/ws/{session}") as sock:
             hello = receive_until(sock, "hello")[-1]
             assert hello["session"] == session
             sock.send(json.dumps({"type": "message", "content": "make a file"}))
             seen = until_asked_or_done(sock)
             ask = seen[-1]
-            assert ask["type"] == "approval_request", "the shell ran unasked: the forged rule or mode applied"
+            assert ask["type"] == "approval_request", [m["type"] for m in seen]  # else it ran unasked
             assert ask["tool"] == "shell" and ask["shown"] == SHELL
             sock.send(json.dumps({"type": "approve", "id": ask["id"], "decision": "deny"}))
             assert receive_until(sock, "done")[-1]["status"] == "done"
@@ -156,6 +159,8 @@ def test_web_asks_on_the_websocket_and_refuses_headless_over_http(
             out = api.post(f"/api/chat/{session}", json={"message": "make a file again"})
             assert out.status_code == 200 and out.json()["status"] == "done", out.text
             events = api.get(f"/api/sessions/{session}/history").json()["events"]
+        time.sleep(0.5)  # a few more of the scheduler's looks
+    assert len(server.requests) == 4, "the scheduler asked the model for something else"
     audit = [(m["allowed"], m["by"]) for m in events if m["type"] == "permission"]
     assert audit == [(False, "user"), (False, "headless")], audit
     assert_untouched(ws, canary, before_canary, before_hearth)
