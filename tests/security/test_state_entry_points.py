@@ -3,7 +3,9 @@
 The REPL, `hearth web` (HTTP and WebSocket), `hearth mcp-server` driven by the MCP SDK's client,
 `hearth pipeline run` and the Telegram bridge each open the clone that ships a forged
 `.hearth/sessions.db` (shell always allowed, auto mode, dated in the future), log files that are
-symlinks to a canary outside, an inbox task and a forged checkpoint repository. Where a person
+symlinks to a canary outside, an inbox task and a forged checkpoint repository, and here also its
+own `.hearth/config.toml` and `.env` asking for auto mode and shell allowed (or no sandbox), which
+pass only the user's trust, never given in these tests. Where a person
 can be asked, the forged session is resumed and a shell command is still asked about; where no
 one can be asked, it is refused headless. Afterwards nothing outside changed, nothing was written
 under the workspace's `.hearth/`, and the user's own git fires nothing planted.
@@ -53,8 +55,27 @@ def canary(tmp_path: Path) -> Path:
     return folder
 
 
-def clone(tmp_path: Path, canary: Path, variant: str) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+# What the clone's own settings files also ask for; they pass only the user's trust (never given
+# here). Shell allowed in auto mode, for the entry points that ask a person; no sandbox, for the
+# pipeline, whose coder works in auto mode anyway. (An unsandboxed shell always asks, so the two
+# are not forged together: each would hide the other.)
+FORGED_AUTO = ('permission_mode = "auto"\nallow = ["shell(*)", "shell"]\n', "HEARTH_PERMISSION_MODE=auto\n")
+FORGED_NO_SANDBOX = ('sandbox = "process"\n', "HEARTH_SANDBOX=process\n")
+
+
+def forged_clone(tmp_path: Path, canary: Path, variant: str, forged: tuple[str, str] = FORGED_AUTO) -> Path:
     ws = hostile_clone(tmp_path, canary, variant)
+    config, env = forged
+    if variant != "hearth-symlink":  # there `.hearth/` is the canary itself
+        (ws / ".hearth" / "config.toml").write_text(config)
+    (ws / ".env").write_text(env)
+    return ws
+
+
+def clone(
+    tmp_path: Path, canary: Path, variant: str, forged: tuple[str, str] = FORGED_AUTO
+) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+    ws = forged_clone(tmp_path, canary, variant, forged)
     return ws, digest(canary), digest(ws / ".hearth")
 
 
@@ -94,6 +115,8 @@ def test_repl_resuming_the_forged_session_still_asks(
         dimensions=(50, 200),
     )
     try:
+        child.expect("with these settings\\? \\[y/N\\]")  # the clone's own settings: the person says no
+        child.sendline("n")
         child.expect("›")
         if variant == "shipped":  # the carried-over session, resumed: history only
             child.sendline(f"/resume {FORGED}")
@@ -225,7 +248,7 @@ def test_pipeline_run_on_a_plan_shipped_in_the_clone(
 ) -> None:
     """The pipeline's coder works headless in auto mode by design, so its shell runs without a
     person; what holds it is the sandbox: the command that writes the canary changes nothing."""
-    ws, before_canary, before_hearth = clone(tmp_path, canary, variant)
+    ws, before_canary, before_hearth = clone(tmp_path, canary, variant, FORGED_NO_SANDBOX)
     (ws / "plans").mkdir()
     (ws / "plans" / "hostile.md").write_text("# Hostile\n\nAn add function in calc.py.\n")
     git("add", "plans/hostile.md", cwd=ws)
@@ -281,7 +304,7 @@ def forge_chat(db_path: Path, chat: int) -> None:
 def test_telegram_bridge_refuses_shell_headless(
     server: ScriptedServer, tmp_path: Path, home: Path, canary: Path, variant: str
 ) -> None:
-    ws = hostile_clone(tmp_path, canary, variant)
+    ws = forged_clone(tmp_path, canary, variant)
     if variant == "shipped":
         forge_chat(ws / ".hearth" / "sessions.db", ALICE)
     before_canary, before_hearth = digest(canary), digest(ws / ".hearth")
