@@ -14,6 +14,7 @@ def test_the_jobs_panel_approves_runs_pauses_and_links_the_session(page: Page, w
     with web.client() as api:
         api.post("/api/cron", json={"id": "mine", "schedule": "daily 09:00", "prompt": "Report."})
     schedules = web.workspace / ".hearth" / "schedules.toml"
+    schedules.parent.mkdir(exist_ok=True)  # Hearth's state is outside the workspace: nothing made .hearth/
     schedules.write_text('[[job]]\nid = "planted"\nschedule = "every 5m"\nprompt = "From the repo."\n')
     web.model.add(done("The job ran."))
     page.click("#open-jobs")
