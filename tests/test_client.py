@@ -125,10 +125,11 @@ def test_idle_timeout_between_chunks(server: ScriptedServer) -> None:
 
 
 def test_slow_but_steady_stream_is_not_cut_by_a_total_timeout(server: ScriptedServer) -> None:
-    # 10 chunks 0.1 s apart = 1 s in total, far longer than the 0.3 s idle timeout.
-    server.add(ScriptedReply(text="x" * 20, chunk_size=2, delay=0.1))
-    resp = asyncio.run(client(server.url, idle_timeout=0.3, retries=0).complete(REQ))
-    assert resp.content == "x" * 20
+    # 25 chunks 0.1 s apart: 2.5 s in all, longer than the 2 s idle timeout, while each gap stays
+    # far under it (a wide margin, so a loaded machine's late chunk is not taken for a stall).
+    server.add(ScriptedReply(text="x" * 50, chunk_size=2, delay=0.1))
+    resp = asyncio.run(client(server.url, idle_timeout=2.0, retries=0).complete(REQ))
+    assert resp.content == "x" * 50
 
 
 def test_unreachable_server_says_which_url_and_what_to_do() -> None:
