@@ -771,6 +771,8 @@ async function showSettings() {
 $("open-jobs").addEventListener("click", () => showJobs());
 
 let jobsShown = 0; // only the newest of overlapping refreshes draws the panel
+// a refresh still loading when the person closes the panel (button or Escape) must not reopen it
+$("panel").addEventListener("close", () => { jobsShown++; });
 
 async function showJobs() {
   const mine = ++jobsShown;
