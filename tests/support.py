@@ -44,15 +44,17 @@ class CliResult:
 
 
 def wait_reflected(workspace: Path, session_id: str, timeout: float = 60) -> Any:
-    """The `Reflected` event `hearth run` leaves to its detached reflection, once it is recorded."""
+    """The `Reflected` event `hearth run` leaves to its detached reflection, once it is recorded.
+    It reads the sessions where the `hearth` the test started keeps them (`state_of`), not this
+    process's own data folder."""
     import time
 
     from hearth.core.events import Reflected
-    from hearth.runtime.session import open_store
+    from hearth.store.sessions import SessionStore
 
     deadline = time.monotonic() + timeout
     while True:
-        store = open_store(workspace)
+        store = SessionStore(state_of(workspace) / "sessions.db")
         try:
             found = [e for e in store.events(store.resolve(session_id)) if isinstance(e, Reflected)]
         finally:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env, wait_reflected
+from support import clean_env, state_of, wait_reflected
 
 
 def fenced(name: str, **args: object) -> str:
@@ -160,7 +160,7 @@ def test_the_repl_warns_at_start_when_the_model_server_is_unreachable(home: Path
 
 def test_the_answer_does_not_wait_for_the_reflection(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     from hearth.core.events import Reflected
-    from hearth.runtime.session import open_store
+    from hearth.store.sessions import SessionStore
 
     server.add(call("ls"), ScriptedReply(text="Nothing here. TASK_COMPLETE"))
     learned = json.dumps({"knowledge": ["The workspace starts empty."]})
@@ -168,7 +168,7 @@ def test_the_answer_does_not_wait_for_the_reflection(hearth, server: ScriptedSer
     res = hearth("run", "what is here?", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
     assert res.code == 0, res.stderr
     sid = res.json_lines()[0]["session"]
-    store = open_store(workspace)
+    store = SessionStore(state_of(workspace) / "sessions.db")
     try:
         assert not [e for e in store.events(sid) if isinstance(e, Reflected)]  # the command answered first
     finally:

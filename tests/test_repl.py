@@ -322,7 +322,7 @@ def test_leaving_the_repl_reflects_on_the_sessions_work(
     repl, server: ScriptedServer, workspace: Path
 ) -> None:  # type: ignore[no-untyped-def]
     from hearth.memory.store import MemoryStore
-    from hearth.runtime.session import open_store
+    from hearth.store.sessions import SessionStore
 
     server.add(call("ls"), ScriptedReply(text="Nothing here.\nTASK_COMPLETE"))
     server.reflection_replies.append(
@@ -333,7 +333,7 @@ def test_leaving_the_repl_reflects_on_the_sessions_work(
     send(child, "what is here?", "Nothing here.")
     child.sendeof()  # Ctrl+D: leave at once; the reflection runs in a process of its own
     child.expect(pexpect.EOF)
-    store = open_store(workspace)
+    store = SessionStore(state_of(workspace) / "sessions.db")
     sid = store.latest()
     store.close()
     assert sid is not None and len(wait_reflected(workspace, sid).stored) == 1
