@@ -106,10 +106,11 @@ def scripted(*replies: ScriptedReply) -> ScriptedServer:
 def test_run_task_runs_a_whole_session_in_the_sandbox(workspace: Path, home: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside-run-task.txt"
     model = scripted(
+        # the attempt outside first: a failed last run would send the finish back (on Landlock it fails)
+        ScriptedReply(tool_calls=[ScriptedCall(name="shell", arguments={"command": f"echo x > {outside}"})]),
         ScriptedReply(
             tool_calls=[ScriptedCall(name="write", arguments={"path": "hello.py", "content": "print(1)\n"})]
         ),
-        ScriptedReply(tool_calls=[ScriptedCall(name="shell", arguments={"command": f"echo x > {outside}"})]),
         ScriptedReply(text="Wrote hello.py.\nTASK_COMPLETE"),
     )
     try:

@@ -22,7 +22,6 @@ from hearth.runtime.schedule.scheduler import AlreadyRunning, Scheduler, Schedul
 from hearth.runtime.session import open_runtime
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
-from requirements import isolating_backend_here
 from schedsupport import FakeClock, call, done, settings_for, user_texts
 from support import clean_env, state_of
 
@@ -234,12 +233,6 @@ def test_one_scheduler_per_workspace(settings: Settings, server: ScriptedServer)
     _drive(settings, clock, body)
 
 
-@pytest.mark.xfail(
-    isolating_backend_here() == "landlock",
-    reason="a known gap: under Landlock a sandboxed command can write .hearth/inbox (bwrap shows .hearth "
-    "read-only); the inbox task it queues then runs",
-    strict=True,
-)
 def test_a_run_cannot_plant_jobs_or_inbox_tasks_for_itself(
     workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -251,7 +251,7 @@ def test_a_childs_shell_runs_in_the_sandbox(workspace: Path, srv: ScriptedServer
     srv.add(call("delegate", objective="ESCAPER write outside", deliverable="a file"), done())
     srv.route(
         "ESCAPER",
-        call("shell", command=f"echo inside > in.txt; echo out > {outside}; cat ~/.ssh/id_rsa; true"),
+        call("shell", command=f"echo inside > in.txt; echo out > {outside}; true"),
         done("tried"),
     )
     run_parent(workspace, srv, sandbox=isolating_backend())

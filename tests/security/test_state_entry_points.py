@@ -253,7 +253,10 @@ def test_pipeline_run_on_a_plan_shipped_in_the_clone(
     (ws / "plans" / "hostile.md").write_text("# Hostile\n\nAn add function in calc.py.\n")
     git("add", "plans/hostile.md", cwd=ws)
     git("commit", "-q", "-m", "a plan", cwd=ws)
-    escape = f"echo escaped > {canary}/target.txt; ln -sf {canary}/target.txt .hearth/logs/new.log"
+    # Outside the workspace: refused by every backend. (A symlink made inside the workspace's
+    # .hearth/ is only data now: under Landlock a command may make one, and Hearth never writes
+    # through it; test_state_outside_workspace covers that.)
+    escape = f"echo escaped > {canary}/target.txt"
     server.route(planner_marker("hostile"), planned(task("t1", "Add function", ["calc.py"])))
     server.route(
         coder_marker("t1"),
@@ -278,7 +281,7 @@ def test_pipeline_run_on_a_plan_shipped_in_the_clone(
     assert (ws / "calc.py").exists(), res.stderr[-3000:]
     assert shell_decisions(ws) == [(True, "policy")]  # auto mode: the pipeline's own choice
     [ran] = [r for r in recorded(ws, "tool_result") if r["name"] == "shell"]
-    assert not ran["ok"], ran  # both writes failed inside the sandbox
+    assert not ran["ok"], ran  # the write outside failed inside the sandbox
     assert_untouched(ws, canary, before_canary, before_hearth)
     no_inbox(server)
 
