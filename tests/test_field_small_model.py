@@ -5,51 +5,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 from typing import Any
 
-from hearth.core.events import Compacted, Finished, SessionStarted, ToolResult, WindowLearned
+from hearth.core.events import Compacted, SessionStarted, ToolResult, WindowLearned
 from hearth.llm.actions import JSON_OBJECT, offered_names
-from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import state_of
+from test_actions import act, events, finished, run, schema_of  # the grammar tests' scripted-run helpers
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 
 
 def call(name: str, **args: object) -> ScriptedReply:
     return ScriptedReply(tool_calls=[ScriptedCall(name=name, arguments=args)])
-
-
-def act(tool: str, **fields: Any) -> ScriptedReply:
-    if tool in ("finish", "blocked"):
-        return ScriptedReply(text=json.dumps({"tool": tool, **fields}))
-    return ScriptedReply(text=json.dumps({"tool": tool, "args": fields}))
-
-
-def run(hearth, server: ScriptedServer, ws: Path, task: str, **env: str):  # type: ignore[no-untyped-def]
-    res = hearth(
-        "run", task, "-w", str(ws), "--json", "--permission", "auto",
-        env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0", **env},
-    )  # fmt: skip
-    assert "Traceback" not in res.stdout + res.stderr, res.stderr[-2000:]
-    assert server.violations == []
-    return res
-
-
-def events(ws: Path) -> list[Any]:
-    store = SessionStore(state_of(ws) / "sessions.db")
-    [info] = store.list_sessions()[:1]
-    return store.events(info.id)
-
-
-def finished(ws: Path) -> Finished:
-    return next(e for e in reversed(events(ws)) if isinstance(e, Finished))
-
-
-def schema_of(body: dict[str, Any]) -> dict[str, Any]:
-    fmt = body["response_format"]
-    return fmt["schema"] if fmt["type"] == "json_object" else fmt["json_schema"]["schema"]
 
 
 # 1. Hearth rarely knew it was done
