@@ -25,12 +25,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hearth.pipeline import runner as runner_module
+from hearth.pipeline.coder import open_coder, task_message
+from hearth.pipeline.reviewer import Review, review
+from hearth.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
 from hearth.runtime.config import load_settings
 from hearth.runtime.conversation import Conversation
-from hearth.runtime.pipeline import runner as runner_module
-from hearth.runtime.pipeline.coder import open_coder, task_message
-from hearth.runtime.pipeline.reviewer import Review, review
-from hearth.runtime.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
 from hearth.runtime.session import open_runtime
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer

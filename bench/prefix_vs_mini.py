@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from hearth.apps.bench.runners import mini_command
+from hearth.bench.runners import mini_command
 from hearth.testing.script import ScriptedReply, estimate_tokens, prefix_reuse, prompt_text, reuse_summary
 from hearth.testing.server import ScriptedServer
 

@@ -66,7 +66,7 @@ def procrastinate_app(url: str) -> Any:
 
 
 async def _procrastinate_worker(url: str) -> None:
-    from hearth.runtime.schedule.distributed import HEARTBEAT, STALLED_AFTER, ensure_schema, hand_on_stalled
+    from hearth.schedule.distributed import HEARTBEAT, STALLED_AFTER, ensure_schema, hand_on_stalled
 
     app = procrastinate_app(url)
     await ensure_schema(app)

@@ -74,7 +74,7 @@ class Engine:
             _huey, task = jobs.huey_app(self.url)
             return lambda key, seconds: task(key, seconds, str(self.log)) and None
         app = jobs.procrastinate_app(self.url)
-        from hearth.runtime.schedule.distributed import ensure_schema
+        from hearth.schedule.distributed import ensure_schema
 
         asyncio.run(ensure_schema(app))
 

@@ -26,10 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hearth.runtime.config import load_settings, state_key
-from hearth.runtime.schedule.distributed import submit
-from hearth.runtime.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.runtime.session import open_runtime
-from hearth.store.schedule import ScheduleStore
+from hearth.schedule.distributed import submit
+from hearth.schedule.scheduler import Scheduler, SchedulerOptions
+from hearth.schedule.store import ScheduleStore
 from hearth.testing import postgres
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hearth.apps.bench.tasks import check, load_tasks, prepare
+from hearth.bench.tasks import check, load_tasks, prepare
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 HELD_OUT = load_tasks(BENCH / "heldout")

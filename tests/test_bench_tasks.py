@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from hearth.apps.bench.runners import hearth_runner
-from hearth.apps.bench.suite import run_suite
-from hearth.apps.bench.tasks import check, load_tasks, prepare
+from hearth.bench.runners import hearth_runner
+from hearth.bench.suite import run_suite
+from hearth.bench.tasks import check, load_tasks, prepare
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 
 TASKS = Path(__file__).resolve().parents[1] / "bench" / "tasks"
@@ -162,7 +162,7 @@ def test_bench_command_line(hearth, tmp_path: Path) -> None:  # type: ignore[no-
 
 
 def test_server_prefill_is_read_from_the_llama_cpp_log(tmp_path: Path) -> None:
-    from hearth.apps.bench.suite import server_prefill
+    from hearth.bench.suite import server_prefill
 
     log = tmp_path / "server.log"
     log.write_text("Llama.generate: 10 prefix-match hit, remaining 900 prompt tokens to eval\n")
@@ -176,7 +176,7 @@ def test_server_prefill_is_read_from_the_llama_cpp_log(tmp_path: Path) -> None:
 
 
 def test_side_by_side_table(tmp_path: Path) -> None:
-    from hearth.apps.bench.report import BenchReport, TrialResult, load_report, side_by_side
+    from hearth.bench.report import BenchReport, TrialResult, load_report, side_by_side
 
     a = BenchReport(
         "hearth",

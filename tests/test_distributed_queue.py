@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from hearth.runtime.schedule.distributed import submit
+from hearth.schedule.distributed import submit
 from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer

@@ -9,8 +9,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from hearth.apps.cli.scaffold import config_text
 from hearth.runtime.config import Settings, load_settings
-from hearth.runtime.scaffold import config_text
 from hearth.testing.server import ScriptedServer
 from support import state_of
 

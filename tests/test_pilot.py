@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hearth.runtime.pipeline.pilot import PILOT_TOOLS
+from hearth.pipeline.pilot import PILOT_TOOLS
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
 from pipelinesupport import make_plan
@@ -101,7 +101,7 @@ def test_pilot_chat_has_only_the_controls_and_a_shell_call_is_refused(web: Web) 
 def test_hearth_pilot_on_the_command_line_shows_status_and_retries(
     hearth: Any, workspace: Path, server: ScriptedServer, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hearth.runtime.pipeline.runner import open_pipeline_store, register_plans
+    from hearth.pipeline.runner import open_pipeline_store, register_plans
 
     # the queue lives in the state folder under the data folder `hearth` (run with `home`) reads
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from hearth.core.errors import ModelError
-from hearth.runtime.pipeline.lmstudio import LMStudioModels
+from hearth.pipeline.lmstudio import LMStudioModels
 
 
 class FakeLMStudio:
@@ -140,8 +140,8 @@ def test_phase_batching_loads_each_roles_model_once_per_wave(
     batch: bool,
     loads: list[str],
 ) -> None:
+    from hearth.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
     from hearth.runtime.config import load_settings
-    from hearth.runtime.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
     from hearth.runtime.session import open_runtime
     from pipelinesupport import (
         coder_marker,

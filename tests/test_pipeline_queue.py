@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from hearth.llm.structured import parse_answer
-from hearth.runtime.pipeline.runner import open_pipeline_store, register_plans
-from hearth.runtime.pipeline.schema import TaskList, Verdict
+from hearth.pipeline.runner import open_pipeline_store, register_plans
+from hearth.pipeline.schema import TaskList, Verdict
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from pipelinesupport import (
@@ -218,7 +218,7 @@ def test_json_is_repaired_where_that_is_safe_and_refused_with_the_field_otherwis
 
 
 def test_a_plan_file_written_while_a_coder_works_waits_until_that_work_ends(workspace: Path) -> None:
-    from hearth.store.pipeline import NewTask
+    from hearth.pipeline.store import NewTask
 
     store = open_pipeline_store(workspace)
     try:
@@ -246,10 +246,10 @@ def test_an_attempt_that_cannot_run_fails_its_task_once_with_the_reason(
     the runner goes on (no loop of new sessions)."""
     import asyncio
 
+    from hearth.pipeline.runner import PipelineOptions, Runner
+    from hearth.pipeline.store import NewTask
     from hearth.runtime.config import load_settings
-    from hearth.runtime.pipeline.runner import PipelineOptions, Runner
     from hearth.runtime.session import open_runtime
-    from hearth.store.pipeline import NewTask
 
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
@@ -371,7 +371,7 @@ def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken
 ) -> None:
     import socket
 
-    from hearth.store.pipeline import NewTask
+    from hearth.pipeline.store import NewTask
 
     store = open_pipeline_store(workspace)
     try:
@@ -407,7 +407,7 @@ def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken
 def test_one_plan_holds_the_checkout_at_a_time_and_only_its_tasks_are_claimed_meanwhile(
     workspace: Path,
 ) -> None:
-    from hearth.store.pipeline import CheckoutHold, NewTask
+    from hearth.pipeline.store import CheckoutHold, NewTask
 
     store = open_pipeline_store(workspace)
     try:

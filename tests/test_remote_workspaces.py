@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from hearth.core.errors import HearthError
-from hearth.runtime.schedule.distributed import submit
-from hearth.runtime.schedule.remote import Remote
+from hearth.schedule.distributed import submit
+from hearth.schedule.remote import Remote
 from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer

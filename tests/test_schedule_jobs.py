@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from hearth.core.errors import HearthError
-from hearth.runtime.schedule.formats import BadSchedule, parse_at, parse_schedule, zone
-from hearth.runtime.schedule.jobs import Broken, Fired, JobBook, Skipped
-from hearth.store.schedule import ScheduleStore, job_fingerprint
+from hearth.schedule.formats import BadSchedule, parse_at, parse_schedule, zone
+from hearth.schedule.jobs import Broken, Fired, JobBook, Skipped
+from hearth.schedule.store import ScheduleStore, job_fingerprint
 from schedsupport import FakeClock
 
 BERLIN = "Europe/Berlin"

@@ -18,8 +18,8 @@ import pytest
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, PermissionDecided, Status
 from hearth.runtime.config import Settings
-from hearth.runtime.schedule.scheduler import AlreadyRunning, Scheduler, SchedulerOptions
 from hearth.runtime.session import open_runtime
+from hearth.schedule.scheduler import AlreadyRunning, Scheduler, SchedulerOptions
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
 from schedsupport import FakeClock, call, done, settings_for, user_texts

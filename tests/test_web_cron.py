@@ -79,7 +79,7 @@ def test_the_web_server_can_leave_scheduling_to_another_process(
             out = api.get("/api/cron").json()
         assert out["scheduler"] is False and "web_scheduler" in out["note"]
         # The lock is free: a `hearth scheduler` may take the workspace.
-        from hearth.runtime.schedule.scheduler import SchedulerLock
+        from hearth.schedule.scheduler import SchedulerLock
 
         assert not SchedulerLock.held(workspace)
 

@@ -40,9 +40,9 @@ from hearth.core.events import (
 from hearth.runtime.carryover import carry_over
 from hearth.runtime.checkpoints import Checkpoints, object_id
 from hearth.runtime.config import state_dir, state_key
-from hearth.runtime.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.runtime.session import open_runtime, open_store
 from hearth.runtime.state import session_state
+from hearth.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from schedsupport import FakeClock, done, settings_for, user_texts

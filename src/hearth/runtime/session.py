@@ -42,7 +42,7 @@ from hearth.runtime.export import to_markdown
 from hearth.runtime.logs import configure_logging
 from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
-from hearth.runtime.pipeline.approvals import PlanRecorder
+from hearth.runtime.plan_writes import PlanRecorder
 from hearth.runtime.profile import (
     add_runtime_tools,
     choose_actions,

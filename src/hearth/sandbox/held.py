@@ -33,7 +33,7 @@ class HeldControls:
         self.holders: set[object] = set()  # what keeps it: jobs, long processes (`alive`), MCP servers
         self.final_report = guard.Report()  # what the last look, at close, undid
         # Called at every look (after each command and tool call, while idle, at close): the
-        # session's other records of what its processes wrote (pipeline/approvals.py).
+        # session's other records of what its processes wrote (runtime/plan_writes.py).
         self.watchers: list[Callable[[], None]] = []
         self._unsaid: list[str] = []  # what the idle looks undid, said with the next tool result
         self._idle: asyncio.Task[None] | None = None

@@ -41,15 +41,15 @@ def bench_run(
     ] = None,
 ) -> None:
     """Run each task in a fresh workspace through the agent's CLI, check it, write JSON and Markdown."""
-    from hearth.apps.bench.runners import (
+    from hearth.bench.runners import (
         AgentRunner,
         aider_runner,
         hearth_runner,
         mini_runner,
         smolagents_runner,
     )
-    from hearth.apps.bench.suite import run_suite
-    from hearth.apps.bench.tasks import load_tasks
+    from hearth.bench.suite import run_suite
+    from hearth.bench.tasks import load_tasks
     from hearth.core.errors import HearthError
 
     try:
@@ -71,7 +71,7 @@ def bench_run(
     runner = runners[agent]
 
     def show(r: object) -> None:
-        from hearth.apps.bench.report import TrialResult
+        from hearth.bench.report import TrialResult
 
         assert isinstance(r, TrialResult)
         print(
@@ -94,6 +94,6 @@ def bench_table(
     results: Annotated[list[Path], typer.Argument(help="results-*.json files from bench run")],
 ) -> None:
     """Print several agents' results side by side as one Markdown table."""
-    from hearth.apps.bench.report import load_report, side_by_side
+    from hearth.bench.report import load_report, side_by_side
 
     print(side_by_side([load_report(p) for p in results]), end="")

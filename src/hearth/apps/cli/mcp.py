@@ -185,7 +185,7 @@ async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]
 
 def mcp_server(workspace: WorkspaceOpt = None) -> None:
     """Serve Hearth's file, shell and git tools over MCP (stdio), sandboxed like a headless run."""
-    from hearth.runtime.mcp_server import serve_stdio
+    from hearth.apps.mcp_server.server import serve_stdio
 
     try:
         loaded = load_cli_settings(workspace=workspace)

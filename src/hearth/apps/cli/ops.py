@@ -20,8 +20,8 @@ def health(
     import asyncio
     import dataclasses
 
+    from hearth.apps.cli.health import health as run_health
     from hearth.core.errors import HearthError
-    from hearth.runtime.health import health as run_health
 
     try:
         checks = asyncio.run(run_health(load_cli_settings(workspace=workspace).settings))
@@ -38,9 +38,9 @@ def health(
 
 def init(workspace: WorkspaceOpt = None) -> None:
     """Write a commented .hearth/config.toml and an example plan (never over existing files); add the project."""
+    from hearth.apps.cli.scaffold import init_project
     from hearth.core.errors import HearthError
     from hearth.runtime.projects import Projects
-    from hearth.runtime.scaffold import init_project
     from hearth.runtime.session import check_workspace
 
     try:

@@ -13,7 +13,7 @@ from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
 from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
-    from hearth.store.pipeline import PipelineStore
+    from hearth.pipeline.store import PipelineStore
 
 pipeline_app = typer.Typer(help="The plan pipeline: plans/*.md in, planned, coded, verified and reviewed.")
 PlanArg = Annotated[str | None, typer.Argument(help="A plan: #id, its path or its name (default: all)")]
@@ -36,7 +36,7 @@ def project_workspace(workspace: Path | None) -> Path | None:
 
 def _store(workspace: Path | None) -> tuple[PipelineStore, Path]:
     from hearth.core.errors import HearthError
-    from hearth.runtime.pipeline.runner import open_pipeline_store
+    from hearth.pipeline.runner import open_pipeline_store
     from hearth.runtime.session import check_workspace
 
     try:
@@ -90,7 +90,7 @@ def run(
     import asyncio
 
     from hearth.core.errors import HearthError
-    from hearth.runtime.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
+    from hearth.pipeline.runner import PipelineOptions, Runner, open_pipeline_store
     from hearth.runtime.session import open_runtime
 
     options = PipelineOptions(
@@ -111,7 +111,7 @@ def run(
             models = None
             if rt.context_source.startswith("LM Studio"):
                 from hearth.llm.urls import server_root
-                from hearth.runtime.pipeline.lmstudio import LMStudioModels
+                from hearth.pipeline.lmstudio import LMStudioModels
 
                 root = server_root(rt.server_url)
                 models = await LMStudioModels.detect(root, settings.api_key.get_secret_value())
@@ -141,8 +141,8 @@ def preflight_cmd(
     import asyncio
 
     from hearth.core.errors import HearthError
-    from hearth.runtime.pipeline.preflight import OPENING_SHARE, Preflight, preflight
-    from hearth.runtime.pipeline.runner import open_pipeline_store
+    from hearth.pipeline.preflight import OPENING_SHARE, Preflight, preflight
+    from hearth.pipeline.runner import open_pipeline_store
     from hearth.runtime.session import open_runtime
 
     async def main() -> Preflight:
@@ -179,7 +179,7 @@ def preflight_cmd(
 @pipeline_app.command("status")
 def status(workspace: WorkspaceOpt = None, json_out: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Plans and their tasks, with what each is doing or why it failed."""
-    from hearth.runtime.pipeline.control import status_data, status_text
+    from hearth.pipeline.control import status_data, status_text
 
     store, _ = _store(workspace)
     data = status_data(store)
@@ -190,7 +190,7 @@ def status(workspace: WorkspaceOpt = None, json_out: Annotated[bool, typer.Optio
 @pipeline_app.command("retry-failed")
 def retry_failed(plan: PlanArg = None, workspace: WorkspaceOpt = None) -> None:
     """Failed tasks (and plans that failed in planning) back to the queue, attempts counted afresh."""
-    from hearth.runtime.pipeline.control import retry
+    from hearth.pipeline.control import retry
 
     _control(workspace, plan, retry)
 
@@ -198,7 +198,7 @@ def retry_failed(plan: PlanArg = None, workspace: WorkspaceOpt = None) -> None:
 @pipeline_app.command("resume")
 def resume(plan: PlanArg = None, workspace: WorkspaceOpt = None) -> None:
     """Open cancelled plans again and release the claims of runners that are gone."""
-    from hearth.runtime.pipeline.control import resume as do_resume
+    from hearth.pipeline.control import resume as do_resume
 
     _control(workspace, plan, do_resume)
 
@@ -206,7 +206,7 @@ def resume(plan: PlanArg = None, workspace: WorkspaceOpt = None) -> None:
 @pipeline_app.command("cancel")
 def cancel(plan: PlanArg = None, workspace: WorkspaceOpt = None) -> None:
     """Stop starting tasks of a plan (or of all); a task being worked finishes its attempt."""
-    from hearth.runtime.pipeline.control import cancel as do_cancel
+    from hearth.pipeline.control import cancel as do_cancel
 
     _control(workspace, plan, do_cancel)
 
@@ -218,7 +218,7 @@ def approve(
 ) -> None:
     """Let the pipeline work a plan a Hearth session wrote (read it first): its content as it is now."""
     from hearth.core.errors import HearthError
-    from hearth.runtime.pipeline.approvals import approve_plan
+    from hearth.runtime.plan_writes import approve_plan
 
     store, ws = _store(workspace)
     store.close()
@@ -247,7 +247,7 @@ def _control(workspace: Path | None, plan: str | None, action: object) -> None:
 @pipeline_app.command("report")
 def report(workspace: WorkspaceOpt = None, json_out: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Across the plans that ended: pass rate, rework rate, tokens per task (also written to pipeline/ in the state folder)."""
-    from hearth.runtime.pipeline.control import write_summary
+    from hearth.pipeline.control import write_summary
 
     store, root = _store(workspace)
     data, md = write_summary(store, root)
@@ -266,8 +266,8 @@ def pilot(
     import asyncio
 
     from hearth.core.errors import HearthError
-    from hearth.runtime.pipeline.pilot import open_pilot
-    from hearth.runtime.pipeline.runner import open_pipeline_store
+    from hearth.pipeline.pilot import open_pilot
+    from hearth.pipeline.runner import open_pipeline_store
     from hearth.runtime.session import open_runtime
 
     async def main() -> None:

@@ -14,8 +14,8 @@ from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
     from hearth.runtime.config import Settings
-    from hearth.runtime.schedule.jobs import JobBook
-    from hearth.store.schedule import Job
+    from hearth.schedule.jobs import JobBook
+    from hearth.schedule.store import Job
 
 jobs_app = typer.Typer(
     help="Scheduled jobs: list, add, show, run, pause, resume, approve, rm, export, import."
@@ -26,7 +26,7 @@ JobArg = Annotated[str, typer.Argument(help="The job's name")]
 def _open(workspace: Path | None) -> tuple[JobBook, Path]:
     """The workspace's jobs, and the workspace."""
     from hearth.core.errors import HearthError
-    from hearth.runtime.schedule.jobs import open_book
+    from hearth.schedule.jobs import open_book
 
     try:
         settings = load_cli_settings(workspace=workspace).settings
@@ -70,8 +70,8 @@ async def _serve(settings: Settings) -> None:
     import asyncio
     import signal
 
-    from hearth.runtime.schedule.scheduler import Scheduler, SchedulerOptions
     from hearth.runtime.session import open_runtime
+    from hearth.schedule.scheduler import Scheduler, SchedulerOptions
 
     def log(line: str) -> None:
         sys.stdout.write(f"{datetime.now().strftime('%H:%M:%S')} {line}\n")
@@ -116,8 +116,8 @@ def submit(
     for `hearth worker`s when queue_url names a distributed queue (in a folder they all see, or in
     a clone of a git remote with --repo)."""
     from hearth.core.errors import HearthError
-    from hearth.runtime.schedule.formats import parse_at, zone
-    from hearth.runtime.schedule.scheduler import SchedulerLock
+    from hearth.schedule.formats import parse_at, zone
+    from hearth.schedule.scheduler import SchedulerLock
 
     try:
         settings = load_cli_settings(workspace=workspace).settings
@@ -264,7 +264,7 @@ def jobs_rm(name: JobArg, workspace: WorkspaceOpt = None) -> None:
 @jobs_app.command("export")
 def jobs_export(workspace: WorkspaceOpt = None) -> None:
     """Write the jobs to .hearth/schedules.toml."""
-    from hearth.runtime.schedule.schedfile import export_file, schedules_path
+    from hearth.schedule.schedfile import export_file, schedules_path
 
     book, ws = _open(workspace)
     path = schedules_path(ws)
@@ -277,7 +277,7 @@ def jobs_export(workspace: WorkspaceOpt = None) -> None:
 def jobs_import(workspace: WorkspaceOpt = None) -> None:
     """Read .hearth/schedules.toml; new or changed jobs wait for your approval."""
     from hearth.core.errors import HearthError
-    from hearth.runtime.schedule.schedfile import load_file, schedules_path
+    from hearth.schedule.schedfile import load_file, schedules_path
 
     book, ws = _open(workspace)
     try:
@@ -302,9 +302,9 @@ def _submit_to_engine(
     import asyncio
 
     from hearth.core.errors import HearthError
-    from hearth.runtime.schedule.distributed import submit as defer
-    from hearth.runtime.schedule.remote import Remote
     from hearth.runtime.session import check_workspace
+    from hearth.schedule.distributed import submit as defer
+    from hearth.schedule.remote import Remote
 
     try:
         if at:
@@ -331,7 +331,7 @@ def worker(
     import signal
 
     from hearth.core.errors import HearthError
-    from hearth.runtime.schedule.distributed import serve_worker
+    from hearth.schedule.distributed import serve_worker
 
     def log(line: str) -> None:
         sys.stdout.write(f"{datetime.now().strftime('%H:%M:%S')} {line}\n")

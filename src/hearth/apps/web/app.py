@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from hearth.apps.mcp_server.server import http_handler
 from hearth.apps.web import sockets
 from hearth.apps.web.auth import AuthMiddleware, WebAuth
 from hearth.apps.web.errors import error_handlers
@@ -24,7 +25,6 @@ from hearth.apps.web.trust import trust_router
 from hearth.core.protocols import Model
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
-from hearth.runtime.mcp_server import http_handler
 from hearth.runtime.session import Runtime, open_runtime
 
 STATIC = Path(__file__).parent / "static"

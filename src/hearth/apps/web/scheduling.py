@@ -7,8 +7,8 @@ import asyncio
 import logging
 
 from hearth.apps.web.state import WebState
-from hearth.runtime.schedule.jobs import open_book
-from hearth.runtime.schedule.scheduler import AlreadyRunning, Scheduler, SchedulerOptions
+from hearth.schedule.jobs import open_book
+from hearth.schedule.scheduler import AlreadyRunning, Scheduler, SchedulerOptions
 
 log = logging.getLogger("hearth.scheduler")
 

@@ -15,10 +15,10 @@ from hearth.apps.web.auth import WebAuth
 from hearth.apps.web.bridges import Bridges
 from hearth.runtime.config import Settings
 from hearth.runtime.hub import Hub
-from hearth.runtime.schedule.jobs import JobBook
-from hearth.runtime.schedule.scheduler import Scheduler
 from hearth.runtime.session import Runtime
 from hearth.sandbox.paths import SafePaths
+from hearth.schedule.jobs import JobBook
+from hearth.schedule.scheduler import Scheduler
 
 
 @dataclass

@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 from hearth.apps.web.errors import Refused
 from hearth.apps.web.schemas import Ok
 from hearth.apps.web.state import State, WebState
-from hearth.runtime.schedule.schedfile import load_file, schedules_path
-from hearth.store.schedule import Job, Run
+from hearth.schedule.schedfile import load_file, schedules_path
+from hearth.schedule.store import Job, Run
 
 router = APIRouter(prefix="/cron", tags=["cron"])
 

@@ -11,11 +11,11 @@ from pydantic import BaseModel, Field
 
 from hearth.apps.web.schemas import MessageText
 from hearth.apps.web.state import State, WebState
-from hearth.runtime.pipeline import control
-from hearth.runtime.pipeline.pilot import PILOT_TOOLS, open_pilot
-from hearth.runtime.pipeline.report import plan_report, summary
-from hearth.runtime.pipeline.runner import open_pipeline_store
-from hearth.store.pipeline import PipelineStore
+from hearth.pipeline import control
+from hearth.pipeline.pilot import PILOT_TOOLS, open_pilot
+from hearth.pipeline.report import plan_report, summary
+from hearth.pipeline.runner import open_pipeline_store
+from hearth.pipeline.store import PipelineStore
 
 router = APIRouter(prefix="/pilot", tags=["pilot"])
 

@@ -16,12 +16,12 @@ from hearth.agent.instructions import load_instructions
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
 from hearth.core.types import Message
-from hearth.runtime.pipeline.coder import task_message
-from hearth.runtime.pipeline.planner import planner_fits
-from hearth.runtime.pipeline.plans import read_plan
-from hearth.runtime.pipeline.runner import Runner
+from hearth.pipeline.coder import task_message
+from hearth.pipeline.planner import planner_fits
+from hearth.pipeline.plans import read_plan
+from hearth.pipeline.runner import Runner
+from hearth.pipeline.store import PipelineStore, PlanRow
 from hearth.runtime.session import Runtime
-from hearth.store.pipeline import PipelineStore, PlanRow
 
 OPENING_SHARE = 0.5  # of the window, at most, for a task's opening
 

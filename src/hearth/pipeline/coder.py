@@ -13,11 +13,11 @@ import re
 from hearth.agent.policy import PermissionMode
 from hearth.core.events import Event, Finished, ModelReply, ToolResult
 from hearth.core.protocols import Model
+from hearth.pipeline.planguard import DENY_RULES
+from hearth.pipeline.store import PlanRow, TaskRow
 from hearth.prompts import render
 from hearth.runtime.conversation import Conversation, open_conversation
-from hearth.runtime.pipeline.planguard import DENY_RULES
 from hearth.runtime.session import Runtime
-from hearth.store.pipeline import PlanRow, TaskRow
 
 WRITING_TOOLS = ("write", "edit")
 

@@ -27,13 +27,13 @@ from typing import IO
 from hearth.core.errors import HearthError
 from hearth.core.events import Event
 from hearth.runtime.config import state_dir
-from hearth.runtime.schedule.formats import local_zone_name
-from hearth.runtime.schedule.inbox import drain_inbox
-from hearth.runtime.schedule.jobs import Broken, Clock, Fired, JobBook, Skipped, system_clock
-from hearth.runtime.schedule.runner import work_run
-from hearth.runtime.schedule.schedfile import load_file, schedules_path
 from hearth.runtime.session import Runtime
-from hearth.store.schedule import Run, ScheduleStore
+from hearth.schedule.formats import local_zone_name
+from hearth.schedule.inbox import drain_inbox
+from hearth.schedule.jobs import Broken, Clock, Fired, JobBook, Skipped, system_clock
+from hearth.schedule.runner import work_run
+from hearth.schedule.schedfile import load_file, schedules_path
+from hearth.schedule.store import Run, ScheduleStore
 
 LOCK_FILE = "scheduler.lock"
 Log = Callable[[str], None]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from hearth.core.events import Event, Finished
 from hearth.runtime.conversation import open_conversation
 from hearth.runtime.session import Runtime, check_workspace
-from hearth.store.schedule import Run, ScheduleStore
+from hearth.schedule.store import Run, ScheduleStore
 
 
 async def work_run(

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hearth.apps.bench.tasks import BenchTask
+from hearth.bench.tasks import BenchTask
 
 AgentRunner = Callable[[BenchTask, Path], tuple[int | None, bool, dict[str, int | None]]]
 """Runs one agent on a task in a workspace: (exit code, timed out, usage counters)."""

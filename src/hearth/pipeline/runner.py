@@ -25,22 +25,22 @@ import httpx
 
 from hearth.core.errors import HearthError, ServerGone
 from hearth.core.events import Finished, Status
+from hearth.pipeline import planguard
+from hearth.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
+from hearth.pipeline.gitphase import commit_phase
+from hearth.pipeline.lmstudio import LMStudioModels
+from hearth.pipeline.planbranch import PlanCheckout
+from hearth.pipeline.planner import plan_tasks
+from hearth.pipeline.plans import PlanFile, plan_files, read_plan
+from hearth.pipeline.report import write_plan_report
+from hearth.pipeline.reviewer import review
+from hearth.pipeline.serverwatch import WatchedModel, watched
+from hearth.pipeline.store import PipelineStore, PlanRow, TaskRow, runner_id
+from hearth.pipeline.verifier import verify
 from hearth.runtime.config import state_dir
 from hearth.runtime.conversation import Conversation
-from hearth.runtime.pipeline import planguard
-from hearth.runtime.pipeline.approvals import PlanApprovals, PlanRecorder, waiting_message
-from hearth.runtime.pipeline.coder import final_text, open_coder, rework_message, task_message, written_files
-from hearth.runtime.pipeline.gitphase import commit_phase
-from hearth.runtime.pipeline.lmstudio import LMStudioModels
-from hearth.runtime.pipeline.planbranch import PlanCheckout
-from hearth.runtime.pipeline.planner import plan_tasks
-from hearth.runtime.pipeline.plans import PlanFile, plan_files, read_plan
-from hearth.runtime.pipeline.report import write_plan_report
-from hearth.runtime.pipeline.reviewer import review
-from hearth.runtime.pipeline.serverwatch import WatchedModel, watched
-from hearth.runtime.pipeline.verifier import verify
+from hearth.runtime.plan_writes import PlanApprovals, PlanRecorder, waiting_message
 from hearth.runtime.session import Runtime
-from hearth.store.pipeline import PipelineStore, PlanRow, TaskRow, runner_id
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 10.0

@@ -23,8 +23,8 @@ import time
 from typing import Any
 
 from hearth.core.errors import NotFound
-from hearth.store.pipeline_control import PipelineControls
-from hearth.store.pipeline_rows import (
+from hearth.pipeline.control_store import PipelineControls
+from hearth.pipeline.rows import (
     PLAN_COLS,
     TASK_COLS,
     AttemptRow,

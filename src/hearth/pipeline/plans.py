@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError
+from hearth.runtime.plan_writes import MAX_PLAN_BYTES, PLANS_DIR
 
-PLANS_DIR = "plans"
-MAX_PLAN_BYTES = 1_000_000
 _TEST_LINE = re.compile(
     r"^\s*[-*]?\s*\**(?:test|tests|test command|build|check)\**\s*:\s*`?(?P<cmd>[^`\n]+?)`?\s*$",
     re.IGNORECASE | re.MULTILINE,

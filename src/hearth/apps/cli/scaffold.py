@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import SecretStr
 
 from hearth.core.errors import HearthError
+from hearth.pipeline.plans import PLANS_DIR
 from hearth.runtime.config import PROJECT_FILES, Settings
-from hearth.runtime.pipeline.plans import PLANS_DIR
 from hearth.sandbox.dirfd import made
 
 EXAMPLE_PLAN = """\

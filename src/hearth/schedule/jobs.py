@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import cast
 
 from hearth.core.errors import HearthError
-from hearth.runtime.schedule.formats import parse_schedule, zone
-from hearth.store.schedule import Job, Missed, Origin, ScheduleStore
+from hearth.schedule.formats import parse_schedule, zone
+from hearth.schedule.store import Job, Missed, Origin, ScheduleStore
 
 Clock = Callable[[], datetime]
 JOB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -164,8 +164,8 @@ class JobBook:
 def open_book(workspace: Path, tz: str = "", clock: Clock = system_clock) -> JobBook:
     """The jobs of a workspace (in its session database); `tz` blank: this machine's zone."""
     from hearth.runtime.config import state_dir
-    from hearth.runtime.schedule.formats import local_zone_name
     from hearth.runtime.session import check_workspace, open_store
+    from hearth.schedule.formats import local_zone_name
 
     check_workspace(workspace)
     open_store(workspace).close()  # the sessions tables first (made or migrated), the jobs beside them

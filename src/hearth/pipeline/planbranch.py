@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable
 
 from hearth.core.errors import ToolError
+from hearth.pipeline.store import CheckoutHold, PipelineStore, PlanRow, TaskRow
 from hearth.runtime.session import Runtime
 from hearth.sandbox.paths import SafePaths
-from hearth.store.pipeline import CheckoutHold, PipelineStore, PlanRow, TaskRow
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.git import GitBranchInput, GitStatusInput, git_branch, git_status, validate_ref
 

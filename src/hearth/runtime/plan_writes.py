@@ -13,24 +13,28 @@ server) could carry whatever the model or a cloned repository wanted run, so:
   is new content, approved or not on its own.
 
 The pipeline's own sessions (the coder's) record nothing: plans/ is put back after each coder
-run (planguard.py) and a person's edits while the pipeline runs must keep working.
+run (the pipeline's planguard) and a person's edits while the pipeline runs must keep working.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import stat
 import threading
 import time
 from pathlib import Path
 
 from hearth.core.errors import HearthError
 from hearth.runtime.config import state_dir
-from hearth.runtime.pipeline import planguard
-from hearth.runtime.pipeline.plans import PLANS_DIR
 from hearth.store.db import open_db
 
 log = logging.getLogger(__name__)
+
+PLANS_DIR = "plans"
+MAX_PLAN_BYTES = 1_000_000
+Snapshot = dict[str, bytes]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS plan_written (digest TEXT PRIMARY KEY, path TEXT NOT NULL, at REAL NOT NULL);
@@ -91,10 +95,10 @@ class PlanRecorder:
 
     def __init__(self, workspace: Path) -> None:
         self.workspace = workspace
-        self.seen = planguard.snapshot(workspace)
+        self.seen = snapshot(workspace)
 
     def __call__(self) -> None:
-        now = planguard.snapshot(self.workspace)
+        now = snapshot(self.workspace)
         changed = {n: c for n, c in now.items() if self.seen.get(n) != c and not c.startswith(b"\0(")}
         self.seen = now
         if not changed:
@@ -115,7 +119,7 @@ def approve_plan(workspace: Path, ref: str) -> str:
         raise HearthError(
             f"{ref!r} is not a plan in {PLANS_DIR}/.", f"Name a file in {PLANS_DIR}/, e.g. add-login."
         )
-    content = planguard.snapshot(workspace).get(name)
+    content = snapshot(workspace).get(name)
     if content is None or content.startswith(b"\0("):
         raise HearthError(
             f"There is no plan file {PLANS_DIR}/{name}.", f"List them with `ls {PLANS_DIR}`; give its name."
@@ -129,3 +133,28 @@ def approve_plan(workspace: Path, ref: str) -> str:
         f"Approved {PLANS_DIR}/{name} as it is now ({digest(content)[:12]}); the pipeline works it. "
         "A later change to the file needs approval again if a session makes it."
     )
+
+
+def snapshot(workspace: Path) -> Snapshot:
+    """The regular files directly in plans/ (no symlink followed), name to content."""
+    folder = workspace / PLANS_DIR
+    found: Snapshot = {}
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return found
+    try:
+        for name in os.listdir(fd):
+            try:
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_PLAN_BYTES:
+                    found[name] = b"\0(not a plan file)"
+                    continue
+                file_fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
+                with os.fdopen(file_fd, "rb") as fh:
+                    found[name] = fh.read()
+            except OSError:
+                continue
+    finally:
+        os.close(fd)
+    return found

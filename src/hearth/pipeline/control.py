@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError
+from hearth.pipeline.plans import PLANS_DIR
+from hearth.pipeline.report import plan_report, report_dir, summary, summary_markdown
+from hearth.pipeline.runner import register_plans
+from hearth.pipeline.store import PipelineStore
 from hearth.runtime.config import state_dir
-from hearth.runtime.pipeline.approvals import approve_plan
-from hearth.runtime.pipeline.plans import PLANS_DIR
-from hearth.runtime.pipeline.report import plan_report, report_dir, summary, summary_markdown
-from hearth.runtime.pipeline.runner import register_plans
-from hearth.store.pipeline import PipelineStore
+from hearth.runtime.plan_writes import approve_plan
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
 MAX_PLAN_CHARS = 100_000

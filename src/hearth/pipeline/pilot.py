@@ -12,11 +12,11 @@ import json
 from pydantic import Field
 
 from hearth.agent.policy import PermissionMode
+from hearth.pipeline import control
+from hearth.pipeline.report import summary
+from hearth.pipeline.store import PipelineStore
 from hearth.runtime.conversation import Conversation, open_conversation
-from hearth.runtime.pipeline import control
-from hearth.runtime.pipeline.report import summary
 from hearth.runtime.session import Runtime
-from hearth.store.pipeline import PipelineStore
 from hearth.tools.base import RunContext, Tool, ToolInput
 from hearth.tools.toolset import Toolset
 

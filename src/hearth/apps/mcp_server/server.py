@@ -19,12 +19,12 @@ from mcp.server.lowlevel.server import Server
 from hearth import __version__
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.policy import PermissionPolicy
+from hearth.apps.mcp_server.tasks import NAME as TASK_NAME
+from hearth.apps.mcp_server.tasks import TaskRunner, run_task_spec
 from hearth.core.events import ToolResult
 from hearth.core.types import ToolCall
 from hearth.mcp.server import hearth_server
 from hearth.runtime.config import Settings
-from hearth.runtime.mcp_tasks import NAME as TASK_NAME
-from hearth.runtime.mcp_tasks import TaskRunner, run_task_spec
 from hearth.runtime.profile import default_toolset
 from hearth.runtime.session import Runtime, check_workspace
 from hearth.sandbox.budget import SessionCaps

@@ -14,36 +14,9 @@ import os
 import stat
 from pathlib import Path
 
-from hearth.runtime.pipeline.plans import MAX_PLAN_BYTES, PLANS_DIR
+from hearth.runtime.plan_writes import PLANS_DIR, Snapshot, snapshot
 
 DENY_RULES = (f"write({PLANS_DIR}/**)", f"edit({PLANS_DIR}/**)")
-
-Snapshot = dict[str, bytes]
-
-
-def snapshot(workspace: Path) -> Snapshot:
-    """The regular files directly in plans/ (no symlink followed), name to content."""
-    folder = workspace / PLANS_DIR
-    found: Snapshot = {}
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    except OSError:
-        return found
-    try:
-        for name in os.listdir(fd):
-            try:
-                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_PLAN_BYTES:
-                    found[name] = b"\0(not a plan file)"
-                    continue
-                file_fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
-                with os.fdopen(file_fd, "rb") as fh:
-                    found[name] = fh.read()
-            except OSError:
-                continue
-    finally:
-        os.close(fd)
-    return found
 
 
 def restore(workspace: Path, before: Snapshot) -> list[str]:

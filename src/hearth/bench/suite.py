@@ -13,9 +13,9 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from hearth.apps.bench.report import BenchReport, TrialResult
-from hearth.apps.bench.runners import AgentRunner
-from hearth.apps.bench.tasks import BenchTask, check, prepare
+from hearth.bench.report import BenchReport, TrialResult
+from hearth.bench.runners import AgentRunner
+from hearth.bench.tasks import BenchTask, check, prepare
 
 _PREFIX_HIT = re.compile(r"(\d+) prefix-match hit, remaining (\d+) prompt tokens to eval")
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hearth.pipeline.store import PipelineStore, PlanRow
 from hearth.runtime.config import state_dir
-from hearth.store.pipeline import PipelineStore, PlanRow
 
 
 def report_dir(workspace: Path, plan: PlanRow) -> Path:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from hearth.store.schedule import ScheduleStore
+from hearth.schedule.store import ScheduleStore
 
 MAX_TASK_BYTES = 200_000
 SUFFIXES = (".md", ".txt")

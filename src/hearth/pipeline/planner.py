@@ -9,10 +9,10 @@ from hearth.agent.compaction import estimate_tokens
 from hearth.core.errors import HearthError, ServerGone
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
+from hearth.pipeline.schema import TaskList
+from hearth.pipeline.store import NewTask, PlanRow
 from hearth.prompts import render
-from hearth.runtime.pipeline.schema import TaskList
 from hearth.runtime.session import Runtime
-from hearth.store.pipeline import NewTask, PlanRow
 
 PLANNER_TRIES = 3
 

@@ -13,11 +13,11 @@ from hearth.core.errors import HearthError
 from hearth.core.text import shown_url
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
+from hearth.pipeline.store import PipelineStore
 from hearth.runtime.config import Settings, state_dir
 from hearth.runtime.doctor import Check
 from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
 from hearth.sandbox.choice import choose_sandbox
-from hearth.store.pipeline import PipelineStore
 from hearth.store.sessions import SessionStore
 
 LOW_DISK = 1 << 30

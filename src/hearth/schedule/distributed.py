@@ -35,11 +35,11 @@ from typing import Any
 
 from hearth.core.errors import HearthError
 from hearth.runtime.config import Settings
-from hearth.runtime.schedule.jobs import system_clock
-from hearth.runtime.schedule.remote import Remote, check_remote, finish, prepare, work_folder
-from hearth.runtime.schedule.runner import work_run
 from hearth.runtime.session import Runtime, check_workspace, open_runtime
-from hearth.store.schedule import ScheduleStore
+from hearth.schedule.jobs import system_clock
+from hearth.schedule.remote import Remote, check_remote, finish, prepare, work_folder
+from hearth.schedule.runner import work_run
+from hearth.schedule.store import ScheduleStore
 
 TASK = "hearth.run"
 HEARTBEAT = 2.0  # seconds between a worker's heartbeats

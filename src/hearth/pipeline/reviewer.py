@@ -9,11 +9,11 @@ from hearth.core.errors import HearthError, ServerGone, ToolError
 from hearth.core.text import cap_text
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
+from hearth.pipeline.schema import Verdict
+from hearth.pipeline.store import TaskRow
 from hearth.prompts import render
-from hearth.runtime.pipeline.schema import Verdict
 from hearth.runtime.session import Runtime
 from hearth.sandbox.paths import SafePaths
-from hearth.store.pipeline import TaskRow
 
 FILE_CHARS = 4000
 ALL_FILES_CHARS = 16000

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError, NotFound
-from hearth.runtime.schedule.jobs import JobBook
-from hearth.store.schedule import Job
+from hearth.schedule.jobs import JobBook
+from hearth.schedule.store import Job
 
 FILE_NAME = "schedules.toml"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError, NotFound
+from hearth.pipeline.rows import PIPELINE_SCHEMA, PLAN_COLS, SCHEMA, PlanRow, plan_row
 from hearth.store.db import open_db
-from hearth.store.pipeline_rows import PIPELINE_SCHEMA, PLAN_COLS, SCHEMA, PlanRow, plan_row
 
 
 class PipelineTables:

@@ -1,0 +1,1 @@
+"""Hearth as an MCP server: its tools and whole tasks offered to other MCP clients."""
