@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from hearth.agent.instructions import Instructions
 from hearth.agent.offered import loader_tool, unlisted
@@ -33,8 +33,8 @@ from hearth.runtime.config import Settings, user_data_path
 from hearth.runtime.memory import session_memory_tools
 from hearth.runtime.patches import patch_tools
 from hearth.runtime.skills import promotion_tools, skill_tools
-from hearth.runtime.vision import vision_tool
 from hearth.sandbox.proxy import ProxyPolicy, loopback_proxy
+from hearth.tools.base import Tool
 from hearth.tools.builtin.clock import clock_tools
 from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
@@ -46,9 +46,6 @@ from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
 from hearth.tools.toolset import Toolset
-
-if TYPE_CHECKING:
-    from hearth.runtime.session import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -144,14 +141,14 @@ async def usable_search(settings: Settings) -> SearchProvider | None:
     return provider
 
 
-def add_runtime_tools(rt: Runtime) -> None:
-    """The tools that depend on the opened runtime: `vision` when a role can see; `skill` when
-    skills are found and `promote_skill` when memory holds a candidate skill (none: no prompt cost)."""
-    seeing = vision_tool(rt)
+def add_runtime_tools(toolset: Toolset, workspace: Path, seeing: Tool | None) -> None:
+    """The tools that depend on the opened runtime: `vision` when a role can see (`seeing`, from
+    runtime.vision); `skill` when skills are found and `promote_skill` when memory holds a
+    candidate skill (none: no prompt cost)."""
     if seeing is not None:
-        rt.toolset.add(seeing)
-    for tool in [*skill_tools(rt.workspace), *promotion_tools(rt.workspace)]:
-        rt.toolset.add(tool)
+        toolset.add(seeing)
+    for tool in [*skill_tools(workspace), *promotion_tools(workspace)]:
+        toolset.add(tool)
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ from hearth.runtime.roles import BUILTIN_ROLES, Role, resolve_role
 from hearth.runtime.state import SessionState, session_state
 from hearth.runtime.subagents import SubAgents, children_spent
 from hearth.runtime.traces import configure_traces
+from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
@@ -295,7 +296,7 @@ async def open_runtime(
         settings, store, model, base, profile, window.source, sandbox, embedded, proxy, tools, probe=probe
     )
     rt.tracer = tracer
-    add_runtime_tools(rt)
+    add_runtime_tools(rt.toolset, rt.workspace, vision_tool(rt))
     if not mcp:
         return rt
     try:  # in the background: a slow server never delays the first prompt
