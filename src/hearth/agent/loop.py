@@ -112,7 +112,7 @@ class Agent:
     sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
     deadline: float | None = None  # time.monotonic() when the running turn must end
-    tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
+    tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (telemetry/traces.py)
     on_window: Callable[[int], None] | None = None  # told a window the server stated (to remember it)
     # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
     _reply_cap: int = field(default=0, init=False)

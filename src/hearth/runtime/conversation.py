@@ -20,6 +20,7 @@ from typing import Literal
 
 from hearth.agent.budget import TokenBudget
 from hearth.agent.loop import Agent
+from hearth.agent.overview import GIT_TOOLS, missing_paths, workspace_overview
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import Approver, PermissionMode
 from hearth.core.errors import HearthError
@@ -39,13 +40,12 @@ from hearth.core.events import (
 )
 from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, TaskState, WorkState
+from hearth.history.continuation import continuation
+from hearth.history.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
-from hearth.runtime.continuation import continuation
-from hearth.runtime.memory import has_memory, memory_embedder, offer_memories
-from hearth.runtime.overview import GIT_TOOLS, missing_paths, workspace_overview
+from hearth.runtime.memory_scopes import has_memory, memory_embedder, offer_memories
 from hearth.runtime.session import Runtime, start_agent
-from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.tools.base import signature
 
 Decision = tuple[Literal["approve", "reject"], list[str]]

@@ -23,11 +23,11 @@ from hearth.agent.policy import Approval, PermissionMode
 from hearth.agent.rules import Rule
 from hearth.core.errors import HearthError
 from hearth.core.events import Event, Finished, SessionStarted, Status
+from hearth.history.wire import Answered, ApprovalRequest, PlanRequest, Update
 from hearth.runtime.conversation import Conversation, Decision, open_conversation
 from hearth.runtime.reflection import reflect
 from hearth.runtime.roles import Role
 from hearth.runtime.session import Runtime
-from hearth.runtime.wire import Answered, ApprovalRequest, PlanRequest, Update
 from hearth.tools.base import Tool
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")

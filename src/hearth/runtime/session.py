@@ -28,22 +28,21 @@ from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model
 from hearth.core.types import Message
+from hearth.history.carryover import carry_over
+from hearth.history.checkpoints import Checkpoints
+from hearth.history.export import to_markdown
+from hearth.history.state import SessionState, session_state
 from hearth.llm.client import OpenAICompatModel
+from hearth.llm.embedded import EmbeddedServer
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
 from hearth.llm.structured import StructuredAnswer, ask_json
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.agentdefs import load_definitions
-from hearth.runtime.carryover import carry_over
-from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, state_dir, user_config_path
-from hearth.runtime.embedded import EmbeddedServer
-from hearth.runtime.export import to_markdown
-from hearth.runtime.logs import configure_logging
-from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
+from hearth.runtime.mcp_servers import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
-from hearth.runtime.plan_writes import PlanRecorder
-from hearth.runtime.profile import (
+from hearth.runtime.offer import (
     add_runtime_tools,
     choose_actions,
     decide_tool_mode,
@@ -59,10 +58,9 @@ from hearth.runtime.profile import (
     usable_search,
     with_lookup,
 )
+from hearth.runtime.plan_writes import PlanRecorder
 from hearth.runtime.roles import BUILTIN_ROLES, Role, resolve_role
-from hearth.runtime.state import SessionState, session_state
 from hearth.runtime.subagents import SubAgents, children_spent
-from hearth.runtime.traces import configure_traces
 from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
@@ -70,6 +68,8 @@ from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
 from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
 from hearth.store.sessions import SessionStore
+from hearth.telemetry.logs import configure_logging
+from hearth.telemetry.traces import configure_traces
 from hearth.tools.base import RunContext
 from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
@@ -92,7 +92,7 @@ class Runtime:
     probe: bool = True  # ask a model how it calls tools (off in some tests)
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
     mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
-    tracer: Tracer = NO_TRACING  # OpenTelemetry spans when otel_endpoint is set (runtime/traces.py)
+    tracer: Tracer = NO_TRACING  # OpenTelemetry spans when otel_endpoint is set (telemetry/traces.py)
 
     @property
     def workspace(self) -> Path:

@@ -23,8 +23,8 @@ def project_workspace(workspace: Path | None) -> Path | None:
     """--workspace, else (with no HEARTH_WORKSPACE) the project chosen with `hearth projects use`."""
     import os
 
+    from hearth.apps.cli.projects import Projects
     from hearth.core.errors import HearthError
-    from hearth.runtime.projects import Projects
 
     if workspace is not None or os.environ.get("HEARTH_WORKSPACE") or os.environ.get("WORKSPACE"):
         return workspace

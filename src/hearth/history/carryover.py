@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hearth.core.events import Notice, parse_event
+from hearth.history.state import IMPORTED
 from hearth.prompts import render
-from hearth.runtime.state import IMPORTED
 from hearth.sandbox.dirfd import opened
 from hearth.store.db import open_db
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.agent.instructions import Instructions
@@ -16,22 +15,23 @@ from hearth.agent.offered import loader_tool, unlisted
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import ModelError
 from hearth.core.protocols import Model
+from hearth.history.patches import patch_tools
 from hearth.llm.client import OpenAICompatModel
 from hearth.llm.probe import probe_action_format, probe_tool_mode
 from hearth.llm.profiles import (
+    DEFAULT_CONTEXT_WINDOW,
     REPLY_TOKENS,
-    SMALL_MODEL_BILLIONS,
     SMALL_REPLY_TOKENS,
     ModelProfile,
     ToolMode,
-    parameters_in_billions,
+    Window,
+    small_profile,
 )
 from hearth.llm.server_info import probe_server
 from hearth.mcp.lookup import NAME as LOOKUP_NAME
 from hearth.mcp.tools import McpTool
 from hearth.runtime.config import Settings, user_data_path
-from hearth.runtime.memory import session_memory_tools
-from hearth.runtime.patches import patch_tools
+from hearth.runtime.memory_scopes import session_memory_tools
 from hearth.runtime.skills import promotion_tools, skill_tools
 from hearth.sandbox.proxy import ProxyPolicy, loopback_proxy
 from hearth.tools.base import Tool
@@ -49,7 +49,6 @@ from hearth.tools.toolset import Toolset
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 # What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
 # shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
@@ -151,16 +150,6 @@ def add_runtime_tools(toolset: Toolset, workspace: Path, seeing: Tool | None) ->
         toolset.add(tool)
 
 
-@dataclass(frozen=True)
-class Window:
-    """The model's context window, and where Hearth learned it."""
-
-    size: int
-    known: bool  # False: assumed until the server's overflow error says otherwise
-    source: str
-    served: str = ""  # the server's own name for its model, when Hearth asked it
-
-
 async def find_window(settings: Settings, base: str, model_name: str, *, embedded: bool) -> Window:
     """The configured window; else the embedded server's; else the one the server reports; else
     DEFAULT_CONTEXT_WINDOW (compaction then waits for the server's overflow error)."""
@@ -204,18 +193,6 @@ def with_lookup(profile: ModelProfile) -> ModelProfile:
     if not profile.shown_tools:
         return profile
     return profile.model_copy(update={"shown_tools": (*profile.shown_tools, LOOKUP_NAME)})
-
-
-def small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
-    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
-    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
-    with a call written as text instead of a structured one."""
-    if setting != "auto":
-        return setting == "small"
-    size = parameters_in_billions(size_name)
-    if size is not None:
-        return size <= SMALL_MODEL_BILLIONS
-    return probed is ToolMode.TEXT
 
 
 async def decide_tool_mode(
