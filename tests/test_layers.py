@@ -23,7 +23,7 @@ ALLOWED = {
     # A session's record (state from events, checkpoints, export, the wire encoding) and telemetry
     # sit between the loop and the session's assembly.
     "history": {"core", "agent", *ADAPTERS, "runtime.config"},
-    "telemetry": {"core", "agent", "runtime.config"},
+    "telemetry": {"core", "agent", *ADAPTERS, "runtime.config"},
     "runtime": {"core", "agent", "history", "telemetry", *ADAPTERS},
     # The products are built on the session API (runtime/api.py) alone, with the store's connection
     # helper and the structured-answer error for their own tables and models.

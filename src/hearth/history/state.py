@@ -81,7 +81,7 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
         elif isinstance(event, Notice) and event.reason == "instructions" and event.folder:
             seen.add(event.folder)
         elif isinstance(event, Notice) and event.reason == IMPORTED:
-            # Carried over from a store in the workspace (runtime.carryover), which anyone could
+            # Carried over from a store in the workspace (history.carryover), which anyone could
             # have written: what it says about modes and rules is history, not permission.
             mode, before_plan, rules = default_mode, None, []
         elif isinstance(event, WindowLearned):

@@ -6,8 +6,9 @@ the same trust record as `hearth trust` (runtime.trust), in its own file in the 
 config folder, over a fingerprint of those files' content and of every workspace file their
 servers can run (mcp/coverage.py: `python3 tools/srv.py` covers `tools/srv.py` and the code
 beside it), so a change (by the model, or a `git pull`) needs a new approval before anything
-they name is started. The approval shows everything the fingerprint covers: command, args,
-cwd, env and headers (values that look secret masked), and the files. Without an isolating
+they name is started. The approval shows everything the fingerprint covers (`review_lines` in
+mcp/coverage.py): command, args, cwd, env and headers (values that look secret masked), and the
+files. Without an isolating
 sandbox (the process runner) nothing that runs workspace code starts: not a workspace's
 servers, approved or not, nor a user's server whose command runs a workspace file.
 """

@@ -1,7 +1,9 @@
 """What a model is offered: its profile (small or full), how it calls tools, and which tools.
 
 The session (runtime/session.py) asks this module once per runtime; nothing here starts
-servers or sessions.
+servers or sessions. What a profile is, and when a model counts as small, is llm/profiles.py's;
+this module decides them from the settings and remembers what servers said in the user's data
+folder.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ CORE_TOOLS = ("read", "write", "edit", "glob", "grep", "ls", "shell")
 
 
 def default_toolset(settings: Settings | None = None) -> Toolset:
-    """The tools every session has (`settings`: which model embeds memory; see runtime.memory)."""
+    """The tools every session has (`settings`: which model embeds memory; see runtime.memory_scopes)."""
     return Toolset(
         [
             *file_tools(),

@@ -227,7 +227,7 @@ def check_workspace(workspace: Path) -> None:
 
 def open_store(workspace: Path) -> SessionStore:
     """The workspace's session store, in its state folder; the first open carries over the
-    sessions an older Hearth kept in the workspace, as history only (runtime.carryover)."""
+    sessions an older Hearth kept in the workspace, as history only (history.carryover)."""
     store = SessionStore(state_dir(workspace) / "sessions.db")
     try:
         carry_over(store.path, workspace)
