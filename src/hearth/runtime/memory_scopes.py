@@ -9,7 +9,6 @@ own process (`*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`)."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import re
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from hearth.llm.urls import normalize_base_url
 from hearth.memory.embed import Embedder, EmbedError, ServerEmbedder
-from hearth.memory.minilm import MiniLM, MiniLMUnavailable
+from hearth.memory.minilm import MiniLM, MiniLMUnavailable, embedded_embedder
 from hearth.memory.secrets import SecretValues, assigned_values
 from hearth.memory.store import Found, Item, MemoryStore, Stored, fuse
 from hearth.prompts import render
@@ -40,15 +39,6 @@ def memory_path(scope: str, workspace: Path) -> Path:
     if scope == "user":
         return user_data_path() / "memory.db"
     return state_dir(workspace) / "memory.db"
-
-
-@functools.cache
-def embedded_embedder() -> Embedder | None:
-    """The embedded MiniLM when its packages are installed, else None (keyword-only)."""
-    try:
-        return MiniLM()
-    except MiniLMUnavailable:
-        return None
 
 
 def memory_embedder(settings: Settings | None = None) -> Embedder | None:
