@@ -136,9 +136,9 @@ def test_plan_steps_are_tracked(workspace: Path) -> None:
             ScriptedReply(text="TASK_COMPLETE"),
         ],
     )
-    from hearth.core.work import PlanStep
+    from hearth.core.work import PlanStep, WorkState
 
-    agent.work.plan = [PlanStep(text="first"), PlanStep(text="second")]
+    agent.record(WorkUpdated(state=WorkState(plan=[PlanStep(text="first"), PlanStep(text="second")])))
     assert asyncio.run(agent.run("do the plan")).status is Status.DONE
     assert outputs(agent) == [
         "Step 1 done. Next: step 2: second",
