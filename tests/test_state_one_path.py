@@ -185,6 +185,7 @@ def test_window_learned_reaches_the_compactor_through_the_event(workspace: Path,
 
 # -- nothing changes state beside the events ----------------------------------------------------
 
+MUTATORS = {"append", "extend", "clear", "update", "add", "pop", "remove"}
 STATE_FIELDS = {f.name for f in dataclasses.fields(SessionState)} | {"history", "budget", "carried"}
 
 
@@ -204,9 +205,13 @@ def _state_writes(tree: ast.AST) -> list[str]:
             targets = node.targets
         elif isinstance(node, ast.AugAssign | ast.AnnAssign):
             targets = [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in {"append", "extend", "clear", "update", "add", "pop", "remove"}:
-                targets = [node.func.value]
+        elif (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS
+        ):
+            targets = [node.func.value]
+        targets = [
+            t for target in targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+        ]
         for target in targets:
             while isinstance(target, ast.Subscript):
                 target = target.value
@@ -216,7 +221,7 @@ def _state_writes(tree: ast.AST) -> list[str]:
             if (
                 (holder in {"state", "agent"} and target.attr in STATE_FIELDS)
                 or (holder == "dispatcher" and target.attr == "policy")
-                or (holder == "agent" and target.attr in {"model", "compactor"})
+                or (holder in {"agent", "compactor"} and target.attr in {"model", "compactor", "sampling"})
             ):
                 found.append(f"line {target.lineno}: {ast.unparse(target)}")
     return found
@@ -231,6 +236,7 @@ def _state_writes(tree: ast.AST) -> list[str]:
         "conv.agent.state.models['main'] = 'x'",
         "agent.state.events.append(e)",
         "self.agent.model = other",
+        "self.agent.compactor.model, x = summarizer, 1",
     ],
 )
 def test_the_check_catches_a_change_beside_the_events(bad: str) -> None:
