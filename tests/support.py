@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+TESTS = Path(__file__).resolve().parent  # tests/: the shared helpers, on sys.path for every test
+ROOT = TESTS.parent  # the checkout
+
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HEARTH_", "LLM_"))}

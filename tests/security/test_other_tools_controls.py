@@ -11,7 +11,6 @@ import shlex
 from pathlib import Path
 
 import pytest
-from box import Box
 
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.modes import PermissionMode
@@ -25,6 +24,7 @@ from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.python import python_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.toolset import Toolset
+from security.box import Box
 
 OTHERS = (
     ".vscode/mcp.json",

@@ -14,10 +14,10 @@ import socket
 from pathlib import Path
 
 import pytest
-from box import Box
 
 from hearth.sandbox.helper import seccomp_program
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from security.box import Box
 
 # name -> (family, type); the numbers as in linux/socket.h, so no Python build lacks them
 FORBIDDEN = {

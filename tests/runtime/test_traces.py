@@ -216,7 +216,7 @@ def test_sub_agents_running_side_by_side_each_nest_under_the_decompose_call(work
 
 
 def test_a_compactions_summary_request_is_a_model_span_of_the_turn(workspace: Path) -> None:
-    from test_compaction import make, read_call
+    from agent.test_compaction import make, read_call
 
     replies = [
         ScriptedReply(text="thinking out loud " * 60, tool_calls=read_call(i).tool_calls) for i in range(10)

@@ -18,8 +18,8 @@ from hearth.runtime.conversation import open_conversation
 from hearth.runtime.session import open_runtime
 from hearth.store.sessions import SessionStore
 from hearth.testing.server import ScriptedServer
+from runtime.test_subagents import call, done, first_user, private_config, run_parent, srv
 from support import state_of
-from test_subagents import call, done, first_user, private_config, run_parent, srv
 
 __all__ = ["private_config", "srv"]  # fixtures shared with test_subagents
 

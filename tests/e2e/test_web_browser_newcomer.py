@@ -13,10 +13,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from hearth.testing.script import ScriptedCall, ScriptedReply
+from support import ROOT
 from websupport import Web
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 
 if not Path(CHROMIUM).exists():

@@ -24,8 +24,7 @@ from hearth.runtime.embedded import (
     ensure_model,
     missing_packages,
 )
-
-ROOT = Path(__file__).resolve().parents[1]
+from support import ROOT
 
 
 @pytest.fixture

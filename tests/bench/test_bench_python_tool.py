@@ -5,11 +5,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "python_tool.py"
+from support import ROOT
+
+BENCH = ROOT / "bench" / "python_tool.py"
 
 
 def test_without_bubblewrap_the_bench_skips_the_python_part_instead_of_throwing() -> None:

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 from requirements import need_module
+from support import ROOT
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+BENCH = ROOT / "bench"
 
 need_module("postgres")
 need_module("redis")

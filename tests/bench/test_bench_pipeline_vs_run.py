@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from support import clean_env
+from support import ROOT, clean_env
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+BENCH = ROOT / "bench"
 
 
 @pytest.mark.parametrize("plan", ["text_tools", "small_steps"])

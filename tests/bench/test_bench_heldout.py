@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from hearth.bench.tasks import check, load_tasks, prepare
+from support import ROOT
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+BENCH = ROOT / "bench"
 HELD_OUT = load_tasks(BENCH / "heldout")
 
 

@@ -16,7 +16,16 @@ from hearth.runtime.agentdefs import load_definitions
 from hearth.store.sessions import SessionStore
 from hearth.testing.server import ScriptedServer
 from requirements import isolating_backend
-from test_subagents import call, done, first_user, private_config, run_parent, srv, tool_names, tool_results
+from runtime.test_subagents import (
+    call,
+    done,
+    first_user,
+    private_config,
+    run_parent,
+    srv,
+    tool_names,
+    tool_results,
+)
 
 __all__ = ["private_config", "srv"]
 

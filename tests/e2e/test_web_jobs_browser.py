@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from e2e.test_web_browser import browser, page  # noqa: F401  (the fixtures: a logged-in page)
 from schedsupport import done
-from test_web_browser import browser, page  # noqa: F401  (the fixtures: a logged-in page)
 from websupport import Web
 
 

@@ -24,9 +24,9 @@ from pipelinesupport import (
     verdict,
     write,
 )
-from support import state_of
+from support import ROOT, state_of
 
-BENCH_PLANS = Path(__file__).resolve().parents[1] / "bench" / "plans"
+BENCH_PLANS = ROOT / "bench" / "plans"
 
 
 def _env(server: ScriptedServer) -> dict[str, str]:

@@ -16,9 +16,7 @@ from typing import Any
 import pytest
 
 from pipelinesupport import make_plan
-from support import clean_env, state_of
-
-TESTS = Path(__file__).parent
+from support import TESTS, clean_env, state_of
 
 # A scripted server in its own process, answering one stage of the story; it notes in `out`
 # when the coder's slow reply has started, what the resumed coder sent, and on SIGTERM what it saw.

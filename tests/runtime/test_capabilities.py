@@ -20,7 +20,7 @@ from hearth.runtime.session import Runtime, open_runtime
 from hearth.runtime.vision import seeing_role
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
-from test_subagents import call, done, first_user, private_config, run_parent, srv, tool_results
+from runtime.test_subagents import call, done, first_user, private_config, run_parent, srv, tool_results
 
 __all__ = ["private_config", "srv"]
 

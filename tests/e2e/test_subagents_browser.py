@@ -8,8 +8,8 @@ import json
 
 from playwright.sync_api import Page, expect
 
-from test_subagents import call, done, first_user
-from test_web_browser import browser, page
+from e2e.test_web_browser import browser, page
+from runtime.test_subagents import call, done, first_user
 from websupport import Web
 
 __all__ = ["browser", "page"]  # fixtures

@@ -14,7 +14,16 @@ from hearth.runtime.agentdefs import load_definitions, parse_definition
 from hearth.store.sessions import SessionStore
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
-from test_subagents import call, done, first_user, private_config, run_parent, srv, tool_names, tool_results
+from runtime.test_subagents import (
+    call,
+    done,
+    first_user,
+    private_config,
+    run_parent,
+    srv,
+    tool_names,
+    tool_results,
+)
 
 __all__ = ["private_config", "srv"]  # fixtures shared with test_subagents
 

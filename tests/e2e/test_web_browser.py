@@ -13,9 +13,10 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from requirements import CHROMIUM, need_module
+from support import ROOT
 from websupport import Web
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 
 need_module("chromium")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from test_subagents import call, done, first_user
+from runtime.test_subagents import call, done, first_user
 from websupport import Web
 
 

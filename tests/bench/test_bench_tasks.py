@@ -13,8 +13,9 @@ from hearth.bench.runners import hearth_runner
 from hearth.bench.suite import run_suite
 from hearth.bench.tasks import check, load_tasks, prepare
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import ROOT
 
-TASKS = Path(__file__).resolve().parents[1] / "bench" / "tasks"
+TASKS = ROOT / "bench" / "tasks"
 ALL = load_tasks(TASKS)
 
 

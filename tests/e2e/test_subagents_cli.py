@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.testing.server import ScriptedServer
-from test_subagents import call, done
+from runtime.test_subagents import call, done
 
 
 def script(server: ScriptedServer) -> None:

@@ -7,10 +7,10 @@ import json
 import subprocess
 from typing import Any
 
+from e2e.test_actions import act, events, finished, run, schema_of  # the grammar tests' scripted-run helpers
 from hearth.core.events import Compacted, SessionStarted, ToolResult, WindowLearned
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from test_actions import act, events, finished, run, schema_of  # the grammar tests' scripted-run helpers
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from apps.bridges.test_bridge_sms import twilio_signature
 from hearth.testing.platforms import FakeDiscord, FakeGreenApi, FakeTelegram, FakeTwilio
 from hearth.testing.server import ScriptedServer
 from schedsupport import done, user_texts
-from test_bridge_sms import twilio_signature
 from websupport import running_web
 
 TOKEN = "7000002:AAH-web-bridge-token-secret_zz"

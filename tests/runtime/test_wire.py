@@ -12,7 +12,6 @@ import typing
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from enum import Enum
-from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -34,9 +33,10 @@ from hearth.runtime import wire
 from hearth.runtime.export import QUIET, to_markdown
 from hearth.runtime.session import open_store
 from hearth.testing.script import ScriptedCall, ScriptedReply
+from support import ROOT
 from websupport import Web, receive_until
 
-EVENTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "web.md"  # its table of messages
+EVENTS_PAGE = ROOT / "docs" / "web.md"  # its table of messages
 ENVELOPE = {"session"}
 LIVE_ONLY = {"delta", "approval_request", "plan_approval", "answered", "mode_changed"}
 T0 = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
