@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
@@ -44,8 +45,8 @@ def summarising(replies: list[ScriptedReply]) -> list[object]:
     return [respond] * 100
 
 
-def agent_requests(model: ScriptedModel) -> list[dict[str, object]]:
-    return [r for r in model.requests if "You summarise" not in r["messages"][0]["content"]]  # type: ignore[index]
+def agent_requests(model: ScriptedModel) -> list[dict[str, Any]]:
+    return [r for r in model.requests if "You summarise" not in r["messages"][0]["content"]]
 
 
 def make(ws: Path, replies: list[ScriptedReply], window: int) -> tuple[Agent, ScriptedModel]:
@@ -106,11 +107,11 @@ def test_compaction_frees_half_the_budget_at_once_and_keeps_the_unread_result_wh
     changed = sum(
         1
         for before, after in itertools.pairwise(requests)
-        if after["messages"][: len(before["messages"])] != before["messages"]  # type: ignore[index]
+        if after["messages"][: len(before["messages"])] != before["messages"]
     )
     assert changed <= 3  # 16 reads of ~300 tokens: one change every few steps, not every step
     for body in requests:  # the result the model is about to read is never a stub
-        last = body["messages"][-1]  # type: ignore[index]
+        last = body["messages"][-1]
         assert last["role"] != "tool" or "lorem ipsum" in last["content"]
 
 
@@ -125,7 +126,7 @@ def test_older_turns_are_summarised_when_masking_is_not_enough(workspace: Path) 
     assert summaries and summaries[0].summary == SUMMARY.text
     after = [r for r in agent_requests(model) if "Earlier work was compacted" in json.dumps(r["messages"])]
     assert after
-    first_user = after[-1]["messages"][1]["content"]  # type: ignore[index]
+    first_user = after[-1]["messages"][1]["content"]
     assert first_user.startswith("read the files")  # the task survives, then the summary
     assert model.violations == []  # every kept call still has its result
 
@@ -218,7 +219,7 @@ def test_a_summary_larger_than_what_it_replaces_is_dropped(workspace: Path) -> N
         return queue.pop(0) if queue else ScriptedReply(text="ok")
 
     queue = [read_call(i) for i in range(6)]
-    model.script = [respond] * 40  # type: ignore[list-item]
+    model.script = [respond] * 40
     asyncio.run(agent.run("read"))
     assert not any(isinstance(e, Compacted) and e.summary for e in agent.history)
     assert all(r.get("max_tokens") for r in model.requests if r not in agent_requests(model))

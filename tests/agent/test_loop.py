@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.sandbox.paths import SafePaths
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply
+from hearth.testing.script import ScriptItem
 from hearth.tools.base import RunContext, Tool, ToolInput
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.toolset import Toolset
@@ -40,7 +42,7 @@ class Nuke(ToolInput):
 
 def make_agent(
     ws: Path,
-    replies: list[ScriptedReply],
+    replies: Sequence[ScriptItem],
     *,
     mode: PermissionMode = PermissionMode.AUTO,
     tool_mode: ToolMode = ToolMode.AUTO,

@@ -25,6 +25,7 @@ from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.work import work_tools
 from hearth.tools.toolset import Toolset
+from support import HearthCli
 
 PLAN = "Here is the plan:\n1. Create notes.txt\n2. Write the summary into it\nThat is all."
 
@@ -63,8 +64,8 @@ def test_wait_then_resume_only_after_the_wake_time(hearth, server: ScriptedServe
 
 
 def test_headless_plan_prints_the_plan_and_changes_nothing(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(call("ls"), call("write", path="sneaky.txt", content="x"), ScriptedReply(text=PLAN))
     res = hearth(
         "run", "write notes", "-w", str(workspace), "--plan", "--json", env={"HEARTH_LLM_URL": server.url}

@@ -15,7 +15,7 @@ from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_action_format
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedReply, ScriptedServer
-from support import state_of
+from support import HearthCli, state_of
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 
@@ -55,8 +55,8 @@ def schema_of(body: dict[str, Any]) -> dict[str, Any]:
     ("honoured", "refused"), [((JSON_OBJECT,), (JSON_SCHEMA,)), ((JSON_SCHEMA,), (JSON_OBJECT,))]
 )
 def test_a_small_model_on_a_server_that_holds_a_schema_acts_through_it_and_finishes(
-    hearth, workspace, user_dirs, honoured, refused
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, user_dirs: Path, honoured: tuple[str, ...], refused: tuple[str, ...]
+) -> None:
     script = [
         act("write", path="hello.py", content="print('hello')\n"),
         act("shell", command="python3 hello.py"),
@@ -85,8 +85,8 @@ def test_a_small_model_on_a_server_that_holds_a_schema_acts_through_it_and_finis
 
 
 def test_a_reply_that_breaks_the_schema_goes_back_to_the_model_as_an_error_it_can_fix(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     script = [
         ScriptedReply(text='{"tool": "delete_all", "args": {}}'),
         act("write", path="a.txt", content="a\n"),
@@ -150,8 +150,8 @@ def test_a_blocked_action_with_a_reason_ends_blocked(hearth, workspace) -> None:
 
 
 def test_tools_the_session_names_are_in_the_schema_so_a_repository_can_be_committed_to(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     """A small model is shown six tools; in a repository it is told of the git tools too. Held
     to a schema, it can call only what the schema offers: the git tools must be in it."""
     import subprocess

@@ -80,7 +80,7 @@ def _wait_text(tg: FakeTelegram, chat: int, part: str, timeout: float = 30) -> N
 
 
 def _tool_results(request: dict[str, object]) -> list[str]:
-    return [str(m.get("content")) for m in request["messages"] if m.get("role") == "tool"]  # type: ignore[union-attr, attr-defined]
+    return [str(m.get("content")) for m in request["messages"] if m.get("role") == "tool"]  # type: ignore[attr-defined]
 
 
 def test_the_asker_allows_or_refuses_in_the_chat_and_no_one_else_can(

@@ -14,7 +14,7 @@ import pytest
 
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env, state_of, wait_reflected
+from support import HearthCli, clean_env, state_of, wait_reflected
 
 
 def fenced(name: str, **args: object) -> str:
@@ -28,7 +28,9 @@ HELLO = [
 ]
 
 
-def test_one_shot_task_with_the_seeds_full_url_form(hearth, server: ScriptedServer, workspace: Path) -> None:
+def test_one_shot_task_with_the_seeds_full_url_form(
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(*HELLO)
     res = hearth(
         "run",
@@ -46,7 +48,7 @@ def test_one_shot_task_with_the_seeds_full_url_form(hearth, server: ScriptedServ
     assert all("all good" not in json.dumps(r) for r in server.requests)
 
 
-def test_json_mode_prints_only_json_lines(hearth, server: ScriptedServer, workspace: Path) -> None:
+def test_json_mode_prints_only_json_lines(hearth: HearthCli, server: ScriptedServer, workspace: Path) -> None:
     server.add(*HELLO)
     res = hearth("run", "Create hello.py", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
     assert res.code == 0, res.stderr
@@ -94,7 +96,7 @@ def test_exit_codes(hearth, server: ScriptedServer, workspace: Path, replies, ar
     assert done["status"] == status
 
 
-def test_sessions_are_listed_and_resumed(hearth, server: ScriptedServer, workspace: Path) -> None:
+def test_sessions_are_listed_and_resumed(hearth: HearthCli, server: ScriptedServer, workspace: Path) -> None:
     env = {"HEARTH_LLM_URL": server.url}
     server.add(ScriptedReply(text="Noted: the secret word is marmalade."))
     first = hearth("run", "Remember the word marmalade", "-w", str(workspace), "--json", env=env)
@@ -126,7 +128,7 @@ def test_sessions_are_listed_and_resumed(hearth, server: ScriptedServer, workspa
 
 
 def test_config_shows_layers_masks_secrets_and_reads_the_context_window(
-    hearth, server: ScriptedServer, workspace: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
 ) -> None:
     (workspace / ".hearth").mkdir()
     (workspace / ".hearth" / "config.toml").write_text('max_iterations = 7\nmodel = "from-project"\n')
@@ -145,7 +147,7 @@ def test_config_shows_layers_masks_secrets_and_reads_the_context_window(
     assert "context window: 8192 (from llama.cpp /props)" in res.stdout
 
 
-def test_bad_config_value_says_where_it_came_from(hearth, workspace: Path) -> None:
+def test_bad_config_value_says_where_it_came_from(hearth: HearthCli, workspace: Path) -> None:
     res = hearth(
         "run", "x", "-w", str(workspace), env={"HEARTH_MAX_ITERATIONS": "lots", "HEARTH_LLM_URL": "http://x"}
     )
@@ -153,7 +155,7 @@ def test_bad_config_value_says_where_it_came_from(hearth, workspace: Path) -> No
     assert "max_iterations" in res.stderr and "environment" in res.stderr
 
 
-def test_unreachable_server_is_explained_and_the_session_kept(hearth, workspace: Path) -> None:
+def test_unreachable_server_is_explained_and_the_session_kept(hearth: HearthCli, workspace: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -171,13 +173,13 @@ def test_unreachable_server_is_explained_and_the_session_kept(hearth, workspace:
     assert info.status == "error" and info.title == "anything"
 
 
-def test_missing_workspace_is_a_clear_error(hearth, tmp_path: Path) -> None:
+def test_missing_workspace_is_a_clear_error(hearth: HearthCli, tmp_path: Path) -> None:
     res = hearth("run", "x", "-w", str(tmp_path / "nope"), env={"HEARTH_LLM_URL": "http://127.0.0.1:9/v1"})
     assert res.code == 1
     assert "does not exist" in res.stderr and "mkdir" in res.stderr
 
 
-def test_no_server_and_no_embedded_model_says_what_to_do(hearth, workspace: Path) -> None:
+def test_no_server_and_no_embedded_model_says_what_to_do(hearth: HearthCli, workspace: Path) -> None:
     pytest.importorskip("pytest")
     import importlib.util
 
@@ -220,7 +222,9 @@ def test_ctrl_c_mid_stream_exits_130_and_records_it(
     assert info.status == "interrupted"
 
 
-def test_killed_mid_step_resumes_cleanly(hearth, server: ScriptedServer, workspace: Path, home: Path) -> None:
+def test_killed_mid_step_resumes_cleanly(
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
     server.add(
         ScriptedReply(
             tool_calls=[ScriptedCall(id="c1", name="write", arguments={"path": "a.txt", "content": "1"})]

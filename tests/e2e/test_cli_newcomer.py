@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env, state_of, wait_reflected
+from support import HearthCli, clean_env, state_of, wait_reflected
 
 
 def fenced(name: str, **args: object) -> str:
@@ -67,8 +67,8 @@ def test_an_error_is_printed_once(hearth, workspace: Path) -> None:  # type: ign
 
 
 def test_a_written_tool_call_is_shown_once_and_the_marker_never(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(
         ScriptedReply(text="I'll create it.\n" + fenced("write", path="a.txt", content="hi"), chunk_size=5),
         ScriptedReply(text="Wrote a.txt. TASK_COMPLETE", chunk_size=3),
@@ -98,8 +98,8 @@ def test_a_notice_is_shown_whole(hearth, server: ScriptedServer, workspace: Path
 
 
 def test_a_resumed_sessions_old_todos_do_not_hold_up_a_new_message(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(call("todo_add", text="refactor the parser"), *[ScriptedReply(text="Done. TASK_COMPLETE")] * 3)
     env = {"HEARTH_LLM_URL": server.url}
     first = hearth("run", "refactor the parser", "-w", str(workspace), "--json", env=env)
@@ -116,8 +116,8 @@ def test_a_resumed_sessions_old_todos_do_not_hold_up_a_new_message(
 
 
 def test_a_new_todo_of_the_same_turn_still_holds_up_the_finish(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(ScriptedReply(text="Hello."))
     env = {"HEARTH_LLM_URL": server.url}
     assert hearth("run", "hi", "-w", str(workspace), "--json", env=env).code == 0

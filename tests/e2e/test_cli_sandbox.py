@@ -10,6 +10,7 @@ import pytest
 from hearth.runtime.config import load_settings
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from requirements import need
+from support import HearthCli
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -17,8 +18,8 @@ def call(name: str, **args: object) -> ScriptedReply:
 
 
 def test_auto_mode_runs_shell_in_the_sandbox_and_audits_it(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(call("shell", command="echo hi > made.txt && cat made.txt"), ScriptedReply(text="Made it."))
     res = hearth(
         "run",
@@ -40,9 +41,9 @@ def test_auto_mode_runs_shell_in_the_sandbox_and_audits_it(
 
 
 def test_headless_refuses_what_needs_a_person_and_the_model_cannot_escalate(
-    hearth,
+    hearth: HearthCli,
     server: ScriptedServer,
-    workspace: Path,  # type: ignore[no-untyped-def]
+    workspace: Path,
 ) -> None:
     server.add(
         call("shell", command="rm -rf build"),
@@ -89,8 +90,8 @@ def test_rules_from_config_allow_a_command_pattern(hearth, server: ScriptedServe
 
 
 def test_network_allow_list_puts_the_checking_proxy_in_front(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     need("bwrap")  # the allow-list's proxy is reached through bwrap's network namespace
     fetch = "python3 -c \"import urllib.request; urllib.request.urlopen('http://blocked.test/', timeout=5)\" 2>&1 | tail -1"
     server.add(call("shell", command=fetch), ScriptedReply(text="done"))
@@ -109,8 +110,8 @@ def test_network_allow_list_puts_the_checking_proxy_in_front(
 
 
 def test_web_fetch_reaches_a_local_dev_server_the_user_named(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -145,8 +146,8 @@ def test_web_fetch_reaches_a_local_dev_server_the_user_named(
 
 @pytest.mark.parametrize("backend", ["landlock", "process"])
 def test_an_allow_list_on_a_sandbox_without_the_proxy_warns_instead_of_failing(
-    hearth, server: ScriptedServer, workspace: Path, backend: str
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, backend: str
+) -> None:
     if backend == "landlock":
         from hearth.sandbox.confined import LandlockBackend
         from hearth.sandbox.limits import ResourceLimits

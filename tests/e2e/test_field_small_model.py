@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 from typing import Any
 
 from e2e.test_actions import act, events, finished, run, schema_of  # the grammar tests' scripted-run helpers
 from hearth.core.events import Compacted, SessionStarted, ToolResult, WindowLearned
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import HearthCli
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 
@@ -55,8 +57,8 @@ def test_a_commit_made_then_status_and_log_in_turn_ends_done(hearth, server, wor
 
 
 def test_a_loop_on_a_doable_task_that_changed_nothing_ends_at_the_limit_not_blocked(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """Where nothing had changed, the verdict request's BLOCKED became exit 3 on doable tasks."""
     (workspace / "notes.txt").write_text("teh cat\n")
     server.add(*[call("ls", path="."), call("read", path="notes.txt")] * 4)
@@ -115,8 +117,8 @@ def test_reading_two_files_in_turn_gets_short_answers_then_only_changing_actions
 
 
 def test_a_stream_broken_after_200_is_an_overflow_compacted_and_retried_never_exit_1(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     """At 8,636 tokens the server answered 200, then broke the stream; the plain retry failed too
     (its connection dropped), and the run ended with exit 1."""
     (workspace / "a.txt").write_text("alpha beta gamma delta\n" * 120)
@@ -138,8 +140,8 @@ def test_a_stream_broken_after_200_is_an_overflow_compacted_and_retried_never_ex
 
 
 def test_a_learned_window_is_remembered_for_the_next_session_on_the_same_server(
-    hearth, workspace, tmp_path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, tmp_path: Path
+) -> None:
     overflow = ScriptedReply(status=400, error="Requested tokens (5210) exceed context window of 6144")
     with ScriptedServer(
         summarising([overflow], ScriptedReply(text="Hi. TASK_COMPLETE")), context_window=None

@@ -25,7 +25,7 @@ from hearth.core.events import (
 )
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import state_of
+from support import HearthCli, state_of
 
 ORIGINAL = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
 
@@ -159,8 +159,8 @@ def test_files_the_agent_made_or_read_stay_known_after_a_resume(hearth, server, 
 
 
 def test_a_finish_next_to_a_call_with_an_invented_result_waits_for_the_real_one(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     for name in ("a.txt", "b.txt", "c.txt"):
         (workspace / name).write_text(name)
     server.add(
@@ -199,8 +199,8 @@ def _git_repo(ws: Path) -> None:
 
 
 def test_blocked_after_an_error_that_names_its_remedy_is_pushed_back_with_it(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     _git_repo(workspace)
     server.add(
         call("git_commit", message="print 2"),
@@ -220,8 +220,8 @@ def test_blocked_after_an_error_that_names_its_remedy_is_pushed_back_with_it(
 
 
 def test_an_impossible_task_still_ends_blocked_with_exit_3_and_changes_nothing(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     (workspace / "readme.md").write_text("hello\n")
     before = files(workspace)
     server.add(
@@ -387,8 +387,8 @@ def test_a_stream_broken_by_an_overflow_is_asked_plainly_and_the_window_learned(
 
 
 def test_a_full_tool_list_that_would_fill_half_a_small_window_gives_way_to_the_core_tools(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     """A larger model (full profile, native calls) served with a 4,096-token window: once the
     window is learned, the 34 schemas (~2,600 tokens) are replaced by the six core tools, so the
     work fits; the others stay callable."""
@@ -456,8 +456,8 @@ def test_a_resumed_session_keeps_the_window_it_learned(hearth, workspace) -> Non
 
 
 def test_a_claim_in_its_own_words_after_successful_read_only_checks_is_a_finish(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     server.add(
         ScriptedReply(
             text="Wrote it.\n# Task Complete",
@@ -500,8 +500,8 @@ def test_talking_about_completion_mid_sentence_is_not_a_claim() -> None:
 
 @pytest.mark.parametrize(("style", "mode"), [("text", "text"), ("native", "auto"), ("none", "auto")])
 def test_a_probe_chooses_the_tool_mode_by_what_the_model_does(
-    hearth, workspace, style: str, mode: str
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, style: str, mode: str
+) -> None:
     with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 3, tool_style=style) as server:
         assert run(hearth, server, workspace).code == 0
         tool_probes = [p for p in server.probes if "response_format" not in p]
@@ -563,8 +563,8 @@ def test_a_larger_model_keeps_the_full_toolset(hearth, server, workspace) -> Non
     ],
 )
 def test_the_small_profile_when_the_server_hides_the_models_size(
-    hearth, workspace, served: str, asked: str, style: str, small: bool
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, served: str, asked: str, style: str, small: bool
+) -> None:
     """Real runs against llama-cpp-python (`--model_alias local`) got the full profile (22 tools,
     the long prompt, no one-call rule) for the 1.5B model: its size was nowhere in a name."""
     with ScriptedServer(
@@ -679,8 +679,8 @@ def test_replace_all_that_fixes_words_inside_lines_deletes_no_line(hearth, serve
     ],
 )
 def test_a_made_up_finish_tool_is_taken_as_the_completion_claim_it_is(
-    hearth, server, workspace, finish
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, finish: ScriptedReply
+) -> None:
     server.add(call("write", path="a.txt", content="a"), finish)
     res = run(hearth, server, workspace)
     assert res.code == 0 and len(server.requests) == 2
@@ -896,8 +896,8 @@ def test_a_second_finish_after_the_push_back_stands(hearth, server, workspace) -
 
 
 def test_checks_repeated_at_the_start_of_a_plan_are_skipped_so_the_next_step_runs(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """The real 1.5B sent its whole plan in every reply (git_status, git_diff, git_add, ...):
     with one call per reply only the first, an unchanged check, ran each time."""
     subprocess.run(["git", "init", "-q", "-b", "main", str(workspace)], check=True)
@@ -930,8 +930,8 @@ def test_checks_repeated_at_the_start_of_a_plan_are_skipped_so_the_next_step_run
 
 
 def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """Task 09 with the real 1.5B: the report to summarise does not exist; it alternated `ls` and
     `read notes.txt` until the guard stopped it (exit 2). The notice only offered TASK_COMPLETE."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
@@ -953,8 +953,8 @@ def test_the_loop_notice_offers_blocked_when_what_the_task_needs_is_not_there(
 
 
 def test_a_model_that_ignores_the_loop_notice_and_changed_nothing_ends_at_the_limit(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """Task 09 with the real 1.5B: it alternated `ls` and `read notes.txt` through the loop
     notice until the guard stopped it. Nothing changed and it never said BLOCKED: the limit
     (exit 2), not blocked; no model is asked afterwards (asked, the 1.5B said BLOCKED of doable
@@ -1029,8 +1029,8 @@ def test_text_meant_to_be_added_to_a_file_is_appended_not_written_over_it(hearth
 
 
 def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """Task 26 with the real 1.5B: refused once, the same destructive write sent again went
     through and calc/ops.py lost its functions. A small model repeats itself by nature."""
     original = '"""Ops."""\n\n\ndef sub(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n'
@@ -1050,8 +1050,8 @@ def test_a_small_model_cannot_confirm_wiping_a_file_by_sending_the_write_again(
 
 
 def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """Task 09 with the real 1.5B: asked to summarise quarterly_report.docx, which
     does not exist, it summarised notes.txt into summary.txt instead."""
     (workspace / "notes.txt").write_text("Nothing else here.\n")
@@ -1069,8 +1069,8 @@ def test_the_first_look_names_the_files_the_task_mentions_that_are_not_there(
 
 
 def test_blocked_before_trying_with_the_named_file_right_there_is_pushed_back_twice_naming_it(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """Task 27 with the real 1.5B: 'BLOCKED: the task does not provide the path to
     greet.py', twice, with greet.py in the workspace and in the listing it was given."""
     (workspace / "greet.py").write_text("def greet_user(name):\n    return name\n")
@@ -1091,8 +1091,8 @@ def test_blocked_before_trying_with_the_named_file_right_there_is_pushed_back_tw
 
 
 def test_blocked_before_trying_is_pushed_back_once_when_the_task_names_no_file_that_is_there(
-    hearth, server, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     blocked = ScriptedReply(text="BLOCKED: there is no report.docx.")
     server.add(blocked, blocked)
     assert run(hearth, server, workspace, "Summarise report.docx", HEARTH_MODEL_PROFILE="small").code == 3

@@ -10,7 +10,7 @@ from support import CliResult
 
 def test_jobs_round_trip_through_the_command_line(hearth, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     def jobs(*args: str) -> CliResult:
-        return hearth("jobs", *args, "-w", str(workspace))  # type: ignore[no-any-return]
+        return hearth("jobs", *args, "-w", str(workspace))
 
     empty = jobs("list")
     assert empty.code == 0 and "No jobs" in empty.stdout

@@ -29,7 +29,7 @@ from mcpsupport import (
     tool_names,
     tool_results,
 )
-from support import clean_env
+from support import HearthCli, clean_env
 
 BUDGET = 600  # tokens a server with many tools may add to the first prompt
 
@@ -46,7 +46,7 @@ def hanging(token: str, startup_timeout: float) -> dict[str, Any]:
 
 
 def test_a_slow_server_does_not_delay_the_first_prompt_and_stops_with_the_session(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     token = f"{workspace}/slow-token"
     configure(home, {"slow": hanging(token, 60)})
@@ -61,7 +61,7 @@ def test_a_slow_server_does_not_delay_the_first_prompt_and_stops_with_the_sessio
 
 
 def test_a_call_to_a_server_that_never_starts_comes_back_as_an_error_the_model_reads(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     token = f"{workspace}/never-token"
     configure(home, {"never": hanging(token, 2)})
@@ -121,7 +121,7 @@ def prompt_tokens(request: dict[str, Any]) -> int:
 
 
 def test_a_server_with_many_tools_adds_under_600_tokens_and_the_rest_is_looked_up(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     server.add(call("mcp_tools"), DONE)
     assert run(hearth, server, workspace).code == 0
@@ -148,7 +148,7 @@ def time_server() -> dict[str, Any]:
 
 
 def test_a_small_model_is_shown_only_the_lookup_tool_and_what_it_looked_up(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     configure(home, {"time": time_server()})
     server.add(
@@ -176,7 +176,7 @@ def test_a_small_model_is_shown_only_the_lookup_tool_and_what_it_looked_up(
 
 
 def test_a_larger_model_gets_a_server_with_few_tools_listed_in_full(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     configure(home, {"time": time_server()})
     server.add(call("mcp_tools"), DONE)

@@ -27,10 +27,11 @@ from mcpsupport import (
     tool_names,
     tool_results,
 )
+from support import HearthCli
 
 
 def test_the_model_reads_a_file_through_the_filesystem_server_in_the_sandbox(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     (workspace / "notes.txt").write_text("the answer is 42\n")
     configure(home, {"filesystem": filesystem(workspace, disabled_tools=["write_file", "move_file"])})
@@ -51,7 +52,7 @@ def test_the_model_reads_a_file_through_the_filesystem_server_in_the_sandbox(
 
 
 def test_the_model_looks_up_a_servers_tools_and_they_join_the_list(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     (workspace / "a.txt").write_text("alpha\n")
     configure(home, {"filesystem": filesystem(workspace)})
@@ -81,7 +82,7 @@ def test_the_model_looks_up_a_servers_tools_and_they_join_the_list(
 
 
 def test_a_hanging_tool_times_out_and_the_model_reads_why(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     configure(home, {"everything": everything(tool_timeout=2)})
     server.add(call("mcp__everything__trigger-long-running-operation", duration=60, steps=2), DONE)
@@ -92,7 +93,7 @@ def test_a_hanging_tool_times_out_and_the_model_reads_why(
 
 
 def test_the_time_server_from_pypi_answers(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     exe = BIN / "mcp-server-time"
     if not exe.exists():
@@ -108,7 +109,7 @@ def test_the_time_server_from_pypi_answers(
 
 
 def test_an_unapproved_workspace_mcp_json_starts_nothing(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     marker = workspace / "started-marker"
     script = f"touch {marker}; echo this is not json-rpc; exit 3"
@@ -140,7 +141,7 @@ def test_an_unapproved_workspace_mcp_json_starts_nothing(
     assert not marker.exists() and "changed since approved" in res.stderr
 
 
-def test_mcp_commands_add_list_test_remove(hearth, workspace: Path) -> None:
+def test_mcp_commands_add_list_test_remove(hearth: HearthCli, workspace: Path) -> None:
     index = filesystem(workspace)["args"][0]
     assert hearth("mcp", "add", "fs", "--", "node", index, str(workspace)).code == 0
     listed = hearth("mcp", "list", "-w", str(workspace))
@@ -190,7 +191,7 @@ def test_web_status_and_tools_show_servers_failures_and_nothing_outlives_the_ser
     assert processes_mentioning(str(workspace)) == []
 
 
-def test_doctor_reports_each_server(hearth, workspace: Path, home: Path) -> None:
+def test_doctor_reports_each_server(hearth: HearthCli, workspace: Path, home: Path) -> None:
     configure(
         home,
         {
@@ -232,7 +233,7 @@ def everything_http(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_a_streamable_http_server_is_used_end_to_end(
-    hearth, server: ScriptedServer, workspace: Path, home: Path, everything_http: str
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path, everything_http: str
 ) -> None:
     configure(home, {"every": {"url": everything_http, "enabled_tools": ["echo", "get-sum"]}})
     listed = hearth("mcp", "test", "every", "-w", str(workspace), "--json")
@@ -250,7 +251,7 @@ def test_a_streamable_http_server_is_used_end_to_end(
 
 
 def test_annotations_feed_the_permission_policy(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
 ) -> None:
     """The filesystem server marks write_file destructive, create_directory not destructive and
     read_text_file read-only; a headless run in normal mode (no one to ask) and in plan mode."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
 import pytest
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
-from support import clean_env, state_of, wait_reflected
+from support import HearthCli, clean_env, state_of, wait_reflected
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -281,8 +282,8 @@ def test_resume_flag_opens_the_session_with_its_mode_and_session_rules(
 
 
 def test_continue_flag_and_a_wrong_resume_id(
-    workspace: Path, home: Path, server: ScriptedServer, hearth
-) -> None:  # type: ignore[no-untyped-def]
+    workspace: Path, home: Path, server: ScriptedServer, hearth: HearthCli
+) -> None:
     wrong = hearth("--resume", "nosuchsession", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
     assert (
         wrong.code == 1 and "No session 'nosuchsession'" in wrong.stderr and "Traceback" not in wrong.stderr
@@ -300,8 +301,8 @@ def test_continue_flag_and_a_wrong_resume_id(
 
 
 def test_a_rejected_plan_in_the_repl_leaves_writes_allowed(
-    repl, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    repl: Callable[[], pexpect.spawn], server: ScriptedServer, workspace: Path
+) -> None:
     server.add(
         ScriptedReply(text="1. Create notes.txt\n2. Fill it"),
         call("write", path="after.txt", content="x"),
@@ -319,8 +320,8 @@ def test_a_rejected_plan_in_the_repl_leaves_writes_allowed(
 
 
 def test_leaving_the_repl_reflects_on_the_sessions_work(
-    repl, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    repl: Callable[[], pexpect.spawn], server: ScriptedServer, workspace: Path
+) -> None:
     from hearth.memory.store import MemoryStore
     from hearth.store.sessions import SessionStore
 

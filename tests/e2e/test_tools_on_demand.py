@@ -9,6 +9,7 @@ from typing import Any
 
 from hearth.testing import ScriptedReply, ScriptedServer
 from hearth.testing.script import ScriptedCall, estimate_tokens, prompt_text
+from support import HearthCli
 
 LARGE = "qwen2.5-coder-32b-instruct"
 CORE = ["read", "write", "edit", "glob", "grep", "ls", "shell", "tool_load"]
@@ -48,8 +49,8 @@ def test_the_first_request_sends_the_core_tools_and_a_catalogue_of_the_rest(hear
 
 
 def test_a_tool_joins_the_list_when_loaded_or_called_and_a_bad_call_gets_its_schema(
-    hearth, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     replies = [
         ScriptedReply(tool_calls=[ScriptedCall(name="todo_add", arguments={"txt": "x"})]),
         ScriptedReply(tool_calls=[ScriptedCall(name="tool_load", arguments={"names": ["git_log"]})]),

@@ -111,7 +111,9 @@ def test_any_flagged_role_sees_when_there_is_no_vision_role(hearth, workspace: P
         ScriptedReply(text="red"),
         ScriptedReply(text="TASK_COMPLETE"),
     ]
-    script[0].tool_calls[0].arguments.pop("question")
+    arguments = script[0].tool_calls[0].arguments
+    assert isinstance(arguments, dict)
+    arguments.pop("question")
     with ScriptedServer(script) as server:
         run(hearth, server, workspace, HEARTH_ROLES=roles)
         assert server.requests[1]["model"] == "eyes"

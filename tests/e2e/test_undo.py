@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hearth.runtime.checkpoints import Checkpoints
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import HearthCli
 
 
 def call(name: str, **args: object) -> ScriptedReply:
@@ -14,8 +15,8 @@ def call(name: str, **args: object) -> ScriptedReply:
 
 
 def test_undo_restores_files_changed_by_shell_and_tools(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     subprocess.run(["git", "init", "-q", str(workspace)], check=True)
     (workspace / "notes.txt").write_text("original\n")
     server.add(
@@ -55,8 +56,8 @@ def test_undo_restores_files_changed_by_shell_and_tools(
 
 
 def test_undo_goes_back_over_the_last_step_that_changed_files(
-    hearth, server: ScriptedServer, workspace: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path
+) -> None:
     """A step that may change files but did not (a shell command that only looks) is passed over."""
     server.add(
         call("write", path="made.txt", content="new"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import types
@@ -27,7 +28,8 @@ def connection(*tools: types.Tool, **config: object) -> Connection:
     return conn
 
 
-def tool(name: str, schema: object = None, **kw: object) -> types.Tool:
+def tool(name: str, schema: Any = None, **kw: Any) -> types.Tool:
+    """An MCP tool built without validation: some tests hand Hearth what a broken server sends."""
     return types.Tool.model_construct(
         name=name, input_schema={"type": "object", "properties": {}} if schema is None else schema, **kw
     )

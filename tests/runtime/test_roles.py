@@ -23,7 +23,7 @@ from support import state_of
 
 __all__ = ["private_config", "srv"]  # fixtures shared with test_subagents
 
-CODER = {
+CODER: dict[str, Any] = {
     "model": "coder-model",
     "temperature": 0.7,
     "top_p": 0.9,

@@ -28,6 +28,7 @@ from hearth.runtime.otel import OtelTracer
 from hearth.runtime.session import open_runtime
 from hearth.runtime.traces import traces_url
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from support import HearthCli
 
 KEY = "sk-trace-5e4d3c2b1a0f"
 
@@ -226,7 +227,7 @@ def test_a_compactions_summary_request_is_a_model_span_of_the_turn(workspace: Pa
     agent.tracer = OtelTracer(exporter, batch=False)
     finished = asyncio.run(agent.run("read the files"))
     assert finished.status is Status.DONE, finished.reason
-    summaries = [r for r in model.requests if "You summarise" in r["messages"][0]["content"]]  # type: ignore[index]
+    summaries = [r for r in model.requests if "You summarise" in r["messages"][0]["content"]]
     assert summaries
     spans = list(exporter.get_finished_spans())
     (turn,) = named(spans, "invoke_agent")
@@ -309,8 +310,8 @@ def attrs(span: Any) -> dict[str, Any]:
 
 
 def test_the_cli_sends_the_spans_to_a_collector_over_otlp_http(
-    hearth, workspace: Path, collector: str
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, collector: str
+) -> None:
     (workspace / "a.txt").write_text("alpha\n")
     script = [
         ScriptedReply(tool_calls=[ScriptedCall(name="read", arguments={"path": "a.txt"})]),

@@ -17,7 +17,7 @@ from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.seatbelt import seatbelt_profile
 from hearth.testing import ScriptedReply, ScriptedServer
 from requirements import need
-from support import state_of
+from support import HearthCli, state_of
 
 
 def test_auto_picks_an_isolating_backend_here(workspace: Path) -> None:
@@ -63,8 +63,8 @@ def test_cli_prints_the_not_isolated_warning(hearth, server: ScriptedServer, wor
 
 
 def test_doctor_reports_backend_isolation_and_server(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
     res = hearth("doctor", "-w", str(workspace), env={"HEARTH_LLM_URL": server.url})
     assert res.code == 0, res.stdout
     lines = res.stdout.splitlines()

@@ -24,7 +24,7 @@ def _book(tmp_path: Path, clock: FakeClock, tz: str = "UTC") -> JobBook:
     return JobBook(ScheduleStore(tmp_path / "sessions.db"), tz, clock)
 
 
-def _fired_ids(results: list[Fired | Skipped]) -> list[str]:
+def _fired_ids(results: list[Fired | Skipped | Broken]) -> list[str]:
     return [r.job.id for r in results if isinstance(r, Fired)]
 
 

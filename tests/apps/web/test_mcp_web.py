@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -29,7 +29,8 @@ ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
 async def _use(url: str, token: str, calls: list[tuple[str, dict[str, Any]]]) -> Any:
-    client = httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    # the client type the MCP SDK takes (its own fork of httpx)
+    client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
     async with (
         client,
         streamable_http_client(f"{url}/mcp", http_client=client) as streams,

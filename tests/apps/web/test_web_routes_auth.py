@@ -91,9 +91,9 @@ def test_every_route_refuses_a_request_without_the_token(web: Web) -> None:
         elif isinstance(route, APIWebSocketRoute | WebSocketRoute):
             path = _concrete(template)
             for kw in ({"token": None}, {"token": "wrong-token"}, {"token": None, "cookie": "made-up"}):
-                with pytest.raises(InvalidStatus) as refused:
-                    web.ws(path, origin=web.url, **kw).close()  # type: ignore[arg-type]
-                assert refused.value.response.status_code == 401, (template, kw)
+                with pytest.raises(InvalidStatus) as closed:
+                    web.ws(path, origin=web.url, **kw).close()
+                assert closed.value.response.status_code == 401, (template, kw)
             with web.ws(path, origin=web.url) as ws:  # with the token it opens
                 if "{" in template:
                     assert json.loads(ws.recv(timeout=10))["type"] == "hello"
