@@ -15,7 +15,7 @@ from hearth.agent.loop import Agent, Limits
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
-from hearth.core.events import BudgetSet, Compacted, Notice, PlanReady, Status, WorkUpdated
+from hearth.core.events import BudgetSet, Compacted, Event, Notice, PlanReady, Status, WorkUpdated
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.runtime.conversation import Conversation, Decision
 from hearth.sandbox.paths import SafePaths
@@ -142,7 +142,7 @@ def test_deep_work_budget_warns_archives_and_stops(workspace: Path) -> None:
     agent.record(BudgetSet(tokens=30_000))  # its 10% archive band is wider than one step (~2,100 tokens)
     archived: list[int] = []
 
-    def archive(events: list[object]) -> str:
+    def archive(events: list[Event]) -> str:
         archived.append(len(events))
         return ".hearth/archive/x.md"
 

@@ -27,11 +27,12 @@ from hearth.runtime.conversation import Conversation, open_conversation
 from hearth.runtime.session import open_runtime
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
-from test_subagents import call, done, private_config, srv
+from runtime.test_subagents import call, done, private_config, srv
+from support import ROOT
 
 __all__ = ["private_config", "srv"]  # fixtures shared with test_subagents
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "hearth"
+SRC = ROOT / "src" / "hearth"
 PLAN = "Here is the plan:\n1. Gather the data\n2. Write part 2"
 OVERFLOW = ScriptedReply(status=400, error="request (9000 tokens) exceeds the available context size (6000)")
 
