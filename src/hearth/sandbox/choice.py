@@ -64,7 +64,7 @@ async def self_test(cls: type[Backend], limits: ResourceLimits) -> str | None:
     listener.setblocking(False)
     port = listener.getsockname()[1]
     backend = cls(ws, limits)
-    runner = SandboxRunner(backend)
+    runner = SandboxRunner(backend, spares=False)
     command = (
         f"echo hearth-selftest; echo x > {canary}/written 2>/dev/null; "
         f"(python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\" || "
