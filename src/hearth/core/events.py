@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import ConfigDict, Field, TypeAdapter, field_validator
 
 from hearth.core.status import Status
 from hearth.core.text import shown_url
@@ -22,6 +22,9 @@ def _now() -> datetime:
 
 
 class EventBase(Frozen):
+    # Built when first made or read, not at import: a run makes a handful of the kinds below.
+    model_config = ConfigDict(defer_build=True)
+
     ts: datetime = Field(default_factory=_now)
 
 
@@ -244,7 +247,7 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
 
 
 def parse_event(data: str | bytes) -> Event:
