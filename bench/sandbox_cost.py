@@ -206,9 +206,9 @@ def main() -> None:
     rows = bench_shell(args.runs, args.pause)
     base = rows[0][1]
     print(f'shell("true"), median of {args.runs} runs, {args.pause} s before each')
-    print(f"{'':32} {'ms':>8} {'x bare':>8}")
+    print(f"{'':44} {'ms':>8} {'x bare':>8}")
     for name, ms in rows:
-        print(f"{name:32} {ms:8.2f} {ms / base:8.2f}")
+        print(f"{name:44} {ms:8.2f} {ms / base:8.2f}")
     if args.shell_only:
         return
     plain, tools = bench_files(args.files)

@@ -65,10 +65,13 @@ async def self_test(cls: type[Backend], limits: ResourceLimits) -> str | None:
     port = listener.getsockname()[1]
     backend = cls(ws, limits)
     runner = SandboxRunner(backend, spares=False)
+    # One connection attempt: bash's /dev/tcp where there is bash (a Python start costs more than
+    # the rest of the test), else Python's.
     command = (
         f"echo hearth-selftest; echo x > {canary}/written 2>/dev/null; "
-        f"(python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\" || "
-        f"bash -c 'echo > /dev/tcp/127.0.0.1/{port}') >/dev/null 2>&1; true"
+        f"if command -v bash >/dev/null 2>&1; then bash -c 'echo > /dev/tcp/127.0.0.1/{port}'; "
+        f"else python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\"; "
+        f"fi >/dev/null 2>&1; true"
     )
     problem: str | None = None
     try:

@@ -19,6 +19,7 @@ from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
+from hearth.apps.cli.startup import started
 from hearth.apps.cli.typerfix import apply as apply_typer_fixes
 from hearth.core.text import shown_url
 
@@ -156,6 +157,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.runtime.reflection import wanted
     from hearth.runtime.session import check_workspace, open_runtime
 
+    started()  # imported: the collector is on again (startup.py)
     settings = loaded.settings
     check_workspace(settings.workspace)
     resume = latest_session(settings.workspace) if opts.cont and not opts.resume else opts.resume
