@@ -1,0 +1,71 @@
+"""What `hearth run` pays for before its first request: only what a run uses is imported, and
+the garbage collector, off while the command imports, is on again for the session."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hearth.apps.cli import startup
+from hearth.testing.script import ScriptedReply
+from hearth.testing.server import ScriptedServer
+from support import clean_env
+
+# Imported by nothing a plain `hearth run` does: grammar-mode checks (jsonschema and what it
+# brings), the REPL's Markdown (rich.markdown, pygments), httpx's command-line client (click).
+NOT_FOR_A_RUN = ("jsonschema", "referencing", "rpds", "rich.markdown", "rich.syntax", "pygments", "click")
+
+
+def test_hearth_run_imports_nothing_it_does_not_use(home: Path, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 2) as server:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "hearth", "run", "hi", "-w", str(ws), "--json"],
+            env=clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TOOL_MODE="native"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = {
+        line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")
+    }
+    assert "hearth.agent.loop" in imported  # the list is the run's own
+    unwanted = sorted(m for m in imported if m.split(".")[0] in NOT_FOR_A_RUN or m in NOT_FOR_A_RUN)
+    assert unwanted == []
+
+
+@pytest.fixture
+def collector() -> object:
+    was = gc.isenabled()
+    yield
+    gc.enable() if was else gc.disable()
+    gc.unfreeze()
+
+
+def test_the_collector_is_off_while_starting_and_on_once_started(collector: object) -> None:
+    startup.starting()
+    assert not gc.isenabled()
+    frozen = gc.get_freeze_count()
+    startup.started()
+    assert gc.isenabled() and gc.get_freeze_count() > frozen
+    startup.started()  # again: nothing changes
+    assert gc.isenabled()
+
+
+def test_a_command_that_never_says_it_started_gets_the_collector_back(
+    collector: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(startup, "STARTUP_SECONDS", 0.05)
+    startup.starting()
+    assert not gc.isenabled()
+    deadline = time.monotonic() + 10
+    while not gc.isenabled() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gc.isenabled()
