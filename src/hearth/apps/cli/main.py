@@ -498,6 +498,13 @@ app.command("init")(init)
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--list-sessions":  # the seeds' flag
         sys.argv[1:2] = ["sessions"]
+    if sys.argv[1:2] == ["run"]:  # what scripts start most: Typer builds only run's options, not all 125
+        from typer._click.utils import _detect_program_name
+
+        solo = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        solo.command()(run)
+        solo(args=sys.argv[2:], prog_name=f"{_detect_program_name()} run")
+        return
     app()
 
 
