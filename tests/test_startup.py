@@ -69,3 +69,36 @@ def test_a_command_that_never_says_it_started_gets_the_collector_back(
     while not gc.isenabled() and time.monotonic() < deadline:
         time.sleep(0.02)
     assert gc.isenabled()
+
+
+def test_the_sandbox_self_test_runs_ahead_and_its_result_is_the_one_used(tmp_path: Path) -> None:
+    """`hearth run` starts the self-test in a thread before it imports the rest; choosing the
+    sandbox then takes that result instead of testing again."""
+    from requirements import isolating_backend_here
+
+    expected = isolating_backend_here()
+    if expected is None:
+        pytest.skip("no isolating sandbox backend can run here")
+    probe = (
+        "import asyncio, sys\n"
+        "from pathlib import Path\n"
+        "from hearth.sandbox import choice\n"
+        "choice.test_ahead('auto')\n"
+        "assert choice._ahead.wait(120)\n"
+        "tested = dict(choice._SELF_TEST_CACHE)\n"
+        "runs = []\n"
+        "real = choice.SandboxRunner.run\n"
+        "async def counted(self, spec):\n"
+        "    runs.append(spec.command)\n"
+        "    return await real(self, spec)\n"
+        "choice.SandboxRunner.run = counted\n"
+        "chosen = asyncio.run(choice.choose_sandbox('auto', Path(sys.argv[1])))\n"
+        "print(sorted(tested.items()), chosen.runner.name, len(runs))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, timeout=180
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    tested, chosen, runs = out.stdout.rsplit(" ", 2)
+    assert expected in chosen and runs.strip() == "0", out.stdout  # no second self-test
+    assert "None" in tested, tested  # the backend chosen passed the test made ahead
