@@ -162,3 +162,21 @@ def test_the_waiting_launcher_puts_descriptors_at_the_numbers_asked(tmp_path: Pa
     lines = out.decode().split()
     assert out.decode().startswith("from the descriptor"), out
     assert lines[-1] == "5", out  # 0-2, the one passed, ls's own: nothing else leaked
+
+
+def test_a_launcher_that_died_while_waiting_costs_nothing_but_the_plain_start(tmp_path: Path) -> None:
+    async def case() -> str:
+        runner = SandboxRunner(BACKENDS["process"](tmp_path, TEST_LIMITS))
+        try:
+            await runner.run(ExecSpec("true", tmp_path, timeout=30))
+            assert runner._spare is not None
+            spare = await runner._spare
+            spare.process.kill()
+            await spare.process.wait()
+            done = await runner.run(ExecSpec("echo still here", tmp_path, timeout=30))
+            assert done.exit_code == 0, done.output
+            return done.output
+        finally:
+            await runner.close()
+
+    assert asyncio.run(case()).strip() == "still here"

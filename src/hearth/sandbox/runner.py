@@ -160,7 +160,8 @@ class SandboxRunner:
         env = self.backend.env(spec)
         try:
             if spare is not None and Spare.fits(launch.argv, env, launch.pass_fds):
-                return spare.become(launch.argv, env, launch.pass_fds), spare.group
+                with contextlib.suppress(OSError):  # it died while waiting: the plain way
+                    return spare.become(launch.argv, env, launch.pass_fds), spare.group
             if spare is not None:
                 self._discard(spare)
             group = await asyncio.to_thread(ProcessGroup.create, limits or self.limits)
