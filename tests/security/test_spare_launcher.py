@@ -180,3 +180,44 @@ def test_a_launcher_that_died_while_waiting_costs_nothing_but_the_plain_start(tm
             await runner.close()
 
     assert asyncio.run(case()).strip() == "still here"
+
+
+def test_a_waiting_launcher_exits_when_hearth_is_killed(tmp_path: Path) -> None:
+    driver = (
+        "import asyncio, sys\n"
+        "from pathlib import Path\n"
+        "from hearth.core.protocols import ExecSpec\n"
+        "from hearth.sandbox.choice import BACKENDS\n"
+        "from hearth.sandbox.limits import ResourceLimits\n"
+        "from hearth.sandbox.runner import SandboxRunner\n"
+        "async def main():\n"
+        "    ws = Path(sys.argv[1])\n"
+        "    runner = SandboxRunner(BACKENDS['process'](ws, ResourceLimits()))\n"
+        "    await runner.run(ExecSpec('true', ws, timeout=30))\n"
+        "    spare = await runner._spare\n"
+        "    print(spare.process.pid, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    hearth = subprocess.Popen(
+        [sys.executable, "-c", driver, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert hearth.stdout is not None
+        waiting = int(hearth.stdout.readline())
+        assert Path(f"/proc/{waiting}").exists()
+    finally:
+        hearth.kill()
+        hearth.wait()
+    deadline = time.monotonic() + 10
+    while _alive(waiting) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(waiting), "the waiting launcher outlived the Hearth that started it"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie is dead, waiting for init to reap it
