@@ -17,7 +17,8 @@ import pytest
 from hearth.agent.policy import PermissionMode
 from hearth.runtime.config import LoadedSettings, folder_settings, load_settings
 from hearth.runtime.trust import TRUST_FILE, TrustStore
-from support import clean_env
+from hearth.testing import ScriptedServer
+from support import HearthCli, clean_env
 
 USER_URL = "http://user-server.test:1234/v1"
 USER_KEY = "sk-user-own-key-0123456789"
@@ -227,8 +228,8 @@ def test_environment_and_flags_still_decide(ws: Path, user: Path) -> None:
 
 
 def test_hearth_trust_asks_a_person_and_records_outside_the_workspace(
-    hearth, workspace: Path, home: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, home: Path
+) -> None:
     (workspace / ".hearth").mkdir()
     (workspace / ".hearth" / "config.toml").write_text('sandbox = "process"\npermission_mode = "auto"\n')
     (workspace / ".env").write_text("HEARTH_API_KEY=sk-project-secret-123456\n")
@@ -333,8 +334,8 @@ def test_a_headless_run_reports_the_ignored_settings_as_a_notice(hearth, server,
 
 
 def test_the_web_ui_shows_ignored_settings_and_trusts_only_for_the_logged_in_page(
-    workspace: Path, home: Path, server, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from websupport import running_web
 
     (workspace / ".env").write_text("HEARTH_SANDBOX=process\nHEARTH_API_KEY=sk-project-secret-99999\n")
@@ -372,8 +373,8 @@ def test_the_web_ui_shows_ignored_settings_and_trusts_only_for_the_logged_in_pag
 
 @pytest.mark.parametrize("answer", ["n", "y"])
 def test_the_repl_offers_to_trust_at_start_and_applies_only_a_yes(
-    workspace: Path, home: Path, server, answer: str
-) -> None:  # type: ignore[no-untyped-def]
+    workspace: Path, home: Path, server: ScriptedServer, answer: str
+) -> None:
     import pexpect
 
     (workspace / ".env").write_text("HEARTH_PERMISSION_MODE=manual\n")
