@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-from box import TEST_LIMITS
 
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox import proctree
@@ -27,6 +26,7 @@ from hearth.sandbox.confined import HELPER
 from hearth.sandbox.limits import ProcessGroup
 from hearth.sandbox.runner import SandboxRunner
 from requirements import backend_params
+from security.box import TEST_LIMITS
 
 BACKEND_PARAMS = backend_params(("bwrap", "landlock", "process"), TEST_LIMITS)
 LIMIT_ROWS = {  # /proc/PID/limits rows and the value TEST_LIMITS gives them
