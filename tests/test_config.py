@@ -25,7 +25,9 @@ def load(tmp_path: Path, env: dict[str, str] | None = None, **flags: object):  #
 def test_defaults(tmp_path: Path) -> None:
     s = load(tmp_path).settings
     assert (
-        s.model.url == "" and s.permissions.mode is PermissionMode.NORMAL and s.workspace == tmp_path.resolve()
+        s.model.url == ""
+        and s.permissions.mode is PermissionMode.NORMAL
+        and s.workspace == tmp_path.resolve()
     )
 
 
@@ -37,7 +39,12 @@ def test_each_layer_overrides_the_one_before(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("HEARTH_MODEL=dotenv\nHEARTH_TEMPERATURE=0.7\n")
     loaded = load(tmp_path, {"HEARTH_TEMPERATURE": "0.8"}, workspace=str(ws), max_iterations=None)
     s = loaded.settings
-    assert (s.model.retries, s.agent.max_iterations, s.model.name, s.model.temperature) == (1, 20, "dotenv", 0.8)
+    assert (s.model.retries, s.agent.max_iterations, s.model.name, s.model.temperature) == (
+        1,
+        20,
+        "dotenv",
+        0.8,
+    )
     assert loaded.sources["retries"].endswith("-user.toml")
     assert loaded.sources["max_iterations"].endswith(".hearth/config.toml")
     assert loaded.sources["temperature"] == "environment"

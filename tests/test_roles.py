@@ -103,7 +103,9 @@ def test_a_roles_model_switches_at_run_time_and_survives_resume(workspace: Path,
     srv.add(done("other session"))
 
     async def go() -> str:
-        settings = Settings.from_keys(llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model")
+        settings = Settings.from_keys(
+            llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model"
+        )
         rt = await open_runtime(settings)
         try:
             conv = open_conversation(rt)

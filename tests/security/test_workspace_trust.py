@@ -85,7 +85,11 @@ def assert_users_own(loaded: LoadedSettings, ws: Path) -> None:
     assert s.workspace == ws.resolve()
     assert s.sandbox.backend == "auto" and s.sandbox.image == ""
     assert s.permissions.mode is PermissionMode.NORMAL
-    assert s.permissions.allow == [] and s.permissions.deny == ["shell(rm -rf *)"] and s.permissions.ask == ["write(src/**)"]
+    assert (
+        s.permissions.allow == []
+        and s.permissions.deny == ["shell(rm -rf *)"]
+        and s.permissions.ask == ["write(src/**)"]
+    )
     assert s.sandbox.network is False and s.sandbox.network_allow == []
     assert s.model.url == USER_URL and s.model.api_key.get_secret_value() == USER_KEY
     assert s.model.embedded.path is None and s.agent.checkpoints is True
@@ -123,7 +127,12 @@ def test_harmless_settings_still_come_from_the_project(ws: Path, user: Path) -> 
     (ws / ".env").write_text("HEARTH_CONTEXT_WINDOW=4096\nHEARTH_TOOL_MODE=text\nMAX_ITERATIONS=9\n")
     loaded = load(ws, user)
     s = loaded.settings
-    assert (s.model.temperature, s.model.name, s.model.context_window, s.model.tool_mode.value) == (0.7, "proj-model", 4096, "text")
+    assert (s.model.temperature, s.model.name, s.model.context_window, s.model.tool_mode.value) == (
+        0.7,
+        "proj-model",
+        4096,
+        "text",
+    )
     assert s.agent.max_iterations == 9  # a project may lower a limit, not raise it
     assert loaded.ignored == () and loaded.untrusted == ()
 
@@ -150,7 +159,9 @@ def test_trust_lets_exactly_the_shown_settings_through_and_a_change_needs_it_aga
     # The model (or a pull) adds a setting: everything needing trust is ignored again.
     (ws / ".env").write_text("HEARTH_NETWORK=true\nHEARTH_SANDBOX=process\n")
     again = load(ws, user)
-    assert again.settings.sandbox.backend == "auto" and again.settings.permissions.mode is PermissionMode.NORMAL
+    assert (
+        again.settings.sandbox.backend == "auto" and again.settings.permissions.mode is PermissionMode.NORMAL
+    )
     assert again.settings.model.url == USER_URL
     assert all("changed since you trusted" in i.reason for i in again.ignored)
     # Harmless edits (a temperature) do not need it again.
@@ -193,7 +204,11 @@ def test_a_user_config_inside_the_workspace_is_the_workspaces(ws: Path) -> None:
     user.parent.mkdir(parents=True)
     user.write_text('sandbox = "process"\nallow = ["shell(*)"]\ntemperature = 0.3\n')
     loaded = load_settings({}, environ={}, cwd=ws, user_file=user)
-    assert (loaded.settings.sandbox.backend, loaded.settings.permissions.allow, loaded.settings.model.temperature) == ("auto", [], 0.3)
+    assert (
+        loaded.settings.sandbox.backend,
+        loaded.settings.permissions.allow,
+        loaded.settings.model.temperature,
+    ) == ("auto", [], 0.3)
     assert {i.name for i in loaded.ignored} == {"sandbox", "allow"}
     assert "XDG_CONFIG_HOME" in loaded.ignored[0].reason and loaded.untrusted == ()
 
@@ -220,7 +235,11 @@ def test_environment_and_flags_still_decide(ws: Path, user: Path) -> None:
         cwd=ws,
         user_file=user,
     ).settings
-    assert (s.sandbox.backend, s.permissions.mode, s.model.url) == ("bwrap", PermissionMode.MANUAL, "http://env:1/v1")
+    assert (s.sandbox.backend, s.permissions.mode, s.model.url) == (
+        "bwrap",
+        PermissionMode.MANUAL,
+        "http://env:1/v1",
+    )
 
 
 # -- the command line ------------------------------------------------------------------------
