@@ -253,3 +253,23 @@ def test_hearth_config_shows_every_name_from_the_environment_with_secrets_masked
     assert {n: lines[n] for n in NAMES} == {n: (shown, "environment") for n, (_, _, shown) in NAMES.items()}
     for name in SECRETS:
         assert NAMES[name][0] not in done.stdout + done.stderr
+
+
+def test_each_key_is_one_setting_in_one_group() -> None:
+    """Keys stay flat and unique while the code reads the settings by group."""
+    from hearth.runtime.config import KEYS, Settings
+
+    assert set(KEYS) == {*NAMES, "workspace"}
+    assert len(set(KEYS.values())) == len(KEYS)
+    built = Settings.from_keys({name: text for name, (text, _, _) in NAMES.items()})
+    assert built.get("llm_url") == built.model.url == NAMES["llm_url"][0]
+    assert built.get("twilio_auth_token") is built.bridges.sms.auth_token
+    assert built.sandbox.backend == "process" and built.model.name == "named-model"
+    changed = built.replace(model="other", subagent_depth=0, telegram_allow=["5"])
+    assert (changed.model.name, changed.agent.subagent_depth, changed.bridges.telegram.allow) == (
+        "other",
+        0,
+        ["5"],
+    )
+    assert (changed.model.url, changed.bridges.telegram.api) == (built.model.url, built.bridges.telegram.api)
+    assert built.model.name == "named-model"  # the original is unchanged
