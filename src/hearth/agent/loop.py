@@ -1,7 +1,8 @@
 """The agent loop: query, parse, permit and execute, record. Stopping is an exception.
 
-The agent holds configuration only; the session's state is its event list,
-persisted through the store as each event happens.
+The agent holds configuration only (it is frozen); the session's state is a `SessionState`
+derived from its events. `record` stores an event and applies it to that state, the same
+`apply` a resume replays the stored events through, so recording is the only way state changes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from hearth.agent.offered import offered_tools
 from hearth.agent.progress import earlier_look, named_specs, steered_specs
 from hearth.agent.remedy import remedy
 from hearth.agent.reply import action_stop, reply_event
+from hearth.agent.state import SessionState
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import (
     claims_in_a_row,
@@ -92,7 +94,19 @@ class Limits:
 
 
 @dataclass
+class _Running:
+    """What the running process keeps beside the session state (not part of the session): the
+    current turn's deadline, the reply cap as raised this process, this step's action schema."""
+
+    deadline: float | None = None  # time.monotonic() when the running turn must end
+    reply_cap: int = 0  # max_tokens sent with each reply, raised when a reply is cut mid-call
+    schema: dict[str, Any] | None = None  # grammar mode: this step's action
+
+
+@dataclass(frozen=True)
 class Agent:
+    """How a session is run (configuration, never changed) and its state (changed by `record` alone)."""
+
     model: Model
     profile: ModelProfile
     dispatcher: Dispatcher
@@ -103,33 +117,62 @@ class Agent:
     temperature: float | None = None
     on_event: Callable[[str, Event], None] | None = None
     on_delta: DeltaSink | None = None
-    history: list[Event] = field(default_factory=list)
+    # The session's state; by default a new one in the dispatcher's permission mode.
+    state: SessionState = field(default=None, repr=False)  # type: ignore[assignment]
     compactor: Compactor | None = None
     nested: NestedInstructions | None = None
-    budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
     sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
-    deadline: float | None = None  # time.monotonic() when the running turn must end
     tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
     on_window: Callable[[int], None] | None = None  # told a window the server stated (to remember it)
-    # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
-    _reply_cap: int = field(default=0, init=False)
-    _schema: dict[str, Any] | None = field(default=None, init=False)  # grammar mode: this step's action
-    # What was open when the person's latest message came: carried over from an earlier turn (still
-    # shown to the model), it does not hold up a finish of this one, which may be about something else.
-    carried: frozenset[str] = field(default=frozenset(), init=False)
+    _running: _Running = field(default_factory=_Running, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self._reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
+        if self.state is None:  # frozen: the one derived default is set here, once
+            object.__setattr__(self, "state", SessionState.new(self.dispatcher.policy.mode))
+        self._running.reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
 
     def record(self, event: Event) -> None:
+        """Store the event, then apply it: the one way the session's state changes."""
         self.store.append(self.session_id, event)
-        self.history.append(event)
+        self.state.apply(event)
+        if isinstance(event, WindowLearned) and self.compactor is not None:
+            self.compactor.learn(event.window)  # the compactor works within the window the state knows
         log_event(self.session_id, event)
         if self.on_event:
             self.on_event(self.session_id, event)
+
+    # -- read from the state --------------------------------------------------------------
+
+    @property
+    def history(self) -> list[Event]:
+        return self.state.events
+
+    @property
+    def work(self) -> WorkState:
+        return self.state.work
+
+    @property
+    def budget(self) -> TokenBudget | None:
+        return self.state.budget
+
+    @property
+    def carried(self) -> frozenset[str]:
+        return self.state.carried
+
+    @property
+    def deadline(self) -> float | None:
+        return self._running.deadline
+
+    @property
+    def _reply_cap(self) -> int:
+        return self._running.reply_cap
+
+    @property
+    def _schema(self) -> dict[str, Any] | None:
+        return self._running.schema
 
     async def run(self, *opening: str | UserMessage | HearthMessage) -> Finished:
         """Work on one turn (the person's words, and Hearth's own lines with them) until the model
@@ -140,15 +183,13 @@ class Agent:
         return finished
 
     async def _run(self, opening: tuple[str | UserMessage | HearthMessage, ...]) -> Finished:
-        if any(isinstance(m, str | UserMessage) for m in opening):  # a new message from the person
-            self.carried = frozenset(self.work.unfinished())
         for message in opening:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         guard = LoopGuard()
         deadline = time.monotonic() + self.limits.max_seconds
         if self.parent_deadline is not None:
             deadline = min(deadline, self.parent_deadline)
-        self.deadline = deadline
+        self._running.deadline = deadline
         try:
             try:
                 for _ in range(self.limits.max_iterations):
@@ -240,7 +281,6 @@ class Agent:
             return False
         if window == self.compactor.window and self.compactor.known:
             return False
-        self.compactor.learn(window)
         self.record(WindowLearned(window=window, reason=reason))
         if exc.window and self.on_window is not None:
             self.on_window(window)
@@ -264,7 +304,7 @@ class Agent:
 
     async def _query(self) -> ModelResponse:
         await self.compact()
-        self._schema = self._action_schema()
+        self._running.schema = self._action_schema()
         for attempt in range(2):
             messages, tools = build_messages(self.system_prompt, self.history), self._tools()
             request = ModelRequest(
@@ -358,9 +398,9 @@ class Agent:
                 continue
             ran = True
             seen = earlier_look(self.history, call, self.dispatcher.toolset)
-            work_before = self.work.model_dump()
+            work = self.work.model_copy(deep=True)  # the tools change a draft; the event changes the state
             with self.tracer.tool_call(call) as span:
-                *audit, result = await self.dispatcher.dispatch(call)
+                *audit, result = await self.dispatcher.dispatch(call, self.state, work=work, caller=self)
                 assert isinstance(result, ToolResult)
                 span.outcome(result)
             for event in audit:
@@ -370,11 +410,11 @@ class Agent:
                 # the same look, the same answer: the whole file again would only grow the prompt
                 result = result.model_copy(update={"output": render("result_seen_unchanged", step=seen[0])})
             self.record(result)
-            if self.work.model_dump() != work_before:
-                self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
+            if work != self.work:
+                self.record(WorkUpdated(state=work))
             all_ok = all_ok and result.ok
             if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
-                for folder, text in self.nested.found(call.arguments["path"]):
+                for folder, text in self.nested.found(call.arguments["path"], self.state.seen_folders):
                     self.record(Notice(reason="instructions", text=text, folder=folder))
             pattern = guard.call_result(call, result.ok, full)
             if pattern:
@@ -444,7 +484,7 @@ class Agent:
             and (mid_call or thinking_only)
             and self._reply_cap < self.profile.max_reply_tokens * 4
         ):
-            self._reply_cap *= 2
+            self._running.reply_cap *= 2
             raised = render("notice_cap_raised", cap=self._reply_cap)
         template = "notice_reply_repeating" if reason == "repetition" else "notice_reply_cut"
         where = ", in the middle of a tool call, so that call was not run" if mid_call else ""
@@ -453,7 +493,7 @@ class Agent:
         return True
 
     async def _spend(self, budget: TokenBudget, reply: ModelReply) -> None:
-        action = budget.spend(reply.usage)
+        action = budget.due(TokenBudget.cost(reply.usage))  # recording the reply counted it
         if action is BudgetAction.NONE:
             return
         if action is BudgetAction.STOP:
@@ -479,10 +519,6 @@ class Agent:
             # git runs in a thread: other sessions on the same loop (the web UI) are not held up
             checkpoint = await asyncio.to_thread(self.checkpoint, f"before step {steps}")
             self.record(Checkpointed(id=checkpoint, step=steps))
-
-    @property
-    def work(self) -> WorkState:
-        return self.dispatcher.context.work
 
     def _check_finish(self, stop: StopRun, guard: LoopGuard) -> None:
         """A finish is refused (the model is told what is open) while tracked work remains.
