@@ -162,8 +162,8 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     interactive = not opts.json_out and sys.stdin.isatty()
     console = Console(highlight=False, soft_wrap=True)
     view = TerminalView(console)
-    if not opts.json_out and settings.llm_url == "":
-        what = settings.model_path or settings.embedded_model
+    if not opts.json_out and settings.model.url == "":
+        what = settings.model.embedded.path or settings.model.embedded.name
         console.print(f"[dim]No HEARTH_LLM_URL set: starting the embedded model ({what})…[/]")
     if not opts.json_out:
         for line in loaded.ignored_report():
@@ -198,7 +198,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             on_delta=None if opts.json_out else view.on_delta,
             approver=ask_in_terminal(console) if interactive else None,
             plan_approver=ask_plan_in_terminal(console) if interactive else None,
-            permission_mode=settings.permission_mode if opts.permission else None,
+            permission_mode=settings.permissions.mode if opts.permission else None,
         )
         top.append(session.id)
         if resume and opts.json_out and session.started:
@@ -216,7 +216,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
         # What the session learned goes to memory, in a process of its own once this one has answered
         # (the embedded model server stops with this process: its sessions reflect when next opened).
-        reflect_later = settings.llm_url != "" and wanted(rt, session.agent.history)
+        reflect_later = settings.model.url != "" and wanted(rt, session.agent.history)
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)
@@ -295,12 +295,12 @@ def config(workspace: WorkspaceOpt = None) -> None:
         for line in loaded.ignored_report():
             print(line)
     print(f"\nuser config file: {user_config_path()}")
-    if s.context_window:
-        print(f"context window: {s.context_window} (configured)")
-    elif s.llm_url:
+    if s.model.context_window:
+        print(f"context window: {s.model.context_window} (configured)")
+    elif s.model.url:
         try:
-            base = normalize_base_url(s.llm_url)
-            info = asyncio.run(probe_server(base, s.api_key.get_secret_value(), s.model))
+            base = normalize_base_url(s.model.url)
+            info = asyncio.run(probe_server(base, s.model.api_key.get_secret_value(), s.model.name))
         except HearthError as exc:
             fail(exc)
         if info.context_window:
@@ -310,7 +310,7 @@ def config(workspace: WorkspaceOpt = None) -> None:
         if info.models:
             print(f"models on the server: {', '.join(info.models)}")
     else:
-        print(f"context window: {s.embedded_context} (embedded model server)")
+        print(f"context window: {s.model.embedded.context} (embedded model server)")
 
 
 @app.command()
@@ -462,7 +462,7 @@ def interactive(
         session = _repl_session(loaded.settings.workspace, resume, cont)
         options = ReplOptions(
             resume=session,
-            permission=loaded.settings.permission_mode if permission else None,
+            permission=loaded.settings.permissions.mode if permission else None,
             plan=plan,
             deep=deep,
             budget=budget,
