@@ -24,12 +24,14 @@ def _reads(tree: ast.AST) -> list[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
             target = node.func
-            named = isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            first = node.args[0]
+            named = isinstance(first, ast.Constant) and isinstance(first.value, str)
             if named and (
                 (target.attr == "get" and _is_environ(target.value))
                 or (target.attr == "getenv" and ast.unparse(target.value) == "os")
             ):
-                found.append((node.lineno, str(node.args[0].value)))  # type: ignore[union-attr]
+                assert isinstance(first, ast.Constant)
+                found.append((node.lineno, str(first.value)))
         if isinstance(node, ast.Subscript) and _is_environ(node.value) and isinstance(node.ctx, ast.Load):
             key = node.slice
             if isinstance(key, ast.Constant) and isinstance(key.value, str):
