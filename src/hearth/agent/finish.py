@@ -80,6 +80,14 @@ def final_answer(text: str) -> StopRun:
     return marker_stop(text) or TaskDone("final answer", final_text=strip_imitations(text))
 
 
+def answer_stop(text: str) -> StopRun | None:
+    """`final_answer`, or None when the reply's WAIT: time cannot be read (the model is told so)."""
+    try:
+        return final_answer(text)
+    except BadWait:
+        return None
+
+
 def claims_completion(text: str) -> bool:
     """True when the reply says the task is done: TASK_COMPLETE, or a claim line in plain words.
 

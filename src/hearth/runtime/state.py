@@ -23,6 +23,7 @@ from hearth.core.events import (
     ModelChosen,
     ModelReply,
     Notice,
+    NoticeReason,
     RuleRemembered,
     SessionStarted,
     WindowLearned,
@@ -30,7 +31,7 @@ from hearth.core.events import (
 )
 from hearth.core.work import WorkState
 
-IMPORTED = "imported"  # the Notice reason closing a session carried over from an older store
+IMPORTED = NoticeReason.IMPORTED  # the Notice reason closing a session carried over from an older store
 
 # ModeChanged reasons of a plan: the switch to plan mode, the switch to carry it out, the end.
 PLAN_START = "plan"
@@ -78,7 +79,7 @@ def session_state(events: Sequence[Event], default_mode: PermissionMode) -> Sess
             budget, used = event.tokens, 0
         elif isinstance(event, ModelReply) and budget is not None:
             used += TokenBudget.cost(event.usage)
-        elif isinstance(event, Notice) and event.reason == "instructions" and event.folder:
+        elif isinstance(event, Notice) and event.reason == NoticeReason.INSTRUCTIONS and event.folder:
             seen.add(event.folder)
         elif isinstance(event, Notice) and event.reason == IMPORTED:
             # Carried over from a store in the workspace (runtime.carryover), which anyone could
