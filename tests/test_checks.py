@@ -7,6 +7,7 @@ import asyncio
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -29,6 +30,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.errors import Blocked, LimitReached, StopRun, Stuck, TaskDone, Waiting
 from hearth.core.events import (
     Event,
+    EventBase,
     ModelReply,
     Notice,
     NoticeReason,
@@ -76,7 +78,7 @@ def notice(reason: NoticeReason, text: str = "said before") -> Notice:
 
 
 def view(
-    events: Sequence[Event],
+    events: Sequence[EventBase],
     *,
     stop: StopRun | None = None,
     workspace: Path = Path("/nonexistent"),
@@ -87,7 +89,7 @@ def view(
     """The step as a check sees it: `events` is the whole turn, its last reply the current one."""
     latest = next(e for e in reversed(events) if isinstance(e, ModelReply))
     return StepView(
-        events=list(events),
+        events=cast(list[Event], list(events)),
         start=0,
         reply=latest,
         toolset=TOOLS,
@@ -159,8 +161,8 @@ def test_a_wait_whose_time_cannot_be_read_is_said_back() -> None:
     assert isinstance(nudge, Nudge) and nudge.reason is NoticeReason.BAD_WAIT and "'tomorrow'" in nudge.text
 
 
-def _same_failing_calls(n: int) -> list[Event]:
-    events: list[Event] = [TASK]
+def _same_failing_calls(n: int) -> list[EventBase]:
+    events: list[EventBase] = [TASK]
     for i in range(n):
         events += [
             reply("", call(f"c{i}", "read", path="gone.txt")),
@@ -180,8 +182,8 @@ def test_loop_names_a_failing_call_repeated_once_then_stops_it() -> None:
 def test_loop_nudges_each_kind_once_a_turn_counted_from_the_events() -> None:
     """Two calls alternating: named at six; at seven (still alternating) not again; eight stops."""
 
-    def alternating(n: int) -> list[Event]:
-        events: list[Event] = [TASK]
+    def alternating(n: int) -> list[EventBase]:
+        events: list[EventBase] = [TASK]
         for i in range(n):
             path = "a.txt" if i % 2 == 0 else "b.txt"
             events += [reply("", call(f"c{i}", "read", path=path)), result(f"c{i}", "read", f"v{i}")]
@@ -197,7 +199,7 @@ def test_loop_nudges_each_kind_once_a_turn_counted_from_the_events() -> None:
 def test_loop_reads_a_look_shortened_to_unchanged_as_the_output_it_had() -> None:
     """The loop records a repeated look as "unchanged since step N"; the guard sees the same
     result each time, so the same read four times is named at three and stopped at four."""
-    events: list[Event] = [TASK]
+    events: list[EventBase] = [TASK]
     for i in range(4):
         output = "the file" if i == 0 else render("result_seen_unchanged", step=1)
         events += [reply("", call(f"c{i}", "read", path="a.txt")), result(f"c{i}", "read", output)]
@@ -325,7 +327,7 @@ def test_a_finish_over_a_failed_check_is_pushed_back_once_then_ends_the_turn_not
 
 def test_a_finish_with_open_work_is_refused_and_the_third_ends_the_turn() -> None:
     work = WorkState(todos=[Todo(id=1, text="write the tests")])
-    events: list[Event] = [TASK, reply("TASK_COMPLETE")]
+    events: list[EventBase] = [TASK, reply("TASK_COMPLETE")]
     assert FinishRefused().check(view(events, stop=DONE)) is None  # nothing open
     nudge = FinishRefused().check(view(events, stop=DONE, work=work))
     assert isinstance(nudge, Nudge) and "todo 1: write the tests" in nudge.text
@@ -338,11 +340,12 @@ def test_a_finish_with_open_work_is_refused_and_the_third_ends_the_turn() -> Non
 def test_counts_start_at_the_turn_not_the_session() -> None:
     """What a check counts is this turn's: nudges of an earlier turn are not held against it."""
     earlier = [TASK, reply(""), notice(NoticeReason.EMPTY_REPLY), reply(""), notice(NoticeReason.EMPTY_REPLY)]
-    events = [*earlier, UserMessage(text="go on"), reply("")]
+    latest = reply("")
+    events = [*earlier, UserMessage(text="go on"), latest]
     turn = StepView(
-        events=events,
+        events=cast(list[Event], events),
         start=len(earlier),
-        reply=events[-1],  # type: ignore[arg-type]
+        reply=latest,
         toolset=TOOLS,
         profile=ModelProfile(),
         workspace=Path("/nonexistent"),
@@ -386,7 +389,7 @@ def test_the_profile_chooses_the_set() -> None:
     assert "claim_with_calls" not in grammar  # a finish there is its own action
     chosen = for_profile(ModelProfile(checks=("finish_refused", "reply_cut"))).names
     assert chosen == ["finish_refused", "reply_cut"]
-    with pytest.raises(ValueError, match="Unknown check.*no_such_check.*Known checks: reply_cut"):
+    with pytest.raises(ValueError, match=r"Unknown check.*no_such_check.*Known checks: reply_cut"):
         for_profile(ModelProfile(checks=("no_such_check",)))
 
 
