@@ -2,7 +2,7 @@
 
 A reply with no tool call ends the turn. A completion claim written next to tool
 calls is not a finish by itself: the model has not seen those calls' results yet.
-The loop decides when such a claim counts; this module only
+agent/checks decides when such a claim counts (`claimed_stop`); this module only
 reads the text: which stop it asks for, and what of it is the model's own answer.
 """
 
