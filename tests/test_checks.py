@@ -454,16 +454,15 @@ def test_the_profiles_checks_decide_what_the_step_pushes_back(workspace: Path) -
 
 
 def test_an_agent_made_again_over_the_same_events_counts_the_nudges_already_given(workspace: Path) -> None:
-    """Finishes refused over open work: two in a turn, then the agent is made again on the stored
-    events (as a resume does) and the next step of that turn still stops at the third."""
-    agent = _agent(workspace, [ScriptedReply(text="TASK_COMPLETE")], ModelProfile())
-    agent.dispatcher.context.work.todos.append(Todo(id=1, text="write the tests"))
-    agent.record(UserMessage(text="do it"))
-    for _ in range(2):
-        agent.record(reply("TASK_COMPLETE"))
-        agent.record(notice(NoticeReason.FINISH_REFUSED))
-    again = _agent(workspace, [ScriptedReply(text="TASK_COMPLETE")], ModelProfile())
-    again.history[:] = agent.history
-    again.dispatcher.context.work.todos.append(Todo(id=1, text="write the tests"))
-    with pytest.raises(LimitReached, match="3 times"):
+    """Two empty replies nudged in a turn; an agent made again over those events (nothing carried
+    over but the events) stops the turn at the third, as the first agent would have."""
+    first = _agent(workspace, [], ModelProfile())
+    said: list[Event] = [UserMessage(text="do it")]
+    said += [reply(""), notice(NoticeReason.EMPTY_REPLY)] * 2
+    for event in said:
+        first.record(event)
+    again = _agent(workspace, [ScriptedReply(text="")], ModelProfile())
+    for event in first.history:
+        again.record(event)
+    with pytest.raises(LimitReached, match="3 empty replies in a row"):
         asyncio.run(again.step(0))
