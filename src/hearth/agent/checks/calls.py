@@ -30,8 +30,9 @@ class Loop:
 
 
 class ClaimWithCalls:
-    """ "Done" written next to calls the first time: the model has not seen their results, so it
-    is not a finish; it is told to finish once it has (agent/finish reads when a claim counts)."""
+    """A claim of completion written next to calls, the first time: the model has not seen their
+    results, so it is not a finish; it is told to finish once it has (`claimed_stop` says when a
+    claim counts)."""
 
     name: ClassVar[str] = "claim_with_calls"
     stage: ClassVar[Stage] = Stage.CALLS
