@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 
@@ -253,7 +254,7 @@ def test_wall_clock_limit_ends_with_exit_2(workspace: Path) -> None:
         return ScriptedReply(text=fenced("ls"))
 
     agent, _, _ = make_agent(workspace, [slow] * 10)
-    agent.limits = Limits(max_iterations=50, max_seconds=0.5)
+    agent = dataclasses.replace(agent, limits=Limits(max_iterations=50, max_seconds=0.5))
     fin = run(agent)
     assert fin.status is Status.LIMIT and "time limit" in fin.reason
 

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from hearth.agent.budget import TokenBudget
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
-from hearth.core.events import Compacted, Notice, PlanReady, Status, WorkUpdated
+from hearth.core.events import BudgetSet, Compacted, Notice, PlanReady, Status, WorkUpdated
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.runtime.conversation import Conversation, Decision
 from hearth.sandbox.paths import SafePaths
@@ -138,17 +138,16 @@ def test_deep_work_budget_warns_archives_and_stops(workspace: Path) -> None:
         call("write", path=f"p{i}.txt", content="x" * i) for i in range(40)
     ]
     agent = plan_agent(workspace, replies)
-    agent.budget = TokenBudget(limit=30_000)  # its 10% archive band is wider than one step (~2,100 tokens)
+    agent.record(BudgetSet(tokens=30_000))  # its 10% archive band is wider than one step (~2,100 tokens)
     archived: list[int] = []
 
     def archive(events: list[object]) -> str:
         archived.append(len(events))
         return ".hearth/archive/x.md"
 
-    agent.archive = archive  # type: ignore[assignment]
     from hearth.agent.compaction import Compactor
 
-    agent.compactor = Compactor(window=100_000)
+    agent = dataclasses.replace(agent, archive=archive, compactor=Compactor(window=100_000))
     fin = asyncio.run(agent.run("deep task"))
     assert fin.status is Status.LIMIT and "token budget" in fin.reason
     notices = [e.text for e in agent.history if isinstance(e, Notice) and e.reason == "budget"]

@@ -5,6 +5,7 @@ collector stand-in on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 import threading
 from collections.abc import Iterator
@@ -223,7 +224,7 @@ def test_a_compactions_summary_request_is_a_model_span_of_the_turn(workspace: Pa
     ]
     agent, model = make(workspace, replies, 3000)
     exporter = InMemorySpanExporter()
-    agent.tracer = OtelTracer(exporter, batch=False)
+    agent = dataclasses.replace(agent, tracer=OtelTracer(exporter, batch=False))
     finished = asyncio.run(agent.run("read the files"))
     assert finished.status is Status.DONE, finished.reason
     summaries = [r for r in model.requests if "You summarise" in r["messages"][0]["content"]]  # type: ignore[index]

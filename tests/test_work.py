@@ -10,6 +10,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.agent.prompt import system_prompt
+from hearth.agent.state import SessionState
 from hearth.core.events import Notice, Status, ToolResult, WorkUpdated
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.sandbox.paths import SafePaths
@@ -31,21 +32,15 @@ def agent_for(
     tools = Toolset([*file_tools(), *work_tools()])
     store = store or SessionStore(ws / ".hearth" / "s.db")
     sid = session_id or store.create(str(ws), "m")
-    history = store.events(sid)
-    snaps = [e.state for e in history if isinstance(e, WorkUpdated)]
-    ctx = RunContext(
-        paths=SafePaths(ws),
-        work=snaps[-1].model_copy(deep=True) if snaps else RunContext(paths=SafePaths(ws)).work,
-    )
     return Agent(
         ScriptedModel(replies),
         ModelProfile(tool_mode=ToolMode.TEXT),
-        Dispatcher(tools, PermissionPolicy(PermissionMode.AUTO), ctx),
+        Dispatcher(tools, PermissionPolicy(PermissionMode.AUTO), RunContext(paths=SafePaths(ws))),
         store,
         sid,
         system_prompt(tools, ToolMode.TEXT),
         Limits(max_iterations=30),
-        history=history,
+        state=SessionState.replay(store.events(sid), PermissionMode.AUTO),  # the todos resumed too
     )
 
 
@@ -141,9 +136,9 @@ def test_plan_steps_are_tracked(workspace: Path) -> None:
             ScriptedReply(text="TASK_COMPLETE"),
         ],
     )
-    from hearth.core.work import PlanStep
+    from hearth.core.work import PlanStep, WorkState
 
-    agent.work.plan = [PlanStep(text="first"), PlanStep(text="second")]
+    agent.record(WorkUpdated(state=WorkState(plan=[PlanStep(text="first"), PlanStep(text="second")])))
     assert asyncio.run(agent.run("do the plan")).status is Status.DONE
     assert outputs(agent) == [
         "Step 1 done. Next: step 2: second",

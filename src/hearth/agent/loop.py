@@ -1,10 +1,11 @@
 """The agent loop: query, parse, permit and execute, record. Stopping is an exception.
 
+The agent holds configuration only (it is frozen); the session's state is a `SessionState`
+derived from its events. `record` stores an event and applies it to that state, the same
+`apply` a resume replays the stored events through, so recording is the only way state changes.
+
 Each step reads top to bottom in `Agent.step`; the defences against a model's mistakes are the
 checks of agent/checks, run at the stages of the step (the profile chooses which).
-
-The agent holds configuration only; the session's state is its event list,
-persisted through the store as each event happens.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from hearth.agent.instructions import NestedInstructions
 from hearth.agent.offered import offered_tools
 from hearth.agent.progress import earlier_look, named_specs, steered_specs
 from hearth.agent.reply import action_stop, reply_event
+from hearth.agent.state import SessionState
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import seen_unchanged
 from hearth.core.errors import (
@@ -77,7 +79,19 @@ class Limits:
 
 
 @dataclass
+class _Running:
+    """What the running process keeps beside the session state (not part of the session): the
+    current turn's deadline, the reply cap as raised this process, this step's action schema."""
+
+    deadline: float | None = None  # time.monotonic() when the running turn must end
+    reply_cap: int = 0  # max_tokens sent with each reply, raised when a reply is cut mid-call
+    schema: dict[str, Any] | None = None  # grammar mode: this step's action
+
+
+@dataclass(frozen=True)
 class Agent:
+    """How a session is run (configuration, never changed) and its state (changed by `record` alone)."""
+
     model: Model
     profile: ModelProfile
     dispatcher: Dispatcher
@@ -88,33 +102,62 @@ class Agent:
     temperature: float | None = None
     on_event: Callable[[str, Event], None] | None = None
     on_delta: DeltaSink | None = None
-    history: list[Event] = field(default_factory=list)
+    # The session's state; by default a new one in the dispatcher's permission mode.
+    state: SessionState = field(default=None, repr=False)  # type: ignore[assignment]
     compactor: Compactor | None = None
     nested: NestedInstructions | None = None
-    budget: TokenBudget | None = None
     archive: Callable[[list[Event]], str] | None = None  # writes the transcript somewhere; says where
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
     sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
-    deadline: float | None = None  # time.monotonic() when the running turn must end
     tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
     on_window: Callable[[int], None] | None = None  # told a window the server stated (to remember it)
-    # max_tokens sent with each reply: the role's or the profile's cap, raised when a reply is cut mid-call
-    _reply_cap: int = field(default=0, init=False)
-    _schema: dict[str, Any] | None = field(default=None, init=False)  # grammar mode: this step's action
-    # What was open when the person's latest message came: carried over from an earlier turn (still
-    # shown to the model), it does not hold up a finish of this one, which may be about something else.
-    carried: frozenset[str] = field(default=frozenset(), init=False)
+    _running: _Running = field(default_factory=_Running, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self._reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
+        if self.state is None:  # frozen: the one derived default is set here, once
+            object.__setattr__(self, "state", SessionState.new(self.dispatcher.policy.mode))
+        self._running.reply_cap = int(self.sampling.get("max_tokens") or self.profile.max_reply_tokens)
 
     def record(self, event: Event) -> None:
+        """Store the event, then apply it: the one way the session's state changes."""
         self.store.append(self.session_id, event)
-        self.history.append(event)
+        self.state.apply(event)
+        if isinstance(event, WindowLearned) and self.compactor is not None:
+            self.compactor.learn(event.window)  # the compactor works within the window the state knows
         log_event(self.session_id, event)
         if self.on_event:
             self.on_event(self.session_id, event)
+
+    # -- read from the state --------------------------------------------------------------
+
+    @property
+    def history(self) -> list[Event]:
+        return self.state.events
+
+    @property
+    def work(self) -> WorkState:
+        return self.state.work
+
+    @property
+    def budget(self) -> TokenBudget | None:
+        return self.state.budget
+
+    @property
+    def carried(self) -> frozenset[str]:
+        return self.state.carried
+
+    @property
+    def deadline(self) -> float | None:
+        return self._running.deadline
+
+    @property
+    def _reply_cap(self) -> int:
+        return self._running.reply_cap
+
+    @property
+    def _schema(self) -> dict[str, Any] | None:
+        return self._running.schema
 
     async def run(self, *opening: str | UserMessage | HearthMessage) -> Finished:
         """Work on one turn (the person's words, and Hearth's own lines with them) until the model
@@ -125,15 +168,13 @@ class Agent:
         return finished
 
     async def _run(self, opening: tuple[str | UserMessage | HearthMessage, ...]) -> Finished:
-        if any(isinstance(m, str | UserMessage) for m in opening):  # a new message from the person
-            self.carried = frozenset(self.work.unfinished())
         start = len(self.history)  # this turn's events: what the checks count in
         for message in opening:
             self.record(UserMessage(text=message) if isinstance(message, str) else message)
         deadline = time.monotonic() + self.limits.max_seconds
         if self.parent_deadline is not None:
             deadline = min(deadline, self.parent_deadline)
-        self.deadline = deadline
+        self._running.deadline = deadline
         try:
             try:
                 for _ in range(self.limits.max_iterations):
@@ -219,7 +260,6 @@ class Agent:
             return False
         if window == self.compactor.window and self.compactor.known:
             return False
-        self.compactor.learn(window)
         self.record(WindowLearned(window=window, reason=reason))
         if exc.window and self.on_window is not None:
             self.on_window(window)
@@ -243,7 +283,7 @@ class Agent:
 
     async def _query(self) -> ModelResponse:
         await self.compact()
-        self._schema = self._action_schema()
+        self._running.schema = self._action_schema()
         for attempt in range(2):
             messages, tools = build_messages(self.system_prompt, self.history), self._tools()
             request = ModelRequest(
@@ -296,7 +336,7 @@ class Agent:
             await self._spend(self.budget, reply)
         cap = raised_cap(reply, unparsed, self._reply_cap, self.profile)
         if cap is not None:  # a reply cut in the middle of a call: the next ones get more room
-            self._reply_cap = cap
+            self._running.reply_cap = cap
         checks = for_profile(self.profile)
         view = StepView(
             events=self.history,
@@ -360,9 +400,9 @@ class Agent:
     async def _call(self, call: ToolCall) -> None:
         """Dispatch one call and record what came of it."""
         seen = earlier_look(self.history, call, self.dispatcher.toolset)
-        work_before = self.work.model_dump()
+        work = self.work.model_copy(deep=True)  # the tools change a draft; the event changes the state
         with self.tracer.tool_call(call) as span:
-            *audit, result = await self.dispatcher.dispatch(call)
+            *audit, result = await self.dispatcher.dispatch(call, self.state, work=work, caller=self)
             assert isinstance(result, ToolResult)
             span.outcome(result)
         for event in audit:
@@ -372,10 +412,10 @@ class Agent:
             # (agent/guard reads the step's output back when it looks for loops)
             result = result.model_copy(update={"output": render("result_seen_unchanged", step=seen[0])})
         self.record(result)
-        if self.work.model_dump() != work_before:
-            self.record(WorkUpdated(state=self.work.model_copy(deep=True)))
+        if work != self.work:
+            self.record(WorkUpdated(state=work))
         if self.nested and result.ok and isinstance(call.arguments.get("path"), str):
-            for folder, text in self.nested.found(call.arguments["path"]):
+            for folder, text in self.nested.found(call.arguments["path"], self.state.seen_folders):
                 self.record(Notice(reason=NoticeReason.INSTRUCTIONS, text=text, folder=folder))
 
     def _verdict(self, stuck: Stuck) -> StopRun:
@@ -394,7 +434,7 @@ class Agent:
         return seen_unchanged(self.history, call.name, call.arguments, writes)
 
     async def _spend(self, budget: TokenBudget, reply: ModelReply) -> None:
-        action = budget.spend(reply.usage)
+        action = budget.due(TokenBudget.cost(reply.usage))  # recording the reply counted it
         if action is BudgetAction.NONE:
             return
         if action is BudgetAction.STOP:
@@ -420,10 +460,6 @@ class Agent:
             # git runs in a thread: other sessions on the same loop (the web UI) are not held up
             checkpoint = await asyncio.to_thread(self.checkpoint, f"before step {steps}")
             self.record(Checkpointed(id=checkpoint, step=steps))
-
-    @property
-    def work(self) -> WorkState:
-        return self.dispatcher.context.work
 
 
 def _thinking_aware(sink: DeltaSink | None) -> DeltaSink | None:

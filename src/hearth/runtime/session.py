@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.instructions import NestedInstructions, load_instructions
@@ -26,7 +25,7 @@ from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
-from hearth.core.protocols import DeltaSink, Model
+from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message
 from hearth.llm.client import OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
@@ -370,64 +369,30 @@ def start_agent(
     approver: Approver | None = None,
     permission_mode: PermissionMode | None = None,
     new_id: str | None = None,
-    models: dict[str, str] | None = None,
 ) -> Agent:
     """A new session (named `new_id`, or a fresh id), or the one `resume` names, ready to `run`,
-    in the state its events describe (see runtime/state). `permission_mode`: the mode to work in;
-    by default a new session takes the settings' and a resumed one keeps its own. `models` (given
-    empty) is filled with the models the session's events chose for its roles."""
-    history: list[Event] = []
+    in the state its events leave it in (agent/state). `permission_mode`: the mode to work in;
+    by default a new session takes the settings' and a resumed one keeps its own."""
+    session_id, events = _open_session(rt, resume, new_id)
+    state = session_state(events, permission_mode or rt.settings.permission_mode)
+    state.spent_elsewhere(_children_spent(rt, session_id, events))
     instructions = load_instructions(rt.workspace, user_config_path().parent)
     definitions, _problems = load_definitions(rt.workspace, user_config_path().parent, home=Path.home())
-    # `models`: filled with the models the session chose for its roles (its events say which);
-    # the caller changes them through Conversation.set_model, which records the change first.
-    subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)
     # MCP tools joining rt.toolset later are seen
-    toolset = session_toolset(rt.toolset, subagents.tools(), rt.settings, rt.profile)
-    if resume:
-        session_id = rt.store.resolve(resume)
-        history = rt.store.events(session_id)
-        started = next((e for e in history if isinstance(e, SessionStarted)), None)
-        prompt = (
-            started.system_prompt
-            if started and started.system_prompt
-            else prompt_for(toolset, rt.profile, instructions)
-        )
-    else:
-        session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
-        prompt = prompt_for(toolset, rt.profile, instructions)
-    state = session_state(history, permission_mode or rt.settings.permission_mode)
-    subagents.models.update(state.models)  # the models the session chose for its roles, by event
-    nested = NestedInstructions(rt.workspace)
-    nested.seen.update(state.seen_folders)
-    policy = PermissionPolicy.from_settings(
-        state.mode,
-        rt.settings.allow,
-        rt.settings.ask,
-        rt.settings.deny,
-        sandboxed=rt.sandbox.runner.isolated,
-        hides_secrets=rt.sandbox.runner.hides_secrets,
-        guarded_only=not rt.sandbox.runner.backend.controls_read_only,
+    toolset = session_toolset(
+        rt.toolset, SubAgents(rt, 0, approver, definitions).tools(), rt.settings, rt.profile
     )
-    # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
-    paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
-    for rule in state.rules:
-        policy = policy.with_allowed(rule)
-    context = RunContext(
-        paths=paths,
-        session_id=session_id,
-        sandbox=rt.sandbox.runner,
-        network=rt.settings.network,
-        work=state.work,
-        known=KnownFiles.from_events(history, paths, _canonical(toolset), strict=rt.profile.small),
+    started = next((e for e in events if isinstance(e, SessionStarted)), None)
+    prompt = (
+        started.system_prompt
+        if started and started.system_prompt
+        else prompt_for(toolset, rt.profile, instructions)
     )
-    dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
-    main = rt.role("main", subagents.models)
-    summarizer, summarizer_sampling = rt.summarizer(subagents.models)
+    main = rt.role("main", state.models)
     agent = Agent(
-        model=rt.model_for(main),
+        model=RoleModel(rt, "main", state),
         profile=rt.profile,
-        dispatcher=dispatcher,
+        dispatcher=_dispatcher(rt, session_id, toolset, approver, events),
         store=rt.store,
         session_id=session_id,
         system_prompt=prompt,
@@ -435,10 +400,9 @@ def start_agent(
         temperature=main.temperature,
         on_event=on_event,
         on_delta=on_delta,
-        history=history,
-        compactor=_compactor(rt, state, summarizer, summarizer_sampling),
-        nested=nested,
-        budget=_resumed_budget(rt, session_id, history, state.budget, state.budget_used),
+        state=state,
+        compactor=_compactor(rt, state),
+        nested=NestedInstructions(rt.workspace),
         archive=_archiver(rt, session_id),
         checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
         sampling=main.sampling,
@@ -447,34 +411,88 @@ def start_agent(
         if rt.model_for(main) is rt.model
         else None,
     )
-    subagents.parent = agent
     if not resume:
-        agent.record(
-            SessionStarted(
-                workspace=str(rt.workspace),
-                model=rt.model.name,
-                server=rt.server_url,
-                context_window=rt.profile.context_window,
-                permission_mode=state.mode.value,
-                tool_mode=rt.profile.tool_mode.value,
-                system_prompt=prompt,
-                instructions=tuple(instructions.sources()),
-            )
-        )
+        agent.record(_started(rt, state.mode, prompt, instructions.sources()))
     elif permission_mode is not None and permission_mode is not state.mode:
         agent.record(ModeChanged(mode=permission_mode.value, reason="asked for on resume"))
-        dispatcher.policy = dataclasses.replace(policy, mode=permission_mode)
     return agent
 
 
-def _compactor(
-    rt: Runtime, state: SessionState, summarizer: Model | None, sampling: dict[str, Any]
-) -> Compactor:
-    """The window the server or the settings state; else the one the session learned (events)."""
+@dataclass(frozen=True)
+class RoleModel:
+    """The model a role uses in one session now: the one the session's events chose for it
+    (ModelChosen), else the settings'. A switch is an event; this only reads the state."""
+
+    rt: Runtime
+    role: str
+    state: SessionState
+
+    @property
+    def current(self) -> Model:
+        return self.rt.model_for(self.rt.role(self.role, self.state.models))
+
+    @property
+    def name(self) -> str:
+        return self.current.name
+
+    async def complete(self, request: ModelRequest, on_delta: DeltaSink | None = None) -> ModelResponse:
+        return await self.current.complete(request, on_delta)
+
+
+def _open_session(rt: Runtime, resume: str | None, new_id: str | None) -> tuple[str, list[Event]]:
+    if resume:
+        session_id = rt.store.resolve(resume)
+        return session_id, rt.store.events(session_id)
+    return rt.store.create(str(rt.workspace), rt.model.name, new_id), []
+
+
+def _dispatcher(
+    rt: Runtime, session_id: str, toolset: Toolset, approver: Approver | None, events: list[Event]
+) -> Dispatcher:
+    """The session's one door for tool calls: the settings' policy (the session's mode and rules
+    come from its state at each call), over the workspace's paths."""
+    runner = rt.sandbox.runner
+    policy = PermissionPolicy.from_settings(
+        rt.settings.permission_mode,
+        rt.settings.allow,
+        rt.settings.ask,
+        rt.settings.deny,
+        sandboxed=runner.isolated,
+        hides_secrets=runner.hides_secrets,
+        guarded_only=not runner.backend.controls_read_only,
+    )
+    # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
+    paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
+    context = RunContext(
+        paths=paths,
+        session_id=session_id,
+        sandbox=runner,
+        network=rt.settings.network,
+        known=KnownFiles.from_events(events, paths, _canonical(toolset), strict=rt.profile.small),
+    )
+    return Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
+
+
+def _started(rt: Runtime, mode: PermissionMode, prompt: str, sources: Sequence[str]) -> SessionStarted:
+    return SessionStarted(
+        workspace=str(rt.workspace),
+        model=rt.model.name,
+        server=rt.server_url,
+        context_window=rt.profile.context_window,
+        permission_mode=mode.value,
+        tool_mode=rt.profile.tool_mode.value,
+        system_prompt=prompt,
+        instructions=tuple(sources),
+    )
+
+
+def _compactor(rt: Runtime, state: SessionState) -> Compactor:
+    """The window the server or the settings state; else the one the session learned (events).
+    Summaries are written by the summarizer role the session uses now."""
     window, known = rt.profile.context_window, rt.profile.window_known
     if not known and state.window:
         window, known = state.window, True
-    return Compactor(window=window, known=known, model=summarizer, sampling=sampling)
+    return Compactor(window=window, known=known, choose=lambda: rt.summarizer(state.models))
 
 
 def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
@@ -485,17 +503,11 @@ def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
     return name
 
 
-def _resumed_budget(
-    rt: Runtime, session_id: str, history: list[Event], limit: int | None, used: int
-) -> TokenBudget | None:
-    """The session's token budget as its events leave it, with what its sub-agents spent since
-    the budget was set (their replies are in their own sessions)."""
-    if not limit:
-        return None
-    since = next((e.ts for e in reversed(history) if isinstance(e, BudgetSet)), None)
-    if since is not None:
-        used += children_spent(rt.store, session_id, since)
-    return TokenBudget.resumed(limit, used)
+def _children_spent(rt: Runtime, session_id: str, events: list[Event]) -> int:
+    """What the session's sub-agents spent since its budget was set (their replies are in their
+    own sessions); nothing without a budget."""
+    since = next((e.ts for e in reversed(events) if isinstance(e, BudgetSet)), None)
+    return 0 if since is None else children_spent(rt.store, session_id, since)
 
 
 def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:

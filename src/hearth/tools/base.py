@@ -37,6 +37,7 @@ class RunContext:
     network: bool = False  # may sandboxed commands use the network
     work: WorkState = field(default_factory=WorkState)
     known: KnownFiles | None = None  # files read in this session; None: no read-before-write check
+    caller: object | None = None  # the agent making the call (the sub-agent tools start its children)
 
     @property
     def workspace(self) -> Path:

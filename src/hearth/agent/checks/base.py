@@ -9,7 +9,7 @@ events and returns
 - a `StopRun` (`LimitReached`, `Stuck`, ...): the turn ends with it.
 
 A check keeps nothing between steps. What it counts (nudges given, replies in a row) it counts in
-the events, so a resumed session or a re-created agent counts the same.
+the turn's events, so an agent made again over the same events counts the same.
 """
 
 from __future__ import annotations
