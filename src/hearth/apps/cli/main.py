@@ -151,7 +151,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
-    from hearth.core.events import Event, ModelReply, Notice
+    from hearth.core.events import Event, ModelReply, Notice, NoticeReason
     from hearth.runtime.conversation import open_conversation
     from hearth.runtime.reflection import wanted
     from hearth.runtime.session import check_workspace, open_runtime
@@ -206,7 +206,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         if opts.json_out and loaded.ignored:
             # Shown, not recorded: the model never sees it.
             text = "\n".join(loaded.ignored_report())
-            on_event(session.id, Notice(reason="untrusted_settings", text=text))
+            on_event(session.id, Notice(reason=NoticeReason.UNTRUSTED_SETTINGS, text=text))
         if not opts.json_out:
             console.print(
                 f"[dim]session {session.id} · {rt.model.name} @ {shown_url(rt.server_url)} · "
