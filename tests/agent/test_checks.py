@@ -415,7 +415,7 @@ def test_notice_reasons_keep_their_stored_values() -> None:
     stored = '{"kind": "notice", "ts": "2026-01-01T00:00:00Z", "reason": "repeated_failure", "text": "t"}'
     event = parse_event(stored)
     assert isinstance(event, Notice) and event.reason is NoticeReason.REPEATED_FAILURE
-    assert event.reason == "repeated_failure"
+    assert str(event.reason) == "repeated_failure"
 
 
 # -- the step running them ---------------------------------------------------------------------
