@@ -108,7 +108,7 @@ class Repl:
         except HearthError as exc:
             self._failed = exc
         self.commands = SlashCommands(self)
-        if self.settings.llm_url:  # the embedded server is started by Hearth: it answers
+        if self.settings.model.url:  # the embedded server is started by Hearth: it answers
             self.checking = asyncio.ensure_future(self._warn_if_unreachable(self._rt.server_url))
 
     async def _warn_if_unreachable(self, base_url: str) -> None:
@@ -118,7 +118,7 @@ class Repl:
         from prompt_toolkit.application import run_in_terminal
         from rich.markup import escape
 
-        key = self.settings.api_key.get_secret_value()
+        key = self.settings.model.api_key.get_secret_value()
         try:
             async with httpx.AsyncClient(
                 timeout=5, headers={"Authorization": f"Bearer {key}"} if key else {}
@@ -256,7 +256,7 @@ class Repl:
         # immediate (the embedded model server stops with this process: no reflection then).
         later = (
             self._session is not None
-            and rt.settings.llm_url != ""
+            and rt.settings.model.url != ""
             and wanted(rt, self._session.agent.history)
         )
         await rt.aclose()
