@@ -149,7 +149,7 @@ def _warn_at_start(rt: Runtime) -> None:
 async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.sandbox.choice import test_ahead
 
-    test_ahead(loaded.settings.sandbox)  # while the rest imports
+    test_ahead(loaded.settings.sandbox.backend)  # while the rest imports
     from rich.console import Console
 
     from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal

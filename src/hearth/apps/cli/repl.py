@@ -293,7 +293,7 @@ async def _open_runtime(settings: Settings, shown: asyncio.Event) -> Runtime:
     await shown.wait()
     await asyncio.sleep(0.02)
     choice = await asyncio.to_thread(importlib.import_module, "hearth.sandbox.choice")
-    choice.test_ahead(settings.sandbox)  # the sandbox's self-test runs while the rest loads
+    choice.test_ahead(settings.sandbox.backend)  # the sandbox's self-test runs while the rest loads
     session = await asyncio.to_thread(importlib.import_module, "hearth.runtime.session")
     runtime: Runtime = await session.open_runtime(settings)
     return runtime
