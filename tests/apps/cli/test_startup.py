@@ -102,3 +102,30 @@ def test_the_sandbox_self_test_runs_ahead_and_its_result_is_the_one_used(tmp_pat
     tested, chosen, runs = out.stdout.rsplit(" ", 2)
     assert expected in chosen and runs.strip() == "0", out.stdout  # no second self-test
     assert "None" in tested, tested  # the backend chosen passed the test made ahead
+
+
+def test_hearth_run_starts_the_self_test_of_its_configured_sandbox_ahead(home: Path, tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    driver = (
+        "import sys\n"
+        "from hearth.sandbox import choice\n"
+        "real = choice.test_ahead\n"
+        "def seen(preference, *args):\n"
+        "    sys.stderr.write(f'AHEAD {preference!r}\\n')\n"
+        "    real(preference, *args)\n"
+        "choice.test_ahead = seen\n"
+        "from hearth.apps.cli.main import main\n"
+        "sys.argv = ['hearth', 'run', 'hi', '-w', sys.argv[1], '--json']\n"
+        "main()\n"
+    )
+    with ScriptedServer([ScriptedReply(text="Hi. TASK_COMPLETE")] * 2) as server:
+        done = subprocess.run(
+            [sys.executable, "-c", driver, str(ws)],
+            env=clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_SANDBOX="process"),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "AHEAD 'process'" in done.stderr, done.stderr[-2000:]
