@@ -188,7 +188,7 @@ TESTS = Path(__file__).resolve().parent
 # browser, and the adversarial suite.
 TEST_FOLDERS = {"e2e", "security"}
 # The tests/ root holds the shared helpers and these checks of the whole project.
-ROOT_TESTS = {"test_layers.py", "test_docs.py", "test_test_isolation.py"}
+ROOT_TESTS = {"test_layers.py", "test_docs.py", "test_test_isolation.py", "test_environment_reads.py"}
 
 
 def _misplaced_tests(tests: Path, src: Path) -> list[str]:

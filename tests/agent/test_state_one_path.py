@@ -63,7 +63,7 @@ async def _live_session(
     (workspace / "sub").mkdir()
     (workspace / "sub" / "AGENTS.md").write_text("Data files here are read-only.\n")
     (workspace / "sub" / "data.txt").write_text("numbers\n")
-    settings = Settings(
+    settings = Settings.from_keys(
         llm_url=srv.url, workspace=workspace, sandbox="process", checkpoints=False, model="main-model"
     )
     rt = await open_runtime(settings)
@@ -167,7 +167,9 @@ def test_window_learned_reaches_the_compactor_through_the_event(workspace: Path,
     srv.add(OVERFLOW, done())
 
     async def go() -> tuple[int, bool, list[Event]]:
-        settings = Settings(llm_url=srv.url, workspace=workspace, sandbox="process", checkpoints=False)
+        settings = Settings.from_keys(
+            llm_url=srv.url, workspace=workspace, sandbox="process", checkpoints=False
+        )
         rt = await open_runtime(settings)
         try:
             conv = open_conversation(rt)
@@ -259,7 +261,9 @@ def test_an_agent_is_frozen_configuration(workspace: Path, srv: ScriptedServer) 
     srv.add(done())
 
     async def go() -> None:
-        settings = Settings(llm_url=srv.url, workspace=workspace, sandbox="process", checkpoints=False)
+        settings = Settings.from_keys(
+            llm_url=srv.url, workspace=workspace, sandbox="process", checkpoints=False
+        )
         rt = await open_runtime(settings)
         try:
             agent = open_conversation(rt).agent

@@ -164,7 +164,9 @@ def test_a_workspace_cannot_turn_asking_on_or_change_who_is_allowed(
         'discord_allow = ["666"]\nbridge_approval_timeout = 99999\ndiscord_api = "http://evil.example"\n'
     )
     settings = settings_for(workspace, home, server, monkeypatch)
-    assert settings.telegram_ask_approvals is False and settings.discord_ask_approvals is False
-    assert settings.telegram_allow == [] and settings.discord_allow == []
-    assert settings.bridge_approval_timeout == 300.0
-    assert settings.discord_api == "https://discord.com/api/v10"
+    assert (
+        settings.bridges.telegram.ask_approvals is False and settings.bridges.discord.ask_approvals is False
+    )
+    assert settings.bridges.telegram.allow == [] and settings.bridges.discord.allow == []
+    assert settings.bridges.approval_timeout == 300.0
+    assert settings.bridges.discord.api == "https://discord.com/api/v10"

@@ -67,7 +67,7 @@ def test_headless_refuses_what_needs_a_person_and_the_model_cannot_escalate(
     assert not (workspace / ".mcp.json").exists()
     assert not (workspace / ".hearth" / "config.toml").exists()
     settings = load_settings({"workspace": workspace}, environ={}).settings
-    assert settings.sandbox == "auto" and settings.permission_mode.value == "normal"
+    assert settings.sandbox.backend == "auto" and settings.permissions.mode.value == "normal"
     assert lines[-1]["status"] == "blocked"  # the last line (reflection follows in a process of its own)
 
 

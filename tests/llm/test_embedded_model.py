@@ -23,7 +23,7 @@ from hearth.llm.embedded import (
     ensure_model,
     missing_packages,
 )
-from hearth.runtime.config import EmbeddedModelName, Settings, load_settings
+from hearth.runtime.config import FIELDS, EmbeddedModelName, load_settings
 from support import ROOT
 
 
@@ -148,10 +148,10 @@ def test_an_unknown_model_name_lists_the_choices(tmp_path: Path) -> None:
 def test_the_setting_chooses_the_model(tmp_path: Path) -> None:
     env = {"HEARTH_EMBEDDED_MODEL": "qwen2.5-coder-0.5b"}
     loaded = load_settings(environ=env, cwd=tmp_path, user_file=tmp_path / "none.toml")
-    assert loaded.settings.embedded_model == "qwen2.5-coder-0.5b"
+    assert loaded.settings.model.embedded.name == "qwen2.5-coder-0.5b"
     assert loaded.sources["embedded_model"] == "environment"
     default = load_settings(environ={}, cwd=tmp_path, user_file=tmp_path / "none.toml")
-    assert default.settings.embedded_model == DEFAULT_MODEL
+    assert default.settings.model.embedded.name == DEFAULT_MODEL
     with pytest.raises(ConfigError) as err:
         load_settings(environ={"HEARTH_EMBEDDED_MODEL": "qwen-7b"}, cwd=tmp_path, user_file=tmp_path / "x")
     assert "embedded_model" in err.value.message and "qwen2.5-coder-1.5b" in err.value.message
@@ -159,7 +159,7 @@ def test_the_setting_chooses_the_model(tmp_path: Path) -> None:
 
 def test_the_catalogue_the_setting_and_the_extras_agree() -> None:
     assert set(typing.get_args(EmbeddedModelName)) == set(MODELS)
-    assert Settings.model_fields["embedded_model"].default == DEFAULT_MODEL
+    assert FIELDS["embedded_model"].default == DEFAULT_MODEL
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     for model in MODELS.values():
         assert len(model.sha256) == 64 and int(model.sha256, 16) >= 0

@@ -41,7 +41,9 @@ def tool_probes(server: ScriptedServer) -> list[dict[str, Any]]:
 
 def with_runtime(ws: Path, srv: ScriptedServer, fn: Any, **settings: Any) -> Any:
     async def go() -> Any:
-        rt = await open_runtime(Settings(llm_url=srv.url, workspace=ws, sandbox="process", **settings))
+        rt = await open_runtime(
+            Settings.from_keys(llm_url=srv.url, workspace=ws, sandbox="process", **settings)
+        )
         try:
             return await fn(rt)
         finally:

@@ -25,7 +25,9 @@ def load(tmp_path: Path, env: dict[str, str] | None = None, **flags: object):  #
 def test_defaults(tmp_path: Path) -> None:
     s = load(tmp_path).settings
     assert (
-        s.llm_url == "" and s.permission_mode is PermissionMode.NORMAL and s.workspace == tmp_path.resolve()
+        s.model.url == ""
+        and s.permissions.mode is PermissionMode.NORMAL
+        and s.workspace == tmp_path.resolve()
     )
 
 
@@ -37,23 +39,28 @@ def test_each_layer_overrides_the_one_before(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("HEARTH_MODEL=dotenv\nHEARTH_TEMPERATURE=0.7\n")
     loaded = load(tmp_path, {"HEARTH_TEMPERATURE": "0.8"}, workspace=str(ws), max_iterations=None)
     s = loaded.settings
-    assert (s.retries, s.max_iterations, s.model, s.temperature) == (1, 20, "dotenv", 0.8)
+    assert (s.model.retries, s.agent.max_iterations, s.model.name, s.model.temperature) == (
+        1,
+        20,
+        "dotenv",
+        0.8,
+    )
     assert loaded.sources["retries"].endswith("-user.toml")
     assert loaded.sources["max_iterations"].endswith(".hearth/config.toml")
     assert loaded.sources["temperature"] == "environment"
     flagged = load(tmp_path, {"HEARTH_TEMPERATURE": "0.8"}, workspace=str(ws), temperature=0.9).settings
-    assert flagged.temperature == 0.9
+    assert flagged.model.temperature == 0.9
 
 
 def test_seed_names_are_read_and_hearth_names_win(tmp_path: Path) -> None:
     env = {"LLM_URL": "http://a:1/v1/chat/completions", "LLM_API_KEY": "k", "PERMISSION_MODE": "auto"}
     s = load(tmp_path, env).settings
-    assert (s.llm_url, s.api_key.get_secret_value(), s.permission_mode) == (
+    assert (s.model.url, s.model.api_key.get_secret_value(), s.permissions.mode) == (
         "http://a:1/v1/chat/completions",
         "k",
         PermissionMode.AUTO,
     )
-    assert load(tmp_path, {**env, "HEARTH_LLM_URL": "http://b:2/v1"}).settings.llm_url == "http://b:2/v1"
+    assert load(tmp_path, {**env, "HEARTH_LLM_URL": "http://b:2/v1"}).settings.model.url == "http://b:2/v1"
 
 
 def test_workspace_from_env_decides_where_the_project_file_is(tmp_path: Path) -> None:
@@ -61,7 +68,7 @@ def test_workspace_from_env_decides_where_the_project_file_is(tmp_path: Path) ->
     (ws / ".hearth").mkdir(parents=True)
     (ws / ".hearth" / "config.toml").write_text("max_iterations = 3\n")
     s = load(tmp_path, {"WORKSPACE": str(ws)}).settings
-    assert s.workspace == ws.resolve() and s.max_iterations == 3
+    assert s.workspace == ws.resolve() and s.agent.max_iterations == 3
 
 
 def test_secrets_are_masked_in_the_description(tmp_path: Path) -> None:
@@ -84,4 +91,4 @@ def test_unknown_and_invalid_settings_are_clear_errors(tmp_path: Path) -> None:
 def test_blank_value_in_dotenv_means_unset(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("HEARTH_CONTEXT_WINDOW=\nHEARTH_MODEL=\n")
     s = load(tmp_path).settings
-    assert s.context_window is None and s.model == ""
+    assert s.model.context_window is None and s.model.name == ""

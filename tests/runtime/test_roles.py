@@ -68,7 +68,7 @@ def test_the_summarizer_role_writes_compaction_summaries(workspace: Path, srv: S
 
     async def go() -> list[Any]:
         rt = await open_runtime(
-            Settings(
+            Settings.from_keys(
                 llm_url=srv.url,
                 workspace=workspace,
                 sandbox="process",
@@ -103,7 +103,9 @@ def test_a_roles_model_switches_at_run_time_and_survives_resume(workspace: Path,
     srv.add(done("other session"))
 
     async def go() -> str:
-        settings = Settings(llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model")
+        settings = Settings.from_keys(
+            llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model"
+        )
         rt = await open_runtime(settings)
         try:
             conv = open_conversation(rt)
@@ -128,7 +130,7 @@ def test_a_roles_model_switches_at_run_time_and_survives_resume(workspace: Path,
 
     async def resumed() -> None:
         rt = await open_runtime(
-            Settings(llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model")
+            Settings.from_keys(llm_url=srv.url, workspace=workspace, sandbox="process", model="main-model")
         )
         try:
             conv = open_conversation(rt, resume=sid)
@@ -156,7 +158,7 @@ def test_a_workspace_sets_roles_only_when_trusted(tmp_path: Path) -> None:
     user.parent.mkdir()
     user.write_text("")
     loaded = load_settings(environ={}, cwd=ws, user_file=user)
-    assert loaded.settings.roles == {}
+    assert loaded.settings.model.roles == {}
     (ignored,) = [i for i in loaded.ignored if i.name == "roles"]
     assert "sk-stolen-key-123456" not in str(ignored) and "attacker.example" in str(ignored)
 
@@ -166,6 +168,6 @@ def test_roles_from_the_environment_and_bad_rows(tmp_path: Path) -> None:
     user.write_text("")
     env = {"HEARTH_ROLES": '{"summarizer": {"model": "s", "seed": 1}}'}
     loaded = load_settings(environ=env, cwd=tmp_path, user_file=user)
-    assert loaded.settings.roles["summarizer"].model == "s"
+    assert loaded.settings.model.roles["summarizer"].model == "s"
     with pytest.raises(HearthError, match="roles"):
         load_settings(environ={"HEARTH_ROLES": '{"coder": {"tempature": 1}}'}, cwd=tmp_path, user_file=user)

@@ -34,7 +34,7 @@ def srv() -> Iterator[ScriptedServer]:
 
 
 def settings(srv: ScriptedServer, workspace: Path) -> api.Settings:
-    return api.Settings(
+    return api.Settings.from_keys(
         llm_url=srv.url,
         workspace=workspace,
         sandbox="process",

@@ -66,7 +66,7 @@ def run_parent(
     }
 
     async def go() -> tuple[Any, list[Any]]:
-        rt = await open_runtime(Settings(**values))
+        rt = await open_runtime(Settings.from_keys(**values))
         try:
             conv = open_conversation(rt)
             finished = await conv.send(task)
@@ -301,7 +301,7 @@ def test_a_childs_tokens_count_against_the_parents_budget(workspace: Path, srv: 
 
     async def go() -> Any:
         rt = await open_runtime(
-            Settings(
+            Settings.from_keys(
                 llm_url=srv.url,
                 workspace=workspace,
                 sandbox="process",
@@ -355,7 +355,7 @@ def test_a_resumed_parent_still_counts_what_its_children_spent(workspace: Path, 
         call("ls", path=".").model_copy(update={"usage": heavy}),
         done("ok").model_copy(update={"usage": heavy}),
     )
-    settings = Settings(
+    settings = Settings.from_keys(
         llm_url=srv.url,
         workspace=workspace,
         sandbox="process",

@@ -98,7 +98,7 @@ def test_records_from_any_logger_are_masked_in_message_arguments_extras_and_trac
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "h.log"
-    settings = Settings(
+    settings = Settings.from_keys(
         workspace=tmp_path, api_key=SecretStr(KEY), search_api_key=SecretStr(SEARCH_KEY), log_file=str(path)
     )
     assert configure_logging(settings) == path
@@ -117,7 +117,7 @@ def test_records_from_any_logger_are_masked_in_message_arguments_extras_and_trac
     assert "unlisted-9f8e7d6c" not in text and '"api_key": "***"' in quoted["message"]
     assert first["message"] == "calling with ***" and first["headers"]["Authorization"] == "Bearer ***"
     assert "RuntimeError: server said no to ***" in second["error"]
-    configure_logging(Settings(workspace=tmp_path, log_level="off"))  # uninstall for other tests
+    configure_logging(Settings.from_keys(workspace=tmp_path, log_level="off"))  # uninstall for other tests
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,7 @@ def run_session(
     }
 
     async def go() -> tuple[Any, list[Any], str]:
-        rt = await open_runtime(Settings(**values))
+        rt = await open_runtime(Settings.from_keys(**values))
         rt.tracer = OtelTracer(exporter, batch=False)
         try:
             conv = open_conversation(rt)

@@ -156,7 +156,9 @@ def test_render_is_offered_only_with_the_setting(workspace: Path) -> None:
     from hearth.runtime.trust import PROJECT_SAFE
 
     def params(**settings: object) -> set[str]:
-        tools = full_toolset(Settings(workspace=workspace, network=True, **settings), isolated=False)
+        tools = full_toolset(
+            Settings.from_keys(workspace=workspace, network=True, **settings), isolated=False
+        )
         tool = tools.get("web_fetch")
         assert tool is not None
         return set(tool.parameter_names())

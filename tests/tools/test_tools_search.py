@@ -125,7 +125,7 @@ def test_bad_answers_are_clear_errors(base: str) -> None:
 
 def test_web_search_is_offered_only_when_configured_and_reachable(base: str, workspace: Path) -> None:
     def provider(**settings: object) -> SearchProvider | None:
-        return asyncio.run(usable_search(Settings(workspace=workspace, **settings)))
+        return asyncio.run(usable_search(Settings.from_keys(workspace=workspace, **settings)))
 
     assert provider() is None
     assert provider(search_provider="searxng") is None  # no URL
@@ -134,7 +134,7 @@ def test_web_search_is_offered_only_when_configured_and_reachable(base: str, wor
     found = provider(search_provider="searxng", search_url=base)
     assert found is not None and found.kind == "searxng"
     with pytest.raises(ValueError, match="search_provider"):
-        Settings(search_provider="bing")
+        Settings.from_keys(search_provider="bing")
 
 
 def test_search_settings_need_a_trusted_workspace() -> None:

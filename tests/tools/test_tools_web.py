@@ -191,7 +191,7 @@ def test_web_fetch_is_offered_only_when_the_network_is_configured(workspace: Pat
         choice = await choose_sandbox("process", workspace)
         try:
             return full_toolset(
-                Settings(workspace=workspace, **settings), isolated=choice.runner.isolated
+                Settings.from_keys(workspace=workspace, **settings), isolated=choice.runner.isolated
             ).names()
         finally:
             await choice.runner.close()
@@ -259,8 +259,8 @@ def test_the_setting_offers_web_fetch_and_checks_its_entries(workspace: Path) ->
     from hearth.runtime.offer import full_toolset
 
     tools = full_toolset(
-        Settings(workspace=workspace, web_allow_local=["http://127.0.0.1:8000"]), isolated=False
+        Settings.from_keys(workspace=workspace, web_allow_local=["http://127.0.0.1:8000"]), isolated=False
     )
     assert "web_fetch" in tools.names()
     with pytest.raises(ValidationError, match="not an origin"):
-        Settings(workspace=workspace, web_allow_local=["127.0.0.1:8000/docs"])
+        Settings.from_keys(workspace=workspace, web_allow_local=["127.0.0.1:8000/docs"])

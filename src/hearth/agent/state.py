@@ -28,6 +28,7 @@ from hearth.core.events import (
     ModelChosen,
     ModelReply,
     Notice,
+    NoticeReason,
     RuleRemembered,
     SessionStarted,
     UserMessage,
@@ -36,7 +37,7 @@ from hearth.core.events import (
 )
 from hearth.core.work import WorkState
 
-IMPORTED = "imported"  # the Notice reason closing a session carried over from an older store
+IMPORTED = NoticeReason.IMPORTED  # the Notice reason closing a session carried over from an older store
 
 # ModeChanged reasons of a plan: the switch to plan mode, the switch to carry it out, the end.
 PLAN_START = "plan"
@@ -125,7 +126,7 @@ class SessionState:
         self.mode = _known_mode(event.mode, self.mode)
 
     def _notice(self, event: Notice) -> None:
-        if event.reason == "instructions" and event.folder:
+        if event.reason == NoticeReason.INSTRUCTIONS and event.folder:
             self.seen_folders = self.seen_folders | {event.folder}
         elif event.reason == IMPORTED:
             # Carried over from a store in the workspace (runtime.carryover), which anyone could

@@ -317,7 +317,7 @@ def open_conversation(
 
 
 def _recall(rt: Runtime) -> Recall | None:
-    cap = rt.settings.memory_offer_tokens
+    cap = rt.settings.memory.offer_tokens
     if cap <= 0:
         return None
 

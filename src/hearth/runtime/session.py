@@ -103,9 +103,9 @@ class Runtime:
         main_model = self.model.settings.model if isinstance(self.model, OpenAICompatModel) else ""
         return resolve_role(
             name,
-            self.settings.roles,
+            self.settings.model.roles,
             main_model=main_model,
-            main_temperature=self.settings.temperature,
+            main_temperature=self.settings.model.temperature,
             main_tool_mode=self.profile.tool_mode,
             overrides=dict(models or {}),
         )
@@ -118,7 +118,7 @@ class Runtime:
         client = self.model_for(role)
         if (
             role.native_tools is None
-            and self.settings.tool_mode is ToolMode.AUTO
+            and self.settings.model.tool_mode is ToolMode.AUTO
             and self.probe
             and client is not self.model
             and isinstance(client, OpenAICompatModel)
@@ -147,7 +147,7 @@ class Runtime:
     def summarizer(self, models: Mapping[str, str] | None = None) -> tuple[Model | None, dict[str, Any]]:
         """Who writes compaction summaries (the `summarizer` role) and that role's request settings;
         (None, {}) when the role is the main model with no settings of its own."""
-        if "summarizer" not in self.settings.roles and "summarizer" not in (models or {}):
+        if "summarizer" not in self.settings.model.roles and "summarizer" not in (models or {}):
             return None, {}
         role = self.role("summarizer", models)
         sampling = dict(role.sampling)
@@ -157,7 +157,7 @@ class Runtime:
 
     def roles_table(self, models: Mapping[str, str] | None = None) -> list[Role]:
         """Every known role (built-in and configured) as a session resolves it now."""
-        names = dict.fromkeys([*BUILTIN_ROLES, *sorted(self.settings.roles)])
+        names = dict.fromkeys([*BUILTIN_ROLES, *sorted(self.settings.model.roles)])
         return [self.role(n, models) for n in names]
 
     async def ask_json(
@@ -184,7 +184,7 @@ class Runtime:
         )
 
     async def list_models(self) -> list[str]:
-        info = await probe_server(self.server_url, self.settings.api_key.get_secret_value())
+        info = await probe_server(self.server_url, self.settings.model.api_key.get_secret_value())
         return list(info.models)
 
     def select_model(self, name: str) -> None:
@@ -245,7 +245,7 @@ async def open_runtime(
     configure_logging(settings)
     # The sandbox's self-test runs while the server is asked for its window (both wait on others).
     sandboxing = asyncio.create_task(
-        choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+        choose_sandbox(settings.sandbox.backend, settings.workspace, image=settings.sandbox.image)
     )
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None
@@ -255,9 +255,11 @@ async def open_runtime(
         window = await find_window(settings, base, model_name, embedded=embedded is not None)
         size_name = embedded.model.name if embedded is not None else (model_name or window.served)
         sandbox = await sandboxing
-        sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+        sandbox.runner.set_caps(
+            SessionCaps(settings.sandbox.max_session_write_bytes, settings.sandbox.max_background_jobs)
+        )
         sandbox.runner.watchers.append(PlanRecorder(settings.workspace))  # plans it writes wait for a person
-        if settings.network_allow and not settings.network:
+        if settings.sandbox.network_allow and not settings.sandbox.network:
             proxy = await _start_proxy(settings, sandbox)
         if model is None:
             model = main_client(settings, base, model_name)
@@ -356,7 +358,7 @@ async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistP
         sandbox.warning = f"{sandbox.warning}; {note}" if sandbox.warning else note
         return None
     folder = Path(tempfile.mkdtemp(prefix="hearth-proxy-"))
-    proxy = await AllowlistProxy(ProxyPolicy(settings.network_allow), folder / "proxy.sock").start()
+    proxy = await AllowlistProxy(ProxyPolicy(settings.sandbox.network_allow), folder / "proxy.sock").start()
     backend.proxy_socket = proxy.socket_path
     return proxy
 
@@ -375,7 +377,7 @@ def start_agent(
     in the state its events leave it in (agent/state). `permission_mode`: the mode to work in;
     by default a new session takes the settings' and a resumed one keeps its own."""
     session_id, events = _open_session(rt, resume, new_id)
-    state = session_state(events, permission_mode or rt.settings.permission_mode)
+    state = session_state(events, permission_mode or rt.settings.permissions.mode)
     state.spent_elsewhere(_children_spent(rt, session_id, events))
     instructions = load_instructions(rt.workspace, user_config_path().parent)
     definitions, _problems = load_definitions(rt.workspace, user_config_path().parent, home=Path.home())
@@ -397,7 +399,7 @@ def start_agent(
         store=rt.store,
         session_id=session_id,
         system_prompt=prompt,
-        limits=Limits(rt.settings.max_iterations, rt.settings.max_seconds),
+        limits=Limits(rt.settings.agent.max_iterations, rt.settings.agent.max_seconds),
         temperature=main.temperature,
         on_event=on_event,
         on_delta=on_delta,
@@ -405,7 +407,7 @@ def start_agent(
         compactor=_compactor(rt, state),
         nested=NestedInstructions(rt.workspace),
         archive=_archiver(rt, session_id),
-        checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
+        checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.agent.checkpoints else None,
         sampling=main.sampling,
         tracer=rt.tracer,
         on_window=partial(remember_window, rt.server_url, rt.model.name)
@@ -454,10 +456,10 @@ def _dispatcher(
     come from its state at each call), over the workspace's paths."""
     runner = rt.sandbox.runner
     policy = PermissionPolicy.from_settings(
-        rt.settings.permission_mode,
-        rt.settings.allow,
-        rt.settings.ask,
-        rt.settings.deny,
+        rt.settings.permissions.mode,
+        rt.settings.permissions.allow,
+        rt.settings.permissions.ask,
+        rt.settings.permissions.deny,
         sandboxed=runner.isolated,
         hides_secrets=runner.hides_secrets,
         guarded_only=not runner.backend.controls_read_only,
@@ -468,10 +470,10 @@ def _dispatcher(
         paths=paths,
         session_id=session_id,
         sandbox=runner,
-        network=rt.settings.network,
+        network=rt.settings.sandbox.network,
         known=KnownFiles.from_events(events, paths, _canonical(toolset), strict=rt.profile.small),
     )
-    return Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
+    return Dispatcher(toolset, policy, context, approver, rt.settings.agent.output_limit)
 
 
 def _started(rt: Runtime, mode: PermissionMode, prompt: str, sources: Sequence[str]) -> SessionStarted:

@@ -124,7 +124,7 @@ class SubAgents:
 
     @property
     def may_delegate(self) -> bool:
-        return self.depth < self.rt.settings.subagent_depth
+        return self.depth < self.rt.settings.agent.subagent_depth
 
     def tools(self) -> Toolset:
         """`delegate` and `decompose` bound to this parent, or none at the maximum depth."""
@@ -162,7 +162,7 @@ class SubAgents:
         order = _check_graph(args.tasks)
         for task in args.tasks:  # names are checked before anything runs
             self._definition(task.agent)
-        limit = asyncio.Semaphore(self.rt.settings.subagent_concurrency)
+        limit = asyncio.Semaphore(self.rt.settings.agent.subagent_concurrency)
         done: dict[str, asyncio.Future[dict[str, Any]]] = {
             t.id: asyncio.get_running_loop().create_future() for t in args.tasks
         }
@@ -267,8 +267,10 @@ class SubAgents:
             session_id=session_id,
             system_prompt=prompt,
             limits=Limits(
-                definition.max_turns if definition and definition.max_turns else rt.settings.max_iterations,
-                rt.settings.max_seconds,
+                definition.max_turns
+                if definition and definition.max_turns
+                else rt.settings.agent.max_iterations,
+                rt.settings.agent.max_seconds,
             ),
             temperature=role.temperature,
             compactor=Compactor(window=window, model=summarizer[0], sampling=summarizer[1]),

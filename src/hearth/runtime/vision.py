@@ -29,7 +29,7 @@ class Roles(Protocol):
 def seeing_role(rt: Roles) -> Role | None:
     """The role to send images to: `vision` if it is configured and can see, else the first
     configured role (in name order) flagged `vision = true`; None when no model can see."""
-    for name in sorted(rt.settings.roles, key=lambda n: (n != "vision", n)):
+    for name in sorted(rt.settings.model.roles, key=lambda n: (n != "vision", n)):
         role = rt.role(name)
         if role.vision:
             return role

@@ -24,7 +24,8 @@ from hearth.tools.known_files import KnownFiles
 class ToolInput(BaseModel):
     """Base for tool inputs: unknown arguments are an error the model sees."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built when first used (a schema sent, a call checked), not at import: most tools are not.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 @dataclass
