@@ -497,7 +497,7 @@ def test_nothing_a_coder_left_running_writes_a_plan_after_its_run(
 
 def test_a_coder_gets_the_plans_own_words_for_its_files_only() -> None:
     from hearth.pipeline.coder import plan_excerpt
-    from hearth.pipeline.rows import TaskRow
+    from hearth.pipeline.queue.rows import TaskRow
 
     plan = (BENCH_PLANS / "text_tools.md").read_text()
     fields = {name: None for name in TaskRow.__dataclass_fields__}

@@ -218,7 +218,7 @@ def test_json_is_repaired_where_that_is_safe_and_refused_with_the_field_otherwis
 
 
 def test_a_plan_file_written_while_a_coder_works_waits_until_that_work_ends(workspace: Path) -> None:
-    from hearth.pipeline.store import NewTask
+    from hearth.pipeline.queue.store import NewTask
 
     store = open_pipeline_store(workspace)
     try:
@@ -246,8 +246,8 @@ def test_an_attempt_that_cannot_run_fails_its_task_once_with_the_reason(
     the runner goes on (no loop of new sessions)."""
     import asyncio
 
+    from hearth.pipeline.queue.store import NewTask
     from hearth.pipeline.runner import PipelineOptions, Runner
-    from hearth.pipeline.store import NewTask
     from hearth.runtime.config import load_settings
     from hearth.runtime.session import open_runtime
 
@@ -371,7 +371,7 @@ def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken
 ) -> None:
     import socket
 
-    from hearth.pipeline.store import NewTask
+    from hearth.pipeline.queue.store import NewTask
 
     store = open_pipeline_store(workspace)
     try:
@@ -407,7 +407,7 @@ def test_claims_of_a_live_runner_are_kept_and_a_gone_or_silent_runners_are_taken
 def test_one_plan_holds_the_checkout_at_a_time_and_only_its_tasks_are_claimed_meanwhile(
     workspace: Path,
 ) -> None:
-    from hearth.pipeline.store import CheckoutHold, NewTask
+    from hearth.pipeline.queue.store import CheckoutHold, NewTask
 
     store = open_pipeline_store(workspace)
     try:

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from hearth.agent.policy import PermissionMode
+from hearth.agent.state import SessionState
 from hearth.core.errors import HearthError
 from hearth.core.events import (
     Checkpointed,
@@ -40,7 +41,6 @@ from hearth.core.events import (
 )
 from hearth.history.carryover import carry_over
 from hearth.history.checkpoints import Checkpoints, object_id
-from hearth.history.state import session_state
 from hearth.runtime.config import state_dir, state_key
 from hearth.runtime.session import open_runtime, open_store
 from hearth.schedule.scheduler import Scheduler, SchedulerOptions
@@ -339,12 +339,12 @@ def test_old_sessions_are_carried_over_once_as_history(tmp_path: Path, canary: P
         events = store.events(FORGED)
         assert isinstance(events[-1], Notice) and events[-1].reason == "imported"
         assert all(e.ts <= datetime.now(UTC) + timedelta(seconds=5) for e in events)
-        state = session_state(events, PermissionMode.NORMAL)
+        state = SessionState.replay(events, PermissionMode.NORMAL)
         assert state.mode is PermissionMode.NORMAL and state.rules == ()
         # what happens after the import counts again
         store.append(FORGED, ModeChanged(mode="plan-free", reason="x"))  # unknown mode: ignored
         store.append(FORGED, RuleRemembered(tool="read", pattern="*.md"))
-        after = session_state(store.events(FORGED), PermissionMode.NORMAL)
+        after = SessionState.replay(store.events(FORGED), PermissionMode.NORMAL)
         assert [r.tool for r in after.rules] == ["read"]
     finally:
         store.close()

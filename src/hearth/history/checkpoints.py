@@ -18,9 +18,13 @@ repository reached through a symlink is refused.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import re
 import subprocess
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +57,7 @@ SHADOW_CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tba
 EXCLUDE = b".git/\n.hearth/\n"
 RELATIVE_DIR = "checkpoints.git"  # in the state folder
 _LOCK = threading.Lock()  # one git at a time in the shadow repositories: they share an index lock
+LOCK_FILE = "checkpoints.lock"
 OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
@@ -123,10 +128,23 @@ class Checkpoints:
         init = ["git", "init", "-q", "--bare", "--template=", str(self.git_dir)]
         subprocess.run(init, check=True, capture_output=True, env=_env(), cwd=self.workspace)
 
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """One git at a time on this repository: the threads of this process (`_LOCK`) and every
+        other Hearth process on the workspace (two pipeline runners, a session beside the web UI),
+        which would otherwise meet on git's index lock and fail the step."""
+        with _LOCK:
+            fd = os.open(self.root / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield
+            finally:
+                os.close(fd)  # closing releases the lock
+
     def snapshot(self, label: str) -> str:
         """Record the workspace as it is now; returns the checkpoint id. Runs in a thread (see
-        agent/loop.py): sessions of one process on one workspace take turns."""
-        with _LOCK:
+        agent/loop.py): sessions on one workspace, in this process or another, take turns."""
+        with self._turn():
             return self._snapshot(label)
 
     def _snapshot(self, label: str) -> str:
@@ -150,7 +168,7 @@ class Checkpoints:
     def restore(self, checkpoint: str) -> list[str]:
         """Put the workspace back as it was at `checkpoint`; returns the paths that changed."""
         checkpoint = object_id(checkpoint)
-        with _LOCK:
+        with self._turn():
             self._ensure()
             if self._git("cat-file", "-t", "--end-of-options", checkpoint, check=False) != "commit":
                 raise HearthError(

@@ -13,7 +13,7 @@ import re
 from hearth.core.events import Event, Finished, ModelReply, ToolResult
 from hearth.core.protocols import Model
 from hearth.pipeline.planguard import DENY_RULES
-from hearth.pipeline.store import PlanRow, TaskRow
+from hearth.pipeline.queue.store import PlanRow, TaskRow
 from hearth.prompts import render
 from hearth.runtime.api import Conversation, PermissionMode, Runtime, open_conversation
 

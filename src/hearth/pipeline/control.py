@@ -10,9 +10,9 @@ from typing import Any
 
 from hearth.core.errors import HearthError
 from hearth.pipeline.plans import PLANS_DIR
+from hearth.pipeline.queue.store import PipelineStore
 from hearth.pipeline.report import plan_report, report_dir, summary, summary_markdown
 from hearth.pipeline.runner import register_plans
-from hearth.pipeline.store import PipelineStore
 from hearth.runtime.api import approve_plan, state_dir
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")

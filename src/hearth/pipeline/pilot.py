@@ -12,8 +12,8 @@ import json
 from pydantic import Field
 
 from hearth.pipeline import control
+from hearth.pipeline.queue.store import PipelineStore
 from hearth.pipeline.report import summary
-from hearth.pipeline.store import PipelineStore
 from hearth.runtime.api import (
     Conversation,
     PermissionMode,

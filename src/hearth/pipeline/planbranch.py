@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from hearth.core.errors import ToolError
-from hearth.pipeline.store import CheckoutHold, PipelineStore, PlanRow, TaskRow
+from hearth.pipeline.queue.store import CheckoutHold, PipelineStore, PlanRow, TaskRow
 from hearth.runtime.api import (
     GitBranchInput,
     GitStatusInput,

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from hearth.core.errors import HearthError, ServerGone
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
+from hearth.pipeline.queue.store import NewTask, PlanRow
 from hearth.pipeline.schema import TaskList
-from hearth.pipeline.store import NewTask, PlanRow
 from hearth.prompts import render
 from hearth.runtime.api import Runtime, estimate_tokens
 

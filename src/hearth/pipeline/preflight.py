@@ -16,8 +16,8 @@ from hearth.core.types import Message
 from hearth.pipeline.coder import task_message
 from hearth.pipeline.planner import planner_fits
 from hearth.pipeline.plans import read_plan
+from hearth.pipeline.queue.store import PipelineStore, PlanRow
 from hearth.pipeline.runner import Runner
-from hearth.pipeline.store import PipelineStore, PlanRow
 from hearth.runtime.api import Runtime, estimate_tokens, session_prompt
 
 OPENING_SHARE = 0.5  # of the window, at most, for a task's opening

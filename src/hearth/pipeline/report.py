@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hearth.pipeline.store import PipelineStore, PlanRow
+from hearth.pipeline.queue.store import PipelineStore, PlanRow
 from hearth.runtime.api import state_dir
 
 

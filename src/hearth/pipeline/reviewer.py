@@ -9,8 +9,8 @@ from hearth.core.errors import HearthError, ServerGone, ToolError
 from hearth.core.text import cap_text
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
+from hearth.pipeline.queue.store import TaskRow
 from hearth.pipeline.schema import Verdict
-from hearth.pipeline.store import TaskRow
 from hearth.prompts import render
 from hearth.runtime.api import Runtime, workspace_paths
 

@@ -32,10 +32,10 @@ from hearth.pipeline.lmstudio import LMStudioModels
 from hearth.pipeline.planbranch import PlanCheckout
 from hearth.pipeline.planner import plan_tasks
 from hearth.pipeline.plans import PlanFile, plan_files, read_plan
+from hearth.pipeline.queue.store import PipelineStore, PlanRow, TaskRow, runner_id
 from hearth.pipeline.report import write_plan_report
 from hearth.pipeline.reviewer import review
 from hearth.pipeline.serverwatch import WatchedModel, watched
-from hearth.pipeline.store import PipelineStore, PlanRow, TaskRow, runner_id
 from hearth.pipeline.verifier import verify
 from hearth.runtime.api import Conversation, PlanApprovals, PlanRecorder, Runtime, state_dir, waiting_message
 

@@ -23,6 +23,7 @@ from hearth.agent.loop import Agent
 from hearth.agent.overview import GIT_TOOLS, missing_paths, workspace_overview
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import Approver, PermissionMode
+from hearth.agent.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.core.errors import HearthError
 from hearth.core.events import (
     BudgetSet,
@@ -41,7 +42,6 @@ from hearth.core.events import (
 from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, WorkState
 from hearth.history.continuation import continuation
-from hearth.history.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.memory_scopes import has_memory, memory_embedder, offer_memories

@@ -22,6 +22,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.instructions import NestedInstructions, load_instructions
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
+from hearth.agent.state import SessionState
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
@@ -30,7 +31,6 @@ from hearth.core.types import Message
 from hearth.history.carryover import carry_over
 from hearth.history.checkpoints import Checkpoints
 from hearth.history.export import to_markdown
-from hearth.history.state import SessionState, session_state
 from hearth.llm.client import OpenAICompatModel
 from hearth.llm.embedded import EmbeddedServer
 from hearth.llm.profiles import ModelProfile, ToolMode
@@ -99,7 +99,7 @@ class Runtime:
 
     def role(self, name: str, models: Mapping[str, str] | None = None) -> Role:
         """A role from the settings' table (KeyError naming the known ones if there is none);
-        `models`: the models a session chose for its roles at run time (see session_state)."""
+        `models`: the models a session chose for its roles at run time (from its `ModelChosen` events)."""
         main_model = self.model.settings.model if isinstance(self.model, OpenAICompatModel) else ""
         return resolve_role(
             name,
@@ -377,7 +377,7 @@ def start_agent(
     in the state its events leave it in (agent/state). `permission_mode`: the mode to work in;
     by default a new session takes the settings' and a resumed one keeps its own."""
     session_id, events = _open_session(rt, resume, new_id)
-    state = session_state(events, permission_mode or rt.settings.permissions.mode)
+    state = SessionState.replay(events, permission_mode or rt.settings.permissions.mode)
     state.spent_elsewhere(_children_spent(rt, session_id, events))
     instructions = load_instructions(rt.workspace, user_config_path().parent)
     definitions, _problems = load_definitions(rt.workspace, user_config_path().parent, home=Path.home())

@@ -15,7 +15,7 @@ from hearth.core.text import shown_url
 from hearth.llm.embedded import embedded_available, embedded_model, missing_packages
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
-from hearth.pipeline.store import PipelineStore
+from hearth.pipeline.queue.store import PipelineStore
 from hearth.runtime.config import Settings, state_dir
 from hearth.sandbox.choice import choose_sandbox
 from hearth.store.sessions import SessionStore

@@ -13,7 +13,7 @@ from hearth.apps.cli.common import WorkspaceOpt, fail, load_cli_settings
 from hearth.core.text import shown_url
 
 if TYPE_CHECKING:
-    from hearth.pipeline.store import PipelineStore
+    from hearth.pipeline.queue.store import PipelineStore
 
 pipeline_app = typer.Typer(help="The plan pipeline: plans/*.md in, planned, coded, verified and reviewed.")
 PlanArg = Annotated[str | None, typer.Argument(help="A plan: #id, its path or its name (default: all)")]

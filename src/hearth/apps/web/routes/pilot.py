@@ -13,9 +13,9 @@ from hearth.apps.web.schemas import MessageText
 from hearth.apps.web.state import State, WebState
 from hearth.pipeline import control
 from hearth.pipeline.pilot import PILOT_TOOLS, open_pilot
+from hearth.pipeline.queue.store import PipelineStore
 from hearth.pipeline.report import plan_report, summary
 from hearth.pipeline.runner import open_pipeline_store
-from hearth.pipeline.store import PipelineStore
 
 router = APIRouter(prefix="/pilot", tags=["pilot"])
 

@@ -23,8 +23,8 @@ import time
 from typing import Any
 
 from hearth.core.errors import NotFound
-from hearth.pipeline.control_store import PipelineControls
-from hearth.pipeline.rows import (
+from hearth.pipeline.queue.control import PipelineControls
+from hearth.pipeline.queue.rows import (
     PLAN_COLS,
     TASK_COLS,
     AttemptRow,

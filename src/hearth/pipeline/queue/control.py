@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from hearth.pipeline.rows import LEASE_SECONDS, PlanRow, alive, iso
-from hearth.pipeline.tables import PipelineTables
+from hearth.pipeline.queue.rows import LEASE_SECONDS, PlanRow, alive, iso
+from hearth.pipeline.queue.tables import PipelineTables
 
 
 class PipelineControls(PipelineTables):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError, NotFound
-from hearth.pipeline.rows import PIPELINE_SCHEMA, PLAN_COLS, SCHEMA, PlanRow, plan_row
+from hearth.pipeline.queue.rows import PIPELINE_SCHEMA, PLAN_COLS, SCHEMA, PlanRow, plan_row
 from hearth.store.db import open_db
 
 

@@ -1,4 +1,4 @@
-"""The pipeline queue's schema and rows: what pipeline/store.py reads and writes."""
+"""The pipeline queue's schema and rows: what pipeline/queue/store.py reads and writes."""
 
 from __future__ import annotations
 
