@@ -18,6 +18,7 @@ from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.done import FinishReview
 from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import (
@@ -188,6 +189,16 @@ class Agent:
             await self._step(guard)
         except _Continue:
             return
+        except TaskDone as done:
+            if not await self._review(done):
+                return  # the evidence contradicts the finish: the model was told what is missing
+            raise
+
+    async def _review(self, done: TaskDone) -> bool:
+        """A small model's finish stands only on evidence (agent/done runs the checks it finds)."""
+        if not self.profile.small:
+            return True
+        return await FinishReview(self.dispatcher, self.record).accepts(self.history, done)
 
     async def compact(self, *, force: bool = False, reason: str = "") -> bool:
         """Compact now if the context nears the window (or always, when forced)."""

@@ -79,7 +79,8 @@ class KnownFiles:
         The result is judged, not how many old lines it replaces: a whole-file rewrite of a file
         the agent read is an edit (the format small models do best), so a `write` is refused only
         when it would empty a file that held text, turn a Python file that parsed into one that
-        does not, or keep none of a Python file's two or more functions and classes. An `edit` is refused once per (file, content) when it deletes most of the file's
+        does not, or keep none of a Python file's two or more functions and classes (or leave a file
+        that had one with none: the 1.5B wrote a script's expected output over the fixed script). An `edit` is refused once per (file, content) when it deletes most of the file's
         lines outright; one that changes words inside lines deletes none."""
         if not by_edit:
             self._check_rewrite(old, new, shown)
@@ -118,7 +119,7 @@ class KnownFiles:
                 "Send the whole file again, fixed."
             )
         before, after = _definitions(old), _definitions(new)
-        if len(before) >= MIN_LINES_GUARDED and not before & after:
+        if (len(before) >= MIN_LINES_GUARDED and not before & after) or (before and not after):
             # what a small model sends when it writes only the function it was asked to add
             names = ", ".join(sorted(before)[:5])
             raise ToolError(

@@ -1,0 +1,220 @@
+"""A small model's finish judged on evidence, and the named files shown with its first task.
+
+Replays of the held-out runs of the 1.5B in grammar mode (exit 0 on six of seven failures): a
+refused write then an immediate finish; "committed" with no commit; "fixed" with nothing changed;
+a change the project's own tests reject; the fixed script overwritten with its expected output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from hearth.core.events import Notice, ToolResult
+from hearth.llm.actions import JSON_OBJECT
+from hearth.testing import ScriptedServer
+from test_actions import act, events, finished, run
+
+SMALL = "qwen2.5-coder-1.5b-instruct"
+MEDIAN_BUG = "def median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n"
+MEDIAN_FIXED = (
+    "def median(xs):\n    xs = sorted(xs)\n    n = len(xs)\n    mid = n // 2\n"
+    "    return xs[mid] if n % 2 else (xs[mid - 1] + xs[mid]) / 2\n"
+)
+MEDIAN_TESTS = (
+    "from stats import median\n\n\ndef test_odd():\n    assert median([3, 1, 2]) == 2\n\n\n"
+    "def test_even():\n    assert median([4, 1, 3, 2]) == 2.5\n"
+)
+
+
+def notices(ws) -> list[Notice]:  # type: ignore[no-untyped-def]
+    return [e for e in events(ws) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+
+
+def git(ws, *args: str) -> str:  # type: ignore[no-untyped-def]
+    return subprocess.run(["git", *args], cwd=ws, capture_output=True, text=True, check=True).stdout
+
+
+def init_repo(ws) -> None:  # type: ignore[no-untyped-def]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(ws)], check=True)
+    for key, value in (("user.name", "T"), ("user.email", "t@example.com")):
+        git(ws, "config", key, value)
+    (ws / "app.py").write_text("print('app')\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "init")
+
+
+def pytest_in_sandbox() -> None:
+    probe = subprocess.run(["python3", "-m", "pytest", "--version"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("python3 has no pytest: the project's tests cannot run")
+
+
+# A refused change, then finish
+
+
+def test_a_refused_write_then_finish_goes_back_then_ends_0_once_the_change_is_made(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "settings.ini").write_text("[app]\nname = old\n")
+    script = [
+        act("write", path="settings.ini", content="[app]\nname = new\n"),  # not read: refused
+        act("finish", summary="Renamed the app to new."),
+        act("read", path="settings.ini"),
+        act("write", path="settings.ini", content="[app]\nname = new\n"),
+        act("finish", summary="Renamed the app to new."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Rename the app to new in its settings")
+        assert res.code == 0, res.stdout[-2000:]
+        pushed_back = server.requests[2]["messages"][-1]["content"]
+    assert "your last change (write settings.ini) was not made" in pushed_back
+    assert len(notices(workspace)) == 1
+    assert (workspace / "settings.ini").read_text() == "[app]\nname = new\n"
+
+
+def test_finishing_again_and_again_over_a_change_never_made_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "settings.ini").write_text("[app]\nname = old\n")
+    script = [
+        act("write", path="settings.ini", content="[app]\nname = new\n"),
+        *[act("finish", summary="Renamed the app to new.")] * 3,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Rename the app to new in its settings")
+    assert res.code == 2, res.stdout[-2000:]
+    assert len(notices(workspace)) == 2
+    assert "the evidence says the work is not done" in finished(workspace).reason
+    assert (workspace / "settings.ini").read_text() == "[app]\nname = old\n"
+
+
+# Claims no event backs
+
+
+def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    init_repo(workspace)
+    script = [
+        act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        act("finish", summary="Created and committed .gitignore."),
+        act("git_add", paths=[".gitignore"]),
+        act("git_commit", message="Add gitignore"),
+        act("finish", summary="Created and committed .gitignore."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(
+            hearth, server, workspace, "Add a .gitignore and commit it with the message 'Add gitignore'"
+        )
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "no commit was made" in notice.text
+    assert git(workspace, "log", "-1", "--format=%s").strip() == "Add gitignore"
+
+
+def test_committed_with_no_commit_to_the_end_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    init_repo(workspace)
+    script = [
+        act("write", path=".gitignore", content="__pycache__/\n"),
+        *[act("finish", summary="Created and committed .gitignore.")] * 3,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(
+            hearth, server, workspace, "Add a .gitignore and commit it with the message 'Add gitignore'"
+        )
+    assert res.code == 2, res.stdout[-2000:]
+    assert git(workspace, "log", "-1", "--format=%s").strip() == "init"
+
+
+def test_fixed_with_nothing_changed_ends_2_and_a_question_answered_ends_0(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "notes.txt").write_text("teh cat\n")
+    script = [act("finish", summary="Fixed the typo in notes.txt.")] * 3
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Fix the typo in notes.txt")
+    assert res.code == 2, res.stdout[-2000:]
+    assert "nothing was changed" in notices(workspace)[0].text
+    with ScriptedServer(
+        [act("finish", summary="It says: teh cat.")], model=SMALL, formats=(JSON_OBJECT,)
+    ) as server:
+        assert run(hearth, server, workspace, "What does notes.txt say?").code == 0
+
+
+# The project's tests, run by Hearth when the model finishes
+
+
+def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0_when_they_pass(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    pytest_in_sandbox()
+    (workspace / "stats.py").write_text(MEDIAN_BUG)
+    (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
+    wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
+    script = [
+        act("write", path="stats.py", content=wrong),  # shown whole up front: no read needed
+        act("finish", summary="Fixed median(); the tests pass."),
+        act("write", path="stats.py", content=MEDIAN_FIXED),
+        act("finish", summary="Fixed median(); the tests pass."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
+        assert res.code == 0, res.stdout[-2000:]
+        first = json.dumps(server.requests[0]["messages"])
+        pushed_back = server.requests[2]["messages"][-1]["content"]
+    assert "return xs[len(xs) // 2]" in first and "def test_even" in first  # both files shown whole
+    assert "the project's tests fail after your last change" in pushed_back and "assert" in pushed_back
+    checks = [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+    assert [c.ok for c in checks] == [False, True]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    assert not (workspace / ".pytest_cache").exists() and not (workspace / "__pycache__").exists()
+
+
+def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    pytest_in_sandbox()
+    (workspace / "stats.py").write_text(MEDIAN_BUG)
+    (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
+    wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
+    script = [act("write", path="stats.py", content=wrong), *[act("finish", summary="Fixed it.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
+    assert res.code == 2, res.stdout[-2000:]
+    # the tests' failed run is the turn's last check: the loop's own evidence rule ends it
+    assert "run failed and nothing changed since" in finished(workspace).reason
+
+
+def test_a_changed_python_file_that_does_not_parse_goes_back(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    script = [
+        act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1})\n"),
+        act("finish", summary="Wrote counts.py."),
+        act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1}))\n"),
+        act("finish", summary="Wrote counts.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Write counts.py that prints a JSON object")
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "counts.py does not parse" in notice.text
+
+
+# The fixed script overwritten with its expected output
+
+
+def test_a_script_overwritten_with_its_expected_output_is_refused_and_the_fix_stands(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    buggy = (
+        "def page(items, number, size=3):\n    start = number * size\n    return items[start:start + size]\n"
+    )
+    main = '\n\nif __name__ == "__main__":\n    print(page(list(range(10)), 1))\n'
+    (workspace / "pages.py").write_text(buggy + main)
+    fixed = buggy.replace("number * size", "(number - 1) * size") + main
+    script = [
+        act("write", path="pages.py", content=fixed),
+        act("write", path="pages.py", content="[0, 1, 2]\n"),
+        act("finish", summary="pages.py prints [0, 1, 2]."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "pages.py prints [3, 4, 5] instead of [0, 1, 2]. Fix it.")
+        assert res.code == 0, res.stdout[-2000:]
+    refused = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"][1]
+    assert not refused.ok and "every function and class" in refused.output
+    out = subprocess.run([sys.executable, "pages.py"], cwd=workspace, capture_output=True, text=True).stdout
+    assert out.strip() == "[0, 1, 2]"
