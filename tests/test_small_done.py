@@ -13,9 +13,9 @@ import sys
 import pytest
 
 from hearth.core.events import Notice, ToolResult
-from hearth.llm.actions import JSON_OBJECT
-from hearth.testing import ScriptedServer
-from test_actions import act, events, finished, run
+from hearth.llm.actions import JSON_OBJECT, offered_names
+from hearth.testing import ScriptedReply, ScriptedServer
+from test_actions import act, events, finished, run, schema_of
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 MEDIAN_BUG = "def median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n"
@@ -218,3 +218,49 @@ def test_a_script_overwritten_with_its_expected_output_is_refused_and_the_fix_st
     assert not refused.ok and "every function and class" in refused.output
     out = subprocess.run([sys.executable, "pages.py"], cwd=workspace, capture_output=True, text=True).stdout
     assert out.strip() == "[0, 1, 2]"
+
+
+# The named files shown whole: reading them again is circling sooner
+
+
+def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actions(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "greet.py").write_text("import sys\n\nprint(f'Hello, {sys.argv[1]}!')\n")
+    script = [
+        act("read", path="greet.py"),
+        act("ls", path="."),
+        act("write", path="greet.py", content="import sys\n\nprint(f'Hello, {sys.argv[-1]}!')\n"),
+        act("finish", summary="greet.py greets the last argument."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Make greet.py greet the last argument")
+        assert res.code == 0, res.stdout[-2000:]
+        offered = [sorted(offered_names(schema_of(r))) for r in server.requests]
+    assert "read" in offered[1] and "read" not in offered[2] and "ls" not in offered[2]
+    assert {"write", "edit", "finish"} <= set(offered[2])
+    assert "read" in offered[3]  # after a change, looking is offered again
+
+
+# Text mode: the same judgement of a small model's finish
+
+
+def test_in_text_mode_a_claimed_fix_with_nothing_changed_ends_2_and_an_answer_ends_0(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "notes.txt").write_text("teh cat\nwas updated in 2020\n")
+    env = {"HEARTH_TOOL_MODE": "text", "HEARTH_MODEL_PROFILE": "small"}
+    with ScriptedServer([ScriptedReply(text="I have fixed the typo. TASK_COMPLETE")] * 3) as server:
+        assert run(hearth, server, workspace, "Fix the typo in notes.txt", **env).code == 2
+    assert len(notices(workspace)) == 2
+    answer = ScriptedReply(text="The notes say the file was updated in 2020. TASK_COMPLETE")
+    with ScriptedServer([answer]) as server:
+        assert run(hearth, server, workspace, "When was notes.txt updated?", **env).code == 0
+
+
+def test_a_summary_claims_a_commit_only_when_a_sentence_says_so_and_does_not_deny_it() -> None:
+    from hearth.agent.done import claims_commit
+
+    assert claims_commit("Created and committed .gitignore.")
+    assert claims_commit("Wrote it. Committed it as 'Add gitignore'.")
+    assert not claims_commit("Nothing was committed.")
+    assert not claims_commit("It wasn't committed: the repository is missing.")
+    assert not claims_commit("The last commit is abc123.")

@@ -89,10 +89,16 @@ PYTEST = (
     f"-p no:cacheprovider; else python3 - <<'HEARTH_TESTS'{PLAIN_RUNNER}HEARTH_TESTS\nfi"
 )
 NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran")  # nothing was checked
-_COMMIT_CLAIM = re.compile(r"\bcommit(?:ted|s)?\b", re.IGNORECASE)
+# Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
+# ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
+_COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECASE)
+_VERBS = (
+    r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
+    r"deleted|edited|implemented|corrected|refactored)\b"
+)
 _CHANGE_CLAIM = re.compile(
-    r"\b(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
-    r"deleted|edited|implemented|corrected|refactored)\b",
+    rf"(?:^|[.!:;]\s+|\n\s*[-*]?\s*|\bI\s+(?:have\s+|'ve\s+)?|\b(?:has|have)\s+been\s+){_VERBS}",
     re.IGNORECASE,
 )
 _TESTS_CLAIM = re.compile(
@@ -136,7 +142,12 @@ def failed_change(turn: Turn, dispatcher: Dispatcher) -> str:
     target (the same file; for a tool with no path, the same tool) worked in the turn. A change
     refused after the same file was changed well (the fixed script about to be overwritten with
     its expected output) leaves the good change standing."""
-    attempts = [(c, r) for c, r in turn.results if c is not None and changing(dispatcher, r.name)]
+    not_run = render("error_one_call")  # skipped by the one-call rule: never tried, not failed
+    attempts = [
+        (c, r)
+        for c, r in turn.results
+        if c is not None and changing(dispatcher, r.name) and r.output != not_run
+    ]
     if not attempts:
         return ""
     call, result = attempts[-1]
@@ -157,7 +168,7 @@ def failed_change(turn: Turn, dispatcher: Dispatcher) -> str:
 def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
     """A claim in the summary that no event of the turn backs."""
     names = [(_canonical(dispatcher, r.name), call, r) for call, r in turn.results if r.ok]
-    if _COMMIT_CLAIM.search(summary):
+    if claims_commit(summary):
         committed = any(
             name in COMMITS
             or (name == "shell" and call is not None and "git commit" in str(call.arguments.get("command")))
@@ -170,6 +181,12 @@ def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
     ):
         return render("finish_problem_no_change")
     return ""
+
+
+def claims_commit(summary: str) -> bool:
+    """A sentence of the summary says something was committed, and does not deny it."""
+    sentences = re.split(r"(?<=[.!?])\s+|\n", summary)
+    return any(_COMMIT_CLAIM.search(s) and not _NEGATION.search(s) for s in sentences)
 
 
 def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:

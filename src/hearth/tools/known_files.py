@@ -84,6 +84,7 @@ class KnownFiles:
         lines outright; one that changes words inside lines deletes none."""
         if not by_edit:
             self._check_rewrite(old, new, shown)
+            self._check_kept(path, old, new, shown)
             return
         old_lines = [line for line in old.splitlines() if line.strip()]
         if len(old_lines) < MIN_LINES_GUARDED:
@@ -127,6 +128,23 @@ class KnownFiles:
                 f"({names}). Write the whole file: its old definitions and your changes (or, to add "
                 "code at its end, send the write with append=true)."
             )
+
+    def _check_kept(self, path: Path, old: str, new: str, shown: str) -> None:
+        """A whole-file write that keeps none of the old lines of a file of two or more is refused
+        once per content (the same write again goes through): what a small model sends when it
+        writes only the line it was asked to add, or the output the fixed script should print."""
+        old_lines = {line.strip() for line in old.splitlines() if line.strip()}
+        if len(old_lines) < MIN_LINES_GUARDED or old_lines & {line.strip() for line in new.splitlines()}:
+            return
+        key = (path, "write", hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        raise ToolError(
+            f"Not changed: this write would replace every line of {shown} ({len(old_lines)} lines). "
+            "Write the whole file: the lines to keep and your changes; to add text at its end, send "
+            "the write with append=true. If you really mean to replace it all, send the same write again."
+        )
 
     def __contains__(self, path: Path) -> bool:
         return path in self._seen
