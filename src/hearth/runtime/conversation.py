@@ -256,7 +256,7 @@ class Conversation:
             return ""
         for _, path, _ in shown:
             if context.known is not None:
-                context.known.note(context.paths, path)
+                context.known.note(context.paths, path, shown=True)
         files = "\n".join(render("workspace_named_file", name=n, content=c.rstrip("\n")) for n, _, c in shown)
         return "\n" + render("workspace_named_files", files=files)
 

@@ -42,12 +42,18 @@ class KnownFiles:
     strict: bool = False
     _seen: dict[Path, Fingerprint] = field(default_factory=dict)
     _warned: set[tuple[Path, str, str]] = field(default_factory=set)  # (file, tool, content hash) warned
+    _shown: set[Path] = field(default_factory=set)  # shown whole with the task, not read since
 
-    def note(self, paths: WorkspacePaths, path: Path) -> None:
-        """Remember the file as it is now (after the agent read, wrote or edited it)."""
+    def note(self, paths: WorkspacePaths, path: Path, *, shown: bool = False) -> None:
+        """Remember the file as it is now (after the agent read, wrote or edited it; `shown`:
+        after Hearth showed it whole with the task)."""
         fp = _fingerprint(paths, path)
         if fp is not None:
             self._seen[path] = fp
+        if shown:
+            self._shown.add(path)
+        else:
+            self._shown.discard(path)
 
     def check(self, paths: WorkspacePaths, path: Path, shown: str) -> None:
         """Raise ToolError when an existing file was not read in this session or changed since."""
@@ -130,9 +136,12 @@ class KnownFiles:
             )
 
     def _check_kept(self, path: Path, old: str, new: str, shown: str) -> None:
-        """A whole-file write that keeps none of the old lines of a file of two or more is refused
-        once per content (the same write again goes through): what a small model sends when it
-        writes only the line it was asked to add, or the output the fixed script should print."""
+        """A whole-file write of a file Hearth showed with the task (and the model never read)
+        that keeps none of its two or more lines is refused once per content (the same write again
+        goes through): what a small model sends when it writes only the line it was asked to add.
+        After a read, such a rewrite is an edit and goes through."""
+        if path not in self._shown:
+            return
         old_lines = {line.strip() for line in old.splitlines() if line.strip()}
         if len(old_lines) < MIN_LINES_GUARDED or old_lines & {line.strip() for line in new.splitlines()}:
             return
