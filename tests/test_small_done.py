@@ -10,8 +10,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from hearth.core.events import Notice, ToolResult
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedReply, ScriptedServer
@@ -44,12 +42,6 @@ def init_repo(ws) -> None:  # type: ignore[no-untyped-def]
     (ws / "app.py").write_text("print('app')\n")
     git(ws, "add", "-A")
     git(ws, "commit", "-qm", "init")
-
-
-def pytest_in_sandbox() -> None:
-    probe = subprocess.run(["python3", "-m", "pytest", "--version"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip("python3 has no pytest: the project's tests cannot run")
 
 
 # A refused change, then finish
@@ -142,7 +134,6 @@ def test_fixed_with_nothing_changed_ends_2_and_a_question_answered_ends_0(hearth
 def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0_when_they_pass(
     hearth, workspace
 ) -> None:  # type: ignore[no-untyped-def]
-    pytest_in_sandbox()
     (workspace / "stats.py").write_text(MEDIAN_BUG)
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
@@ -168,7 +159,6 @@ def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0
 
 
 def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
-    pytest_in_sandbox()
     (workspace / "stats.py").write_text(MEDIAN_BUG)
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
@@ -264,3 +254,30 @@ def test_a_summary_claims_a_commit_only_when_a_sentence_says_so_and_does_not_den
     assert not claims_commit("Nothing was committed.")
     assert not claims_commit("It wasn't committed: the repository is missing.")
     assert not claims_commit("The last commit is abc123.")
+
+
+def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_finishes(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "AGENTS.md").write_text(
+        "# Project\n\nRun the tests with `python3 check.py` before you finish.\n"
+    )
+    (workspace / "check.py").write_text(
+        "import sys\n\nsys.exit(0 if open('VERSION.txt').read().strip() == '2' else 1)\n"
+    )
+    (workspace / "VERSION.txt").write_text("1\n")
+    script = [
+        act("write", path="VERSION.txt", content="3\n"),
+        act("finish", summary="Bumped the version."),
+        act("write", path="VERSION.txt", content="2\n"),
+        act("finish", summary="Bumped the version."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Set the version in VERSION.txt to 2")
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "Hearth ran `python3 check.py`" in notice.text
+    checks = [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+    assert [c.ok for c in checks] == [False, True]

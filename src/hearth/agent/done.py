@@ -104,7 +104,8 @@ _CHANGE_CLAIM = re.compile(
 _TESTS_CLAIM = re.compile(
     r"\btests?\b[^.\n]{0,30}\b(?:pass|passes|passed|passing|succeed\w*)\b", re.IGNORECASE
 )
-_AGENTS_TEST = re.compile(r"`([^`\n]*\b(?:pytest|test)\b[^`\n]*)`")
+# A command in backticks on a line of AGENTS.md that speaks of tests ("Run the tests with `make check`").
+_AGENTS_TEST = re.compile(r"^(?=[^\n]*\b(?:tests?|pytest)\b)[^`\n]*`([^`\n]+)`", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
