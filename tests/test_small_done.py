@@ -281,3 +281,27 @@ def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_fin
         e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
     ]
     assert [c.ok for c in checks] == [False, True]
+
+
+def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Held-out run: the 1.5B rewrote app.py unchanged, committed it as 'Add gitignore' and
+    finished with ".gitignore was added and committed"; there was no .gitignore (exit 0)."""
+    init_repo(workspace)
+    script = [
+        act("read", path="app.py"),
+        act("write", path="app.py", content='print("app")\n'),  # its quotes changed, nothing else
+        act("git_add", paths=["app.py"]),
+        act("git_commit", message="Add gitignore"),
+        act("finish", summary="The .gitignore file was added and committed successfully."),
+        act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        act("git_add", paths=[".gitignore"]),
+        act("git_commit", message="Add gitignore"),
+        act("finish", summary="The .gitignore file was added and committed successfully."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "Add a .gitignore file that ignores __pycache__/ folders and *.log files, and commit it."
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "there is no .gitignore in the workspace" in notice.text
+    assert git(workspace, "show", "HEAD:.gitignore") == "__pycache__/\n*.log\n"

@@ -10,7 +10,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    change was changed.
 2. The summary says something was committed, and no commit worked in this turn.
 3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
-   things worked in this turn (no write or edit, no command run).
+   things worked in this turn (no write or edit, no command run); or it names a file the task
+   names that is not in the workspace (".gitignore was added" with no .gitignore).
 4. A Python file the turn changed does not parse.
 5. The turn changed something and the project has tests (test_*.py or *_test.py with pytest, or
    a test command in AGENTS.md): they run, through the one dispatcher and so in the sandbox, and
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.named_files import named_paths
 from hearth.core.errors import LimitReached, TaskDone, ToolError
 from hearth.core.events import Event, ModelReply, Notice, ToolResult, UserMessage
 from hearth.core.types import ToolCall
@@ -92,6 +94,7 @@ NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran")  # nothin
 # Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
 _COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
+_DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
 _NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECASE)
 _VERBS = (
     r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
@@ -181,6 +184,25 @@ def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
         changing(dispatcher, name) or name in RUNS for name, _, _ in names
     ):
         return render("finish_problem_no_change")
+    return ""
+
+
+def _names(text: str) -> list[str]:
+    """The file names in `text`: `notes.txt`, `calc/ops.py`, and dotfiles such as `.gitignore`."""
+    return named_paths(text) + _DOTFILE.findall(text)
+
+
+def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
+    """A file the task names that a sentence of the summary names too (not denying it) and
+    that is not in the workspace: ".gitignore was added and committed" with no .gitignore."""
+    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    asked = set(_names(task))
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
+        if _NEGATION.search(sentence):
+            continue
+        for name in _names(sentence):
+            if name in asked and not os.path.lexists(root / name):
+                return render("finish_problem_missing", name=name)
     return ""
 
 
@@ -280,7 +302,11 @@ class FinishReview:
 
     async def problem(self, history: Sequence[Event], summary: str) -> str:
         turn = Turn.of(history)
-        found = failed_change(turn, self.dispatcher) or claim_problem(turn, self.dispatcher, summary)
+        found = (
+            failed_change(turn, self.dispatcher)
+            or claim_problem(turn, self.dispatcher, summary)
+            or missing_claimed(history, summary, self.dispatcher.context.workspace)
+        )
         if found:
             return found
         touched = any(
