@@ -305,3 +305,22 @@ def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(hearth, works
     [notice] = notices(workspace)
     assert "there is no .gitignore in the workspace" in notice.text
     assert git(workspace, "show", "HEAD:.gitignore") == "__pycache__/\n*.log\n"
+
+
+def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    """Held-out run: shown README.md whole, the 1.5B bumped its version by writing it again
+    without its last line, "See the changelog." (exit 0)."""
+    readme = "# tool\n\nCurrent version: 1.4.2\n\nSee the changelog.\n"
+    (workspace / "README.md").write_text(readme)
+    bumped = readme.replace("1.4.2", "1.5.0")
+    script = [
+        act("write", path="README.md", content="# tool\nCurrent version: 1.5.0"),
+        act("write", path="README.md", content=bumped),
+        act("finish", summary="Bumped README.md to 1.5.0."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Bump the version from 1.4.2 to 1.5.0 in README.md.")
+        assert res.code == 0, res.stdout[-2000:]
+    refused = next(e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write")
+    assert not refused.ok and "`See the changelog.`" in refused.output
+    assert (workspace / "README.md").read_text() == bumped

@@ -137,22 +137,24 @@ class KnownFiles:
 
     def _check_kept(self, path: Path, old: str, new: str, shown: str) -> None:
         """A whole-file write of a file Hearth showed with the task (and the model never read)
-        that keeps none of its two or more lines is refused once per content (the same write again
-        goes through): what a small model sends when it writes only the line it was asked to add.
-        After a read, such a rewrite is an edit and goes through."""
-        if path not in self._shown:
+        that drops lines of it outright (no line like them is left) is refused once per content
+        (the same write again goes through): the 1.5B rewrote a README for a version bump and left
+        out its last line, or wrote only the line it was asked to add. After a read, a rewrite is
+        an edit and goes through."""
+        if path not in self._shown or len([ln for ln in old.splitlines() if ln.strip()]) < MIN_LINES_GUARDED:
             return
-        old_lines = {line.strip() for line in old.splitlines() if line.strip()}
-        if len(old_lines) < MIN_LINES_GUARDED or old_lines & {line.strip() for line in new.splitlines()}:
+        dropped = dropped_lines(old, new)
+        if not dropped:
             return
         key = (path, "write", hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
         if key in self._warned:
             return
         self._warned.add(key)
+        examples = "; ".join(f"`{line[:60]}`" for line in dropped[:3])
         raise ToolError(
-            f"Not changed: this write would replace every line of {shown} ({len(old_lines)} lines). "
-            "Write the whole file: the lines to keep and your changes; to add text at its end, send "
-            "the write with append=true. If you really mean to replace it all, send the same write again."
+            f"Not changed: this write would drop {len(dropped)} line(s) of {shown} ({examples}). "
+            "Write the whole file: every line to keep and your changes; to add text at its end, send "
+            "the write with append=true. If you really mean to drop them, send the same write again."
         )
 
     def __contains__(self, path: Path) -> bool:
@@ -197,6 +199,18 @@ def deleted_lines(old: str, new: str) -> list[str]:
         elif tag == "replace" and (i2 - i1) > (j2 - j1):
             lost += a[i1 + (j2 - j1) : i2]
     return [line for line in lost if line.strip()]
+
+
+def dropped_lines(old: str, new: str) -> list[str]:
+    """The non-blank lines of `old` that `new` leaves out with nothing like them in their place
+    (a line with a word or number changed is changed, not dropped)."""
+    kept = [line.strip() for line in new.splitlines() if line.strip()]
+    dropped: list[str] = []
+    for line in dict.fromkeys(line.strip() for line in old.splitlines() if line.strip()):
+        if line in kept or difflib.get_close_matches(line, kept, n=1, cutoff=0.6):
+            continue
+        dropped.append(line)
+    return dropped
 
 
 def _definitions(text: str) -> set[str]:
