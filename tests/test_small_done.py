@@ -324,3 +324,17 @@ def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(hearth, wor
     refused = next(e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write")
     assert not refused.ok and "`See the changelog.`" in refused.output
     assert (workspace / "README.md").read_text() == bumped
+
+
+def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    """The next held-out run: package.json written on one line was refused as dropping its lines,
+    and the model, told to append, appended it (a broken file)."""
+    (workspace / "package.json").write_text('{\n  "name": "tool",\n  "version": "1.4.2"\n}\n')
+    script = [
+        act("write", path="package.json", content='{"name": "tool", "version": "1.5.0"}'),
+        act("finish", summary="Bumped package.json to 1.5.0."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Bump the version from 1.4.2 to 1.5.0 in package.json.")
+        assert res.code == 0, res.stdout[-2000:]
+    assert json.loads((workspace / "package.json").read_text()) == {"name": "tool", "version": "1.5.0"}

@@ -151,10 +151,13 @@ class KnownFiles:
             return
         self._warned.add(key)
         examples = "; ".join(f"`{line[:60]}`" for line in dropped[:3])
+        total = len({line.strip() for line in old.splitlines() if line.strip()})
+        # only the new text sent: what the model meant was most likely to add it
+        add = " To add text at its end, send the write with append=true." if len(dropped) == total else ""
         raise ToolError(
-            f"Not changed: this write would drop {len(dropped)} line(s) of {shown} ({examples}). "
-            "Write the whole file: every line to keep and your changes; to add text at its end, send "
-            "the write with append=true. If you really mean to drop them, send the same write again."
+            f"Not changed: this write would drop {len(dropped)} of the {total} lines of {shown} "
+            f"({examples}). Write the whole file: every line to keep, with your changes.{add} If you "
+            "really mean to drop them, send the same write again."
         )
 
     def __contains__(self, path: Path) -> bool:
@@ -202,14 +205,18 @@ def deleted_lines(old: str, new: str) -> list[str]:
 
 
 def dropped_lines(old: str, new: str) -> list[str]:
-    """The non-blank lines of `old` that `new` leaves out with nothing like them in their place
-    (a line with a word or number changed is changed, not dropped)."""
-    kept = [line.strip() for line in new.splitlines() if line.strip()]
+    """The non-blank lines of `old` that `new` leaves out with nothing like them left: a line with
+    a word or number changed is changed, and one whose text is still there (a JSON file written
+    on one line) is kept."""
+    flat = " ".join(new.split())
+    lines = [" ".join(line.split()) for line in new.splitlines() if line.strip()]
     dropped: list[str] = []
-    for line in dict.fromkeys(line.strip() for line in old.splitlines() if line.strip()):
-        if line in kept or difflib.get_close_matches(line, kept, n=1, cutoff=0.6):
-            continue
-        dropped.append(line)
+    for line in dict.fromkeys(" ".join(line.split()) for line in old.splitlines() if line.strip()):
+        if difflib.get_close_matches(line, lines, n=1, cutoff=0.6):
+            continue  # changed in place
+        match = difflib.SequenceMatcher(None, line, flat, autojunk=False).find_longest_match()
+        if match.size < 0.6 * len(line):
+            dropped.append(line)
     return dropped
 
 
