@@ -294,6 +294,7 @@ def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(hearth, works
         act("git_commit", message="Add gitignore"),
         act("finish", summary="The .gitignore file was added and committed successfully."),
         act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        act("finish", summary="The .gitignore file was added and committed successfully."),
         act("git_add", paths=[".gitignore"]),
         act("git_commit", message="Add gitignore"),
         act("finish", summary="The .gitignore file was added and committed successfully."),
@@ -302,8 +303,10 @@ def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(hearth, works
         task = "Add a .gitignore file that ignores __pycache__/ folders and *.log files, and commit it."
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
-    [notice] = notices(workspace)
-    assert "there is no .gitignore in the workspace" in notice.text
+    missing, uncommitted = notices(workspace)
+    assert "there is no .gitignore in the workspace" in missing.text
+    # the app.py commit came before .gitignore was written: it does not back the claim
+    assert "no commit was made after your last change" in uncommitted.text
     assert git(workspace, "show", "HEAD:.gitignore") == "__pycache__/\n*.log\n"
 
 

@@ -173,11 +173,14 @@ def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
     """A claim in the summary that no event of the turn backs."""
     names = [(_canonical(dispatcher, r.name), call, r) for call, r in turn.results if r.ok]
     if claims_commit(summary):
-        committed = any(
-            name in COMMITS
-            or (name == "shell" and call is not None and "git commit" in str(call.arguments.get("command")))
-            for name, call, _ in names
-        )
+        committed = False  # a commit that worked after the last change of a file
+        for name, call, _ in names:
+            if name in COMMITS or (
+                name == "shell" and call is not None and "git commit" in str(call.arguments.get("command"))
+            ):
+                committed = True
+            elif changing(dispatcher, name) and call is not None and "path" in call.arguments:
+                committed = False
         if not committed:
             return render("finish_problem_no_commit")
     if _CHANGE_CLAIM.search(summary) and not any(
