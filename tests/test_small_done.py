@@ -341,3 +341,18 @@ def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(hear
         res = run(hearth, server, workspace, "Bump the version from 1.4.2 to 1.5.0 in package.json.")
         assert res.code == 0, res.stdout[-2000:]
     assert json.loads((workspace / "package.json").read_text()) == {"name": "tool", "version": "1.5.0"}
+
+
+def test_grammar_mode_asked_for_with_a_model_of_unknown_size_gets_the_small_profile(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    """The held-out grammar runs were made with HEARTH_TOOL_MODE=grammar behind `--model_alias
+    local`: the tool probe that finds the small profile was skipped, so they ran the full one."""
+    (workspace / "notes.txt").write_text("teh cat\n")
+    with ScriptedServer(
+        [act("finish", summary="It says teh cat.")], model="local", formats=(JSON_OBJECT,)
+    ) as server:
+        res = run(hearth, server, workspace, "What does notes.txt say?", HEARTH_TOOL_MODE="grammar")
+        assert res.code == 0, res.stdout[-2000:]
+        first = json.dumps(server.requests[0]["messages"])
+    assert "teh cat" in first  # the small profile's first look, with the named file whole
