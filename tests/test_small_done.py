@@ -356,3 +356,17 @@ def test_grammar_mode_asked_for_with_a_model_of_unknown_size_gets_the_small_prof
         assert res.code == 0, res.stdout[-2000:]
         first = json.dumps(server.requests[0]["messages"])
     assert "teh cat" in first  # the small profile's first look, with the named file whole
+
+
+def test_a_small_models_plan_naming_files_still_to_create_is_not_sent_back(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "text.txt").write_text("the cat\n")
+    plan = "Here is the plan:\n1. Created counts.py will count the words\n2. Run it\nThat is all."
+    with ScriptedServer([ScriptedReply(text=plan)], model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server_url = server.url
+        res = hearth(
+            "run", "Write counts.py that counts the words in text.txt", "-w", str(workspace), "--plan", "--json",
+            env={"HEARTH_LLM_URL": server_url, "HEARTH_RETRIES": "0", "HEARTH_TOOL_MODE": "text"},
+        )  # fmt: skip
+        assert res.code == 0, res.stdout[-2000:]
+    assert notices(workspace) == []
+    assert not (workspace / "counts.py").exists()

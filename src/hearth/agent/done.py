@@ -36,7 +36,7 @@ from pathlib import Path
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.named_files import named_paths
 from hearth.core.errors import LimitReached, TaskDone, ToolError
-from hearth.core.events import Event, ModelReply, Notice, ToolResult, UserMessage
+from hearth.core.events import Event, HearthMessage, ModelReply, Notice, ToolResult, UserMessage
 from hearth.core.types import ToolCall
 from hearth.prompts import render
 
@@ -100,6 +100,7 @@ _VERBS = (
     r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
     r"deleted|edited|implemented|corrected|refactored)\b"
 )
+_DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
 _CHANGE_CLAIM = re.compile(
     rf"(?:^|[.!:;]\s+|\n\s*[-*]?\s*|\bI\s+(?:have\s+|'ve\s+)?|\b(?:has|have)\s+been\s+){_VERBS}",
     re.IGNORECASE,
@@ -128,6 +129,16 @@ class Turn:
             elif isinstance(event, ToolResult):
                 results.append((calls.get(event.call_id), event))
         return cls(results)
+
+
+def planning(history: Sequence[Event]) -> bool:
+    """Whether this turn is plan mode's read-only planning (its opening asks for a plan)."""
+    for event in reversed(history):
+        if isinstance(event, HearthMessage) and event.reason in ("plan", "plan_approved"):
+            return event.reason == "plan"  # after the approval the plan is carried out: judged
+        if isinstance(event, UserMessage):
+            return False
+    return False
 
 
 def changing(dispatcher: Dispatcher, name: str) -> bool:
@@ -201,8 +212,8 @@ def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
     asked = set(_names(task))
     for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
-        if _NEGATION.search(sentence):
-            continue
+        if _NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
+            continue  # not a claim that something was done ("Create counts.py" in a plan)
         for name in _names(sentence):
             if name in asked and not os.path.lexists(root / name):
                 return render("finish_problem_missing", name=name)
@@ -293,6 +304,8 @@ class FinishReview:
         """True when the evidence supports the finish. False when it goes back to the model (a
         notice saying what is wrong was recorded); raises LimitReached once it went back ROUNDS
         times in this turn."""
+        if planning(history):
+            return True  # a plan changes nothing and claims nothing yet
         problem = await self.problem(history, done.final_text or done.reason)
         if not problem:
             return True
