@@ -90,7 +90,9 @@ PYTEST = (
     "if python3 -c 'import pytest' 2>/dev/null; then PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -x "
     f"-p no:cacheprovider; else python3 - <<'HEARTH_TESTS'{PLAIN_RUNNER}HEARTH_TESTS\nfi"
 )
-NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran")  # nothing was checked
+# nothing was checked: no tests collected, no pytest, or the run outlived TEST_SECONDS
+NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed: no exit after")
+TEST_SECONDS = 300
 # Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
 _COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
@@ -350,7 +352,8 @@ class FinishReview:
 
     async def _run_tests(self, command: str, step: int) -> ToolResult | None:
         """The tests' result, or None when nothing was checked (none found, or refused)."""
-        call = ToolCall(id=f"hearth-check-{step}", name="shell", arguments={"command": command})
+        arguments = {"command": command, "timeout": TEST_SECONDS}
+        call = ToolCall(id=f"hearth-check-{step}", name="shell", arguments=arguments)
         events = await self.dispatcher.dispatch(call)
         for event in events:
             self.record(event)
