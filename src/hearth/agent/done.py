@@ -6,17 +6,19 @@ with claims no event backs ("created and committed" with no commit; "the test no
 nothing run), or after a change that broke what the project's own tests check. So when a small
 model finishes, Hearth looks at what the turn did and runs the checks it can find itself:
 
-1. A change the model tried last failed and no change worked after it: nothing it meant to
-   change was changed.
-2. The summary says something was committed, and no commit worked in this turn.
+1. A change the model tried last failed and no change of the same file (or, for a tool with no
+   path, by the same tool) worked in the turn: nothing it meant to change was changed.
+2. The summary says something was committed, and no commit worked after the last change of a file.
 3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
    things worked in this turn (no write or edit, no command run); or it names a file the task
    names that is not in the workspace (".gitignore was added" with no .gitignore).
 4. A Python file the turn changed does not parse.
-5. The turn changed something and the project has tests (test_*.py or *_test.py with pytest, or
-   a test command in AGENTS.md): they run, through the one dispatcher and so in the sandbox, and
-   must pass after the last change. A summary that says the tests pass with no tests found and
-   none run after the last change is a claim with no evidence.
+5. The turn changed something and the project has tests (a test command in AGENTS.md, else
+   test_*.py or *_test.py files: pytest, or without it their plain test functions): they run,
+   through the one dispatcher and so in the sandbox, and must pass after the last change. A
+   summary that says the tests pass with no tests found and none run after the last change is a
+   claim with no evidence.
+Plan mode's planning turn is left alone: a plan changes nothing yet.
 
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
 in a turn; a finish still contradicted after that ends the turn as not done (status limit, exit
