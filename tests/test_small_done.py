@@ -370,3 +370,17 @@ def test_a_small_models_plan_naming_files_still_to_create_is_not_sent_back(heart
         assert res.code == 0, res.stdout[-2000:]
     assert notices(workspace) == []
     assert not (workspace / "counts.py").exists()
+
+
+def test_a_bare_finish_on_a_task_asking_to_change_a_named_file_with_nothing_done_ends_2(
+    hearth, workspace
+) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "notes.txt").write_text("teh cat\n")
+    script = [act("finish", summary="The task is complete.")] * 3
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        assert run(hearth, server, workspace, "Fix the typo in notes.txt").code == 2
+    assert "the task asks for a change" in notices(workspace)[0].text
+    with ScriptedServer(
+        [act("finish", summary="An autumn haiku: ...")], model=SMALL, formats=(JSON_OBJECT,)
+    ) as server:
+        assert run(hearth, server, workspace, "Write a haiku about notes.txt").code == 0

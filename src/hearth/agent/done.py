@@ -18,6 +18,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    through the one dispatcher and so in the sandbox, and must pass after the last change. A
    summary that says the tests pass with no tests found and none run after the last change is a
    claim with no evidence.
+6. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
+   and nothing was changed or run in the turn.
 Plan mode's planning turn is left alone: a plan changes nothing yet.
 
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
@@ -103,6 +105,13 @@ _NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECA
 _VERBS = (
     r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
     r"deleted|edited|implemented|corrected|refactored)\b"
+)
+# A task that asks for a change to files: a sentence opening with one of these verbs, and a file
+# named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
+_ASKS_CHANGE = re.compile(
+    r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
+    r"replace|edit|implement|refactor|commit|append|insert|move)\b",
+    re.IGNORECASE,
 )
 _DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
 _CHANGE_CLAIM = re.compile(
@@ -334,7 +343,9 @@ class FinishReview:
             for _, r in turn.results
         )
         if not touched:
-            return ""
+            task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+            asks = _ASKS_CHANGE.search(task) and _names(task)
+            return render("finish_problem_nothing_done") if asks else ""
         found = broken_python(self.dispatcher, changed_python(turn, self.dispatcher))
         if found:
             return found
