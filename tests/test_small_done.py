@@ -384,3 +384,17 @@ def test_a_bare_finish_on_a_task_asking_to_change_a_named_file_with_nothing_done
         [act("finish", summary="An autumn haiku: ...")], model=SMALL, formats=(JSON_OBJECT,)
     ) as server:
         assert run(hearth, server, workspace, "Write a haiku about notes.txt").code == 0
+
+
+def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    (workspace / "test_app.py").write_text("def test_broken():\n    assert False\n")
+    (workspace / "README.md").write_text("# app\n\nVersion 1.\n")
+    script = [
+        act("write", path="README.md", content="# app\n\nVersion 2.\n"),
+        act("finish", summary="Updated README.md to version 2."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        assert run(hearth, server, workspace, "Update README.md to version 2").code == 0
+    assert not [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]

@@ -346,10 +346,14 @@ class FinishReview:
             task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
             asks = _ASKS_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
-        found = broken_python(self.dispatcher, changed_python(turn, self.dispatcher))
+        python = changed_python(turn, self.dispatcher)
+        found = broken_python(self.dispatcher, python)
         if found:
             return found
         command = test_command(self.dispatcher.context.workspace)
+        ran = any(r.ok and _canonical(self.dispatcher, r.name) in RUNS for _, r in turn.results)
+        if command == PYTEST and not python and not ran:
+            command = ""  # Python tests, and only text files changed (a README): nothing they check
         result = await self._run_tests(command, len(history)) if command else None
         if result is not None and not result.ok:
             tail = "\n".join(result.output.strip().splitlines()[-15:])[-1500:]
