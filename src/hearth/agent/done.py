@@ -14,7 +14,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    names that is not in the workspace (".gitignore was added" with no .gitignore).
 4. A Python file the turn changed does not parse.
 5. The turn changed something and the project has tests (a test command in AGENTS.md, else
-   test_*.py or *_test.py files: pytest, or without it their plain test functions): they run,
+   test_*.py or *_test.py files: pytest, or without it their plain test functions; these only
+   when a Python file changed or code ran): they run,
    through the one dispatcher and so in the sandbox, and must pass after the last change. A
    summary that says the tests pass with no tests found and none run after the last change is a
    claim with no evidence.
