@@ -1,7 +1,9 @@
 """The cost of isolation.
 
-1. Median wall time of `shell("true")` through each sandbox backend available here, against a bare
-   `subprocess.run(["/bin/sh", "-c", "true"])`. Goal: bwrap within 3x of bare.
+1. Median wall time of `shell("true")` through each sandbox backend available here, against the
+   backend's own start with the same flags (bwrap, or the Landlock/process helper, started alone) and
+   a bare `subprocess.run(["/bin/sh", "-c", "true"])`. The rows of a backend are interleaved run by
+   run, each after a pause (the model's turn in a session). Goal: Hearth within 3 ms of bwrap alone.
 2. A 1,000-file write + read loop through the file tools (safe resolution, openat2) against plain
    Python file I/O. Goal: within 1.5x.
 
@@ -20,6 +22,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from io import BytesIO
 from pathlib import Path
 
@@ -28,6 +31,7 @@ from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.core.protocols import ExecSpec
 from hearth.core.types import ToolCall
 from hearth.runtime.checkpoints import Checkpoints
+from hearth.sandbox.backend import Backend
 from hearth.sandbox.choice import BACKENDS, self_test
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.paths import SafePaths
@@ -44,7 +48,78 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def bench_shell(runs: int) -> list[tuple[str, float]]:
+async def _timed(coro: Awaitable[object]) -> float:
+    t = time.perf_counter()
+    await coro
+    return time.perf_counter() - t
+
+
+async def _alone(backend: Backend, ws: Path, wrap: Callable[[list[str]], list[str]] | None = None) -> None:
+    """The backend's command line for `true` started as the runner starts one (asyncio, output
+    piped, its descriptors passed), and nothing else; `wrap`: through a launcher."""
+    launch = backend.launch(ExecSpec("true", ws))
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *(wrap(launch.argv) if wrap else launch.argv),
+            env={},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+            pass_fds=launch.pass_fds,
+        )
+    finally:
+        launch.close()
+    assert proc.stdout is not None
+    await proc.stdout.read()
+    await proc.wait()
+
+
+async def _rows_for(name: str, ws: Path, runs: int, pause: float) -> list[tuple[str, float]]:
+    """The backend's own start, then `shell("true")` through the runner and through the
+    dispatcher (as a session calls it), interleaved run by run so all rows meet the same load,
+    with `pause` seconds before each (the model's turn between two commands of a session)."""
+    backend = BACKENDS[name](ws, ResourceLimits())
+    group = ProcessGroup.create(ResourceLimits())
+    runner = SandboxRunner(BACKENDS[name](ws, ResourceLimits()))
+    tool_runner = SandboxRunner(BACKENDS[name](ws, ResourceLimits()))
+    dispatcher = Dispatcher(
+        Toolset(shell_tools()),
+        PermissionPolicy(PermissionMode.AUTO),
+        RunContext(paths=SafePaths(ws), sandbox=tool_runner),
+    )
+    call = ToolCall(id="c", name="shell", arguments={"command": "true"})
+    spec = ExecSpec("true", ws, timeout=30)
+    label = "bwrap" if name == "bwrap" else f"the {name} helper"
+    rows: dict[str, list[float]] = {
+        f"{label} alone (same flags)": [],
+        f"{label} via the launcher": [],
+        f"shell via {name}": [],
+        f"shell tool via {name}": [],
+    }
+    await runner.run(spec)  # warm up (a session's first command)
+    await dispatcher.dispatch(call)
+    for _ in range(runs):
+        times = []
+        for attempt in (
+            lambda: _alone(backend, ws),
+            lambda: _alone(backend, ws, group.launcher),
+            lambda: runner.run(spec),
+            lambda: dispatcher.dispatch(call),
+        ):
+            await asyncio.sleep(pause)
+            times.append(await _timed(attempt()))
+        for key, value in zip(rows, times, strict=True):
+            rows[key].append(value)
+    await runner.close()
+    await tool_runner.close()
+    group.remove()
+    out = [(key, median_ms(values)) for key, values in rows.items()]
+    beyond = [tool - alone for alone, _, _, tool in zip(*rows.values(), strict=True)]
+    out.append((f"  Hearth beyond {label} (paired)", median_ms(beyond)))
+    return out
+
+
+def bench_shell(runs: int, pause: float) -> list[tuple[str, float]]:
     ws = Path(tempfile.mkdtemp(prefix="hearth-bench-"))
     rows: list[tuple[str, float]] = []
     samples = []
@@ -53,53 +128,6 @@ def bench_shell(runs: int) -> list[tuple[str, float]]:
         subprocess.run(["/bin/sh", "-c", "true"], check=True)
         samples.append(time.perf_counter() - t)
     rows.append(("bare subprocess.run", median_ms(samples)))
-    bwrap = BACKENDS["bwrap"](ws, ResourceLimits())
-    if bwrap.available() is None:
-        argv = bwrap.argv(ExecSpec("true", ws))
-        samples = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            subprocess.run(argv, env={}, check=True)
-            samples.append(time.perf_counter() - t)
-        rows.append(("bwrap alone (same flags)", median_ms(samples)))
-        if hasattr(ProcessGroup, "launcher"):
-            group = ProcessGroup.create(ResourceLimits())
-            samples = []
-            for _ in range(runs):
-                t = time.perf_counter()
-                subprocess.run(group.launcher(argv), env={}, check=True)
-                samples.append(time.perf_counter() - t)
-            group.remove()
-            rows.append(("bwrap via the launcher", median_ms(samples)))  # sh joins the cgroup, prlimit
-
-    async def through(runner: SandboxRunner) -> float:
-        spec = ExecSpec("true", ws, timeout=30)
-        await runner.run(spec)  # warm up
-        times = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            await runner.run(spec)
-            times.append(time.perf_counter() - t)
-        await runner.close()
-        return median_ms(times)
-
-    async def tool(runner: SandboxRunner) -> float:
-        """The shell tool as a session calls it: through the dispatcher (permission, validation)."""
-        dispatcher = Dispatcher(
-            Toolset(shell_tools()),
-            PermissionPolicy(PermissionMode.AUTO),
-            RunContext(paths=SafePaths(ws), sandbox=runner),
-        )
-        call = ToolCall(id="c", name="shell", arguments={"command": "true"})
-        await dispatcher.dispatch(call)  # warm up
-        times = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            await dispatcher.dispatch(call)
-            times.append(time.perf_counter() - t)
-        await runner.close()
-        return median_ms(times)
-
     for name in ("bwrap", "landlock", "process"):
         backend = BACKENDS[name](ws, ResourceLimits())
         why = backend.available() or (
@@ -108,10 +136,7 @@ def bench_shell(runs: int) -> list[tuple[str, float]]:
         if why:
             rows.append((f"{name} (unavailable: {why[:50]})", float("nan")))
             continue
-        rows.append((f"shell via {name}", asyncio.run(through(SandboxRunner(backend)))))
-        rows.append(
-            (f"shell tool via {name}", asyncio.run(tool(SandboxRunner(BACKENDS[name](ws, ResourceLimits())))))
-        )
+        rows += asyncio.run(_rows_for(name, ws, runs, pause))
     points = Checkpoints(ws)
     points.snapshot("first")
     samples = []
@@ -167,20 +192,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--shell-only", action="store_true", help="leave out the file I/O part")
+    parser.add_argument(
+        "--pause", type=float, default=0.1, help="seconds before each command (the model's turn; default 0.1)"
+    )
     parser.add_argument("--baseline", help="also run the shell part on this commit's src (e.g. main)")
     args = parser.parse_args()
     if args.baseline:
         src = baseline_src(args.baseline)
-        cmd = [sys.executable, __file__, "--runs", str(args.runs), "--shell-only"]
+        cmd = [sys.executable, __file__, "--runs", str(args.runs), "--pause", str(args.pause), "--shell-only"]
         print(f"baseline ({args.baseline}):")
         subprocess.run(cmd, env={**os.environ, "PYTHONPATH": str(src)}, check=False)
         print("\nthis tree:")
-    rows = bench_shell(args.runs)
+    rows = bench_shell(args.runs, args.pause)
     base = rows[0][1]
-    print(f'shell("true"), median of {args.runs} runs')
-    print(f"{'':32} {'ms':>8} {'x bare':>8}")
+    print(f'shell("true"), median of {args.runs} runs, {args.pause} s before each')
+    print(f"{'':44} {'ms':>8} {'x bare':>8}")
     for name, ms in rows:
-        print(f"{name:32} {ms:8.2f} {ms / base:8.2f}")
+        print(f"{name:44} {ms:8.2f} {ms / base:8.2f}")
     if args.shell_only:
         return
     plain, tools = bench_files(args.files)

@@ -71,7 +71,7 @@ async def _run(delay: float, concurrency: int) -> dict[str, Any]:
     try:
         _script(server)
         rt = await open_runtime(
-            Settings(
+            Settings.from_keys(
                 llm_url=server.url,
                 workspace=workspace,
                 sandbox="process",

@@ -5,7 +5,8 @@
     .venv/bin/python scripts/gen_docs.py --check  # exit 1 if a committed page is out of date
 
 docs/reference/configuration.md comes from the `Settings` model (src/hearth/runtime/config.py):
-each field's name, type, default, description and environment variable. docs/reference/cli.md
+each setting's name (its key), type, default, description, environment variable and place in
+the groups. docs/reference/cli.md
 comes from the typer commands (src/hearth/apps/cli). Change the code, then run this script;
 tests/test_docs.py fails while a committed page differs from what the code says.
 """
@@ -87,35 +88,50 @@ def _nested(annotation: Any) -> type[BaseModel] | None:
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
-def _setting_rows(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, Any, Any]]:
-    """(dotted name, field, leaf name) for every setting, nested models flattened in order."""
+def _setting_rows(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, str, Any]]:
+    """(key, where it lives in `Settings`, field) for every setting of a group, nested groups
+    (the bridges' platforms) flattened in order."""
     for name, field in model.model_fields.items():
         inner = _nested(field.annotation)
         if inner is not None:
             yield from _setting_rows(inner, f"{prefix}{name}.")
         else:
-            yield f"{prefix}{name}", field, name
+            yield field.alias or name, f"{prefix}{name}", field
+
+
+def _groups() -> Iterator[tuple[str, str, list[tuple[str, str, Any]]]]:
+    """(heading, what the group is for, its rows): the settings outside every group first."""
+    from hearth.runtime.config import Settings
+
+    loose = [(n, n, f) for n, f in Settings.model_fields.items() if _nested(f.annotation) is None]
+    yield "Workspace", "", loose
+    for name, field in Settings.model_fields.items():
+        group = _nested(field.annotation)
+        if group is not None:
+            about = " ".join((group.__doc__ or "").split())
+            yield f"`{name}`", about, list(_setting_rows(group, f"{name}."))
 
 
 def configuration_page() -> str:
-    from hearth.runtime.config import SEED_ALIASES, Settings
+    from hearth.runtime.config import SEED_ALIASES
     from hearth.runtime.roles import RoleSettings
     from hearth.runtime.trust import PROJECT_LOWER_ONLY, PROJECT_SAFE
 
     aliases: dict[str, list[str]] = {}
-    for alias, field_name in SEED_ALIASES.items():
-        aliases.setdefault(field_name, []).append(alias)
+    for alias, key in SEED_ALIASES.items():
+        aliases.setdefault(key, []).append(alias)
     out = [
         "# Configuration reference",
         "",
         GENERATED,
         "",
-        "Every setting, in the order the `Settings` model declares them. Set one in the user file "
-        "(`~/.config/hearth/config.toml` on Linux; `hearth config` prints its path), in the "
-        "project file `<workspace>/.hearth/config.toml`, in a `.env` file, in the environment "
-        "(the variable named below), or with a command-line flag where one exists. Later layers "
-        "win; see [Settings, logs and traces](../configuration.md) for the order and for the "
-        "trust gate.",
+        "Every setting, grouped by concern as the `Settings` model holds them. Set one by its name "
+        "in the user file (`~/.config/hearth/config.toml` on Linux; `hearth config` prints its "
+        "path), in the project file `<workspace>/.hearth/config.toml`, in a `.env` file, in the "
+        "environment (the variable named below), or with a command-line flag where one exists. "
+        "The names are flat (`llm_url = ...`); the groups are how the code reads them "
+        "(`settings.model.url`, the *In the code* column). Later layers win; see "
+        "[Settings, logs and traces](../configuration.md) for the order and for the trust gate.",
         "",
         "The *workspace's own files* column says what a folder's own `.hearth/config.toml` and "
         "`.env` may set before you `hearth trust` it: **yes** always, **lower only** may lower "
@@ -124,24 +140,29 @@ def configuration_page() -> str:
         "Lists (`allow`, `network_allow`, ...) are written in the environment as a JSON list or "
         "as items separated by commas; `roles` as a JSON object. A blank value in a `.env` file "
         "means unset.",
-        "",
-        "| Setting | Type | Default | Environment | Workspace's own files | Description |",
-        "| --- | --- | --- | --- | --- | --- |",
     ]
-    for dotted, field, leaf in _setting_rows(Settings):
-        env = [f"`HEARTH_{leaf.upper()}`", *(f"`{a}`" for a in aliases.get(leaf, []))]
-        if leaf == "workspace":
-            trust = "never"
-        elif leaf in PROJECT_SAFE:
-            trust = "yes"
-        elif leaf in PROJECT_LOWER_ONLY:
-            trust = "lower only"
-        else:
-            trust = "after trust"
-        out.append(
-            f"| `{dotted}` | {_type_name(field.annotation)} | {_default(leaf, field)} | "
-            f"{', '.join(env)} | {trust} | {_cell(field.description or '')} |"
-        )
+    for heading, about, rows in _groups():
+        out += ["", f"## {heading}", ""]
+        if about:
+            out += [about, ""]
+        out += [
+            "| Setting | Type | Default | Environment | Workspace's own files | Description | In the code |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for key, dotted, field in rows:
+            env = [f"`HEARTH_{key.upper()}`", *(f"`{a}`" for a in aliases.get(key, []))]
+            if key == "workspace":
+                trust = "never"
+            elif key in PROJECT_SAFE:
+                trust = "yes"
+            elif key in PROJECT_LOWER_ONLY:
+                trust = "lower only"
+            else:
+                trust = "after trust"
+            out.append(
+                f"| `{key}` | {_type_name(field.annotation)} | {_default(key, field)} | "
+                f"{', '.join(env)} | {trust} | {_cell(field.description or '')} | `{dotted}` |"
+            )
     out += [
         "",
         "## Roles",

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hearth.testing.server import ScriptedServer
-from support import CliResult, clean_env
+from support import CliResult, HearthCli, clean_env
 from websupport import Web, running_web
 
 # Tests never read or write the real user's config and data folders (~/.config/hearth,
@@ -66,7 +66,7 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture
-def hearth(home: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+def hearth(home: Path, tmp_path: Path) -> HearthCli:
     """Run the real `hearth` command line in a subprocess."""
 
     def run(

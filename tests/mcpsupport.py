@@ -12,6 +12,7 @@ import pytest
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from requirements import NODE_PREFIX, need, required
+from support import CliResult, HearthCli
 
 ROOT = Path(__file__).resolve().parents[1]
 NPM = NODE_PREFIX / "node_modules" / "@modelcontextprotocol"
@@ -48,7 +49,7 @@ def configure(home: Path, servers: dict[str, Any]) -> None:
     (folder / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
 
 
-def run(hearth, server: ScriptedServer, workspace: Path, *extra: str, **env: str):  # type: ignore[no-untyped-def]
+def run(hearth: HearthCli, server: ScriptedServer, workspace: Path, *extra: str, **env: str) -> CliResult:
     return hearth(
         "run",
         "Use the tools",

@@ -6,7 +6,10 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+TESTS = Path(__file__).resolve().parent  # tests/: the shared helpers, on sys.path for every test
+ROOT = TESTS.parent  # the checkout
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
@@ -41,6 +44,14 @@ class CliResult:
 
     def json_lines(self) -> list[dict[str, Any]]:
         return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
+
+
+class HearthCli(Protocol):
+    """The `hearth` fixture: runs the real command line in a subprocess (conftest.py)."""
+
+    def __call__(
+        self, *args: str, env: dict[str, str] | None = None, timeout: float = 60, cwd: Path | None = None
+    ) -> CliResult: ...
 
 
 def wait_reflected(workspace: Path, session_id: str, timeout: float = 60) -> Any:

@@ -76,3 +76,54 @@ def test_the_check_itself_catches_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from hearth.runtime.config import Settings\nimport rich.console\n")
     assert _imports(bad) == ["hearth.runtime.config", "rich.console"]
+
+
+TESTS = Path(__file__).resolve().parent
+# Besides the folders of src/hearth's packages: tests that run `hearth` as a subprocess or in a
+# browser, and the adversarial suite.
+TEST_FOLDERS = {"e2e", "security"}
+# The tests/ root holds the shared helpers and these checks of the whole project.
+ROOT_TESTS = {"test_layers.py", "test_docs.py", "test_test_isolation.py", "test_environment_reads.py"}
+
+
+def _misplaced_tests(tests: Path, src: Path) -> list[str]:
+    packages = {p.relative_to(src).as_posix() for p in src.rglob("*") if (p / "__init__.py").is_file()}
+    problems = []
+    seen: dict[str, Path] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        rel = path.relative_to(tests)
+        folder = rel.parent.as_posix()
+        if path.name in seen:  # pytest imports a test file by its bare name (no __init__.py)
+            problems.append(f"{rel} has the name of {seen[path.name].relative_to(tests)}")
+        seen[path.name] = path
+        if folder == ".":
+            if path.name not in ROOT_TESTS:
+                problems.append(f"{rel} belongs in the folder of the package it tests, or e2e/")
+        elif rel.parts[0] not in TEST_FOLDERS and folder not in packages:
+            problems.append(f"{rel} is in {folder}/, which is no package of src/hearth")
+    return problems
+
+
+def test_tests_mirror_the_packages() -> None:
+    """tests/agent/ tests hearth.agent, tests/apps/web/ the web app (AGENTS.md says where a test goes)."""
+    assert _misplaced_tests(TESTS, SRC) == []
+
+
+def test_the_layout_check_catches_a_misplaced_test(tmp_path: Path) -> None:
+    src, tests = tmp_path / "src", tmp_path / "tests"
+    (src / "agent").mkdir(parents=True)
+    (src / "agent" / "__init__.py").write_text("")
+    for rel in (
+        "test_layers.py",
+        "test_loop.py",
+        "agent/test_plan.py",
+        "agents/test_x.py",
+        "e2e/test_loop.py",
+    ):
+        (tests / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tests / rel).write_text("")
+    assert _misplaced_tests(tests, src) == [
+        "agents/test_x.py is in agents/, which is no package of src/hearth",
+        "test_loop.py has the name of e2e/test_loop.py",
+        "test_loop.py belongs in the folder of the package it tests, or e2e/",
+    ]

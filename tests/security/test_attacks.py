@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
-from box import SECRET, Box
 
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.paths import SafePaths
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import ReadInput, WriteInput, read, write
+from security.box import SECRET, Box
 
 
 def test_01_writes_outside_fail(box: Box) -> None:

@@ -68,8 +68,10 @@ def dispatch(
     return Outcome(result.ok, result.output, decision, a.subject, asked)
 
 
-def policy(mode: str = "auto", **rules: tuple[str, ...]) -> PermissionPolicy:
-    return PermissionPolicy.from_settings(PermissionMode(mode), **rules)
+def policy(
+    mode: str = "auto", allow: tuple[str, ...] = (), ask: tuple[str, ...] = (), deny: tuple[str, ...] = ()
+) -> PermissionPolicy:
+    return PermissionPolicy.from_settings(PermissionMode(mode), allow, ask, deny)
 
 
 def digest(folder: Path) -> str:
@@ -178,8 +180,13 @@ def test_deny_rules_hold_for_every_spelling_and_alias(ws: Path, canary: Path) ->
     (ws / "pv").symlink_to("private")
     (ws / "docs" / "p.md").symlink_to("../private/plan.md")
     p = policy("auto", deny=("write(private/**)", "read(private/**)", "edit(private/**)"))
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("write", {"content": "x"}),
+        ("read", {}),
+        ("edit", {"old": "keep", "new": "x"}),
+    ]
     for path in [*spellings(ws, "private/plan.md"), "pv/plan.md", "docs/p.md", "pv/../private/plan.md"]:
-        for tool, args in (("write", {"content": "x"}), ("read", {}), ("edit", {"old": "keep", "new": "x"})):
+        for tool, args in calls:
             out = dispatch(ws, p, tool, path=path, **args)
             assert out.decision is Decision.DENY and not out.ok, (tool, path, out.output)
     assert (ws / "private" / "plan.md").read_text() == "keep"
@@ -190,8 +197,9 @@ def test_paths_that_do_not_resolve_are_denied_with_the_tools_reason(
 ) -> None:
     (ws / "esc").symlink_to(canary)
     p = policy("auto", allow=("write", "read", "mkdir"))
+    calls: list[tuple[str, dict[str, Any]]] = [("write", {"content": "x"}), ("mkdir", {}), ("read", {})]
     for path in ("../canary/x", str(canary / "x"), "esc/x", "src/../../canary/x", f"{ws}/../canary/x"):
-        for tool, args in (("write", {"content": "x"}), ("mkdir", {}), ("read", {})):
+        for tool, args in calls:
             out = dispatch(ws, p, tool, path=path, **args)
             assert out.decision is Decision.DENY and "outside the workspace" in out.output, (tool, path)
     out = dispatch(ws, p, "write", path="a\x00b", content="x")
@@ -272,7 +280,7 @@ def test_a_symlink_swapped_in_after_the_decision_is_not_followed(ws: Path, canar
 PARTS = ["", ".", "..", "src", "docs", "secret", ".vscode", "l1", "l2", "new"]
 TARGETS = ["src", "docs", "secret", ".vscode", ".", "src/sub", "../canary", "missing"]
 NAMES = ["a.py", "tasks.json", ".mcp.json", "b.md"]
-POLICIES = {
+POLICIES: dict[str, dict[str, tuple[str, ...]]] = {
     "auto": dict(ask=("write(docs/**)", "mkdir(docs/**)"), deny=("write(secret/**)", "mkdir(secret/**)")),
     "manual": dict(allow=("write(src/**)", "mkdir(src/**)"), deny=("write(secret/**)",)),
     "normal": dict(ask=("write(*.py)",), deny=("mkdir(**/new)",)),
@@ -317,7 +325,7 @@ def test_property_the_decision_is_the_decision_on_the_canonical_path(
     if absolute:
         spelling = f"{ws}/{spelling}"
     p = policy(mode, **POLICIES[mode])
-    args = {"content": "x"} if tool == "write" else {}
+    args: dict[str, Any] = {"content": "x"} if tool == "write" else {}
     out = dispatch(ws, p, tool, path=spelling, **args)
 
     canonical = _oracle(ws, spelling)

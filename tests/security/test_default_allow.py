@@ -18,6 +18,7 @@ from hearth.agent.policy import Decision, PermissionMode, PermissionPolicy
 from hearth.agent.readonly import is_read_only_command
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from hearth.tools.builtin.shell import shell_tools
+from support import HearthCli
 
 SHELL = shell_tools()[0]
 
@@ -186,8 +187,8 @@ def call(name: str, **args: object) -> ScriptedReply:
 
 
 def test_end_to_end_the_model_cannot_reconfigure_the_next_run(
-    hearth, server: ScriptedServer, repo: Path, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, repo: Path, tmp_path: Path
+) -> None:
     """Run 1 (normal mode, headless) tries every way to write .env or .hearth/config.toml through
     commands that used to be allowed by default; run 2, after a cloned repository brought such files
     anyway, is still sandboxed, still asks, and leaves the canary outside the workspace alone."""

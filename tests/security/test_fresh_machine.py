@@ -18,6 +18,7 @@ import pytest
 
 from hearth.agent.modes import PermissionMode
 from hearth.agent.policy import Decision, PermissionPolicy
+from hearth.sandbox.backend import Backend
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import BACKENDS
 from hearth.sandbox.confined import LandlockBackend
@@ -120,7 +121,7 @@ def test_with_bwrap_no_landlock_caveat_is_said(hearth: Any, workspace: Path, ser
     assert "cannot hide" not in res.stderr
 
 
-def _policy(backend: type, mode: PermissionMode = PermissionMode.NORMAL) -> PermissionPolicy:
+def _policy(backend: type[Backend], mode: PermissionMode = PermissionMode.NORMAL) -> PermissionPolicy:
     return PermissionPolicy.from_settings(mode, guarded_only=not backend.controls_read_only)
 
 

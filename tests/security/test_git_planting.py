@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from box import ISOLATING, TEST_LIMITS, Box
 
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.choice import BACKENDS
@@ -30,6 +29,7 @@ from hearth.tools.builtin.git import (
     git_log,
     git_status,
 )
+from security.box import ISOLATING, TEST_LIMITS, Box
 
 _PROCESS = BACKENDS["process"](Path("/tmp"), TEST_LIMITS).available()
 ALL_BACKENDS = [

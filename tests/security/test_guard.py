@@ -15,11 +15,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from box import ISOLATING, TEST_LIMITS, Box
 
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox import guard
 from hearth.sandbox.choice import BACKENDS
+from security.box import ISOLATING, TEST_LIMITS, Box
 
 _PROCESS = BACKENDS["process"](Path("/tmp"), TEST_LIMITS).available()
 ALL_BACKENDS = [

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from box import Box
 
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.modes import PermissionMode
@@ -36,6 +35,7 @@ from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.python import python_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.toolset import Toolset
+from security.box import Box
 
 USER = {
     "GIT_AUTHOR_NAME": "User",

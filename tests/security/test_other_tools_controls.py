@@ -11,20 +11,21 @@ import shlex
 from pathlib import Path
 
 import pytest
-from box import Box
 
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.modes import PermissionMode
 from hearth.agent.policy import Decision, PermissionPolicy
-from hearth.core.events import PermissionDecided, ToolResult
+from hearth.core.events import Event, PermissionDecided, ToolResult
+from hearth.core.protocols import Sandbox
 from hearth.core.types import ToolCall
 from hearth.sandbox.catalogue import why
 from hearth.sandbox.paths import SafePaths
-from hearth.tools.base import RunContext
+from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.python import python_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.toolset import Toolset
+from security.box import Box
 
 OTHERS = (
     ".vscode/mcp.json",
@@ -50,7 +51,9 @@ OTHERS = (
 NOT_CONTROL = ("Makefile", ".gitattributes", "src/app.py", ".github/README.md", "docs/.vscode.md")
 
 
-def _dispatch(ws: Path, name: str, args: dict[str, object], policy: PermissionPolicy, sandbox=None):
+def _dispatch(
+    ws: Path, name: str, args: dict[str, object], policy: PermissionPolicy, sandbox: Sandbox | None = None
+) -> list[Event]:
     import asyncio
 
     tools = Toolset([*file_tools(), *shell_tools(), *python_tools()])
@@ -76,7 +79,8 @@ def test_project_files_are_not_control_files(tmp_path: Path, rel: str) -> None:
     events = _dispatch(
         tmp_path, "write", {"path": rel, "content": "x\n"}, PermissionPolicy(PermissionMode.AUTO)
     )
-    assert events[-1].ok  # type: ignore[union-attr]
+    result = events[-1]
+    assert isinstance(result, ToolResult) and result.ok, result
 
 
 def test_edit_of_an_existing_one_asks(tmp_path: Path) -> None:
@@ -99,7 +103,7 @@ def test_a_rule_naming_it_allows_it_and_a_catch_all_does_not(tmp_path: Path) -> 
     assert other.decision is Decision.ASK and "GitHub Actions" in other.reason
 
 
-def _tool(name: str):
+def _tool(name: str) -> Tool:
     return next(t for t in file_tools() if t.name == name)
 
 
@@ -124,7 +128,7 @@ def test_python_writing_them_has_them_undone(box: Box) -> None:
     )
     events = box.call(_adispatch(ws, box, code))
     result = events[-1]
-    assert isinstance(result, ToolResult) and result.ok, result.output
+    assert isinstance(result, ToolResult) and result.ok, result
     assert [r for r in OTHERS if (ws / r).exists()] == []
     assert "control files were undone" in result.output
 
@@ -146,7 +150,7 @@ async def _yes(tool: object, arguments: object, reason: str) -> bool:
     return True
 
 
-async def _adispatch(ws: Path, box: Box, code: str):
+async def _adispatch(ws: Path, box: Box, code: str) -> list[Event]:
     tools = Toolset(python_tools())
     ctx = RunContext(paths=SafePaths(ws), session_id="s1", sandbox=box.choice.runner)
     # A person who says yes: code naming `.envrc` asks where the backend cannot hide secrets;

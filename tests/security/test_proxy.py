@@ -150,6 +150,7 @@ def test_connect_tunnels_only_allowed_hosts_and_host_headers_must_match() -> Non
             ["site.test"], resolver=resolver({"site.test": ["127.0.0.1"]}), allow_private=True
         )
         proxy = await AllowlistProxy(policy, folder / "p.sock").start()
+        assert proxy.socket_path is not None  # start() sets it
         try:
             return [
                 await ask(

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from box import Box
 
 from requirements import need
+from security.box import Box
 
 SOURCE = Path(__file__).with_name("progs") / "otherabi.c"
 SIGSYS_EXIT = 128 + 31

@@ -22,6 +22,7 @@ from hearth.sandbox.choice import BACKENDS
 from hearth.sandbox.limits import ResourceLimits
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from hearth.tools.builtin.shell import shell_tools
+from support import HearthCli
 
 SHELL = shell_tools()[0]
 SECRET = "sk-committed-7f3a9c2e1d"
@@ -134,8 +135,8 @@ def _landlock(workspace: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["normal", "auto"])
 def test_a_headless_run_under_landlock_never_shows_a_secret(
-    hearth, server: ScriptedServer, repo: Path, home: Path, tmp_path: Path, mode: str
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, repo: Path, home: Path, tmp_path: Path, mode: str
+) -> None:
     _landlock(repo)
     canary = tmp_path / "canary"
     canary.mkdir()
@@ -174,8 +175,8 @@ def test_a_headless_run_under_landlock_never_shows_a_secret(
 
 @pytest.mark.parametrize("trusted", [False, True])
 def test_a_workspace_env_is_never_interpolated(
-    hearth, server: ScriptedServer, workspace: Path, trusted: bool
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, trusted: bool
+) -> None:
     (workspace / ".env").write_text(
         'HEARTH_MODEL="m-${HEARTH_API_KEY}"\nHEARTH_MAX_ITERATIONS=${HEARTH_MAX_ITERATIONS_X:-7}\n'
     )
@@ -201,8 +202,8 @@ def test_a_workspace_env_is_never_interpolated(
     ],
 )
 def test_a_password_in_the_server_url_is_masked_in_events_output_and_export(
-    hearth, server: ScriptedServer, workspace: Path, url: str, hidden: str
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, url: str, hidden: str
+) -> None:
     port = server.url.rsplit(":", 1)[1].split("/", 1)[0]
     server.add(ScriptedReply(text="ok\nTASK_COMPLETE"))
     res = hearth("run", "hi", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": url.format(port=port)})

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-from box import SECRET, Box
 
 from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.core.errors import ToolError
@@ -21,6 +20,7 @@ from hearth.sandbox.paths import SafePaths
 from hearth.sandbox.secrets import SecretIndex, is_secret_name, is_secret_path
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.files import GrepInput, ReadInput, file_tools, grep, read
+from security.box import SECRET, Box
 from websupport import Web
 
 SECRET_FILES = [

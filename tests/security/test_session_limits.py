@@ -12,11 +12,11 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from box import Box
 
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.budget import SessionCaps
+from security.box import Box
 
 MB = 1 << 20
 CAP = 100 * MB

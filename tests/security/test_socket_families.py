@@ -14,10 +14,11 @@ import socket
 from pathlib import Path
 
 import pytest
-from box import Box
 
 from hearth.sandbox.helper import seccomp_program
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
+from security.box import Box
+from support import HearthCli
 
 # name -> (family, type); the numbers as in linux/socket.h, so no Python build lacks them
 FORBIDDEN = {
@@ -152,8 +153,8 @@ def test_the_filter_itself_refuses_vsock_and_netlink_families(block_inet: bool) 
 
 
 def test_through_the_shell_tool_of_a_real_run(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
     """The model asks for the snippet through `shell` under Landlock: each family is EPERM."""
     from hearth.sandbox.choice import BACKENDS
     from hearth.sandbox.limits import ResourceLimits

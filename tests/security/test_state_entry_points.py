@@ -26,7 +26,12 @@ import pexpect
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from test_state_outside_workspace import (
+
+from e2e.test_bridge_telegram import ALICE, TOKEN, bridge
+from hearth.testing import ScriptedReply, ScriptedServer
+from hearth.testing.platforms import FakeTelegram
+from pipelinesupport import coder_marker, done, planned, planner_marker, reviewer_marker, task, verdict
+from security.test_state_outside_workspace import (
     FORGED,
     INBOX_TEXT,
     SHELL,
@@ -36,12 +41,7 @@ from test_state_outside_workspace import (
     git,
     hostile_clone,
 )
-
-from hearth.testing import ScriptedReply, ScriptedServer
-from hearth.testing.platforms import FakeTelegram
-from pipelinesupport import coder_marker, done, planned, planner_marker, reviewer_marker, task, verdict
 from support import clean_env, state_of
-from test_bridge_telegram import ALICE, TOKEN, bridge
 from websupport import receive_until, running_web
 
 VARIANTS = ["shipped", "hearth-symlink", "dangling-db"]

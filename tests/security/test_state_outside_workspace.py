@@ -29,6 +29,7 @@ from hearth.agent.policy import PermissionMode
 from hearth.core.errors import HearthError
 from hearth.core.events import (
     Checkpointed,
+    Event,
     Finished,
     ModeChanged,
     Notice,
@@ -46,7 +47,7 @@ from hearth.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from schedsupport import FakeClock, done, settings_for, user_texts
-from support import state_of
+from support import HearthCli, state_of
 
 FUTURE = datetime(2099, 1, 1, tzinfo=UTC)
 FORGED = "20990101-000000-f0f0f0"
@@ -97,7 +98,7 @@ def forge_store(path: Path, canary: Path, workspace: Path) -> None:
     that is a git option, a wake-up already due; every event dated in the future."""
     store = SessionStore(path)
     store.create(str(workspace), "m", FORGED, title="forged")
-    events = [
+    events: list[Event] = [
         SessionStarted(
             workspace=str(workspace), model="m", server="x", context_window=32768, permission_mode="auto"
         ),
@@ -181,8 +182,8 @@ def refused_headless(res: Any) -> None:
 
 @pytest.mark.parametrize("variant", ["shipped", "hearth-symlink", "dangling-db"])
 def test_run_and_continue_in_a_hostile_clone(
-    hearth, server: ScriptedServer, tmp_path: Path, home: Path, canary: Path, variant: str
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, tmp_path: Path, home: Path, canary: Path, variant: str
+) -> None:
     ws = hostile_clone(tmp_path, canary, variant)
     before_canary, before_hearth = digest(canary), digest(ws / ".hearth")
     env = {"HEARTH_LLM_URL": server.url}
@@ -209,8 +210,8 @@ def test_run_and_continue_in_a_hostile_clone(
 
 
 def test_undo_with_a_forged_checkpoint_id_refuses(
-    hearth, server: ScriptedServer, tmp_path: Path, canary: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, tmp_path: Path, canary: Path
+) -> None:
     ws = hostile_clone(tmp_path, canary, "shipped")
     before_canary, before_hearth = digest(canary), digest(ws / ".hearth")
     res = hearth("undo", "-w", str(ws), "-s", FORGED, env={"HEARTH_LLM_URL": server.url})
@@ -414,8 +415,8 @@ def test_events_this_hearth_cannot_read_are_left_out(tmp_path: Path, canary: Pat
 
 
 def test_a_workspace_holding_the_data_folder_does_not_hand_the_state_to_commands(
-    hearth, server: ScriptedServer, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, tmp_path: Path
+) -> None:
     """A workspace opened at the home folder holds the data folder: under bwrap a command sees an
     empty folder there, so it can neither read nor forge the state."""
     if shutil.which("bwrap") is None:
@@ -437,8 +438,8 @@ def test_a_workspace_holding_the_data_folder_does_not_hand_the_state_to_commands
 
 
 def test_a_run_in_a_fresh_workspace_creates_no_hearth_folder(
-    hearth, server: ScriptedServer, workspace: Path, home: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path
+) -> None:
     server.add(call("write", path="a.txt", content="one"), ScriptedReply(text="Done. TASK_COMPLETE"))
     res = hearth(
         "run", "write a.txt", "-w", str(workspace), "--json", "-p", "auto", env={"HEARTH_LLM_URL": server.url}

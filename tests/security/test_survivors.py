@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from box import TEST_LIMITS
 
 from hearth.sandbox.limits import ProcessGroup
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from requirements import backend_params
+from security.box import TEST_LIMITS
 from support import clean_env
 
 DRIVER = Path(__file__).with_name("progs") / "survivors.py"

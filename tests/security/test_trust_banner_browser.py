@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from hearth.runtime.trust import TRUST_FILE
+from hearth.testing import ScriptedServer
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -20,8 +21,8 @@ if not Path(CHROMIUM).exists():
 
 
 def test_the_banner_shows_ignored_settings_and_trusts_after_confirming(
-    workspace: Path, home: Path, server, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     from websupport import running_web

@@ -21,7 +21,7 @@ from hearth.tools.builtin.files import file_tools
 from hearth.tools.builtin.git import git_tools
 from hearth.tools.builtin.shell import shell_tools
 from hearth.tools.toolset import Toolset
-from support import clean_env
+from support import HearthCli, clean_env
 
 TOOLS = Toolset([*file_tools(), *shell_tools(), *git_tools()])
 ALLOWS = [(), ("shell",), ("shell(*)",), ("*",), ("shell(ls*)",), ("shell(pytest*)", "shell(git status*)")]
@@ -63,8 +63,8 @@ def call(name: str, **args: object) -> ScriptedReply:
 
 
 def test_headless_run_under_the_process_runner_refuses_every_command(
-    hearth, server: ScriptedServer, workspace: Path, home: Path, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, server: ScriptedServer, workspace: Path, home: Path, tmp_path: Path
+) -> None:
     canary = tmp_path / "canary"
     canary.mkdir()
     (home / ".config" / "hearth").mkdir(parents=True)

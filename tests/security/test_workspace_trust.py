@@ -17,7 +17,8 @@ import pytest
 from hearth.agent.policy import PermissionMode
 from hearth.runtime.config import LoadedSettings, folder_settings, load_settings
 from hearth.runtime.trust import TRUST_FILE, TrustStore
-from support import clean_env
+from hearth.testing import ScriptedServer
+from support import HearthCli, clean_env
 
 USER_URL = "http://user-server.test:1234/v1"
 USER_KEY = "sk-user-own-key-0123456789"
@@ -83,13 +84,17 @@ def load(ws: Path, user: Path, *, cwd: Path | None = None, **flags: object) -> L
 def assert_users_own(loaded: LoadedSettings, ws: Path) -> None:
     s = loaded.settings
     assert s.workspace == ws.resolve()
-    assert s.sandbox == "auto" and s.sandbox_image == ""
-    assert s.permission_mode is PermissionMode.NORMAL
-    assert s.allow == [] and s.deny == ["shell(rm -rf *)"] and s.ask == ["write(src/**)"]
-    assert s.network is False and s.network_allow == []
-    assert s.llm_url == USER_URL and s.api_key.get_secret_value() == USER_KEY
-    assert s.model_path is None and s.checkpoints is True
-    assert s.max_iterations == 40 and s.max_seconds == 3600.0
+    assert s.sandbox.backend == "auto" and s.sandbox.image == ""
+    assert s.permissions.mode is PermissionMode.NORMAL
+    assert (
+        s.permissions.allow == []
+        and s.permissions.deny == ["shell(rm -rf *)"]
+        and s.permissions.ask == ["write(src/**)"]
+    )
+    assert s.sandbox.network is False and s.sandbox.network_allow == []
+    assert s.model.url == USER_URL and s.model.api_key.get_secret_value() == USER_KEY
+    assert s.model.embedded.path is None and s.agent.checkpoints is True
+    assert s.agent.max_iterations == 40 and s.agent.max_seconds == 3600.0
 
 
 @pytest.mark.parametrize(("name", "content"), ATTACKS)
@@ -123,8 +128,13 @@ def test_harmless_settings_still_come_from_the_project(ws: Path, user: Path) -> 
     (ws / ".env").write_text("HEARTH_CONTEXT_WINDOW=4096\nHEARTH_TOOL_MODE=text\nMAX_ITERATIONS=9\n")
     loaded = load(ws, user)
     s = loaded.settings
-    assert (s.temperature, s.model, s.context_window, s.tool_mode.value) == (0.7, "proj-model", 4096, "text")
-    assert s.max_iterations == 9  # a project may lower a limit, not raise it
+    assert (s.model.temperature, s.model.name, s.model.context_window, s.model.tool_mode.value) == (
+        0.7,
+        "proj-model",
+        4096,
+        "text",
+    )
+    assert s.agent.max_iterations == 9  # a project may lower a limit, not raise it
     assert loaded.ignored == () and loaded.untrusted == ()
 
 
@@ -138,24 +148,26 @@ def test_trust_lets_exactly_the_shown_settings_through_and_a_change_needs_it_aga
     store = TrustStore(user.parent / TRUST_FILE)
     store.record(ws, folder_settings(ws).fingerprint, ["llm_url", "permission_mode"])
     s = load(ws, user).settings
-    assert (s.permission_mode, s.llm_url, s.network, s.max_iterations) == (
+    assert (s.permissions.mode, s.model.url, s.sandbox.network, s.agent.max_iterations) == (
         PermissionMode.AUTO,
         EVIL,
         True,
         500,
     )
     assert s.workspace == ws.resolve()  # never from a file, trusted or not
-    assert s.api_key.get_secret_value() == USER_KEY
+    assert s.model.api_key.get_secret_value() == USER_KEY
 
     # The model (or a pull) adds a setting: everything needing trust is ignored again.
     (ws / ".env").write_text("HEARTH_NETWORK=true\nHEARTH_SANDBOX=process\n")
     again = load(ws, user)
-    assert again.settings.sandbox == "auto" and again.settings.permission_mode is PermissionMode.NORMAL
-    assert again.settings.llm_url == USER_URL
+    assert (
+        again.settings.sandbox.backend == "auto" and again.settings.permissions.mode is PermissionMode.NORMAL
+    )
+    assert again.settings.model.url == USER_URL
     assert all("changed since you trusted" in i.reason for i in again.ignored)
     # Harmless edits (a temperature) do not need it again.
     (ws / ".env").write_text("HEARTH_NETWORK=true\nWORKSPACE=/\nHEARTH_TEMPERATURE=0.1\n")
-    assert load(ws, user).settings.permission_mode is PermissionMode.AUTO
+    assert load(ws, user).settings.permissions.mode is PermissionMode.AUTO
 
 
 def test_trust_is_per_real_folder(ws: Path, user: Path, tmp_path: Path) -> None:
@@ -164,10 +176,10 @@ def test_trust_is_per_real_folder(ws: Path, user: Path, tmp_path: Path) -> None:
     twin = tmp_path / "twin"
     (twin / ".hearth").mkdir(parents=True)
     (twin / ".env").write_text("HEARTH_SANDBOX=process\n")  # same settings, another folder
-    assert load(twin, user).settings.sandbox == "auto"
+    assert load(twin, user).settings.sandbox.backend == "auto"
     link = tmp_path / "link"
     link.symlink_to(ws)
-    assert load(link, user).settings.sandbox == "process"  # the same folder by another name
+    assert load(link, user).settings.sandbox.backend == "process"  # the same folder by another name
 
 
 def test_a_trust_list_inside_the_workspace_vouches_for_nothing(ws: Path) -> None:
@@ -181,7 +193,7 @@ def test_a_trust_list_inside_the_workspace_vouches_for_nothing(ws: Path) -> None
         json.dumps({"version": 1, "workspaces": {str(ws.resolve()): {"fingerprint": fingerprint}}})
     )
     loaded = load_settings({}, environ={}, cwd=ws, user_file=user)
-    assert loaded.settings.sandbox == "auto"
+    assert loaded.settings.sandbox.backend == "auto"
     assert "inside this folder" in loaded.ignored[0].reason
     with pytest.raises(Exception, match="inside"):
         TrustStore(user.parent / TRUST_FILE).record(ws, fingerprint, ["sandbox"])
@@ -193,7 +205,11 @@ def test_a_user_config_inside_the_workspace_is_the_workspaces(ws: Path) -> None:
     user.parent.mkdir(parents=True)
     user.write_text('sandbox = "process"\nallow = ["shell(*)"]\ntemperature = 0.3\n')
     loaded = load_settings({}, environ={}, cwd=ws, user_file=user)
-    assert (loaded.settings.sandbox, loaded.settings.allow, loaded.settings.temperature) == ("auto", [], 0.3)
+    assert (
+        loaded.settings.sandbox.backend,
+        loaded.settings.permissions.allow,
+        loaded.settings.model.temperature,
+    ) == ("auto", [], 0.3)
     assert {i.name for i in loaded.ignored} == {"sandbox", "allow"}
     assert "XDG_CONFIG_HOME" in loaded.ignored[0].reason and loaded.untrusted == ()
 
@@ -206,10 +222,10 @@ def test_a_dotenv_in_another_current_folder_is_that_folders_own(tmp_path: Path, 
         f"HEARTH_LLM_URL={EVIL}\nHEARTH_PERMISSION_MODE=auto\nHEARTH_TEMPERATURE=0.9\n"
     )
     loaded = load(ws, user, cwd=here)
-    assert loaded.settings.llm_url == USER_URL and loaded.settings.temperature == 0.9
+    assert loaded.settings.model.url == USER_URL and loaded.settings.model.temperature == 0.9
     assert loaded.untrusted == (here.resolve(),)
     TrustStore(user.parent / TRUST_FILE).record(here, folder_settings(here).fingerprint, ["llm_url"])
-    assert load(ws, user, cwd=here).settings.llm_url == EVIL
+    assert load(ws, user, cwd=here).settings.model.url == EVIL
 
 
 def test_environment_and_flags_still_decide(ws: Path, user: Path) -> None:
@@ -220,15 +236,19 @@ def test_environment_and_flags_still_decide(ws: Path, user: Path) -> None:
         cwd=ws,
         user_file=user,
     ).settings
-    assert (s.sandbox, s.permission_mode, s.llm_url) == ("bwrap", PermissionMode.MANUAL, "http://env:1/v1")
+    assert (s.sandbox.backend, s.permissions.mode, s.model.url) == (
+        "bwrap",
+        PermissionMode.MANUAL,
+        "http://env:1/v1",
+    )
 
 
 # -- the command line ------------------------------------------------------------------------
 
 
 def test_hearth_trust_asks_a_person_and_records_outside_the_workspace(
-    hearth, workspace: Path, home: Path
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path, home: Path
+) -> None:
     (workspace / ".hearth").mkdir()
     (workspace / ".hearth" / "config.toml").write_text('sandbox = "process"\npermission_mode = "auto"\n')
     (workspace / ".env").write_text("HEARTH_API_KEY=sk-project-secret-123456\n")
@@ -310,7 +330,7 @@ def test_the_sandbox_cannot_write_the_trust_list(box, monkeypatch: pytest.Monkey
     )
     assert not trust_file.exists(), "the sandbox wrote the user's trust list"
     loaded = load_settings({"workspace": str(box.workspace)}, environ={}, cwd=box.workspace)
-    assert loaded.settings.sandbox == "auto"
+    assert loaded.settings.sandbox.backend == "auto"
 
 
 def test_a_headless_run_reports_the_ignored_settings_as_a_notice(hearth, server, workspace: Path) -> None:  # type: ignore[no-untyped-def]
@@ -333,8 +353,8 @@ def test_a_headless_run_reports_the_ignored_settings_as_a_notice(hearth, server,
 
 
 def test_the_web_ui_shows_ignored_settings_and_trusts_only_for_the_logged_in_page(
-    workspace: Path, home: Path, server, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    workspace: Path, home: Path, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from websupport import running_web
 
     (workspace / ".env").write_text("HEARTH_SANDBOX=process\nHEARTH_API_KEY=sk-project-secret-99999\n")
@@ -365,15 +385,15 @@ def test_the_web_ui_shows_ignored_settings_and_trusts_only_for_the_logged_in_pag
             assert "Start hearth web again" in done.json()["message"]
         assert str(workspace.resolve()) in json.loads(trust_file.read_text())["workspaces"]
         loaded = load_settings({"workspace": str(workspace)}, environ={}, cwd=workspace)
-        assert loaded.settings.sandbox == "process" and loaded.settings.network is True
+        assert loaded.settings.sandbox.backend == "process" and loaded.settings.sandbox.network is True
         with web.client() as api:
             assert api.delete("/api/trust").json()["state"] == "untrusted"
 
 
 @pytest.mark.parametrize("answer", ["n", "y"])
 def test_the_repl_offers_to_trust_at_start_and_applies_only_a_yes(
-    workspace: Path, home: Path, server, answer: str
-) -> None:  # type: ignore[no-untyped-def]
+    workspace: Path, home: Path, server: ScriptedServer, answer: str
+) -> None:
     import pexpect
 
     (workspace / ".env").write_text("HEARTH_PERMISSION_MODE=manual\n")

@@ -17,18 +17,18 @@ class BudgetAction(Enum):
 
 @dataclass
 class TokenBudget:
+    """What a session may spend, and has. What to do is read from the share crossed by the last
+    reply alone, so a budget rebuilt from the events (a resume) gives no warning twice."""
+
     limit: int
     warn_at: float = 0.8
     archive_at: float = 0.9
     used: int = 0
-    _warned: bool = False
-    _archived: bool = False
 
     @classmethod
     def resumed(cls, limit: int, used: int) -> TokenBudget:
         """A budget that has `used` tokens spent already; warnings already due are not given again."""
-        share = used / limit
-        return cls(limit, used=used, _warned=share >= cls.warn_at, _archived=share >= cls.archive_at)
+        return cls(limit, used=used)
 
     @staticmethod
     def cost(usage: Usage) -> int:
@@ -37,14 +37,17 @@ class TokenBudget:
 
     def spend(self, usage: Usage) -> BudgetAction:
         """Count one reply's tokens and say what to do now."""
-        self.used += self.cost(usage)
-        share = self.used / self.limit
+        spent = self.cost(usage)
+        self.used += spent
+        return self.due(spent)
+
+    def due(self, spent: int) -> BudgetAction:
+        """What to do now that the last `spent` tokens (already counted) are spent."""
+        share, before = self.used / self.limit, (self.used - spent) / self.limit
         if share >= 1:
             return BudgetAction.STOP
-        if share >= self.archive_at and not self._archived:
-            self._archived = True
+        if before < self.archive_at <= share:
             return BudgetAction.ARCHIVE
-        if share >= self.warn_at and not self._warned:
-            self._warned = True
+        if before < self.warn_at <= share:
             return BudgetAction.WARN
         return BudgetAction.NONE

@@ -49,6 +49,9 @@ class Compactor:
     known: bool = True  # False: the server never said its window; learn it from an overflow error
     model: Model | None = None  # who writes summaries (the summarizer role); None: the agent's model
     sampling: dict[str, Any] = field(default_factory=dict)  # that role's request settings
+    # Who writes summaries now and with what settings, when a session may switch them (its
+    # events chose the summarizer role's model); None: `model` and `sampling` above.
+    choose: Callable[[], tuple[Model | None, dict[str, Any]]] | None = None
     _stuck_at: int | None = field(default=None, init=False)  # size after a compaction that freed too little
 
     @property
@@ -116,6 +119,8 @@ class Compactor:
     async def summarise(
         self, model: Model, events: Sequence[Event], upto: int, tracer: Tracer = NO_TRACING
     ) -> str:
+        chosen, sampling = self.choose() if self.choose is not None else (self.model, self.sampling)
+        model = chosen or model
         task = next((e.text for e in events if isinstance(e, UserMessage)), "")
         transcript = "\n".join(_line(e) for e in events[:upto] if _line(e))
         request = ModelRequest(
@@ -127,7 +132,7 @@ class Compactor:
                 ),
             ],
             max_tokens=min(max(self.budget // 4, SUMMARY_TOKENS[0]), SUMMARY_TOKENS[1]),
-            extra=dict(self.sampling),
+            extra=dict(sampling),
         )
         with tracer.model_request(model.name, request) as span:  # a span of the agent's turn
             response = await model.complete(request)
@@ -173,7 +178,7 @@ class Compactor:
         upto = self.boundary(history)
         after = before_summary
         if upto > first_task + 1:
-            summary = await self.summarise(self.model or model, history, upto, tracer)
+            summary = await self.summarise(model, history, upto, tracer)
             event = Compacted(
                 summary=summary,
                 summary_upto=upto,

@@ -3,6 +3,10 @@
 Whatever the model sends (an unknown tool, arguments that do not validate, a
 call that could not be parsed), the answer is a result it can act on, with
 the call's id kept. A tool that crashes is reported, never raised.
+
+Given the session's state, a call is decided on in the state's mode with the rules it allowed,
+and the tools change a draft of its work that the caller records; a rule the person allows is
+an event in what it returns, so the dispatcher itself keeps nothing of a session.
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ from pydantic import ValidationError
 
 from hearth.agent.policy import WRITE_TOOLS, Approval, Approver, Decision, PermissionPolicy, Verdict
 from hearth.agent.rules import PATH_ARGUMENTS, canonical_arguments, subject_of
+from hearth.agent.state import SessionState
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, PermissionDecided, RuleRemembered, ToolResult
 from hearth.core.text import cap_text
 from hearth.core.types import ToolCall
+from hearth.core.work import WorkState
 from hearth.prompts import render
 from hearth.sandbox.guard import is_control_path
 from hearth.tools.base import RunContext, Tool, signature
@@ -40,11 +46,33 @@ class Dispatcher:
     approver: Approver | None = None
     output_limit: int = 16_000
 
-    async def dispatch(self, call: ToolCall) -> list[Event]:
-        """The events of one call: its permission decision (when one was made) and its result."""
+    def policy_in(self, state: SessionState | None) -> PermissionPolicy:
+        """The policy a call is decided by: the configured one, in the session's mode, with the
+        rules allowed in the session (none of which come from the workspace)."""
+        if state is None:
+            return self.policy
+        policy = replace(self.policy, mode=state.mode)
+        for rule in state.rules:
+            policy = policy.with_allowed(rule)
+        return policy
+
+    async def dispatch(
+        self,
+        call: ToolCall,
+        state: SessionState | None = None,
+        *,
+        work: WorkState | None = None,
+        caller: object | None = None,
+    ) -> list[Event]:
+        """The events of one call: its permission decision (when one was made) and its result.
+        `state`: the session's (mode, rules); `work`: the draft of its todos and plan the tools
+        may change; `caller`: the agent calling (sub-agent tools start its children)."""
         started = time.perf_counter()
         audit: list[Event] = []
-        ok, output = await self._run(call, audit)
+        context = self.context
+        if work is not None or caller is not None:
+            context = replace(context, work=context.work if work is None else work, caller=caller)
+        ok, output = await self._run(call, audit, self.policy_in(state), context, remember=state is None)
         result = ToolResult(
             call_id=call.id,
             name=call.name,
@@ -54,7 +82,15 @@ class Dispatcher:
         )
         return [*audit, result]
 
-    async def _run(self, call: ToolCall, audit: list[Event]) -> tuple[bool, str]:
+    async def _run(
+        self,
+        call: ToolCall,
+        audit: list[Event],
+        policy: PermissionPolicy,
+        context: RunContext,
+        *,
+        remember: bool,
+    ) -> tuple[bool, str]:
         tool = await self.toolset.wait_for(call.name)  # a tool whose server is still starting waits
         if tool is None:
             return False, self._unknown_tool(call)
@@ -69,13 +105,12 @@ class Dispatcher:
         # One canonical path per path argument: the policy decides on it, the approver sees it, and
         # the tool is handed it with a pinned resolver, which refuses it if a symlink appears in it
         # meanwhile; so what is opened is what was decided on.
-        context = self.context
         try:
             arguments = canonical_arguments(call.arguments, context.paths)
-            verdict = self.policy.decide(tool, arguments)
+            verdict = policy.decide(tool, arguments)
         except ToolError as exc:
             arguments, verdict = call.arguments, Verdict(Decision.DENY, str(exc).rstrip("."))
-        refusal = await self._permit(tool, call, arguments, verdict, audit)
+        refusal = await self._permit(tool, call, arguments, verdict, audit, remember=remember)
         if refusal:
             return False, refusal
         if arguments is not call.arguments:
@@ -115,7 +150,14 @@ class Dispatcher:
         return render("error_unknown_tool", name=call.name, names=", ".join(names), hint=hint).strip()
 
     async def _permit(
-        self, tool: Tool, call: ToolCall, arguments: dict[str, Any], verdict: Verdict, audit: list[Event]
+        self,
+        tool: Tool,
+        call: ToolCall,
+        arguments: dict[str, Any],
+        verdict: Verdict,
+        audit: list[Event],
+        *,
+        remember: bool,
     ) -> str | None:
         subject = (subject_of(arguments) or "")[:500]  # what was decided on
 
@@ -146,8 +188,9 @@ class Dispatcher:
                 "user",
                 verdict.reason + (f"; allowed from now on: {approval.remember}" if approval.remember else ""),
             )
-            if approval.remember is not None:  # an event, so a resumed session keeps it
-                self.policy = self.policy.with_allowed(approval.remember)
+            if approval.remember is not None:  # an event: applied to the session's state, kept on resume
+                if remember:  # no session state (Hearth as an MCP server): this dispatcher keeps it
+                    self.policy = self.policy.with_allowed(approval.remember)
                 audit.append(RuleRemembered(tool=approval.remember.tool, pattern=approval.remember.pattern))
             return None
         note(False, approval.by, verdict.reason)

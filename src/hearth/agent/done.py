@@ -40,13 +40,14 @@ from pathlib import Path
 
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.named_files import named_paths
+from hearth.agent.state import SessionState
 from hearth.core.errors import LimitReached, TaskDone, ToolError
-from hearth.core.events import Event, HearthMessage, ModelReply, Notice, ToolResult, UserMessage
+from hearth.core.events import Event, HearthMessage, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.types import ToolCall
 from hearth.prompts import render
 
 ROUNDS = 2  # a contradicted finish goes back to the model this many times per turn
-NOTICE = "finish_unsupported"
+NOTICE = NoticeReason.FINISH_UNSUPPORTED
 RUNS = frozenset({"shell", "python"})  # running code: evidence, and maybe a change (sed -i, git mv)
 COMMITS = frozenset({"git_commit"})
 TEST_SKIPPED_DIRS = frozenset(
@@ -313,6 +314,7 @@ class FinishReview:
 
     dispatcher: Dispatcher
     record: Callable[[Event], None]
+    state: SessionState | None = None  # the session's (its permission mode and rules)
 
     async def accepts(self, history: Sequence[Event], done: TaskDone) -> bool:
         """True when the evidence supports the finish. False when it goes back to the model (a
@@ -372,7 +374,7 @@ class FinishReview:
         """The tests' result, or None when nothing was checked (none found, or refused)."""
         arguments = {"command": command, "timeout": TEST_SECONDS}
         call = ToolCall(id=f"hearth-check-{step}", name="shell", arguments=arguments)
-        events = await self.dispatcher.dispatch(call)
+        events = await self.dispatcher.dispatch(call, self.state)
         for event in events:
             self.record(event)
         result = events[-1]

@@ -2,7 +2,7 @@
 
 A reply with no tool call ends the turn. A completion claim written next to tool
 calls is not a finish by itself: the model has not seen those calls' results yet.
-The loop decides when such a claim counts; this module only
+agent/checks decides when such a claim counts (`claimed_stop`); this module only
 reads the text: which stop it asks for, and what of it is the model's own answer.
 """
 
@@ -78,6 +78,14 @@ def marker_stop(text: str) -> StopRun | None:
 def final_answer(text: str) -> StopRun:
     """A reply with no tool call ends the turn: by its marker, else as the answer."""
     return marker_stop(text) or TaskDone("final answer", final_text=strip_imitations(text))
+
+
+def answer_stop(text: str) -> StopRun | None:
+    """`final_answer`, or None when the reply's WAIT: time cannot be read (the model is told so)."""
+    try:
+        return final_answer(text)
+    except BadWait:
+        return None
 
 
 def claims_completion(text: str) -> bool:

@@ -11,7 +11,7 @@ there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,8 +84,11 @@ class NestedInstructions:
         """Notice texts for instruction files between the workspace root and `path`, not seen before."""
         return [text for _, text in self.found(path)]
 
-    def found(self, path: str) -> list[tuple[str, str]]:
-        """(folder, notice text) for instruction files on the way to `path`, not seen before."""
+    def found(self, path: str, given: Collection[str] | None = None) -> list[tuple[str, str]]:
+        """(folder, notice text) for instruction files on the way to `path`, not seen before.
+        `given`: the folders whose instructions the session was given (its state, which the
+        notices recorded update); without it, this finder remembers what it found itself."""
+        seen = self.seen if given is None else given
         root = self.workspace.resolve()
         target = (root / path).resolve() if not Path(path).is_absolute() else Path(path).resolve()
         try:
@@ -98,9 +101,10 @@ class NestedInstructions:
         for part in parts:
             folder = folder / part
             key = str(folder.relative_to(root))
-            if key in self.seen:
+            if key in seen:
                 continue
-            self.seen.add(key)
+            if given is None:
+                self.seen.add(key)
             if found := _first(folder, PROJECT_FILES):
                 text = render(
                     "notice_nested_instructions", folder=key, source=f"{key}/{found[0]}", text=found[1]

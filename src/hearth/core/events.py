@@ -7,9 +7,10 @@ sent to the model, the terminal view, `--json`, resume) is derived from them.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import ConfigDict, Field, TypeAdapter, field_validator
 
 from hearth.core.status import Status
 from hearth.core.text import shown_url
@@ -22,6 +23,9 @@ def _now() -> datetime:
 
 
 class EventBase(Frozen):
+    # Built when first made or read, not at import: a run makes a handful of the kinds below.
+    model_config = ConfigDict(defer_build=True)
+
     ts: datetime = Field(default_factory=_now)
 
 
@@ -147,11 +151,41 @@ class Checkpointed(EventBase):
     step: int
 
 
+class NoticeReason(StrEnum):
+    """Why Hearth said something to the model. The values are stored in sessions and read by the
+    web UI and exports: never change one; add a member for a new kind of notice."""
+
+    # the loop's defences (agent/checks): each is one check's nudge
+    REPLY_CUT = "reply_cut"  # the reply hit the token cap or started repeating itself
+    UNPARSED_CALL = "unparsed_call"  # a tool call that could not be read
+    EMPTY_REPLY = "empty_reply"
+    BAD_WAIT = "bad_wait"  # a WAIT: line whose time cannot be read
+    LOOP = "loop"  # calls going in circles (agent/guard)
+    CLAIM_WITH_CALLS = "claim_with_calls"  # "done" written next to calls whose results it has not seen
+    BLOCKED_EARLY = "blocked_early"  # BLOCKED before trying anything
+    BLOCKED_AFTER_ERROR = "blocked_after_error"  # BLOCKED on an error that names its remedy
+    CALLS_NOT_RUN = "calls_not_run"  # a finish right after calls that never ran
+    FINISH_AFTER_FAILURE = "finish_after_failure"  # a finish right after a failed check
+    FINISH_REFUSED = "finish_refused"  # a finish with tracked work still open
+    FINISH_UNSUPPORTED = "finish_unsupported"  # a small model's finish the evidence contradicts (agent/done)
+    # the loop, outside the checks
+    VERDICT = "verdict"  # how a turn stopped on a loop or the step limit ends (agent/verdict)
+    BUDGET = "budget"  # the token budget is running out
+    INSTRUCTIONS = "instructions"  # a nested instruction file, found on the way to a path
+    # the runtime and the front-ends
+    UNDO = "undo"  # the workspace went back to a checkpoint
+    IMPORTED = "imported"  # closes a session carried over from an older store
+    UNTRUSTED_SETTINGS = "untrusted_settings"  # shown with --json, never recorded
+    # retired: no longer said, kept so that sessions stored by earlier versions still read
+    FINISH_MISSING_FILES = "finish_missing_files"
+    REPEATED_FAILURE = "repeated_failure"
+
+
 class Notice(EventBase):
     """A message from Hearth itself to the model: a nudge, a correction, a warning."""
 
     kind: Literal["notice"] = "notice"
-    reason: str
+    reason: NoticeReason
     text: str
     folder: str = ""  # for reason "instructions": the folder whose instruction file this is
     checkpoint: str = ""  # for reason "undo": the checkpoint the workspace went back to
@@ -244,7 +278,7 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event, config=ConfigDict(defer_build=True))
 
 
 def parse_event(data: str | bytes) -> Event:

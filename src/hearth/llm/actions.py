@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
-
 from hearth.core.types import ToolSpec
 
 FINISH = "finish"
@@ -69,6 +67,8 @@ def parse_action(content: str, schema: dict[str, Any]) -> Action:
         raise BadAction(f"the reply is not one JSON object ({exc.msg} at character {exc.pos})") from None
     if not isinstance(value, dict) or not isinstance(value.get("tool"), str):
         raise BadAction('the reply must be one JSON object with a "tool" field')
+    import jsonschema  # type: ignore[import-untyped]  # here: a fifth of `hearth run`'s import time
+
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(value), key=lambda e: e.path)
     if errors:
         raise BadAction(_explain(value, schema))
@@ -98,6 +98,8 @@ def _explain(value: dict[str, Any], schema: dict[str, Any]) -> str:
     if name not in names:
         return f"{name!r} is not one of the actions offered now: {', '.join(names)}"
     choice = next(c for c in schema["anyOf"] if c["properties"]["tool"]["const"] == name)
+    import jsonschema
+
     problems = [e.message for e in jsonschema.Draft202012Validator(choice).iter_errors(value)]
     return f"the {name} action does not fit its schema: {'; '.join(problems[:3])}"
 

@@ -22,6 +22,7 @@ from hearth.core.errors import ContextOverflow, ModelError, ServerGone, StreamBr
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
 from hearth.llm.repetition import RepeatWatch
+from hearth.llm.tls import shared_context
 
 _OVERFLOW_HINTS = (
     "context length",
@@ -81,7 +82,11 @@ class OpenAICompatModel:
             timeout = httpx.Timeout(connect=self.settings.connect_timeout, read=None, write=60.0, pool=10.0)
             limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
             self._http = httpx.AsyncClient(
-                headers=headers, timeout=timeout, transport=self._transport, limits=limits
+                headers=headers,
+                timeout=timeout,
+                transport=self._transport,
+                limits=limits,
+                verify=shared_context(),
             )
             self._http_loop = loop
             self._slots = asyncio.Semaphore(max(1, self.settings.parallel))

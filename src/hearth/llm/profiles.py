@@ -34,6 +34,9 @@ class ModelProfile(BaseModel):
     tight_tools: tuple[str, ...] = ()
     # grammar mode: how this server spells "reply with JSON matching this schema" (llm/actions.py)
     action_format: str = ""
+    # The loop's defences this model gets, by name, in order (agent/checks); empty: the standard
+    # set for the profile (all of them, less those its tool mode or call rule never meets).
+    checks: tuple[str, ...] = ()
 
     @property
     def one_call_per_reply(self) -> bool:

@@ -27,12 +27,12 @@ def role_runtime(rt: Runtime, role_name: str, model: Model | None = None) -> Run
     it), sampling and tool calling as the session's main ones. Shares the store, sandbox and
     clients (never closed)."""
     role = rt.role(role_name)
-    roles = dict(rt.settings.roles)
+    roles = dict(rt.settings.model.roles)
     if role_name in roles:
         roles["main"] = roles[role_name]
-    settings = rt.settings.model_copy(update={"roles": roles})
+    settings = rt.settings.replace(roles=roles)
     if role_name == "coder":  # plans are the user's: a coder never writes one (see planguard)
-        settings = settings.model_copy(update={"deny": [*settings.deny, *DENY_RULES]})
+        settings = settings.replace(deny=[*settings.permissions.deny, *DENY_RULES])
     profile = rt.profile.model_copy(update={"tool_mode": role.tool_mode})
     chosen = model or rt.model_for(role)
     return dataclasses.replace(rt, settings=settings, model=chosen, profile=profile)

@@ -101,11 +101,11 @@ def pilot_runtime(rt: Runtime, store: PipelineStore) -> Runtime:
     every tool shown; the `pilot` role's model when one is configured."""
     import dataclasses
 
-    roles = dict(rt.settings.roles)
+    roles = dict(rt.settings.model.roles)
     if "pilot" in roles:
         roles["main"] = roles["pilot"]
-    settings = rt.settings.model_copy(update={"roles": roles, "subagent_depth": 0})
-    model = rt.model_for(rt.role("pilot")) if "pilot" in rt.settings.roles else rt.model
+    settings = rt.settings.replace(roles=roles, subagent_depth=0)
+    model = rt.model_for(rt.role("pilot")) if "pilot" in rt.settings.model.roles else rt.model
     profile = rt.profile.model_copy(update={"shown_tools": ()})
     return dataclasses.replace(
         rt, settings=settings, model=model, profile=profile, toolset=Toolset(pilot_tools(store, rt))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.core.errors import HearthError
-from hearth.core.events import Checkpointed, Event, Notice
+from hearth.core.events import Checkpointed, Event, Notice, NoticeReason
 from hearth.prompts import render
 from hearth.runtime.config import state_dir
 from hearth.sandbox import guard
@@ -196,7 +196,7 @@ def undo(store: SessionStore, session_id: str, workspace: Path, steps: int = 1) 
     changed = points.restore(target.id)
     files = ", ".join(changed[:20]) or "nothing had changed"
     text = render("notice_undo", count=steps, step=target.step, files=files)
-    store.append(session_id, Notice(reason="undo", text=text, checkpoint=target.id))
+    store.append(session_id, Notice(reason=NoticeReason.UNDO, text=text, checkpoint=target.id))
     return target.step, changed
 
 
@@ -209,7 +209,7 @@ def undoable(events: list[Event], points: Checkpoints, now: str) -> list[Checkpo
     for event in events:
         if isinstance(event, Checkpointed) and points.changed(event.id, after[event.id]):
             left.append(event)
-        elif isinstance(event, Notice) and event.reason == "undo" and event.checkpoint:
+        elif isinstance(event, Notice) and event.reason == NoticeReason.UNDO and event.checkpoint:
             ids = [m.id for m in left]
             if event.checkpoint in ids:
                 del left[ids.index(event.checkpoint) :]

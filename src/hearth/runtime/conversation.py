@@ -4,8 +4,9 @@ The one-shot CLI, the REPL, the web hub and the OpenAI endpoint all open a `Conv
 call `send(text, plan=..., deep=..., budget=...)`; they only supply callbacks (who approves a
 call, who approves a plan, where events and streamed pieces go) and read events. The session's
 state (permission mode, rules allowed for the session, token budget, nested instructions already
-given, todos and plan) is derived from its events, so a resumed session, from any interface, is
-in the state it was left in.
+given, todos and plan, models chosen for its roles) is derived from its events: every change
+here is an event recorded, which the agent applies to its state (agent/state), so a resumed
+session, from any interface, is in the state it was left in.
 
 Plan mode switches the session to `plan` for the plan and puts the mode before it back when the
 plan ends, however it ends. With no one to approve a plan (a headless run, an API client with no
@@ -14,11 +15,10 @@ one watching), the plan is the result: it is recorded and nothing is changed.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Literal
 
-from hearth.agent.budget import TokenBudget
 from hearth.agent.loop import Agent
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import Approver, PermissionMode
@@ -38,7 +38,7 @@ from hearth.core.events import (
     WorkUpdated,
 )
 from hearth.core.protocols import DeltaSink
-from hearth.core.work import PlanStep, TaskState, WorkState
+from hearth.core.work import PlanStep, WorkState
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.runtime.continuation import continuation
@@ -71,13 +71,11 @@ class Conversation:
         recall: Recall | None = None,
         *,
         rt: Runtime | None = None,
-        models: dict[str, str] | None = None,
     ) -> None:
         self.agent = agent
         self.plan_approver = plan_approver
         self.recall = recall
         self.rt = rt
-        self.models = {} if models is None else models  # role -> model chosen at run time (shared)
 
     # -- what it is ---------------------------------------------------------------------
 
@@ -87,7 +85,12 @@ class Conversation:
 
     @property
     def mode(self) -> PermissionMode:
-        return self.agent.dispatcher.policy.mode
+        return self.agent.state.mode
+
+    @property
+    def models(self) -> Mapping[str, str]:
+        """role -> the model the session chose for it at run time (read-only: see set_model)."""
+        return MappingProxyType(self.agent.state.models)
 
     @property
     def events(self) -> Sequence[Event]:
@@ -99,12 +102,8 @@ class Conversation:
 
     def clear_work(self) -> int:
         """Drop every todo, plan step and task state (the person's /todo clear); how many items were open."""
-        work = self.agent.work
-        left = len(work.unfinished())
-        work.todos.clear()
-        work.plan.clear()
-        work.task = TaskState()
-        self.agent.record(WorkUpdated(state=work.model_copy(deep=True)))
+        left = len(self.agent.work.unfinished())
+        self.agent.record(WorkUpdated(state=WorkState()))
         return left
 
     @property
@@ -135,8 +134,6 @@ class Conversation:
         if chosen is self.mode and not reason:
             return
         self.agent.record(ModeChanged(mode=chosen.value, reason=reason))
-        policy = self.agent.dispatcher.policy
-        self.agent.dispatcher.policy = dataclasses.replace(policy, mode=chosen)
 
     def set_model(self, role: str, model: str) -> None:
         """Use `model` for `role` in this session from its next request on (`main`: the session's
@@ -154,13 +151,7 @@ class Conversation:
             ) from None
         if not model:
             raise HearthError("Say which model to use.", "List the server's models first.")
-        self.agent.record(ModelChosen(role=role, model=model))
-        self.models[role] = model
-        if role == "main":
-            self.agent.model = self.rt.model_for(self.rt.role("main", self.models))
-        elif role == "summarizer" and self.agent.compactor is not None:
-            summarizer, sampling = self.rt.summarizer(self.models)
-            self.agent.compactor.model, self.agent.compactor.sampling = summarizer, sampling
+        self.agent.record(ModelChosen(role=role, model=model))  # the agent's models read it from the state
 
     def model_of(self, role: str = "main") -> str:
         """The model `role` uses in this session now ("" = the server's default)."""
@@ -174,14 +165,16 @@ class Conversation:
                 f"A token budget of {tokens} is no budget.", "Give a positive number of tokens."
             )
         self.agent.record(BudgetSet(tokens=tokens))
-        self.agent.budget = TokenBudget(tokens)
 
     async def compact(self, reason: str) -> bool:
         return await self.agent.compact(force=True, reason=reason)
 
     def reload(self) -> None:
-        """Read the events again from the store (after something outside the agent appended some)."""
-        self.agent.history[:] = self.agent.store.events(self.id)
+        """Take in the events something outside the agent appended to the store (the scheduler,
+        a bridge), through the same `apply` as every other."""
+        state = self.agent.state
+        for event in self.agent.store.events(self.id)[len(state.events) :]:
+            state.apply(event)
 
     # -- working ---------------------------------------------------------------------------
 
@@ -277,8 +270,8 @@ class Conversation:
             planned = await self._make_plan(opening)
             if isinstance(planned, Finished):
                 return planned
-            self.agent.work.plan = [PlanStep(text=s) for s in planned]
-            self.agent.record(WorkUpdated(state=self.agent.work.model_copy(deep=True)))
+            work = self.agent.work.model_copy(update={"plan": [PlanStep(text=s) for s in planned]}, deep=True)
+            self.agent.record(WorkUpdated(state=work))
             self.set_mode(
                 before if before is not PermissionMode.PLAN else PermissionMode.NORMAL, PLAN_APPROVED
             )
@@ -325,7 +318,6 @@ def open_conversation(
     events left it; `permission_mode` is the mode to work in (default: a new session takes the
     settings', a resumed one keeps its own). No `approver`: calls that need approval are refused;
     no `plan_approver`: a plan is made and recorded, not carried out."""
-    models: dict[str, str] = {}
     agent = start_agent(
         rt,
         resume=resume,
@@ -334,13 +326,12 @@ def open_conversation(
         on_delta=on_delta,
         approver=approver,
         permission_mode=permission_mode,
-        models=models,
     )
-    return Conversation(agent, plan_approver, _recall(rt), rt=rt, models=models)
+    return Conversation(agent, plan_approver, _recall(rt), rt=rt)
 
 
 def _recall(rt: Runtime) -> Recall | None:
-    cap = rt.settings.memory_offer_tokens
+    cap = rt.settings.memory.offer_tokens
     if cap <= 0:
         return None
 

@@ -50,14 +50,18 @@ async def run_checks(settings: Settings) -> list[Check]:
 
 
 def _traces(settings: Settings) -> list[Check]:
-    if not settings.otel_endpoint:
+    if not settings.telemetry.otel_endpoint:
         return []
     try:
         configure_traces(settings).shutdown()
     except HearthError as exc:
         return [Check("traces", "fail", f"{exc.message} {exc.hint}".strip())]
     return [
-        Check("traces", "ok", f"OpenTelemetry spans over OTLP/HTTP to {traces_url(settings.otel_endpoint)}")
+        Check(
+            "traces",
+            "ok",
+            f"OpenTelemetry spans over OTLP/HTTP to {traces_url(settings.telemetry.otel_endpoint)}",
+        )
     ]
 
 
@@ -69,7 +73,9 @@ async def _mcp(settings: Settings) -> list[Check]:
     if not settings.workspace.is_dir():
         return []
     try:
-        sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+        sandbox = await choose_sandbox(
+            settings.sandbox.backend, settings.workspace, image=settings.sandbox.image
+        )
     except HearthError:
         return []  # the sandbox check says why
     try:
@@ -112,7 +118,9 @@ def _workspace(ws: Path) -> list[Check]:
 
 async def _sandbox(settings: Settings) -> list[Check]:
     try:
-        choice = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+        choice = await choose_sandbox(
+            settings.sandbox.backend, settings.workspace, image=settings.sandbox.image
+        )
     except HearthError as exc:
         return [Check("sandbox", "fail", str(exc))]
     out = [Check("sandbox", "warn" if choice.warning else "ok", choice.describe())]
@@ -135,7 +143,7 @@ async def _sandbox(settings: Settings) -> list[Check]:
 
 
 async def _model(settings: Settings) -> list[Check]:
-    if not settings.llm_url:
+    if not settings.model.url:
         if not embedded_available():
             return [
                 Check(
@@ -145,9 +153,9 @@ async def _model(settings: Settings) -> list[Check]:
                     "(./scripts/quickstart installs it)",
                 )
             ]
-        if settings.model_path is not None:
-            return [Check("model", "ok", f"embedded server with {settings.model_path}")]
-        chosen = embedded_model(settings.embedded_model)
+        if settings.model.embedded.path is not None:
+            return [Check("model", "ok", f"embedded server with {settings.model.embedded.path}")]
+        chosen = embedded_model(settings.model.embedded.name)
         missing = missing_packages(chosen)
         if missing:
             return [
@@ -158,19 +166,21 @@ async def _model(settings: Settings) -> list[Check]:
                     f"({missing[0]}…); {chosen.install}",
                 )
             ]
-        return [Check("model", "ok", f"embedded {chosen.title}, context {settings.embedded_context}")]
+        return [Check("model", "ok", f"embedded {chosen.title}, context {settings.model.embedded.context}")]
     try:
-        base = normalize_base_url(settings.llm_url)
+        base = normalize_base_url(settings.model.url)
     except HearthError as exc:
         return [Check("model", "fail", str(exc))]
-    info = await probe_server(base, settings.api_key.get_secret_value(), settings.model)
+    info = await probe_server(base, settings.model.api_key.get_secret_value(), settings.model.name)
     if not info.models:
         return [Check("model", "fail", f"{shown_url(base)} did not answer /models; is the server running?")]
     out = [Check("model", "ok", f"{shown_url(base)}: models {', '.join(info.models[:8])}")]
-    if settings.model and settings.model not in info.models:
-        out.append(Check("model", "warn", f"HEARTH_MODEL={settings.model} is not among the server's models"))
-    window = settings.context_window or info.context_window
-    source = "configured" if settings.context_window else info.source
+    if settings.model.name and settings.model.name not in info.models:
+        out.append(
+            Check("model", "warn", f"HEARTH_MODEL={settings.model.name} is not among the server's models")
+        )
+    window = settings.model.context_window or info.context_window
+    source = "configured" if settings.model.context_window else info.source
     out.append(
         Check(
             "context",

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hearth.core import environment
 from hearth.core.text import shown_url
 from hearth.runtime.config import Settings, state_dir
 
@@ -42,9 +42,9 @@ _PATTERNS = [
 
 def secrets_of(settings: Settings) -> list[str]:
     """The secret values the settings hold (model, search and role keys; the web token)."""
-    values = [settings.api_key.get_secret_value(), settings.search_api_key.get_secret_value()]
-    values += [row.api_key.get_secret_value() for row in settings.roles.values()]
-    values.append(os.environ.get("HEARTH_WEB_TOKEN", ""))
+    values = [settings.model.api_key.get_secret_value(), settings.web.search_api_key.get_secret_value()]
+    values += [row.api_key.get_secret_value() for row in settings.model.roles.values()]
+    values.append(environment.web_token())
     return [v for v in values if len(v) >= 4]
 
 
@@ -89,10 +89,10 @@ def configure_logging(settings: Settings) -> Path | None:
     for old in [h for h in root.handlers if isinstance(h, _HearthHandler)]:
         root.removeHandler(old)
         old.close()
-    level = settings.log_level.lower()
+    level = settings.telemetry.log_level.lower()
     if level == "off":
         return None
-    path = Path(settings.log_file).expanduser() if settings.log_file else None
+    path = Path(settings.telemetry.log_file).expanduser() if settings.telemetry.log_file else None
     if path is None:
         path = state_dir(settings.workspace) / "logs" / "hearth.log"
     path.parent.mkdir(parents=True, exist_ok=True)

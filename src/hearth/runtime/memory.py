@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hearth.core import environment
 from hearth.llm.urls import normalize_base_url
 from hearth.memory.embed import Embedder, EmbedError, ServerEmbedder
 from hearth.memory.minilm import MiniLM, MiniLMUnavailable
@@ -55,12 +56,12 @@ def memory_embedder(settings: Settings | None = None) -> Embedder | None:
     """Who embeds memory: the `embedder` role's model on its server (or the main server) when the
     roles table names one, else the embedded MiniLM, else None (keyword-only). A server that fails
     or answers with the wrong dimension makes search keyword-only, with a notice (see the store)."""
-    role = settings.roles.get("embedder") if settings is not None else None
-    if settings is not None and role is not None and (role.server or settings.llm_url):
-        key = role.api_key if role.server else settings.api_key
+    role = settings.model.roles.get("embedder") if settings is not None else None
+    if settings is not None and role is not None and (role.server or settings.model.url):
+        key = role.api_key if role.server else settings.model.api_key
         return ServerEmbedder(
-            normalize_base_url(role.server or settings.llm_url),
-            role.model or settings.model,
+            normalize_base_url(role.server or settings.model.url),
+            role.model or settings.model.name,
             key.get_secret_value(),
         )
     return embedded_embedder()
@@ -105,7 +106,7 @@ def secret_values(workspace: Path) -> SecretValues:
         except OSError:
             continue
         values.extend(assigned_values(content))
-    values.extend(v for k, v in os.environ.items() if _SECRET_ENV.search(k))
+    values.extend(environment.values_named(_SECRET_ENV))
     return SecretValues(values)
 
 

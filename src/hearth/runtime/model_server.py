@@ -16,15 +16,15 @@ from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 
 async def main_server(settings: Settings) -> tuple[str, str, EmbeddedServer | None]:
     """(base URL, model name, the embedded server when Hearth started one)."""
-    if settings.llm_url:
-        main_role = settings.roles.get("main")
-        model_name = main_role.model if main_role and main_role.model else settings.model
-        return normalize_base_url(settings.llm_url), model_name, None
-    gguf = ensure_model(user_data_path(), settings.model_path, settings.embedded_model)
+    if settings.model.url:
+        main_role = settings.model.roles.get("main")
+        model_name = main_role.model if main_role and main_role.model else settings.model.name
+        return normalize_base_url(settings.model.url), model_name, None
+    gguf = ensure_model(user_data_path(), settings.model.embedded.path, settings.model.embedded.name)
     embedded = EmbeddedServer(
         gguf,
-        settings.embedded_context,
-        settings.embedded_threads,
+        settings.model.embedded.context,
+        settings.model.embedded.threads,
         state_dir(settings.workspace) / "logs" / "embedded-server.log",
     )
     try:
@@ -40,12 +40,12 @@ def main_client(settings: Settings, base: str, model_name: str) -> OpenAICompatM
     return OpenAICompatModel(
         ClientSettings(
             base_url=base,
-            api_key=settings.api_key.get_secret_value(),
+            api_key=settings.model.api_key.get_secret_value(),
             model=model_name,
-            connect_timeout=settings.connect_timeout,
-            first_token_timeout=settings.first_token_timeout,
-            idle_timeout=settings.idle_timeout,
-            retries=settings.retries,
-            parallel=settings.model_parallel,
+            connect_timeout=settings.model.connect_timeout,
+            first_token_timeout=settings.model.first_token_timeout,
+            idle_timeout=settings.model.idle_timeout,
+            retries=settings.model.retries,
+            parallel=settings.model.parallel,
         )
     )

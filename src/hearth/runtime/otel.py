@@ -18,7 +18,6 @@ The tracer provider is Hearth's own (never set as OpenTelemetry's global one).
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import sys
 import time
@@ -39,6 +38,7 @@ from opentelemetry.sdk.trace.export import (
 )
 
 from hearth.agent.tracing import Outcome, Span
+from hearth.core import environment
 from hearth.core.errors import StopRun
 from hearth.core.events import Finished, ToolResult
 from hearth.core.protocols import ModelRequest, ModelResponse
@@ -152,7 +152,7 @@ class OtelTracer:
 
     def __init__(self, exporter: SpanExporter, *, batch: bool = True) -> None:
         attributes = {"service.name": AGENT, "service.version": _version()}
-        if os.environ.get("OTEL_SERVICE_NAME"):  # the person's name for this Hearth wins
+        if environment.otel_service_named():  # the person's name for this Hearth wins
             del attributes["service.name"]
         resource = Resource.create(attributes)
         self.provider = TracerProvider(resource=resource)

@@ -88,13 +88,15 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
     if isolated:
         for tool in python_tools():
             tools.add(tool)
-    if settings.network or settings.network_allow or settings.web_allow_local:
+    if settings.sandbox.network or settings.sandbox.network_allow or settings.web.allow_local:
         policy = ProxyPolicy(
-            settings.network_allow, any_domain=settings.network, local=settings.web_allow_local
+            settings.sandbox.network_allow,
+            any_domain=settings.sandbox.network,
+            local=settings.web.allow_local,
         )
         renderer = None
-        if settings.web_render:
-            renderer = Renderer(lambda: loopback_proxy(policy), settings.browser_path)
+        if settings.web.render:
+            renderer = Renderer(lambda: loopback_proxy(policy), settings.web.browser_path)
         for tool in web_tools(policy.check, renderer):
             tools.add(tool)
     if search is not None:
@@ -106,7 +108,7 @@ def full_toolset(settings: Settings, *, isolated: bool, search: SearchProvider |
 def on_demand(settings: Settings, profile: ModelProfile) -> bool:
     """Whether tools beyond CORE_TOOLS are offered on demand: the setting, for the full profile
     (the small one is shown its own short list, SMALL_TOOLS)."""
-    return settings.tools_on_demand and not profile.small
+    return settings.agent.tools_on_demand and not profile.small
 
 
 def offered_on_demand(tools: Toolset, settings: Settings, profile: ModelProfile) -> Toolset:
@@ -134,10 +136,10 @@ def small_toolset() -> Toolset:
 async def usable_search(settings: Settings) -> SearchProvider | None:
     """The configured search provider if it is complete and its host answers; else None (and
     `web_search` is left out of the tool list)."""
-    if not settings.search_provider:
+    if not settings.web.search_provider:
         return None
     provider = SearchProvider(
-        settings.search_provider, settings.search_url, settings.search_api_key.get_secret_value()
+        settings.web.search_provider, settings.web.search_url, settings.web.search_api_key.get_secret_value()
     )
     if provider.problem() is not None or not await provider.reachable():
         return None
@@ -167,11 +169,11 @@ class Window:
 async def find_window(settings: Settings, base: str, model_name: str, *, embedded: bool) -> Window:
     """The configured window; else the embedded server's; else the one the server reports; else
     DEFAULT_CONTEXT_WINDOW (compaction then waits for the server's overflow error)."""
-    if settings.context_window is not None:
-        return Window(settings.context_window, True, "configured")
+    if settings.model.context_window is not None:
+        return Window(settings.model.context_window, True, "configured")
     if embedded:
-        return Window(settings.embedded_context, True, "embedded server --n_ctx")
-    info = await probe_server(base, settings.api_key.get_secret_value(), model_name)
+        return Window(settings.model.embedded.context, True, "embedded server --n_ctx")
+    info = await probe_server(base, settings.model.api_key.get_secret_value(), model_name)
     served = info.models[0] if info.models and not model_name else ""
     if info.context_window is None:
         learned = remembered(WINDOWS, f"{base} {model_name or '(server default)'}")
@@ -193,7 +195,7 @@ def model_profile(
     # grammar mode asked for by name skips the tool probe; with no size in the model's name (as
     # behind `--model_alias`) it counts as that probe's text answer: the mode is for small models
     asked = ToolMode.TEXT if settings.tool_mode is ToolMode.GRAMMAR and probed is None else probed
-    small = small_profile(settings.model_profile, size_name, asked)
+    small = small_profile(settings.model.profile, size_name, asked)
     return ModelProfile(
         tool_mode=tool_mode,
         context_window=window.size,
@@ -231,10 +233,10 @@ async def decide_tool_mode(
     configured mode wins; `auto` means text for the embedded models (measured: they call tools
     reliably only as text), else the probe's answer when probing is on. Grammar mode is settled
     afterwards (`choose_actions`), once the profile says whether the model is small."""
-    if settings.tool_mode is ToolMode.GRAMMAR:
+    if settings.model.tool_mode is ToolMode.GRAMMAR:
         return ToolMode.TEXT, None  # until the server is found to hold replies to a schema
-    if settings.tool_mode is not ToolMode.AUTO:
-        return settings.tool_mode, None
+    if settings.model.tool_mode is not ToolMode.AUTO:
+        return settings.model.tool_mode, None
     if embedded:
         return ToolMode.TEXT, None
     if probe and isinstance(model, OpenAICompatModel):
@@ -280,8 +282,8 @@ async def choose_actions(
     """Grammar mode (constrained actions) when asked for, or, in auto mode, for a small model on a
     server found to hold replies to a schema. Asked for on a server that holds none, text mode.
     The embedded models stay in text mode unless grammar is asked for (measured there first)."""
-    wanted = settings.tool_mode is ToolMode.GRAMMAR
-    auto = settings.tool_mode is ToolMode.AUTO and profile.small and probe and not embedded
+    wanted = settings.model.tool_mode is ToolMode.GRAMMAR
+    auto = settings.model.tool_mode is ToolMode.AUTO and profile.small and probe and not embedded
     if not (wanted or auto):
         return profile
     found = await probed_action_format(base, model) if isinstance(model, OpenAICompatModel) else ""

@@ -18,16 +18,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hearth.core import environment
+
 if TYPE_CHECKING:
     from hearth.runtime.config import Settings
 
-FLAGS_ENV = "HEARTH_REFLECT_FLAGS"
+FLAGS_ENV = environment.REFLECT_FLAGS
 
 
 def start(settings: Settings, session_id: str) -> subprocess.Popen[bytes]:
     """Start the reflection on `session_id` detached, with the server and model `settings` use
     (they may have come from the command line, which this process does not see)."""
-    chosen: dict[str, Any] = {"llm_url": settings.llm_url, "model": settings.model or None}
+    chosen: dict[str, Any] = {"llm_url": settings.model.url, "model": settings.model.name or None}
     env = {**os.environ, FLAGS_ENV: json.dumps({k: v for k, v in chosen.items() if v})}
     workspace = settings.workspace
     return subprocess.Popen(
@@ -47,7 +49,7 @@ async def _reflect(session_id: str) -> None:
     from hearth.runtime.reflection import reflect
     from hearth.runtime.session import open_runtime
 
-    flags = {**json.loads(os.environ.get(FLAGS_ENV) or "{}"), "workspace": Path.cwd()}
+    flags = {**json.loads(environment.reflect_flags() or "{}"), "workspace": Path.cwd()}
     rt = await open_runtime(load_settings(flags).settings, probe=False, mcp=False)
     try:
         conversation = open_conversation(rt, resume=session_id)

@@ -106,8 +106,8 @@ def wanted(rt: Runtime, history: Sequence[Event]) -> bool:
     """Whether `reflect` would ask a model: reflection is on, and the session did work since the last one."""
     summarizer, _ = rt.summarizer()
     on = (
-        rt.settings.reflect
-        if rt.settings.reflect is not None
+        rt.settings.memory.reflect
+        if rt.settings.memory.reflect is not None
         else summarizer is not None or not rt.profile.small
     )
     return bool(on) and did_work(since_last(history))

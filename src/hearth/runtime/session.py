@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from hearth.agent.budget import TokenBudget
 from hearth.agent.compaction import Compactor
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.instructions import NestedInstructions, load_instructions
@@ -26,7 +25,7 @@ from hearth.agent.policy import Approver, PermissionMode, PermissionPolicy
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
-from hearth.core.protocols import DeltaSink, Model
+from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message
 from hearth.llm.client import OpenAICompatModel
 from hearth.llm.profiles import ModelProfile, ToolMode
@@ -103,9 +102,9 @@ class Runtime:
         main_model = self.model.settings.model if isinstance(self.model, OpenAICompatModel) else ""
         return resolve_role(
             name,
-            self.settings.roles,
+            self.settings.model.roles,
             main_model=main_model,
-            main_temperature=self.settings.temperature,
+            main_temperature=self.settings.model.temperature,
             main_tool_mode=self.profile.tool_mode,
             overrides=dict(models or {}),
         )
@@ -118,7 +117,7 @@ class Runtime:
         client = self.model_for(role)
         if (
             role.native_tools is None
-            and self.settings.tool_mode is ToolMode.AUTO
+            and self.settings.model.tool_mode is ToolMode.AUTO
             and self.probe
             and client is not self.model
             and isinstance(client, OpenAICompatModel)
@@ -147,7 +146,7 @@ class Runtime:
     def summarizer(self, models: Mapping[str, str] | None = None) -> tuple[Model | None, dict[str, Any]]:
         """Who writes compaction summaries (the `summarizer` role) and that role's request settings;
         (None, {}) when the role is the main model with no settings of its own."""
-        if "summarizer" not in self.settings.roles and "summarizer" not in (models or {}):
+        if "summarizer" not in self.settings.model.roles and "summarizer" not in (models or {}):
             return None, {}
         role = self.role("summarizer", models)
         sampling = dict(role.sampling)
@@ -157,7 +156,7 @@ class Runtime:
 
     def roles_table(self, models: Mapping[str, str] | None = None) -> list[Role]:
         """Every known role (built-in and configured) as a session resolves it now."""
-        names = dict.fromkeys([*BUILTIN_ROLES, *sorted(self.settings.roles)])
+        names = dict.fromkeys([*BUILTIN_ROLES, *sorted(self.settings.model.roles)])
         return [self.role(n, models) for n in names]
 
     async def ask_json(
@@ -184,7 +183,7 @@ class Runtime:
         )
 
     async def list_models(self) -> list[str]:
-        info = await probe_server(self.server_url, self.settings.api_key.get_secret_value())
+        info = await probe_server(self.server_url, self.settings.model.api_key.get_secret_value())
         return list(info.models)
 
     def select_model(self, name: str) -> None:
@@ -245,7 +244,7 @@ async def open_runtime(
     configure_logging(settings)
     # The sandbox's self-test runs while the server is asked for its window (both wait on others).
     sandboxing = asyncio.create_task(
-        choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+        choose_sandbox(settings.sandbox.backend, settings.workspace, image=settings.sandbox.image)
     )
     store = open_store(settings.workspace)
     embedded: EmbeddedServer | None = None
@@ -255,9 +254,11 @@ async def open_runtime(
         window = await find_window(settings, base, model_name, embedded=embedded is not None)
         size_name = embedded.model.name if embedded is not None else (model_name or window.served)
         sandbox = await sandboxing
-        sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+        sandbox.runner.set_caps(
+            SessionCaps(settings.sandbox.max_session_write_bytes, settings.sandbox.max_background_jobs)
+        )
         sandbox.runner.watchers.append(PlanRecorder(settings.workspace))  # plans it writes wait for a person
-        if settings.network_allow and not settings.network:
+        if settings.sandbox.network_allow and not settings.sandbox.network:
             proxy = await _start_proxy(settings, sandbox)
         if model is None:
             model = main_client(settings, base, model_name)
@@ -356,7 +357,7 @@ async def _start_proxy(settings: Settings, sandbox: SandboxChoice) -> AllowlistP
         sandbox.warning = f"{sandbox.warning}; {note}" if sandbox.warning else note
         return None
     folder = Path(tempfile.mkdtemp(prefix="hearth-proxy-"))
-    proxy = await AllowlistProxy(ProxyPolicy(settings.network_allow), folder / "proxy.sock").start()
+    proxy = await AllowlistProxy(ProxyPolicy(settings.sandbox.network_allow), folder / "proxy.sock").start()
     backend.proxy_socket = proxy.socket_path
     return proxy
 
@@ -370,111 +371,130 @@ def start_agent(
     approver: Approver | None = None,
     permission_mode: PermissionMode | None = None,
     new_id: str | None = None,
-    models: dict[str, str] | None = None,
 ) -> Agent:
     """A new session (named `new_id`, or a fresh id), or the one `resume` names, ready to `run`,
-    in the state its events describe (see runtime/state). `permission_mode`: the mode to work in;
-    by default a new session takes the settings' and a resumed one keeps its own. `models` (given
-    empty) is filled with the models the session's events chose for its roles."""
-    history: list[Event] = []
+    in the state its events leave it in (agent/state). `permission_mode`: the mode to work in;
+    by default a new session takes the settings' and a resumed one keeps its own."""
+    session_id, events = _open_session(rt, resume, new_id)
+    state = session_state(events, permission_mode or rt.settings.permissions.mode)
+    state.spent_elsewhere(_children_spent(rt, session_id, events))
     instructions = load_instructions(rt.workspace, user_config_path().parent)
     definitions, _problems = load_definitions(rt.workspace, user_config_path().parent, home=Path.home())
-    # `models`: filled with the models the session chose for its roles (its events say which);
-    # the caller changes them through Conversation.set_model, which records the change first.
-    subagents = SubAgents(rt, 0, approver, definitions, models={} if models is None else models)
     # MCP tools joining rt.toolset later are seen
-    toolset = session_toolset(rt.toolset, subagents.tools(), rt.settings, rt.profile)
-    if resume:
-        session_id = rt.store.resolve(resume)
-        history = rt.store.events(session_id)
-        started = next((e for e in history if isinstance(e, SessionStarted)), None)
-        prompt = (
-            started.system_prompt
-            if started and started.system_prompt
-            else prompt_for(toolset, rt.profile, instructions)
-        )
-    else:
-        session_id = rt.store.create(str(rt.workspace), rt.model.name, new_id)
-        prompt = prompt_for(toolset, rt.profile, instructions)
-    state = session_state(history, permission_mode or rt.settings.permission_mode)
-    subagents.models.update(state.models)  # the models the session chose for its roles, by event
-    nested = NestedInstructions(rt.workspace)
-    nested.seen.update(state.seen_folders)
-    policy = PermissionPolicy.from_settings(
-        state.mode,
-        rt.settings.allow,
-        rt.settings.ask,
-        rt.settings.deny,
-        sandboxed=rt.sandbox.runner.isolated,
-        hides_secrets=rt.sandbox.runner.hides_secrets,
-        guarded_only=not rt.sandbox.runner.backend.controls_read_only,
+    toolset = session_toolset(
+        rt.toolset, SubAgents(rt, 0, approver, definitions).tools(), rt.settings, rt.profile
     )
-    # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
-    paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
-    for rule in state.rules:
-        policy = policy.with_allowed(rule)
-    context = RunContext(
-        paths=paths,
-        session_id=session_id,
-        sandbox=rt.sandbox.runner,
-        network=rt.settings.network,
-        work=state.work,
-        known=KnownFiles.from_events(history, paths, _canonical(toolset), strict=rt.profile.small),
+    started = next((e for e in events if isinstance(e, SessionStarted)), None)
+    prompt = (
+        started.system_prompt
+        if started and started.system_prompt
+        else prompt_for(toolset, rt.profile, instructions)
     )
-    dispatcher = Dispatcher(toolset, policy, context, approver, rt.settings.output_limit)
-    main = rt.role("main", subagents.models)
-    summarizer, summarizer_sampling = rt.summarizer(subagents.models)
+    main = rt.role("main", state.models)
     agent = Agent(
-        model=rt.model_for(main),
+        model=RoleModel(rt, "main", state),
         profile=rt.profile,
-        dispatcher=dispatcher,
+        dispatcher=_dispatcher(rt, session_id, toolset, approver, events),
         store=rt.store,
         session_id=session_id,
         system_prompt=prompt,
-        limits=Limits(rt.settings.max_iterations, rt.settings.max_seconds),
+        limits=Limits(rt.settings.agent.max_iterations, rt.settings.agent.max_seconds),
         temperature=main.temperature,
         on_event=on_event,
         on_delta=on_delta,
-        history=history,
-        compactor=_compactor(rt, state, summarizer, summarizer_sampling),
-        nested=nested,
-        budget=_resumed_budget(rt, session_id, history, state.budget, state.budget_used),
+        state=state,
+        compactor=_compactor(rt, state),
+        nested=NestedInstructions(rt.workspace),
         archive=_archiver(rt, session_id),
-        checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.checkpoints else None,
+        checkpoint=Checkpoints(rt.workspace).snapshot if rt.settings.agent.checkpoints else None,
         sampling=main.sampling,
         tracer=rt.tracer,
         on_window=partial(remember_window, rt.server_url, rt.model.name)
         if rt.model_for(main) is rt.model
         else None,
     )
-    subagents.parent = agent
     if not resume:
-        agent.record(
-            SessionStarted(
-                workspace=str(rt.workspace),
-                model=rt.model.name,
-                server=rt.server_url,
-                context_window=rt.profile.context_window,
-                permission_mode=state.mode.value,
-                tool_mode=rt.profile.tool_mode.value,
-                system_prompt=prompt,
-                instructions=tuple(instructions.sources()),
-            )
-        )
+        agent.record(_started(rt, state.mode, prompt, instructions.sources()))
     elif permission_mode is not None and permission_mode is not state.mode:
         agent.record(ModeChanged(mode=permission_mode.value, reason="asked for on resume"))
-        dispatcher.policy = dataclasses.replace(policy, mode=permission_mode)
     return agent
 
 
-def _compactor(
-    rt: Runtime, state: SessionState, summarizer: Model | None, sampling: dict[str, Any]
-) -> Compactor:
-    """The window the server or the settings state; else the one the session learned (events)."""
+@dataclass(frozen=True)
+class RoleModel:
+    """The model a role uses in one session now: the one the session's events chose for it
+    (ModelChosen), else the settings'. A switch is an event; this only reads the state."""
+
+    rt: Runtime
+    role: str
+    state: SessionState
+
+    @property
+    def current(self) -> Model:
+        return self.rt.model_for(self.rt.role(self.role, self.state.models))
+
+    @property
+    def name(self) -> str:
+        return self.current.name
+
+    async def complete(self, request: ModelRequest, on_delta: DeltaSink | None = None) -> ModelResponse:
+        return await self.current.complete(request, on_delta)
+
+
+def _open_session(rt: Runtime, resume: str | None, new_id: str | None) -> tuple[str, list[Event]]:
+    if resume:
+        session_id = rt.store.resolve(resume)
+        return session_id, rt.store.events(session_id)
+    return rt.store.create(str(rt.workspace), rt.model.name, new_id), []
+
+
+def _dispatcher(
+    rt: Runtime, session_id: str, toolset: Toolset, approver: Approver | None, events: list[Event]
+) -> Dispatcher:
+    """The session's one door for tool calls: the settings' policy (the session's mode and rules
+    come from its state at each call), over the workspace's paths."""
+    runner = rt.sandbox.runner
+    policy = PermissionPolicy.from_settings(
+        rt.settings.permissions.mode,
+        rt.settings.permissions.allow,
+        rt.settings.permissions.ask,
+        rt.settings.permissions.deny,
+        sandboxed=runner.isolated,
+        hides_secrets=runner.hides_secrets,
+        guarded_only=not runner.backend.controls_read_only,
+    )
+    # Secret exceptions come from the user's settings only, never from a rule allowed in a session.
+    paths = SafePaths(rt.workspace, secret_exceptions=policy.secret_exceptions())
+    context = RunContext(
+        paths=paths,
+        session_id=session_id,
+        sandbox=runner,
+        network=rt.settings.sandbox.network,
+        known=KnownFiles.from_events(events, paths, _canonical(toolset), strict=rt.profile.small),
+    )
+    return Dispatcher(toolset, policy, context, approver, rt.settings.agent.output_limit)
+
+
+def _started(rt: Runtime, mode: PermissionMode, prompt: str, sources: Sequence[str]) -> SessionStarted:
+    return SessionStarted(
+        workspace=str(rt.workspace),
+        model=rt.model.name,
+        server=rt.server_url,
+        context_window=rt.profile.context_window,
+        permission_mode=mode.value,
+        tool_mode=rt.profile.tool_mode.value,
+        system_prompt=prompt,
+        instructions=tuple(sources),
+    )
+
+
+def _compactor(rt: Runtime, state: SessionState) -> Compactor:
+    """The window the server or the settings state; else the one the session learned (events).
+    Summaries are written by the summarizer role the session uses now."""
     window, known = rt.profile.context_window, rt.profile.window_known
     if not known and state.window:
         window, known = state.window, True
-    return Compactor(window=window, known=known, model=summarizer, sampling=sampling)
+    return Compactor(window=window, known=known, choose=lambda: rt.summarizer(state.models))
 
 
 def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
@@ -485,17 +505,11 @@ def _canonical(toolset: Toolset) -> Callable[[str], str | None]:
     return name
 
 
-def _resumed_budget(
-    rt: Runtime, session_id: str, history: list[Event], limit: int | None, used: int
-) -> TokenBudget | None:
-    """The session's token budget as its events leave it, with what its sub-agents spent since
-    the budget was set (their replies are in their own sessions)."""
-    if not limit:
-        return None
-    since = next((e.ts for e in reversed(history) if isinstance(e, BudgetSet)), None)
-    if since is not None:
-        used += children_spent(rt.store, session_id, since)
-    return TokenBudget.resumed(limit, used)
+def _children_spent(rt: Runtime, session_id: str, events: list[Event]) -> int:
+    """What the session's sub-agents spent since its budget was set (their replies are in their
+    own sessions); nothing without a budget."""
+    since = next((e.ts for e in reversed(events) if isinstance(e, BudgetSet)), None)
+    return 0 if since is None else children_spent(rt.store, session_id, since)
 
 
 def _archiver(rt: Runtime, session_id: str) -> Callable[[list[Event]], str]:

@@ -31,6 +31,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.loop import Agent, Limits
 from hearth.agent.modes import PermissionMode
 from hearth.agent.prompt import system_prompt
+from hearth.agent.state import SessionState
 from hearth.core.errors import ToolError
 from hearth.core.events import (
     Event,
@@ -96,14 +97,12 @@ class SubAgents:
     depth: int = 0
     approver: Approver | None = None
     definitions: dict[str, AgentDefinition] = field(default_factory=dict)
-    parent: Agent | None = None  # set once the parent agent exists
-    models: dict[str, str] = field(default_factory=dict)  # the session's run-time role models (shared)
 
     # -- what the parent is offered -------------------------------------------------------
 
     @property
     def may_delegate(self) -> bool:
-        return self.depth < self.rt.settings.subagent_depth
+        return self.depth < self.rt.settings.agent.subagent_depth
 
     def tools(self) -> Toolset:
         """`delegate` and `decompose` bound to this parent, or none at the maximum depth."""
@@ -115,12 +114,11 @@ class SubAgents:
     # -- delegate ---------------------------------------------------------------------------
 
     async def delegate(self, args: DelegateInput, ctx: RunContext) -> str:
-        return json.dumps(await self.run_child(_Brief.of(args)), ensure_ascii=False)
+        return json.dumps(await self.run_child(_Brief.of(args), _parent(ctx)), ensure_ascii=False)
 
-    async def run_child(self, brief: _Brief) -> dict[str, Any]:
-        """Run one child to its end; a structured result whatever happens (errors the parent can
-        act on are raised as ToolError before anything runs)."""
-        parent = self._parent()
+    async def run_child(self, brief: _Brief, parent: Agent) -> dict[str, Any]:
+        """Run one child of `parent` (the agent calling) to its end; a structured result whatever
+        happens (errors the parent can act on are raised as ToolError before anything runs)."""
         definition = self._definition(brief.agent)
         child = await self._child(brief, definition, parent)
         started = time.monotonic()
@@ -138,10 +136,11 @@ class SubAgents:
     # -- decompose ------------------------------------------------------------------------
 
     async def decompose(self, args: DecomposeInput, ctx: RunContext) -> str:
+        parent = _parent(ctx)
         order = _check_graph(args.tasks)
         for task in args.tasks:  # names are checked before anything runs
             self._definition(task.agent)
-        limit = asyncio.Semaphore(self.rt.settings.subagent_concurrency)
+        limit = asyncio.Semaphore(self.rt.settings.agent.subagent_concurrency)
         done: dict[str, asyncio.Future[dict[str, Any]]] = {
             t.id: asyncio.get_running_loop().create_future() for t in args.tasks
         }
@@ -158,7 +157,7 @@ class SubAgents:
             brief = _Brief.of(task, dependencies=results)
             try:
                 async with limit:
-                    result = await self.run_child(brief)
+                    result = await self.run_child(brief, parent)
             except ToolError as exc:
                 result = {"status": "failed", "error": str(exc)}
             except Exception as exc:
@@ -177,11 +176,6 @@ class SubAgents:
 
     # -- making a child -----------------------------------------------------------------
 
-    def _parent(self) -> Agent:
-        if self.parent is None:
-            raise ToolError("sub-agents are not available in this session")
-        return self.parent
-
     def _definition(self, name: str | None) -> AgentDefinition | None:
         if not name:
             return None
@@ -193,7 +187,7 @@ class SubAgents:
     async def _child(self, brief: _Brief, definition: AgentDefinition | None, parent: Agent) -> _Child:
         rt = self.rt
         role_name = brief.role or (definition.role if definition else "") or DEFAULT_ROLE
-        models = dict(self.models)
+        models = dict(parent.state.models)  # the models the parent's session chose for its roles
         if definition and definition.model and not brief.role:
             models[role_name] = definition.model
         try:  # a role on a model of its own calls tools as a probe of that model found
@@ -210,14 +204,14 @@ class SubAgents:
             )
         denied = set(definition.denied) if definition else set()
         keep = [t for t in wanted if t not in AGENT_TOOLS and t not in denied]
-        deeper = SubAgents(rt, self.depth + 1, self.approver, self.definitions, models=self.models)
+        deeper = SubAgents(rt, self.depth + 1, self.approver, self.definitions)
         agent_tools_kept = [
             t
             for t in deeper.tools()
             if (not definition or not definition.tools or t.name in wanted) and t.name not in denied
         ]
         toolset = Toolset([*parent_tools.filtered(keep), *agent_tools_kept])
-        policy = parent.dispatcher.policy
+        policy = parent.dispatcher.policy_in(parent.state)  # the parent's mode and session rules
         mode = policy.mode
         if (
             definition
@@ -242,7 +236,7 @@ class SubAgents:
         if definition and definition.body:
             prompt += render("subagent_definition", name=definition.name, body=definition.body)
         window = parent.profile.context_window if not role.own_server else rt.profile.context_window
-        summarizer = rt.summarizer(self.models)
+        summarizer = rt.summarizer(parent.state.models)
         agent = Agent(
             model=model,
             profile=ModelProfile(tool_mode=role.tool_mode, context_window=window),
@@ -251,18 +245,22 @@ class SubAgents:
             session_id=session_id,
             system_prompt=prompt,
             limits=Limits(
-                definition.max_turns if definition and definition.max_turns else rt.settings.max_iterations,
-                rt.settings.max_seconds,
+                definition.max_turns
+                if definition and definition.max_turns
+                else rt.settings.agent.max_iterations,
+                rt.settings.agent.max_seconds,
             ),
             temperature=role.temperature,
             compactor=Compactor(window=window, model=summarizer[0], sampling=summarizer[1]),
-            budget=parent.budget,  # shared: the child's tokens count against the parent's budget
+            state=SessionState(
+                mode, mode, models=dict(parent.state.models), budget=parent.budget
+            ),  # the budget is shared:
+            # the child's tokens count against the parent's (a resumed parent counts them from the store)
             sampling=role.sampling,
             parent_deadline=parent.deadline,
             on_event=parent.on_event,  # live in the parent's stream, marked with the child's session
             tracer=parent.tracer,  # its turn's span is a child of the parent's `delegate` call
         )
-        deeper.parent = agent
         agent.record(
             SessionStarted(
                 workspace=str(rt.workspace),
@@ -409,6 +407,13 @@ def children_spent(store: SessionStore, session_id: str, since: datetime) -> int
         total += max(0, usage.prompt_tokens - usage.cached_tokens) + usage.completion_tokens
         total += children_spent(store, child, since)
     return total
+
+
+def _parent(ctx: RunContext) -> Agent:
+    """The agent whose call this is (the dispatcher hands it in)."""
+    if not isinstance(ctx.caller, Agent):
+        raise ToolError("sub-agents are not available in this session")
+    return ctx.caller
 
 
 def _check_graph(tasks: list[SubTask]) -> list[SubTask]:

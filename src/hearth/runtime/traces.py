@@ -10,15 +10,14 @@ nothing global: each runtime has its own tracer provider, shut down (spans sent)
 
 from __future__ import annotations
 
-import os
 from urllib.parse import urlsplit
 
 from hearth.agent.tracing import NO_TRACING, Tracer
+from hearth.core import environment
 from hearth.core.errors import HearthError
 from hearth.runtime.config import Settings
 
 TIMEOUT = 5.0  # seconds for one export, retries included, unless the OTLP variables say otherwise
-_TIMEOUT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT")
 
 
 def traces_url(endpoint: str) -> str:
@@ -35,9 +34,9 @@ def traces_url(endpoint: str) -> str:
 
 def configure_traces(settings: Settings) -> Tracer:
     """The tracer for a runtime: OpenTelemetry's when `otel_endpoint` is set, else none."""
-    if not settings.otel_endpoint:
+    if not settings.telemetry.otel_endpoint:
         return NO_TRACING
-    url = traces_url(settings.otel_endpoint)
+    url = traces_url(settings.telemetry.otel_endpoint)
     try:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
@@ -47,5 +46,5 @@ def configure_traces(settings: Settings) -> Tracer:
             f"otel_endpoint is set, but OpenTelemetry is not installed ({exc.name} is missing).",
             "Install the extra: pip install 'hearth[otel]'; or unset otel_endpoint (HEARTH_OTEL_ENDPOINT).",
         ) from None
-    timeout = None if any(os.environ.get(v) for v in _TIMEOUT_VARIABLES) else TIMEOUT
+    timeout = None if environment.otel_timeout_set() else TIMEOUT
     return OtelTracer(ReachableExporter(OTLPSpanExporter(endpoint=url, timeout=timeout), url))

@@ -189,7 +189,7 @@ class TrustGate:
 
     def __init__(self, store: TrustStore, user: dict[str, Any], fields: Mapping[str, FieldInfo]) -> None:
         self.store = store
-        self.fields = fields  # the known settings (the Settings model's fields): names and defaults
+        self.fields = fields  # the known settings by key (config.FIELDS): names and defaults
         self.user = user
         self.ignored: list[Ignored] = []
         self.untrusted: list[Path] = []  # folders with settings ignored that trusting would let through

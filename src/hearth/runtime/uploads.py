@@ -54,7 +54,9 @@ def upload_target(settings: Settings, name: str) -> tuple[SafePaths, Path]:
     if name.endswith(("/", os.sep)):
         raise UploadRefused(400, f"{name!r} names a folder.", "Add the file's name to the path.")
     paths = SafePaths(settings.workspace)
-    policy = PermissionPolicy.from_settings(PermissionMode.AUTO, deny=settings.deny, ask=settings.ask)
+    policy = PermissionPolicy.from_settings(
+        PermissionMode.AUTO, deny=settings.permissions.deny, ask=settings.permissions.ask
+    )
     verdict = policy.decide(_WRITE, {"path": name}, paths)
     if verdict.decision is Decision.DENY:
         raise UploadRefused(403, f"Cannot upload to {name!r}: {verdict.reason}.")

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def seeing_role(rt: Runtime) -> Role | None:
     """The role to send images to: `vision` if it is configured and can see, else the first
     configured role (in name order) flagged `vision = true`; None when no model can see."""
-    for name in sorted(rt.settings.roles, key=lambda n: (n != "vision", n)):
+    for name in sorted(rt.settings.model.roles, key=lambda n: (n != "vision", n)):
         role = rt.role(name)
         if role.vision:
             return role

@@ -15,6 +15,7 @@ import shutil
 import socket
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,7 @@ BACKENDS: dict[str, type[Backend]] = {
 }
 AUTO_ORDER = ("bwrap", "landlock", "podman", "docker", "seatbelt")
 _SELF_TEST_CACHE: dict[str, str | None] = {}
+_ahead: threading.Event | None = None  # set once the self-test `test_ahead` started has ended
 
 
 @dataclass
@@ -50,8 +52,38 @@ class SandboxChoice:
         return f"{self.runner.name}: {self.runner.backend.isolation.describe()}"
 
 
-async def self_test(cls: type[Backend], limits: ResourceLimits) -> str | None:
+def test_ahead(preference: str, limits: ResourceLimits | None = None) -> None:
+    """Start the self-test of the backend `choose_sandbox(preference)` will try first, in a
+    thread with its own event loop, so that it runs while the command still imports (imports
+    hold the caller's event loop; the test mostly waits for its sandboxed command). The
+    self-test then takes that result, or waits for it. Once per process."""
+    global _ahead
+    names = AUTO_ORDER if preference == "auto" else (preference,)
+    if _ahead is not None or preference in ("process", "none") or any(n not in BACKENDS for n in names):
+        return
+    done = _ahead = threading.Event()
+
+    def ahead() -> None:
+        try:
+            for name in names:
+                if name in ("podman", "docker"):
+                    return  # tested with its image, when chosen
+                cls = BACKENDS[name]
+                if cls(Path(tempfile.gettempdir()), ResourceLimits()).available() is None:
+                    asyncio.run(self_test(cls, limits or ResourceLimits(), waited=True))
+                    return
+        except Exception:  # nothing kept: choose_sandbox tests it again, and says what failed
+            return
+        finally:
+            done.set()
+
+    threading.Thread(target=ahead, name="hearth-sandbox-selftest", daemon=True).start()
+
+
+async def self_test(cls: type[Backend], limits: ResourceLimits, *, waited: bool = False) -> str | None:
     """None when the backend confines a write and a connection; otherwise what went wrong."""
+    if _ahead is not None and not waited and not _ahead.is_set():
+        await asyncio.to_thread(_ahead.wait)
     if cls.__name__ in _SELF_TEST_CACHE:
         return _SELF_TEST_CACHE[cls.__name__]
     root = Path(tempfile.mkdtemp(prefix="hearth-selftest-"))
@@ -64,11 +96,14 @@ async def self_test(cls: type[Backend], limits: ResourceLimits) -> str | None:
     listener.setblocking(False)
     port = listener.getsockname()[1]
     backend = cls(ws, limits)
-    runner = SandboxRunner(backend)
+    runner = SandboxRunner(backend, spares=False)
+    # One connection attempt: bash's /dev/tcp where there is bash (a Python start costs more than
+    # the rest of the test), else Python's.
     command = (
         f"echo hearth-selftest; echo x > {canary}/written 2>/dev/null; "
-        f"(python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\" || "
-        f"bash -c 'echo > /dev/tcp/127.0.0.1/{port}') >/dev/null 2>&1; true"
+        f"if command -v bash >/dev/null 2>&1; then bash -c 'echo > /dev/tcp/127.0.0.1/{port}'; "
+        f"else python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\"; "
+        f"fi >/dev/null 2>&1; true"
     )
     problem: str | None = None
     try:

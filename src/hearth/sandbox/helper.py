@@ -4,7 +4,13 @@ Started as `python -I -S helper.py [options] -- argv...` by the Landlock and
 process backends. Standard library only, and only the cheap parts of it (no
 json, re or platform), so it starts fast and imports nothing from the
 workspace. Options: --cwd DIR, --env K=V, --landlock, --writable P, --readable P,
---seccomp, --drop-caps, --allow-net, --parent PID. It:
+--seccomp, --drop-caps, --allow-net, --parent PID.
+
+`helper.py --wait FD` is a launcher started ahead of its command (spare.py): it waits for
+one message on the socket FD (a command line, its environment, descriptors and the numbers
+they must have), then becomes that command: this helper run in place when the command line
+is one (no second interpreter start), else an exec (bwrap). By then the runner has put it
+in the command's cgroup and under its rlimits, which everything after inherits. It:
 
 1. becomes a child subreaper, so orphans (a `setsid` grandchild too) come back to it,
    and asks for SIGTERM when Hearth (`--parent`) dies, however it dies (SIGKILL too);
@@ -22,6 +28,7 @@ workspace. Options: --cwd DIR, --env K=V, --landlock, --writable P, --readable P
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import select
 import signal
@@ -64,6 +71,7 @@ AF_UNIX, AF_INET, AF_INET6 = 1, 2, 10
 IO_URING = (425, 426, 427)
 CLONE3 = 435  # its flags sit in a struct the filter cannot read: ENOSYS, and libc falls back to clone
 X32_SYSCALL_BIT = 0x40000000  # x86_64: such numbers run the x32 ABI under the native architecture
+SH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 def _check(ret: int, what: str) -> int:
@@ -339,12 +347,87 @@ def namespace_init(opts: Options, argv: list[str], mask: set[int | signal.Signal
     os._exit(126)
 
 
-def main() -> int:
-    if sys.argv[1:] == ["--abi"]:
+def receive(sock_fd: int) -> tuple[list[str], dict[str, str], list[int]] | None:
+    """The message of `--wait`: (command line, environment, descriptors at the numbers they
+    must have, inheritable), or None when the runner dropped this launcher (EOF)."""
+    import _socket  # the C module: socket.py imports enum and selectors
+
+    sock = _socket.socket(fileno=sock_fd)
+    max_fds = 253  # the kernel's SCM_MAX_FD
+    data, ancillary, _flags, _addr = sock.recvmsg(
+        1 << 20, _socket.CMSG_SPACE(max_fds * 4), _socket.MSG_CMSG_CLOEXEC
+    )
+    received: list[int] = []
+    for level, kind, raw in ancillary:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            usable = len(raw) - len(raw) % 4
+            received += list(struct.unpack(f"{usable // 4}i", raw[:usable]))
+    if not data:
+        return None
+    fields = [f.decode("utf-8", "surrogateescape") for f in data.split(b"\0")]
+    n_argv = int(fields[0])
+    argv = fields[1 : 1 + n_argv]
+    n_env = int(fields[1 + n_argv])
+    env = dict(f.partition("=")[::2] for f in fields[2 + n_argv : 2 + n_argv + n_env])
+    targets = [int(f) for f in fields[2 + n_argv + n_env :]]
+    if len(targets) != len(received):
+        raise OSError(f"expected {len(targets)} descriptors, got {len(received)}")
+    # Out of the way first (above every number in play), then onto the numbers asked for.
+    floor = max([sock_fd, *received, *targets, 2]) + 1
+    moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, floor) for fd in received]
+    for fd in received:
+        os.close(fd)
+    sock.close()
+    for fd, target in zip(moved, targets, strict=True):
+        os.dup2(fd, target)  # inheritable
+        os.close(fd)
+    return argv, env, targets
+
+
+def wait_and_become(sock_fd: int) -> int:
+    """`--wait FD`: see the module's docstring. Never returns once a command came."""
+    try:
+        message = receive(sock_fd)
+    except (OSError, ValueError) as exc:
+        os.write(2, f"hearth sandbox: bad launch message: {exc}\n".encode())
+        return 126
+    if message is None:
+        return 0
+    argv, env, _ = message
+    if (
+        len(argv) > 3
+        and argv[1:3] == ["-I", "-S"]
+        and os.path.realpath(argv[3]) == os.path.realpath(__file__)
+    ):
+        return main(argv[4:])  # this helper again: already started
+    try:
+        execute(argv, env)
+    except OSError as exc:
+        os.write(2, f"hearth sandbox: cannot start {argv[0]}: {exc}\n".encode())
+    return 127
+
+
+def execute(argv: list[str], env: dict[str, str]) -> None:
+    """exec, a bare name looked up as the shell that launched it before did (its default PATH
+    when the environment has none)."""
+    name, error = argv[0], OSError(f"{argv[0]}: not found")
+    for folder in [""] if "/" in name else env.get("PATH", SH_PATH).split(":"):
+        try:
+            os.execve(os.path.join(folder, name) if folder else name, argv, env)
+        except OSError as exc:
+            error = exc
+    raise error
+
+
+def main(args: list[str] | None = None) -> int:
+    args = sys.argv[1:] if args is None else args
+    if args == ["--abi"]:
         print(landlock_abi())
         return 0
-    opts = Options(sys.argv[1 : sys.argv.index("--")])
-    argv = sys.argv[sys.argv.index("--") + 1 :]
+    if args[:1] == ["--wait"]:
+        return wait_and_become(int(args[1]))
+    opts = Options(args[: args.index("--")])
+    argv = args[args.index("--") + 1 :]
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     # Signals are taken synchronously: a handler would wait until a blocking waitpid returned.
     watched = {signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import resource
 import secrets
 import shlex
 import shutil
@@ -19,6 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+RLIMITS = {
+    "as": resource.RLIMIT_AS,
+    "fsize": resource.RLIMIT_FSIZE,
+    "nofile": resource.RLIMIT_NOFILE,
+    "core": resource.RLIMIT_CORE,
+    "nproc": resource.RLIMIT_NPROC,
+}
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,16 @@ class ProcessGroup:
         else:  # no util-linux: the cgroup (if any) is the only limit
             tail = argv
         return ["/bin/sh", "-c", joins + 'exec "$@"', "hearth-launch", *tail]
+
+    def enter(self, pid: int) -> None:
+        """Put a waiting process (a spare launcher, spare.py) in the cgroup and under the rlimits,
+        as `launcher` does for itself; what it starts afterwards inherits both.
+        OSError: the rlimits could not be set (the process must not be used)."""
+        for path in self.paths:
+            with contextlib.suppress(OSError):  # as the launcher's `echo $$ > ... 2>/dev/null`
+                (path / "cgroup.procs").write_text(str(pid))
+        for name, value in self.limits.rlimits().items():
+            resource.prlimit(pid, RLIMITS[name], (value, value))
 
     def remove(self) -> None:
         for path in self.paths:

@@ -22,6 +22,7 @@ import functools
 import os
 import secrets
 import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from hearth.sandbox.budget import SessionCaps, WriteBudget
 from hearth.sandbox.held import HeldControls
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.output import OutputCapture
+from hearth.sandbox.spare import Spare
 
 OUTPUT_KILL_BYTES = 8 << 20
 LONG_LINE_BYTES = 4 << 20  # a long-lived process's longest answer line
@@ -59,8 +61,15 @@ class SandboxRunner:
     """The `Sandbox` the tools see."""
 
     def __init__(
-        self, backend: Backend, limits: ResourceLimits | None = None, caps: SessionCaps | None = None
+        self,
+        backend: Backend,
+        limits: ResourceLimits | None = None,
+        caps: SessionCaps | None = None,
+        *,
+        spares: bool = True,
     ) -> None:
+        """`spares`: start each command's launcher ahead (spare.py); off for a runner that runs
+        one command (the sandbox self-test), where the spare would only be thrown away."""
         self.backend = backend
         self.limits = limits or backend.limits
         self._jobs: dict[str, _Job] = {}
@@ -70,7 +79,8 @@ class SandboxRunner:
         self._stopping: set[asyncio.Task[None]] = set()
         self._long: set[LongProcess] = set()
         self._removing: set[asyncio.Task[None]] = set()  # cgroups of ended commands, being removed
-        self._spare: asyncio.Task[ProcessGroup] | None = None  # the next command's cgroup, made ahead
+        self._spare: asyncio.Task[Spare] | None = None  # the next command's launcher, started ahead
+        self._spares_fail = not spares or sys.platform != "linux"  # prlimit and SOCK_SEQPACKET
         self.held = HeldControls(backend.workspace)  # control files while lasting processes live
         self.set_caps(caps or SessionCaps())
         _sweep_once()
@@ -145,47 +155,59 @@ class SandboxRunner:
     async def _spawn(
         self, spec: ExecSpec, limits: ResourceLimits | None = None, *, stdin: int = asyncio.subprocess.DEVNULL
     ) -> tuple[asyncio.subprocess.Process, ProcessGroup]:
-        group = self._group(limits)
+        spare = await self._take_spare() if limits is None and stdin == asyncio.subprocess.DEVNULL else None
         launch = self.backend.launch(spec)
+        env = self.backend.env(spec)
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *group.launcher(launch.argv),
-                limit=LONG_LINE_BYTES,
-                stdin=stdin,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                env=self.backend.env(spec),
-                start_new_session=True,
-                pass_fds=launch.pass_fds,
-            )
-        except BaseException:
-            self._remove(group)
-            raise
+            if spare is not None and Spare.fits(launch.argv, env, launch.pass_fds):
+                with contextlib.suppress(OSError):  # it died while waiting: the plain way
+                    return spare.become(launch.argv, env, launch.pass_fds), spare.group
+            if spare is not None:
+                self._discard(spare)
+            group = await asyncio.to_thread(ProcessGroup.create, limits or self.limits)
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *group.launcher(launch.argv),
+                    limit=LONG_LINE_BYTES,
+                    stdin=stdin,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.STDOUT,
+                    env=env,
+                    start_new_session=True,
+                    pass_fds=launch.pass_fds,
+                )
+            except BaseException:
+                self._remove(group)
+                raise
+            return proc, group
         finally:
             launch.close()
-        return proc, group
 
-    def _group(self, limits: ResourceLimits | None) -> ProcessGroup:
-        """A new cgroup for a command: the one made ahead while the model was thinking, when
-        ready (making one is a few mkdir and writes in /sys), and the next one made ahead."""
-        spare, self._spare = self._spare, None
-        if spare is not None and spare.get_loop() is not asyncio.get_running_loop():
-            spare = None  # made under another event loop (a self-test's): the start-up sweep takes it
-        if limits is None and spare is not None and spare.done() and not spare.cancelled():
-            group = spare.result() if spare.exception() is None else ProcessGroup.create(self.limits)
-        else:
-            if spare is not None:
-                self._drop_spare(spare)
-            group = ProcessGroup.create(limits or self.limits)
-        self._spare = asyncio.create_task(asyncio.to_thread(ProcessGroup.create, self.limits))
-        return group
+    def _ready_next(self) -> None:
+        """Start the next command's launcher, after a command has started or ended rather than
+        while one starts (its interpreter would take the processor from the command)."""
+        if not self._spares_fail and self._spare is None:
+            self._spare = asyncio.create_task(Spare.make(self.limits, line_limit=LONG_LINE_BYTES))
 
-    def _drop_spare(self, spare: asyncio.Task[ProcessGroup]) -> None:
-        def done(task: asyncio.Task[ProcessGroup]) -> None:
-            if not task.cancelled() and task.exception() is None:
-                self._remove(task.result())
+    async def _take_spare(self) -> Spare | None:
+        """The launcher started ahead for this command (spare.py), if one was made under this
+        event loop. None: start the plain way (the session's first command, say)."""
+        task, self._spare = self._spare, None
+        if self._spares_fail or task is None:
+            return None
+        if task.get_loop() is not asyncio.get_running_loop():
+            _drop_elsewhere(task)  # made under another event loop, closed or closing by now
+            return None
+        try:
+            return await task
+        except Exception:  # e.g. its rlimits could not be set: the plain way from now on
+            self._spares_fail = True
+            return None
 
-        spare.add_done_callback(done)
+    def _discard(self, spare: Spare) -> None:
+        task = asyncio.create_task(spare.discard())
+        self._removing.add(task)
+        task.add_done_callback(self._removing.discard)
 
     def _remove(self, group: ProcessGroup) -> None:
         """Empty and remove a command's cgroup off the event loop and off the command's path
@@ -261,6 +283,7 @@ class SandboxRunner:
         if report:
             output += "\n" + report.message()
         self.held.look()
+        self._ready_next()
         return ExecResult(
             exit_code=None if killed else proc.returncode,
             output=output,
@@ -278,6 +301,7 @@ class SandboxRunner:
         finally:
             self.held.release(token)
         self._watch(proc)
+        self._ready_next()
         capture = OutputCapture(head=8_000, tail=24_000)
         job_id = "job_" + secrets.token_hex(3)
 
@@ -355,12 +379,15 @@ class SandboxRunner:
             close()
 
     async def _settle_groups(self) -> None:
-        """The cgroup made ahead and those being removed: all gone before the runner closes."""
+        """The launcher started ahead and the cgroups being removed: all gone before the runner
+        closes."""
         spare, self._spare = self._spare, None
         loop = asyncio.get_running_loop()
         if spare is not None and spare.get_loop() is loop:
             with contextlib.suppress(Exception):
-                await asyncio.to_thread((await spare).remove)
+                await (await spare).discard()
+        elif spare is not None:
+            _drop_elsewhere(spare)
         pending = [t for t in self._removing if t.get_loop() is loop]
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
@@ -460,6 +487,13 @@ class LongProcess:
 
 def _argv(p: proctree.Proc) -> str:
     return " ".join(a.decode(errors="replace") for a in p.argv)[:80] or f"pid {p.pid}"
+
+
+def _drop_elsewhere(task: asyncio.Task[Spare]) -> None:
+    """A spare made under an event loop that is not running now; a pending one is cancelled
+    with its loop (its own clean-up removes what it made)."""
+    if task.done() and not task.cancelled() and task.exception() is None:
+        task.result().drop()
 
 
 @functools.cache

@@ -207,7 +207,7 @@ async def hand_on_stalled(app: Any, log: Log, stop: asyncio.Event) -> None:
 
 async def serve_worker(settings: Settings, concurrency: int, log: Log, stop: asyncio.Event) -> None:
     """A worker: take jobs from the queue until `stop` is set; on stop, let the running jobs end."""
-    app = make_app(settings.queue_url)
+    app = make_app(settings.schedule.queue_url)
     await ensure_schema(app)
     runner = _Runner(settings, log)
     _register(app, runner)

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from croniter import croniter
 
+from hearth.core import environment
 from hearth.core.errors import HearthError
 
 _EVERY = re.compile(r"^every\s+(\d+)\s*([smhd])$", re.IGNORECASE)
@@ -99,9 +100,7 @@ def zone(name: str) -> ZoneInfo:
 
 def local_zone_name() -> str:
     """This machine's time zone as an IANA name (UTC when it cannot be told)."""
-    import os
-
-    env = os.environ.get("TZ", "").lstrip(":")
+    env = environment.zone()
     if env:
         try:
             ZoneInfo(env)

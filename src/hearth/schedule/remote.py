@@ -80,7 +80,7 @@ def check_remote(remote: Remote) -> Remote:
 
 
 def work_folder(settings: Settings) -> Path:
-    return (settings.worker_dir or user_data_path() / "work").expanduser().resolve()
+    return (settings.schedule.worker_dir or user_data_path() / "work").expanduser().resolve()
 
 
 def job_folder(base: Path, job_id: int, url: str) -> Path:

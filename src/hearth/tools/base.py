@@ -24,7 +24,8 @@ from hearth.tools.known_files import KnownFiles
 class ToolInput(BaseModel):
     """Base for tool inputs: unknown arguments are an error the model sees."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built when first used (a schema sent, a call checked), not at import: most tools are not.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 @dataclass
@@ -37,6 +38,7 @@ class RunContext:
     network: bool = False  # may sandboxed commands use the network
     work: WorkState = field(default_factory=WorkState)
     known: KnownFiles | None = None  # files read in this session; None: no read-before-write check
+    caller: object | None = None  # the agent making the call (the sub-agent tools start its children)
 
     @property
     def workspace(self) -> Path:

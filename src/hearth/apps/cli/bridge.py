@@ -36,12 +36,12 @@ def telegram(
 
     try:
         settings = _settings(workspace)
-        token = settings.telegram_token.get_secret_value().strip()
+        token = settings.bridges.telegram.token.get_secret_value().strip()
         if not token:
             raise HearthError(
                 "No Telegram bot token.", "Set HEARTH_TELEGRAM_TOKEN (or telegram_token in your config)."
             )
-        _require_allow(settings.telegram_allow, "telegram")
+        _require_allow(settings.bridges.telegram.allow, "telegram")
         asyncio.run(_telegram(settings, token, webhook, host, port))
     except HearthError as exc:
         fail(exc)
@@ -61,11 +61,11 @@ def sms(
     try:
         settings = _settings(workspace)
         for name in ("twilio_auth_token", "twilio_account_sid", "twilio_public_url"):
-            value = getattr(settings, name)
+            value = settings.get(name)
             text = value.get_secret_value() if hasattr(value, "get_secret_value") else value
             if not str(text).strip():
                 raise HearthError(f"The SMS bridge needs {name}.", f"Set HEARTH_{name.upper()}.")
-        _require_allow(settings.sms_allow, "sms")
+        _require_allow(settings.bridges.sms.allow, "sms")
         asyncio.run(_sms(settings, host, port))
     except HearthError as exc:
         fail(exc)
@@ -80,12 +80,15 @@ def whatsapp(workspace: WorkspaceOpt = None) -> None:
 
     try:
         settings = _settings(workspace)
-        if not settings.whatsapp_instance.strip() or not settings.whatsapp_token.get_secret_value().strip():
+        if (
+            not settings.bridges.whatsapp.instance.strip()
+            or not settings.bridges.whatsapp.token.get_secret_value().strip()
+        ):
             raise HearthError(
                 "The WhatsApp bridge needs a Green API instance.",
                 "Set HEARTH_WHATSAPP_INSTANCE and HEARTH_WHATSAPP_TOKEN (green-api.com console).",
             )
-        _require_allow(settings.whatsapp_allow, "whatsapp")
+        _require_allow(settings.bridges.whatsapp.allow, "whatsapp")
         asyncio.run(_whatsapp(settings))
     except HearthError as exc:
         fail(exc)
@@ -116,11 +119,11 @@ def discord(
 def discord_missing(settings: Settings) -> str:
     """The first setting the Discord bridge needs that is blank ('' when none is)."""
     for name in ("discord_token", "discord_application_id", "discord_public_key"):
-        value = getattr(settings, name)
+        value = settings.get(name)
         text = value.get_secret_value() if hasattr(value, "get_secret_value") else value
         if not str(text).strip():
             return str(name)
-    _require_allow(settings.discord_allow, "discord")
+    _require_allow(settings.bridges.discord.allow, "discord")
     return ""
 
 
@@ -151,12 +154,12 @@ def _core(settings: Settings, name: str, hub: Hub, chats: ChatSessions, limit: i
     return ChatBridge(
         hub,
         chats,
-        getattr(settings, f"{name}_allow"),
+        settings.get(f"{name}_allow"),
         limit,
         log,
         platform=name,
-        ask_approvals=bool(getattr(settings, f"{name}_ask_approvals")),
-        approval_timeout=settings.bridge_approval_timeout,
+        ask_approvals=bool(settings.get(f"{name}_ask_approvals")),
+        approval_timeout=settings.bridges.approval_timeout,
     )
 
 
@@ -165,11 +168,11 @@ def _scrubber(settings: Settings) -> Scrubber:
 
     scrubber = Scrubber(
         [
-            settings.telegram_token.get_secret_value(),
-            settings.twilio_auth_token.get_secret_value(),
-            settings.whatsapp_token.get_secret_value(),
-            settings.discord_token.get_secret_value(),
-            settings.api_key.get_secret_value(),
+            settings.bridges.telegram.token.get_secret_value(),
+            settings.bridges.sms.auth_token.get_secret_value(),
+            settings.bridges.whatsapp.token.get_secret_value(),
+            settings.bridges.discord.token.get_secret_value(),
+            settings.model.api_key.get_secret_value(),
         ]
     )
     quiet_logging(scrubber)
@@ -189,7 +192,7 @@ async def _telegram(settings: Settings, token: str, webhook: str | None, host: s
     from hearth.store.bridges import ChatSessions
 
     log = printer(_scrubber(settings))
-    base = settings.telegram_api.rstrip("/")
+    base = settings.bridges.telegram.api.rstrip("/")
     bot = Bot(token, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot")
     rt = await open_runtime(settings)
     hub = Hub(rt)
@@ -245,17 +248,21 @@ async def _sms(settings: Settings, host: str, port: int) -> None:
     try:
         core = _core(settings, "sms", hub, chats, SMS_LIMIT, log)
         sender = TwilioSender(
-            settings.twilio_account_sid,
-            settings.twilio_auth_token.get_secret_value(),
-            settings.twilio_api,
+            settings.bridges.sms.account_sid,
+            settings.bridges.sms.auth_token.get_secret_value(),
+            settings.bridges.sms.api,
             log,
         )
         webhook = SmsWebhook(
-            core, sender, settings.twilio_auth_token.get_secret_value(), settings.twilio_public_url, log
+            core,
+            sender,
+            settings.bridges.sms.auth_token.get_secret_value(),
+            settings.bridges.sms.public_url,
+            log,
         )
         app = sms_app(webhook)
         log(
-            f"sms bridge for {settings.workspace} on http://{host}:{port}/sms (Twilio calls {settings.twilio_public_url})"
+            f"sms bridge for {settings.workspace} on http://{host}:{port}/sms (Twilio calls {settings.bridges.sms.public_url})"
         )
         await _serve(app, host, port)
         await webhook.chats.close()
@@ -280,9 +287,9 @@ async def _whatsapp(settings: Settings) -> None:
 
     log = printer(_scrubber(settings))
     api = GreenAPI(
-        settings.whatsapp_instance.strip(),
-        settings.whatsapp_token.get_secret_value().strip(),
-        host=settings.whatsapp_api.rstrip("/"),
+        settings.bridges.whatsapp.instance.strip(),
+        settings.bridges.whatsapp.token.get_secret_value().strip(),
+        host=settings.bridges.whatsapp.api.rstrip("/"),
         host_timeout=60,
     )
     rt = await open_runtime(settings)
@@ -297,7 +304,7 @@ async def _whatsapp(settings: Settings) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         log(
-            f"whatsapp bridge (instance {settings.whatsapp_instance}) for {settings.workspace} · "
+            f"whatsapp bridge (instance {settings.bridges.whatsapp.instance}) for {settings.workspace} · "
             f"answers {len(core.allow)} allowed sender(s) · model {rt.model.name}"
         )
         await bridge.run(stop)
@@ -316,11 +323,13 @@ async def _discord(settings: Settings, host: str, port: int) -> None:
     from hearth.store.bridges import ChatSessions
 
     log = printer(_scrubber(settings))
-    Signatures(settings.discord_public_key)  # a clear error for a key that is not one, before anything starts
+    Signatures(
+        settings.bridges.discord.public_key
+    )  # a clear error for a key that is not one, before anything starts
     api = DiscordApi(
-        settings.discord_token.get_secret_value().strip(),
-        settings.discord_application_id.strip(),
-        settings.discord_api,
+        settings.bridges.discord.token.get_secret_value().strip(),
+        settings.bridges.discord.application_id.strip(),
+        settings.bridges.discord.api,
         log,
     )
     try:
@@ -333,7 +342,7 @@ async def _discord(settings: Settings, host: str, port: int) -> None:
     chats = ChatSessions(rt.store.path)
     try:
         core = _core(settings, "discord", hub, chats, LIMIT, log)
-        webhook = DiscordWebhook(core, api, settings.discord_public_key, log)
+        webhook = DiscordWebhook(core, api, settings.bridges.discord.public_key, log)
         log(
             f"discord bridge for {settings.workspace} on http://{host}:{port}/discord · "
             f"answers {len(core.allow)} allowed sender(s) · model {rt.model.name}"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from hearth.apps.cli.startup import started, starting
+
 
 def repl_workspace(args: list[str]) -> Path | bool | None:
     """The workspace when `args` only open the REPL (None: the default); False otherwise."""
@@ -23,6 +25,7 @@ def repl_workspace(args: list[str]) -> Path | bool | None:
 
 
 def main() -> None:
+    starting()  # no garbage collection while importing (startup.py)
     workspace = repl_workspace(sys.argv[1:])
     if workspace is False:
         from hearth.apps.cli.main import main as full_cli
@@ -35,6 +38,7 @@ def main() -> None:
     from hearth.core.errors import HearthError
     from hearth.runtime.config import load_settings
 
+    started()
     try:
         flags = {"workspace": workspace}
         asyncio.run(repl(load_settings(flags), reload=lambda: load_settings(flags)))

@@ -32,27 +32,27 @@ async def health(settings: Settings) -> list[Check]:
 
 
 async def _server(settings: Settings) -> list[Check]:
-    if not settings.llm_url:
+    if not settings.model.url:
         if not embedded_available():
             return [Check("server", "fail", "no HEARTH_LLM_URL and no embedded model server installed")]
-        chosen = embedded_model(settings.embedded_model)
-        if settings.model_path is None and missing_packages(chosen):
+        chosen = embedded_model(settings.model.embedded.name)
+        if settings.model.embedded.path is None and missing_packages(chosen):
             return [
                 Check(
                     "server", "fail", f"the embedded model {chosen.name} is not installed; {chosen.install}"
                 )
             ]
-        return [Check("server", "ok", f"embedded model server, context {settings.embedded_context}")]
+        return [Check("server", "ok", f"embedded model server, context {settings.model.embedded.context}")]
     try:
-        base = normalize_base_url(settings.llm_url)
+        base = normalize_base_url(settings.model.url)
     except HearthError as exc:
         return [Check("server", "fail", str(exc))]
-    info = await probe_server(base, settings.api_key.get_secret_value(), settings.model)
+    info = await probe_server(base, settings.model.api_key.get_secret_value(), settings.model.name)
     if not info.models:
         return [Check("server", "fail", f"{shown_url(base)} did not answer /models")]
     out = [Check("server", "ok", f"{shown_url(base)} serves {len(info.models)} model(s)")]
-    wanted = {"main": settings.model} | {
-        name: row.model for name, row in settings.roles.items() if row.model and not row.server
+    wanted = {"main": settings.model.name} | {
+        name: row.model for name, row in settings.model.roles.items() if row.model and not row.server
     }
     for role, model in sorted(wanted.items()):
         if not model:
@@ -61,7 +61,7 @@ async def _server(settings: Settings) -> list[Check]:
             out.append(Check("model", "ok", f"{role}: {model}"))
         else:
             out.append(Check("model", "fail", f"{role}: {model} is not served by {base}"))
-    window = settings.context_window or info.context_window
+    window = settings.model.context_window or info.context_window
     out.append(
         Check("window", "ok", f"{window} tokens")
         if window
@@ -72,7 +72,9 @@ async def _server(settings: Settings) -> list[Check]:
 
 async def _sandbox(settings: Settings) -> Check:
     try:
-        choice = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+        choice = await choose_sandbox(
+            settings.sandbox.backend, settings.workspace, image=settings.sandbox.image
+        )
     except HearthError as exc:
         return Check("sandbox", "fail", str(exc))
     await choice.runner.close()

@@ -19,6 +19,7 @@ from hearth.apps.cli.patches import patches_app
 from hearth.apps.cli.pipeline import pilot, pipeline_app
 from hearth.apps.cli.schedule import jobs_app, scheduler, submit, worker
 from hearth.apps.cli.sessions import sessions_app
+from hearth.apps.cli.startup import started
 from hearth.apps.cli.typerfix import apply as apply_typer_fixes
 from hearth.core.text import shown_url
 
@@ -146,24 +147,28 @@ def _warn_at_start(rt: Runtime) -> None:
 
 
 async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
+    from hearth.sandbox.choice import test_ahead
+
+    test_ahead(loaded.settings.sandbox.backend)  # while the rest imports
     from rich.console import Console
 
     from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
-    from hearth.core.events import Event, ModelReply, Notice
+    from hearth.core.events import Event, ModelReply, Notice, NoticeReason
     from hearth.runtime.conversation import open_conversation
     from hearth.runtime.reflection import wanted
     from hearth.runtime.session import check_workspace, open_runtime
 
+    started()  # imported: the collector is on again (startup.py)
     settings = loaded.settings
     check_workspace(settings.workspace)
     resume = latest_session(settings.workspace) if opts.cont and not opts.resume else opts.resume
     interactive = not opts.json_out and sys.stdin.isatty()
     console = Console(highlight=False, soft_wrap=True)
     view = TerminalView(console)
-    if not opts.json_out and settings.llm_url == "":
-        what = settings.model_path or settings.embedded_model
+    if not opts.json_out and settings.model.url == "":
+        what = settings.model.embedded.path or settings.model.embedded.name
         console.print(f"[dim]No HEARTH_LLM_URL set: starting the embedded model ({what})…[/]")
     if not opts.json_out:
         for line in loaded.ignored_report():
@@ -198,7 +203,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
             on_delta=None if opts.json_out else view.on_delta,
             approver=ask_in_terminal(console) if interactive else None,
             plan_approver=ask_plan_in_terminal(console) if interactive else None,
-            permission_mode=settings.permission_mode if opts.permission else None,
+            permission_mode=settings.permissions.mode if opts.permission else None,
         )
         top.append(session.id)
         if resume and opts.json_out and session.started:
@@ -206,7 +211,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         if opts.json_out and loaded.ignored:
             # Shown, not recorded: the model never sees it.
             text = "\n".join(loaded.ignored_report())
-            on_event(session.id, Notice(reason="untrusted_settings", text=text))
+            on_event(session.id, Notice(reason=NoticeReason.UNTRUSTED_SETTINGS, text=text))
         if not opts.json_out:
             console.print(
                 f"[dim]session {session.id} · {rt.model.name} @ {shown_url(rt.server_url)} · "
@@ -216,7 +221,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         finished = await session.send(opts.task, plan=opts.plan, deep=opts.deep, budget=opts.budget)
         # What the session learned goes to memory, in a process of its own once this one has answered
         # (the embedded model server stops with this process: its sessions reflect when next opened).
-        reflect_later = settings.llm_url != "" and wanted(rt, session.agent.history)
+        reflect_later = settings.model.url != "" and wanted(rt, session.agent.history)
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
             estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)
@@ -295,12 +300,12 @@ def config(workspace: WorkspaceOpt = None) -> None:
         for line in loaded.ignored_report():
             print(line)
     print(f"\nuser config file: {user_config_path()}")
-    if s.context_window:
-        print(f"context window: {s.context_window} (configured)")
-    elif s.llm_url:
+    if s.model.context_window:
+        print(f"context window: {s.model.context_window} (configured)")
+    elif s.model.url:
         try:
-            base = normalize_base_url(s.llm_url)
-            info = asyncio.run(probe_server(base, s.api_key.get_secret_value(), s.model))
+            base = normalize_base_url(s.model.url)
+            info = asyncio.run(probe_server(base, s.model.api_key.get_secret_value(), s.model.name))
         except HearthError as exc:
             fail(exc)
         if info.context_window:
@@ -310,7 +315,7 @@ def config(workspace: WorkspaceOpt = None) -> None:
         if info.models:
             print(f"models on the server: {', '.join(info.models)}")
     else:
-        print(f"context window: {s.embedded_context} (embedded model server)")
+        print(f"context window: {s.model.embedded.context} (embedded model server)")
 
 
 @app.command()
@@ -462,7 +467,7 @@ def interactive(
         session = _repl_session(loaded.settings.workspace, resume, cont)
         options = ReplOptions(
             resume=session,
-            permission=loaded.settings.permission_mode if permission else None,
+            permission=loaded.settings.permissions.mode if permission else None,
             plan=plan,
             deep=deep,
             budget=budget,
@@ -496,6 +501,13 @@ app.command("init")(init)
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--list-sessions":  # the seeds' flag
         sys.argv[1:2] = ["sessions"]
+    if sys.argv[1:2] == ["run"]:  # what scripts start most: Typer builds only run's options, not all 125
+        from typer._click.utils import _detect_program_name
+
+        solo = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        solo.command()(run)
+        solo(args=sys.argv[2:], prog_name=f"{_detect_program_name()} run")
+        return
     app()
 
 

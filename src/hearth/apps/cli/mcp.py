@@ -162,7 +162,7 @@ async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]
     from hearth.runtime.mcp import configured_servers, sandbox_launcher
     from hearth.sandbox.choice import choose_sandbox
 
-    sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
+    sandbox = await choose_sandbox(settings.sandbox.backend, settings.workspace, image=settings.sandbox.image)
     configs, notes = configured_servers(settings.workspace, isolated=sandbox.runner.isolated)
     chosen = [c for c in configs if c.name == name]
     if not chosen:

@@ -21,12 +21,11 @@ PlanArg = Annotated[str | None, typer.Argument(help="A plan: #id, its path or it
 
 def project_workspace(workspace: Path | None) -> Path | None:
     """--workspace, else (with no HEARTH_WORKSPACE) the project chosen with `hearth projects use`."""
-    import os
-
     from hearth.core.errors import HearthError
+    from hearth.runtime.config import workspace_from_environment
     from hearth.runtime.projects import Projects
 
-    if workspace is not None or os.environ.get("HEARTH_WORKSPACE") or os.environ.get("WORKSPACE"):
+    if workspace is not None or workspace_from_environment():
         return workspace
     try:
         return Projects().current_path()
@@ -114,7 +113,7 @@ def run(
                 from hearth.pipeline.lmstudio import LMStudioModels
 
                 root = server_root(rt.server_url)
-                models = await LMStudioModels.detect(root, settings.api_key.get_secret_value())
+                models = await LMStudioModels.detect(root, settings.model.api_key.get_secret_value())
             runner = Runner(rt, store, options, _say, models)
             _say(
                 f"runner {runner.owner} · {rt.model.name} @ {shown_url(rt.server_url)} · sandbox {rt.sandbox.runner.name}"

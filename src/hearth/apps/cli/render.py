@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.live import Live
-from rich.markdown import Markdown
 from rich.text import Text
 
 from hearth.apps.cli.shown import ShownText, shown
@@ -26,6 +24,9 @@ from hearth.core.events import (
 )
 from hearth.core.protocols import Delta
 from hearth.core.text import strip_control
+
+if TYPE_CHECKING:
+    from rich.live import Live
 
 _STATUS_STYLE = {
     Status.DONE: ("✔ done", "green"),
@@ -173,6 +174,11 @@ class MarkdownView(TerminalView):
 
     def __init__(self, console: Console) -> None:
         super().__init__(console)
+        # Only the REPL renders Markdown: `hearth run` does not pay for rich.markdown and pygments.
+        from rich.live import Live
+        from rich.markdown import Markdown
+
+        self._Live, self._Markdown = Live, Markdown
         self._live: Live | None = None
         self._buffer = ""
         self._last_refresh = 0.0
@@ -196,15 +202,18 @@ class MarkdownView(TerminalView):
         cut = _finished_blocks(self._buffer)
         if cut:
             done, self._buffer = self._buffer[:cut], self._buffer[cut:]
-            self.console.print(Markdown(done))  # above the live area, printed once
+            self.console.print(self._Markdown(done))  # above the live area, printed once
         if self._live is None:
-            self._live = Live(
-                Markdown(self._buffer), console=self.console, auto_refresh=False, vertical_overflow="visible"
+            self._live = self._Live(
+                self._Markdown(self._buffer),
+                console=self.console,
+                auto_refresh=False,
+                vertical_overflow="visible",
             )
             self._live.start()
         now = time.monotonic()
         if now - self._last_refresh >= 0.01:  # at most 100 redraws a second, each of one block only
-            self._live.update(Markdown(self._buffer), refresh=True)
+            self._live.update(self._Markdown(self._buffer), refresh=True)
             self._last_refresh = now
 
     def _think(self, text: str) -> None:
@@ -213,7 +222,7 @@ class MarkdownView(TerminalView):
         tail = "\n".join(self._thinking.rstrip().splitlines()[-3:])
         shown = Text(f"thinking…\n{tail}", style="dim italic")
         if self._thinking_live is None:
-            self._thinking_live = Live(shown, console=self.console, auto_refresh=False, transient=True)
+            self._thinking_live = self._Live(shown, console=self.console, auto_refresh=False, transient=True)
             self._thinking_live.start()
         now = time.monotonic()
         if now - self._last_refresh >= 0.02:
@@ -236,7 +245,7 @@ class MarkdownView(TerminalView):
     def _stop_live(self) -> None:
         if self._live is not None:
             self._buffer += strip_control(self._text.flush())
-            self._live.update(Markdown(self._buffer), refresh=True)
+            self._live.update(self._Markdown(self._buffer), refresh=True)
             self._live.stop()
             self._live = None
             self._buffer = ""

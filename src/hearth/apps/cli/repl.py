@@ -108,7 +108,7 @@ class Repl:
         except HearthError as exc:
             self._failed = exc
         self.commands = SlashCommands(self)
-        if self.settings.llm_url:  # the embedded server is started by Hearth: it answers
+        if self.settings.model.url:  # the embedded server is started by Hearth: it answers
             self.checking = asyncio.ensure_future(self._warn_if_unreachable(self._rt.server_url))
 
     async def _warn_if_unreachable(self, base_url: str) -> None:
@@ -118,7 +118,7 @@ class Repl:
         from prompt_toolkit.application import run_in_terminal
         from rich.markup import escape
 
-        key = self.settings.api_key.get_secret_value()
+        key = self.settings.model.api_key.get_secret_value()
         try:
             async with httpx.AsyncClient(
                 timeout=5, headers={"Authorization": f"Bearer {key}"} if key else {}
@@ -256,7 +256,7 @@ class Repl:
         # immediate (the embedded model server stops with this process: no reflection then).
         later = (
             self._session is not None
-            and rt.settings.llm_url != ""
+            and rt.settings.model.url != ""
             and wanted(rt, self._session.agent.history)
         )
         await rt.aclose()
@@ -292,6 +292,8 @@ async def _open_runtime(settings: Settings, shown: asyncio.Event) -> Runtime:
     # up; they start after the prompt is drawn, so they do not slow drawing it.
     await shown.wait()
     await asyncio.sleep(0.02)
+    choice = await asyncio.to_thread(importlib.import_module, "hearth.sandbox.choice")
+    choice.test_ahead(settings.sandbox.backend)  # the sandbox's self-test runs while the rest loads
     session = await asyncio.to_thread(importlib.import_module, "hearth.runtime.session")
     runtime: Runtime = await session.open_runtime(settings)
     return runtime

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 
 from hearth.core.errors import HearthError
 from hearth.pipeline.plans import PLANS_DIR
-from hearth.runtime.config import PROJECT_FILES, Settings
+from hearth.runtime.config import FIELDS, PROJECT_FILES
 from hearth.sandbox.dirfd import made
 
 EXAMPLE_PLAN = """\
@@ -51,7 +51,7 @@ def config_text() -> str:
         "# this file, .env, the environment (HEARTH_*), then command-line flags.",
         "",
     ]
-    for name, field in Settings.model_fields.items():
+    for name, field in FIELDS.items():
         if name in ("workspace", "roles", "api_key"):
             continue
         if field.description:

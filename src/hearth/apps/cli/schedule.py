@@ -30,7 +30,7 @@ def _open(workspace: Path | None) -> tuple[JobBook, Path]:
 
     try:
         settings = load_cli_settings(workspace=workspace).settings
-        return open_book(settings.workspace, settings.timezone), settings.workspace
+        return open_book(settings.workspace, settings.schedule.timezone), settings.workspace
     except HearthError as exc:
         fail(exc)
 
@@ -79,7 +79,9 @@ async def _serve(settings: Settings) -> None:
 
     rt = await open_runtime(settings)
     try:
-        options = SchedulerOptions(settings.scheduler_poll, settings.scheduler_parallel, settings.timezone)
+        options = SchedulerOptions(
+            settings.schedule.poll, settings.schedule.parallel, settings.schedule.timezone
+        )
         sched = Scheduler(rt, options, log=log)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -123,14 +125,14 @@ def submit(
         settings = load_cli_settings(workspace=workspace).settings
         if (ref or push) and not repo:
             raise HearthError("--ref and --push go with --repo.", "Name the git remote: --repo URL.")
-        if repo and not settings.queue_url:
+        if repo and not settings.schedule.queue_url:
             raise HearthError(
                 "--repo is for hearth workers on a distributed queue.",
                 "Set queue_url (HEARTH_QUEUE_URL=postgresql://...), or work in a folder with --workspace.",
             )
     except HearthError as exc:
         fail(exc)
-    if settings.queue_url:
+    if settings.schedule.queue_url:
         _submit_to_engine(settings, task, at, repo, ref, push)
         return
     book, ws = _open(workspace)
@@ -313,10 +315,10 @@ def _submit_to_engine(
                 "Leave out --at, or add a job: hearth jobs add.",
             )
         if repo:
-            job_id = asyncio.run(defer(settings.queue_url, task, None, Remote(repo, ref, push)))
+            job_id = asyncio.run(defer(settings.schedule.queue_url, task, None, Remote(repo, ref, push)))
         else:
             check_workspace(settings.workspace)
-            job_id = asyncio.run(defer(settings.queue_url, task, settings.workspace))
+            job_id = asyncio.run(defer(settings.schedule.queue_url, task, settings.workspace))
     except HearthError as exc:
         fail(exc)
     print(f"Queued job {job_id} in the distributed queue; a `hearth worker` takes it.")
@@ -342,13 +344,13 @@ def worker(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        log(f"worker on {settings.queue_url.split('@')[-1]} · {concurrency} at once")
+        log(f"worker on {settings.schedule.queue_url.split('@')[-1]} · {concurrency} at once")
         await serve_worker(settings, concurrency, log, stop)
         log("worker stopped")
 
     try:
         settings = load_cli_settings(workspace=workspace).settings
-        if not settings.queue_url:
+        if not settings.schedule.queue_url:
             raise HearthError(
                 "hearth worker needs a distributed queue.",
                 "Set queue_url (HEARTH_QUEUE_URL=postgresql://...); without one, run hearth scheduler.",

@@ -38,10 +38,10 @@ def hearth_mcp(settings: Settings, runner: SandboxRunner, tasks: TaskRunner) -> 
     """The MCP server: the built-in tools through one Dispatcher (this sandbox, the settings'
     mode and rules, no approver), and `run_task` through `tasks`."""
     policy = PermissionPolicy.from_settings(
-        settings.permission_mode,
-        settings.allow,
-        settings.ask,
-        settings.deny,
+        settings.permissions.mode,
+        settings.permissions.allow,
+        settings.permissions.ask,
+        settings.permissions.deny,
         sandboxed=runner.isolated,
         hides_secrets=runner.hides_secrets,
     )
@@ -49,10 +49,10 @@ def hearth_mcp(settings: Settings, runner: SandboxRunner, tasks: TaskRunner) -> 
         paths=SafePaths(settings.workspace, secret_exceptions=policy.secret_exceptions()),
         session_id="mcp-server",
         sandbox=runner,
-        network=settings.network,
+        network=settings.sandbox.network,
     )
     toolset = default_toolset()
-    dispatcher = Dispatcher(toolset, policy, context, None, settings.output_limit)
+    dispatcher = Dispatcher(toolset, policy, context, None, settings.agent.output_limit)
     ids = itertools.count(1)
 
     async def call(name: str, arguments: dict[str, Any]) -> tuple[bool, str]:
@@ -72,8 +72,10 @@ async def serve_stdio(settings: Settings) -> None:
     from mcp.server.stdio import stdio_server
 
     check_workspace(settings.workspace)
-    sandbox = await choose_sandbox(settings.sandbox, settings.workspace, image=settings.sandbox_image)
-    sandbox.runner.set_caps(SessionCaps(settings.max_session_write_bytes, settings.max_background_jobs))
+    sandbox = await choose_sandbox(settings.sandbox.backend, settings.workspace, image=settings.sandbox.image)
+    sandbox.runner.set_caps(
+        SessionCaps(settings.sandbox.max_session_write_bytes, settings.sandbox.max_background_jobs)
+    )
     tasks = TaskRunner(settings)
     try:
         server = hearth_mcp(settings, sandbox.runner, tasks)

@@ -70,7 +70,7 @@ class TaskRunner:
                 # Headless: no approver, no plan approver (a plan is the result, nothing changes);
                 # always the server's mode, also for a session continued from elsewhere.
                 conversation = open_conversation(
-                    self.rt, resume=args.session, permission_mode=self.settings.permission_mode
+                    self.rt, resume=args.session, permission_mode=self.settings.permissions.mode
                 )
                 before = len(conversation.events)
                 finished = await conversation.send(args.task, plan=args.plan)

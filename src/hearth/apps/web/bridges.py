@@ -55,11 +55,11 @@ class Bridges:
         s = self.settings
         self.scrubber = Scrubber(
             [
-                s.telegram_token.get_secret_value(),
-                s.whatsapp_token.get_secret_value(),
-                s.twilio_auth_token.get_secret_value(),
-                s.discord_token.get_secret_value(),
-                s.api_key.get_secret_value(),
+                s.bridges.telegram.token.get_secret_value(),
+                s.bridges.whatsapp.token.get_secret_value(),
+                s.bridges.sms.auth_token.get_secret_value(),
+                s.bridges.discord.token.get_secret_value(),
+                s.model.api_key.get_secret_value(),
             ]
         )
         guard_loggers(self.scrubber)
@@ -70,23 +70,25 @@ class Bridges:
     def configured(self, name: BridgeName) -> bool:
         s = self.settings
         if name == "telegram":
-            return bool(s.telegram_token.get_secret_value().strip() and s.telegram_allow)
+            return bool(s.bridges.telegram.token.get_secret_value().strip() and s.bridges.telegram.allow)
         if name == "sms":
             return bool(
-                s.twilio_auth_token.get_secret_value().strip()
-                and s.twilio_account_sid.strip()
-                and s.twilio_public_url.strip()
-                and s.sms_allow
+                s.bridges.sms.auth_token.get_secret_value().strip()
+                and s.bridges.sms.account_sid.strip()
+                and s.bridges.sms.public_url.strip()
+                and s.bridges.sms.allow
             )
         if name == "discord":
             return bool(
-                s.discord_token.get_secret_value().strip()
-                and s.discord_application_id.strip()
-                and s.discord_public_key.strip()
-                and s.discord_allow
+                s.bridges.discord.token.get_secret_value().strip()
+                and s.bridges.discord.application_id.strip()
+                and s.bridges.discord.public_key.strip()
+                and s.bridges.discord.allow
             )
         return bool(
-            s.whatsapp_instance.strip() and s.whatsapp_token.get_secret_value().strip() and s.whatsapp_allow
+            s.bridges.whatsapp.instance.strip()
+            and s.bridges.whatsapp.token.get_secret_value().strip()
+            and s.bridges.whatsapp.allow
         )
 
     async def start(self, name: BridgeName) -> None:
@@ -148,12 +150,12 @@ class Bridges:
         return ChatBridge(
             self.hub,
             self._chats,
-            getattr(s, f"{name}_allow"),
+            s.get(f"{name}_allow"),
             limit,
             self.log,
             platform=name,
-            ask_approvals=bool(getattr(s, f"{name}_ask_approvals")),
-            approval_timeout=s.bridge_approval_timeout,
+            ask_approvals=bool(s.get(f"{name}_ask_approvals")),
+            approval_timeout=s.bridges.approval_timeout,
         )
 
     def _serve(self, webhook: Webhook):  # type: ignore[no-untyped-def]
@@ -175,23 +177,25 @@ class Bridges:
         from hearth.apps.bridges.sms import SMS_LIMIT, SmsWebhook, TwilioSender
 
         s = self.settings
-        token = s.twilio_auth_token.get_secret_value()
-        sender = TwilioSender(s.twilio_account_sid, token, s.twilio_api, self.log)
-        self.log(f"sms: answering Twilio at /hooks/sms (signed for {s.twilio_public_url})")
-        return SmsWebhook(self._core("sms", SMS_LIMIT), sender, token, s.twilio_public_url, self.log)
+        token = s.bridges.sms.auth_token.get_secret_value()
+        sender = TwilioSender(s.bridges.sms.account_sid, token, s.bridges.sms.api, self.log)
+        self.log(f"sms: answering Twilio at /hooks/sms (signed for {s.bridges.sms.public_url})")
+        return SmsWebhook(self._core("sms", SMS_LIMIT), sender, token, s.bridges.sms.public_url, self.log)
 
     async def _discord(self) -> Webhook:
         from hearth.apps.bridges.discord import LIMIT, DiscordApi, DiscordWebhook
 
         s = self.settings
         api = DiscordApi(
-            s.discord_token.get_secret_value().strip(),
-            s.discord_application_id.strip(),
-            s.discord_api,
+            s.bridges.discord.token.get_secret_value().strip(),
+            s.bridges.discord.application_id.strip(),
+            s.bridges.discord.api,
             self.log,
         )
         try:
-            webhook = DiscordWebhook(self._core("discord", LIMIT), api, s.discord_public_key, self.log)
+            webhook = DiscordWebhook(
+                self._core("discord", LIMIT), api, s.bridges.discord.public_key, self.log
+            )
             await api.register()
         except BaseException:
             await api.aclose()
@@ -205,9 +209,9 @@ class Bridges:
         from hearth.apps.bridges.telegram import LIMIT, TelegramBridge
 
         s = self.settings
-        base = s.telegram_api.rstrip("/")
+        base = s.bridges.telegram.api.rstrip("/")
         bot = Bot(
-            s.telegram_token.get_secret_value().strip(),
+            s.bridges.telegram.token.get_secret_value().strip(),
             base_url=f"{base}/bot",
             base_file_url=f"{base}/file/bot",
         )
@@ -222,9 +226,9 @@ class Bridges:
 
         s = self.settings
         api = GreenAPI(
-            s.whatsapp_instance.strip(),
-            s.whatsapp_token.get_secret_value().strip(),
-            host=s.whatsapp_api.rstrip("/"),
+            s.bridges.whatsapp.instance.strip(),
+            s.bridges.whatsapp.token.get_secret_value().strip(),
+            host=s.bridges.whatsapp.api.rstrip("/"),
             host_timeout=60,
         )
         bridge = WhatsAppBridge(api, self._core("whatsapp", LIMIT), self.log, poll_seconds=5)

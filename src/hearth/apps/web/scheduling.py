@@ -15,11 +15,11 @@ log = logging.getLogger("hearth.scheduler")
 
 async def start_scheduler(state: WebState) -> tuple[asyncio.Event, asyncio.Task[None]] | None:
     settings = state.settings
-    state.jobs_ = open_book(state.rt.workspace, settings.timezone)
-    if not settings.web_scheduler:
+    state.jobs_ = open_book(state.rt.workspace, settings.schedule.timezone)
+    if not settings.web.scheduler:
         state.scheduler_note = "turned off (web_scheduler = false)"
         return None
-    options = SchedulerOptions(settings.scheduler_poll, settings.scheduler_parallel, settings.timezone)
+    options = SchedulerOptions(settings.schedule.poll, settings.schedule.parallel, settings.schedule.timezone)
     hub = state.hub
     scheduler = Scheduler(state.rt, options, log=log.info, on_event=hub.publish, busy=hub.is_running)
     try:

@@ -9,6 +9,7 @@ import socket
 import sys
 
 from hearth.apps.web.auth import LOOPBACK, WebAuth
+from hearth.core import environment
 from hearth.core.text import shown_url
 from hearth.runtime.config import Settings, user_data_path
 
@@ -17,9 +18,9 @@ TOKEN_FILE = "web-token"
 
 def login_token() -> tuple[str, str]:
     """The API token: HEARTH_WEB_TOKEN, else the one kept (mode 0600) in the user's data folder."""
-    from_env = os.environ.get("HEARTH_WEB_TOKEN", "").strip()
+    from_env = environment.web_token()
     if from_env:
-        return from_env, "HEARTH_WEB_TOKEN"
+        return from_env, environment.WEB_TOKEN
     path = user_data_path() / TOKEN_FILE
     if path.exists():
         token = path.read_text(encoding="utf-8").strip()
@@ -90,7 +91,7 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
     )
     if runtime.sandbox.warning:
         out.write(f"  warning   {runtime.sandbox.warning}\n")
-    scheduling = "on (unless another process schedules here)" if settings.web_scheduler else "off"
+    scheduling = "on (unless another process schedules here)" if settings.web.scheduler else "off"
     out.write(f"  scheduler {scheduling}\n")
     out.flush()
     await server.serve()

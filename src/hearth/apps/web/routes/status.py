@@ -57,7 +57,7 @@ async def status(state: State) -> StatusOut:
         sandbox_protects=rt.sandbox.runner.backend.isolation.describe(),
         sandbox_warning=rt.sandbox.warning,
         network=_network(rt.settings),
-        permission_mode=rt.settings.permission_mode.value,
+        permission_mode=rt.settings.permissions.mode.value,
         mcp_servers=rt.mcp.lines() if rt.mcp else [],
         running_sessions=[s.id for s in state.hub.sessions.values() if s.running],
         sessions_in_memory=len(state.hub.sessions),
@@ -66,14 +66,14 @@ async def status(state: State) -> StatusOut:
 
 
 def _network(settings: Settings) -> str:
-    if settings.network:
+    if settings.sandbox.network:
         reach = "the whole network (public addresses)"
-    elif settings.network_allow:
-        reach = "only " + ", ".join(settings.network_allow)
+    elif settings.sandbox.network_allow:
+        reach = "only " + ", ".join(settings.sandbox.network_allow)
     else:
         reach = "none"
     local = (
-        f"; web_fetch also reaches {', '.join(settings.web_allow_local)}" if settings.web_allow_local else ""
+        f"; web_fetch also reaches {', '.join(settings.web.allow_local)}" if settings.web.allow_local else ""
     )
     return reach + local
 

@@ -29,7 +29,7 @@ class TranscriptOut(BaseModel):
 
 async def _available(state: State) -> bool:
     if state.voice is None:
-        key = state.rt.settings.api_key.get_secret_value()
+        key = state.rt.settings.model.api_key.get_secret_value()
         state.voice = await offers_transcription(state.rt.server_url, key)
     return state.voice
 
@@ -57,10 +57,10 @@ async def transcribe_audio(request: Request, state: State) -> TranscriptOut:
             raise Refused(413, f"The recording is over {MAX_AUDIO >> 20} MB.", "Record a shorter message.")
     text = await transcribe(
         state.rt.server_url,
-        state.rt.settings.api_key.get_secret_value(),
+        state.rt.settings.model.api_key.get_secret_value(),
         bytes(body),
         filename=f"speech.{EXTENSIONS.get(mime, 'webm')}",
         mime=mime,
-        model=state.rt.settings.transcription_model,
+        model=state.rt.settings.web.transcription_model,
     )
     return TranscriptOut(text=text)

@@ -1,0 +1,175 @@
+"""Constrained actions (grammar mode): one JSON action per reply, held by the server's schema."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearth.core.events import Finished, ModelReply, Notice, ToolResult
+from hearth.llm.actions import JSON_OBJECT, JSON_SCHEMA, action_schema, offered_names, parse_action
+from hearth.llm.client import ClientSettings, OpenAICompatModel
+from hearth.llm.probe import probe_action_format
+from hearth.store.sessions import SessionStore
+from hearth.testing import ScriptedReply, ScriptedServer
+from support import HearthCli, state_of
+
+SMALL = "qwen2.5-coder-1.5b-instruct"
+
+
+def act(tool: str, **fields: Any) -> ScriptedReply:
+    if tool in ("finish", "blocked"):
+        return ScriptedReply(text=json.dumps({"tool": tool, **fields}))
+    return ScriptedReply(text=json.dumps({"tool": tool, "args": fields}))
+
+
+def run(hearth, server: ScriptedServer, ws: Path, task: str = "do the task", **env: str):  # type: ignore[no-untyped-def]
+    res = hearth(
+        "run", task, "-w", str(ws), "--json", "--permission", "auto",
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0", **env},
+    )  # fmt: skip
+    assert "Traceback" not in res.stdout + res.stderr, res.stderr[-2000:]
+    assert server.violations == []
+    return res
+
+
+def events(ws: Path) -> list[Any]:
+    store = SessionStore(state_of(ws) / "sessions.db")
+    [info] = store.list_sessions()[:1]
+    return store.events(info.id)
+
+
+def finished(ws: Path) -> Finished:
+    return next(e for e in reversed(events(ws)) if isinstance(e, Finished))
+
+
+def schema_of(body: dict[str, Any]) -> dict[str, Any]:
+    fmt = body["response_format"]
+    return fmt["schema"] if fmt["type"] == "json_object" else fmt["json_schema"]["schema"]
+
+
+@pytest.mark.parametrize(
+    ("honoured", "refused"), [((JSON_OBJECT,), (JSON_SCHEMA,)), ((JSON_SCHEMA,), (JSON_OBJECT,))]
+)
+def test_a_small_model_on_a_server_that_holds_a_schema_acts_through_it_and_finishes(
+    hearth: HearthCli, workspace: Path, user_dirs: Path, honoured: tuple[str, ...], refused: tuple[str, ...]
+) -> None:
+    script = [
+        act("write", path="hello.py", content="print('hello')\n"),
+        act("shell", command="python3 hello.py"),
+        act("finish", summary="Wrote hello.py; it prints hello."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=honoured, refused_formats=refused) as server:
+        res = run(hearth, server, workspace, "Create hello.py that prints hello and run it")
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.schema_breaks == []
+        requests = server.requests
+        probes = [p.get("response_format", {}).get("type") for p in server.probes]
+        port = server.port
+    assert (workspace / "hello.py").read_text() == "print('hello')\n"
+    assert finished(workspace).final_text == "Wrote hello.py; it prints hello."
+    assert all(b["response_format"]["type"] == honoured[0] and "tools" not in b for b in requests)
+    assert "finish" in offered_names(schema_of(requests[0])) and "blocked" in offered_names(
+        schema_of(requests[0])
+    )
+    assert honoured[0] in probes
+    # a second session on the same server and model does not probe again
+    with ScriptedServer([act("finish", summary="Nothing to do.")], model=SMALL, formats=honoured,
+                        refused_formats=refused, port=port) as server:  # fmt: skip
+        assert run(hearth, server, workspace, "Say hi").code == 0
+        assert [p for p in server.probes if "response_format" in p] == []
+        assert server.requests[0]["response_format"]["type"] == honoured[0]
+
+
+def test_a_reply_that_breaks_the_schema_goes_back_to_the_model_as_an_error_it_can_fix(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    script = [
+        ScriptedReply(text='{"tool": "delete_all", "args": {}}'),
+        act("write", path="a.txt", content="a\n"),
+        act("finish", summary="Wrote a.txt."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Write a.txt")
+        assert res.code == 0, res.stdout[-2000:]
+        assert len(server.schema_breaks) == 1  # the scripted slip (a real grammar would not let it out)
+        second = server.requests[1]["messages"][-1]["content"]
+    assert "'delete_all' is not one of the actions offered now" in second
+    assert (workspace / "a.txt").read_text() == "a\n"
+
+
+def test_the_probe_finds_the_spelling_a_server_honours_and_none_when_it_ignores_all() -> None:
+    async def probe(server: ScriptedServer) -> str | None:
+        model = OpenAICompatModel(ClientSettings(base_url=server.url, retries=0))
+        try:
+            return await probe_action_format(model)
+        finally:
+            await model.aclose()
+
+    with ScriptedServer(formats=(JSON_OBJECT,), refused_formats=(JSON_SCHEMA,)) as server:
+        assert asyncio.run(probe(server)) == JSON_OBJECT
+    with ScriptedServer(formats=(JSON_SCHEMA,), refused_formats=(JSON_OBJECT,)) as server:
+        assert asyncio.run(probe(server)) == JSON_SCHEMA
+        assert len(server.probes) == 2  # refused, then honoured
+    with ScriptedServer(tool_style="text") as server:  # the field ignored: a fenced call comes back
+        assert asyncio.run(probe(server)) is None
+
+
+def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
+    from hearth.runtime.profile import small_toolset
+
+    schema = action_schema(small_toolset().specs())
+    assert parse_action('{"tool": "read", "args": {"path": "a.py"}}', schema).args == {"path": "a.py"}
+    assert parse_action('{"tool": "finish", "summary": "done"}', schema).text == "done"
+    assert parse_action('{"tool": "blocked", "reason": "no file"}', schema).tool == "blocked"
+    with pytest.raises(ValueError, match="read action does not fit"):
+        parse_action('{"tool": "read", "args": {"file": "a.py"}}', schema)
+    with pytest.raises(ValueError, match="not one JSON object"):
+        parse_action("I will read a.py", schema)
+
+
+def test_a_blocked_action_with_a_reason_ends_blocked(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+    script = [
+        act("ls", path="."),
+        act("blocked", reason="quarterly_report.docx is not in the folder."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Summarise quarterly_report.docx into summary.txt")
+        assert res.code == 3, res.stdout[-2000:]
+    assert "quarterly_report.docx is not in the folder" in finished(workspace).reason
+    assert not [
+        e
+        for e in events(workspace)
+        if isinstance(e, ModelReply) and e.tool_calls and e.tool_calls[0].name == "blocked"
+    ]
+    assert not [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "unparsed_call"]
+    assert [r.name for r in events(workspace) if isinstance(r, ToolResult)] == ["ls"]
+
+
+def test_tools_the_session_names_are_in_the_schema_so_a_repository_can_be_committed_to(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """A small model is shown six tools; in a repository it is told of the git tools too. Held
+    to a schema, it can call only what the schema offers: the git tools must be in it."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", "-b", "main", str(workspace)], check=True)
+    for key, value in (("user.name", "T"), ("user.email", "t@example.com")):
+        subprocess.run(["git", "config", key, value], cwd=workspace, check=True)
+    (workspace / "app.py").write_text("print(1)\n")
+    script = [
+        act("git_add", paths=["app.py"]),
+        act("git_commit", message="Add app.py"),
+        act("finish", summary="Committed app.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Commit app.py with the message 'Add app.py'")
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.schema_breaks == []
+        offered = offered_names(schema_of(server.requests[0]))
+    assert "git_commit" in offered and "todo_add" not in offered
+    log = subprocess.run(["git", "log", "--oneline"], cwd=workspace, capture_output=True, text=True).stdout
+    assert "Add app.py" in log
