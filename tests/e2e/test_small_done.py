@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from e2e.test_actions import act, events, finished, run, schema_of
 from hearth.core.events import Notice, ToolResult
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedReply, ScriptedServer
+from support import HearthCli
 
 SMALL = "qwen2.5-coder-1.5b-instruct"
 MEDIAN_BUG = "def median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n"
@@ -27,15 +29,15 @@ MEDIAN_TESTS = (
 )
 
 
-def notices(ws) -> list[Notice]:  # type: ignore[no-untyped-def]
+def notices(ws: Path) -> list[Notice]:
     return [e for e in events(ws) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
 
 
-def git(ws, *args: str) -> str:  # type: ignore[no-untyped-def]
+def git(ws: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=ws, capture_output=True, text=True, check=True).stdout
 
 
-def init_repo(ws) -> None:  # type: ignore[no-untyped-def]
+def init_repo(ws: Path) -> None:
     subprocess.run(["git", "init", "-q", "-b", "main", str(ws)], check=True)
     for key, value in (("user.name", "T"), ("user.email", "t@example.com")):
         git(ws, "config", key, value)
@@ -47,7 +49,9 @@ def init_repo(ws) -> None:  # type: ignore[no-untyped-def]
 # A refused change, then finish
 
 
-def test_a_refused_write_then_finish_goes_back_then_ends_0_once_the_change_is_made(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_write_then_finish_goes_back_then_ends_0_once_the_change_is_made(
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "settings.ini").write_text("[app]\nname = old\n")
     script = [
         act("write", path="settings.ini", content="[app]\nname = new\n"),  # not read: refused
@@ -65,7 +69,9 @@ def test_a_refused_write_then_finish_goes_back_then_ends_0_once_the_change_is_ma
     assert (workspace / "settings.ini").read_text() == "[app]\nname = new\n"
 
 
-def test_finishing_again_and_again_over_a_change_never_made_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_finishing_again_and_again_over_a_change_never_made_ends_2(
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "settings.ini").write_text("[app]\nname = old\n")
     script = [
         act("write", path="settings.ini", content="[app]\nname = new\n"),
@@ -82,7 +88,9 @@ def test_finishing_again_and_again_over_a_change_never_made_ends_2(hearth, works
 # Claims no event backs
 
 
-def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(
+    hearth: HearthCli, workspace: Path
+) -> None:
     init_repo(workspace)
     script = [
         act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
@@ -101,7 +109,7 @@ def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(hearth, w
     assert git(workspace, "log", "-1", "--format=%s").strip() == "Add gitignore"
 
 
-def test_committed_with_no_commit_to_the_end_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_committed_with_no_commit_to_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:
     init_repo(workspace)
     script = [
         act("write", path=".gitignore", content="__pycache__/\n"),
@@ -115,7 +123,9 @@ def test_committed_with_no_commit_to_the_end_ends_2(hearth, workspace) -> None: 
     assert git(workspace, "log", "-1", "--format=%s").strip() == "init"
 
 
-def test_fixed_with_nothing_changed_ends_2_and_a_question_answered_ends_0(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_fixed_with_nothing_changed_ends_2_and_a_question_answered_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "notes.txt").write_text("teh cat\n")
     script = [act("finish", summary="Fixed the typo in notes.txt.")] * 3
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -132,8 +142,8 @@ def test_fixed_with_nothing_changed_ends_2_and_a_question_answered_ends_0(hearth
 
 
 def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0_when_they_pass(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "stats.py").write_text(MEDIAN_BUG)
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
@@ -158,7 +168,7 @@ def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0
     assert not (workspace / ".pytest_cache").exists() and not (workspace / "__pycache__").exists()
 
 
-def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:
     (workspace / "stats.py").write_text(MEDIAN_BUG)
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
@@ -170,7 +180,7 @@ def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth, workspace) -> No
     assert "run failed and nothing changed since" in finished(workspace).reason
 
 
-def test_a_changed_python_file_that_does_not_parse_goes_back(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_changed_python_file_that_does_not_parse_goes_back(hearth: HearthCli, workspace: Path) -> None:
     script = [
         act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1})\n"),
         act("finish", summary="Wrote counts.py."),
@@ -188,8 +198,8 @@ def test_a_changed_python_file_that_does_not_parse_goes_back(hearth, workspace) 
 
 
 def test_a_script_overwritten_with_its_expected_output_is_refused_and_the_fix_stands(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     buggy = (
         "def page(items, number, size=3):\n    start = number * size\n    return items[start:start + size]\n"
     )
@@ -213,7 +223,9 @@ def test_a_script_overwritten_with_its_expected_output_is_refused_and_the_fix_st
 # The named files shown whole: reading them again is circling sooner
 
 
-def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actions(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actions(
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "greet.py").write_text("import sys\n\nprint(f'Hello, {sys.argv[1]}!')\n")
     script = [
         act("read", path="greet.py"),
@@ -234,8 +246,8 @@ def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actio
 
 
 def test_in_text_mode_a_claimed_fix_with_nothing_changed_ends_2_and_an_answer_ends_0(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "notes.txt").write_text("teh cat\nwas updated in 2020\n")
     env = {"HEARTH_TOOL_MODE": "text", "HEARTH_MODEL_PROFILE": "small"}
     with ScriptedServer([ScriptedReply(text="I have fixed the typo. TASK_COMPLETE")] * 3) as server:
@@ -257,8 +269,8 @@ def test_a_summary_claims_a_commit_only_when_a_sentence_says_so_and_does_not_den
 
 
 def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_finishes(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "AGENTS.md").write_text(
         "# Project\n\nRun the tests with `python3 check.py` before you finish.\n"
     )
@@ -283,7 +295,9 @@ def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_fin
     assert [c.ok for c in checks] == [False, True]
 
 
-def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
     """Held-out run: the 1.5B rewrote app.py unchanged, committed it as 'Add gitignore' and
     finished with ".gitignore was added and committed"; there was no .gitignore (exit 0)."""
     init_repo(workspace)
@@ -310,7 +324,9 @@ def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(hearth, works
     assert git(workspace, "show", "HEAD:.gitignore") == "__pycache__/\n*.log\n"
 
 
-def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(
+    hearth: HearthCli, workspace: Path
+) -> None:
     """Held-out run: shown README.md whole, the 1.5B bumped its version by writing it again
     without its last line, "See the changelog." (exit 0)."""
     readme = "# tool\n\nCurrent version: 1.4.2\n\nSee the changelog.\n"
@@ -329,7 +345,9 @@ def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(hearth, wor
     assert (workspace / "README.md").read_text() == bumped
 
 
-def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(
+    hearth: HearthCli, workspace: Path
+) -> None:
     """The next held-out run: package.json written on one line was refused as dropping its lines,
     and the model, told to append, appended it (a broken file)."""
     (workspace / "package.json").write_text('{\n  "name": "tool",\n  "version": "1.4.2"\n}\n')
@@ -344,8 +362,8 @@ def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(hear
 
 
 def test_grammar_mode_asked_for_with_a_model_of_unknown_size_gets_the_small_profile(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     """The held-out grammar runs were made with HEARTH_TOOL_MODE=grammar behind `--model_alias
     local`: the tool probe that finds the small profile was skipped, so they ran the full one."""
     (workspace / "notes.txt").write_text("teh cat\n")
@@ -358,7 +376,9 @@ def test_grammar_mode_asked_for_with_a_model_of_unknown_size_gets_the_small_prof
     assert "teh cat" in first  # the small profile's first look, with the named file whole
 
 
-def test_a_small_models_plan_naming_files_still_to_create_is_not_sent_back(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_small_models_plan_naming_files_still_to_create_is_not_sent_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "text.txt").write_text("the cat\n")
     plan = "Here is the plan:\n1. Created counts.py will count the words\n2. Run it\nThat is all."
     with ScriptedServer([ScriptedReply(text=plan)], model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -373,8 +393,8 @@ def test_a_small_models_plan_naming_files_still_to_create_is_not_sent_back(heart
 
 
 def test_a_bare_finish_on_a_task_asking_to_change_a_named_file_with_nothing_done_ends_2(
-    hearth, workspace
-) -> None:  # type: ignore[no-untyped-def]
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "notes.txt").write_text("teh cat\n")
     script = [act("finish", summary="The task is complete.")] * 3
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -386,7 +406,9 @@ def test_a_bare_finish_on_a_task_asking_to_change_a_named_file_with_nothing_done
         assert run(hearth, server, workspace, "Write a haiku about notes.txt").code == 0
 
 
-def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
+def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(
+    hearth: HearthCli, workspace: Path
+) -> None:
     (workspace / "test_app.py").write_text("def test_broken():\n    assert False\n")
     (workspace / "README.md").write_text("# app\n\nVersion 1.\n")
     script = [
