@@ -420,3 +420,31 @@ def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(
     assert not [
         e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
     ]
+
+
+def test_a_file_the_task_asks_to_change_left_as_it_was_goes_back(hearth: HearthCli, workspace: Path) -> None:
+    """Held-out run: asked to add a flag to greet.py and a test for it to test_greet.py, the 1.5B
+    rewrote greet.py only; the old test passed, and the run ended 0."""
+    greet = "import sys\n\nprint(f'Hello, {sys.argv[1]}!')\n"
+    (workspace / "greet.py").write_text(greet)
+    (workspace / "test_greet.py").write_text("def test_nothing():\n    assert True\n")
+    shout = (
+        "import sys\n\nif '--shout' in sys.argv:\n    print(f'HELLO, {sys.argv[-1].upper()}!')\n"
+        "else:\n    print(f'Hello, {sys.argv[1]}!')\n"
+    )
+    tests = (
+        "def test_nothing():\n    assert True\n\n\ndef test_shout():\n    assert 'shout'.upper() == 'SHOUT'\n"
+    )
+    script = [
+        act("write", path="greet.py", content=shout),
+        act("finish", summary="The file has been updated with the new content."),
+        act("write", path="test_greet.py", content=tests),
+        act("finish", summary="Added --shout and its test."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "Add a --shout flag to greet.py that prints the greeting in upper case. Add a test for it to test_greet.py."
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "test_greet.py was not changed" in notice.text
+    assert "def test_shout" in (workspace / "test_greet.py").read_text()

@@ -20,7 +20,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    summary that says the tests pass with no tests found and none run after the last change is a
    claim with no evidence.
 6. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
-   and nothing was changed or run in the turn.
+   and nothing was changed or run in the turn; or that file, in the workspace, is the one the
+   turn's writes and edits left alone (no command having run).
 Plan mode's planning turn is left alone: a plan changes nothing yet.
 
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
@@ -235,6 +236,30 @@ def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     return ""
 
 
+def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher) -> str:
+    """A file in the workspace that a sentence of the task asking for a change names (before any
+    "not": "Fix stats.py (do not change the tests)"), which no write or edit of the turn changed:
+    "Add a test for it to test_greet.py" with test_greet.py as it was. Not judged when a command
+    ran (it may have changed the file)."""
+    if any(r.ok and _canonical(dispatcher, r.name) in RUNS for _, r in turn.results):
+        return ""
+    changed = {
+        os.path.normpath(str(c.arguments.get("path")))
+        for c, r in turn.results
+        if r.ok and c is not None and changing(dispatcher, r.name) and c.arguments.get("path")
+    }
+    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    root = dispatcher.context.workspace
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", task):
+        if not _ASKS_CHANGE.match(sentence.strip()):
+            continue
+        asked = _NEGATION.split(sentence, maxsplit=1)[0]
+        for name in _names(asked):
+            if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
+                return render("finish_problem_file_unchanged", name=name)
+    return ""
+
+
 def claims_commit(summary: str) -> bool:
     """A sentence of the summary says something was committed, and does not deny it."""
     sentences = re.split(r"(?<=[.!?])\s+|\n", summary)
@@ -349,6 +374,9 @@ class FinishReview:
             task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
             asks = _ASKS_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
+        found = asked_unchanged(history, turn, self.dispatcher)
+        if found:
+            return found
         python = changed_python(turn, self.dispatcher)
         found = broken_python(self.dispatcher, python)
         if found:
