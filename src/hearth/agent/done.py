@@ -116,6 +116,7 @@ _ASKS_CHANGE = re.compile(
     r"replace|edit|implement|refactor|commit|append|insert|move)\b",
     re.IGNORECASE,
 )
+_COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
 _DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
 _CHANGE_CLAIM = re.compile(
     rf"(?:^|[.!:;]\s+|\n\s*[-*]?\s*|\bI\s+(?:have\s+|'ve\s+)?|\b(?:has|have)\s+been\s+){_VERBS}",
@@ -251,8 +252,8 @@ def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher
     task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
     root = dispatcher.context.workspace
     for sentence in re.split(r"(?<=[.!?;])\s+|\n", task):
-        if not _ASKS_CHANGE.match(sentence.strip()):
-            continue
+        if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
+            continue  # "Commit notes.txt" asks for a commit of it, not a change to it
         asked = _NEGATION.split(sentence, maxsplit=1)[0]
         for name in _names(asked):
             if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
