@@ -94,8 +94,8 @@ async def round_trips(calls: int) -> dict[str, float]:
     from hearth.mcp.client import McpServers
     from hearth.mcp.config import ServerConfig
     from hearth.mcp.tools import mcp_tools
-    from hearth.runtime.mcp import sandbox_launcher
-    from hearth.runtime.profile import default_toolset
+    from hearth.runtime.mcp_servers import sandbox_launcher
+    from hearth.runtime.offer import default_toolset
     from hearth.sandbox.choice import choose_sandbox
     from hearth.sandbox.paths import SafePaths
     from hearth.tools.base import RunContext

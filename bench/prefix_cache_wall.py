@@ -18,7 +18,7 @@ import httpx
 
 from hearth.agent.prompt import system_prompt
 from hearth.llm.profiles import ToolMode
-from hearth.runtime.profile import default_toolset
+from hearth.runtime.offer import default_toolset
 
 STEPS = 10
 

@@ -40,8 +40,8 @@ def qwen_tokenizer(gguf: str | None = None):  # type: ignore[no-untyped-def]
     try:
         from llama_cpp import Llama
 
+        from hearth.llm.embedded import ensure_model
         from hearth.runtime.config import user_data_path
-        from hearth.runtime.embedded import ensure_model
 
         path = gguf or str(ensure_model(user_data_path()))
         llm = Llama(model_path=path, vocab_only=True, verbose=False)

@@ -30,7 +30,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.policy import PermissionMode, PermissionPolicy
 from hearth.core.protocols import ExecSpec
 from hearth.core.types import ToolCall
-from hearth.runtime.checkpoints import Checkpoints
+from hearth.history.checkpoints import Checkpoints
 from hearth.sandbox.backend import Backend
 from hearth.sandbox.choice import BACKENDS, self_test
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits

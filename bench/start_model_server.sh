@@ -18,7 +18,7 @@ if ! "$VENV/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
   fi
   "$VENV/bin/pip" install --no-cache-dir -e '.[local]'
 fi
-MODEL=$("$VENV/bin/python" -c 'from hearth.runtime.config import user_data_path; from hearth.runtime.embedded import DEFAULT_MODEL, ensure_model; import os, pathlib; p = os.environ.get("HEARTH_MODEL_PATH"); print(ensure_model(user_data_path(), pathlib.Path(p) if p else None, os.environ.get("HEARTH_EMBEDDED_MODEL") or DEFAULT_MODEL))')
+MODEL=$("$VENV/bin/python" -c 'from hearth.runtime.config import user_data_path; from hearth.llm.embedded import DEFAULT_MODEL, ensure_model; import os, pathlib; p = os.environ.get("HEARTH_MODEL_PATH"); print(ensure_model(user_data_path(), pathlib.Path(p) if p else None, os.environ.get("HEARTH_EMBEDDED_MODEL") or DEFAULT_MODEL))')
 mkdir -p bench/out
 "$VENV/bin/python" -m llama_cpp.server --model "$MODEL" --model_alias local --host 127.0.0.1 --port "$PORT" \
   --n_ctx "$N_CTX" --n_threads "$(nproc)" --n_threads_batch "$(nproc)" --interrupt_requests false \

@@ -50,7 +50,7 @@ def test_the_tool_mode_cache_goes_to_the_temporary_folder(user_dirs: Path) -> No
     from hearth.llm.client import ClientSettings, OpenAICompatModel
     from hearth.llm.profiles import ToolMode
     from hearth.runtime.config import Settings
-    from hearth.runtime.profile import probed_tool_mode
+    from hearth.runtime.offer import probed_tool_mode
     from hearth.testing.server import ScriptedServer
 
     srv = ScriptedServer(tool_style="text").start()

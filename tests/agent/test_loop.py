@@ -503,7 +503,7 @@ def test_first_request_stays_small_with_the_default_tools() -> None:
     in text mode), again to the full set only. This guards the size with the scripted server's estimate
     (chars/4), which runs without the model installed.
     """
-    from hearth.runtime.profile import default_toolset, small_toolset
+    from hearth.runtime.offer import default_toolset, small_toolset
     from hearth.testing.script import estimate_tokens, prompt_text
 
     tools = default_toolset()

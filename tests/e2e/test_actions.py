@@ -119,7 +119,7 @@ def test_the_probe_finds_the_spelling_a_server_honours_and_none_when_it_ignores_
 
 
 def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
-    from hearth.runtime.profile import small_toolset
+    from hearth.runtime.offer import small_toolset
 
     schema = action_schema(small_toolset().specs())
     assert parse_action('{"tool": "read", "args": {"path": "a.py"}}', schema).args == {"path": "a.py"}

@@ -801,7 +801,7 @@ def test_an_empty_workspace_gets_no_listing(hearth, server, workspace) -> None: 
 
 
 def test_the_listing_is_capped(tmp_path: Path) -> None:
-    from hearth.runtime.overview import workspace_overview
+    from hearth.agent.overview import workspace_overview
 
     assert workspace_overview(tmp_path) == ""
     for i in range(45):

@@ -32,7 +32,7 @@ def _project(ws: Path) -> MemoryStore:
 def _made_here(ws: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
     """The project's memory as Hearth makes it (stamped as made here), for the `hearth` processes,
     which use `home` for the user's data."""
-    from hearth.runtime.memory import open_memory
+    from hearth.runtime.memory_scopes import open_memory
 
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local/share"))
     return open_memory("project", ws)
@@ -481,7 +481,7 @@ def test_values_from_the_workspaces_secret_files_are_never_stored(
 ) -> None:
     """The file tools' secret predicate picks the files; every value in them is refused, in the
     text, in a tag, and in an edit, whatever words surround it."""
-    from hearth.runtime.memory import ScopedMemory, open_memory
+    from hearth.runtime.memory_scopes import ScopedMemory, open_memory
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     ws = tmp_path / "ws"
@@ -504,7 +504,7 @@ def test_values_from_the_workspaces_secret_files_are_never_stored(
 
 
 def test_secret_environment_values_are_never_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hearth.runtime.memory import ScopedMemory
+    from hearth.runtime.memory_scopes import ScopedMemory
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("HEARTH_API_KEY", "plain-words-key-value")

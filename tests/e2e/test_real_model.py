@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hearth.runtime.embedded import DEFAULT_MODEL, embedded_model, missing_packages
+from hearth.llm.embedded import DEFAULT_MODEL, embedded_model, missing_packages
 
 pytestmark = pytest.mark.real_model
 

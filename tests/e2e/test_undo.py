@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from hearth.runtime.checkpoints import Checkpoints
+from hearth.history.checkpoints import Checkpoints
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from support import HearthCli
 

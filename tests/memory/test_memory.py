@@ -257,7 +257,7 @@ def test_locked_database_is_reported(tmp_path: Path) -> None:
 
 
 def test_memory_cli_list_show_forget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hearth.runtime.memory import memory_path
+    from hearth.runtime.memory_scopes import memory_path
 
     ws = tmp_path / "ws"
     ws.mkdir()
@@ -305,7 +305,7 @@ def test_memory_tools_through_the_agent_loop(tmp_path: Path, monkeypatch: pytest
     from hearth.agent.prompt import system_prompt
     from hearth.core.events import ToolResult
     from hearth.llm.profiles import ModelProfile, ToolMode
-    from hearth.runtime.memory import session_memory_tools
+    from hearth.runtime.memory_scopes import session_memory_tools
     from hearth.sandbox.paths import SafePaths
     from hearth.store.sessions import SessionStore
     from hearth.testing import ScriptedCall, ScriptedModel, ScriptedReply

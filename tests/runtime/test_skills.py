@@ -130,7 +130,7 @@ def test_writing_into_a_discovered_skill_folder_asks_even_in_auto_mode(tmp_path:
     """Every folder skills are discovered from is a control path: a skill the model writes itself
     would be instructions it later follows, so the user is asked first, whatever the spelling."""
     from hearth.agent.policy import Decision
-    from hearth.runtime.profile import default_toolset
+    from hearth.runtime.offer import default_toolset
 
     ws = tmp_path / "ws"
     (ws / "src").mkdir(parents=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hearth.core.errors import HearthError
-from hearth.runtime.checkpoints import SHADOW_CONFIG, Checkpoints
+from hearth.history.checkpoints import SHADOW_CONFIG, Checkpoints
 
 
 @pytest.fixture

@@ -279,7 +279,7 @@ def test_an_mcp_server_the_sandbox_launched_planting_later_is_undone(box: Box, f
     import subprocess as sp
 
     from hearth.mcp.config import ServerConfig
-    from hearth.runtime.mcp import sandbox_launcher
+    from hearth.runtime.mcp_servers import sandbox_launcher
 
     ws = box.workspace
     user_repo(ws)

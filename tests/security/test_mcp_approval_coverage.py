@@ -15,7 +15,7 @@ import pytest
 
 from hearth.mcp.config import read_servers
 from hearth.mcp.coverage import MAX_FILES, covered_files
-from hearth.runtime.mcp import approval_problem, approve, configured_servers, user_mcp_file
+from hearth.runtime.mcp_servers import approval_problem, approve, configured_servers, user_mcp_file
 
 SERVER = "import sys, pathlib\npathlib.Path(sys.argv[1]).write_text('started')\n"
 

@@ -38,11 +38,11 @@ from hearth.core.events import (
     Status,
     UserMessage,
 )
-from hearth.runtime.carryover import carry_over
-from hearth.runtime.checkpoints import Checkpoints, object_id
+from hearth.history.carryover import carry_over
+from hearth.history.checkpoints import Checkpoints, object_id
+from hearth.history.state import session_state
 from hearth.runtime.config import state_dir, state_key
 from hearth.runtime.session import open_runtime, open_store
-from hearth.runtime.state import session_state
 from hearth.schedule.scheduler import Scheduler, SchedulerOptions
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer

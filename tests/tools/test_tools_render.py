@@ -152,7 +152,7 @@ def test_a_missing_page_is_a_clear_error(workspace: Path, site: int) -> None:
 
 def test_render_is_offered_only_with_the_setting(workspace: Path) -> None:
     from hearth.runtime.config import Settings
-    from hearth.runtime.profile import full_toolset
+    from hearth.runtime.offer import full_toolset
     from hearth.runtime.trust import PROJECT_SAFE
 
     def params(**settings: object) -> set[str]:

@@ -15,7 +15,7 @@ import pytest
 
 from hearth.core.errors import ToolError
 from hearth.runtime.config import Settings
-from hearth.runtime.profile import usable_search
+from hearth.runtime.offer import usable_search
 from hearth.sandbox.paths import SafePaths
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.search import SearchProvider, WebSearchInput, search_tools

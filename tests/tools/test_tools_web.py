@@ -184,7 +184,7 @@ def test_unreachable_host_is_a_clear_error(workspace: Path) -> None:
 
 def test_web_fetch_is_offered_only_when_the_network_is_configured(workspace: Path) -> None:
     from hearth.runtime.config import Settings
-    from hearth.runtime.profile import full_toolset
+    from hearth.runtime.offer import full_toolset
     from hearth.sandbox.choice import choose_sandbox
 
     async def names(**settings: object) -> list[str]:
@@ -256,7 +256,7 @@ def test_the_setting_offers_web_fetch_and_checks_its_entries(workspace: Path) ->
     from pydantic import ValidationError
 
     from hearth.runtime.config import Settings
-    from hearth.runtime.profile import full_toolset
+    from hearth.runtime.offer import full_toolset
 
     tools = full_toolset(
         Settings.from_keys(workspace=workspace, web_allow_local=["http://127.0.0.1:8000"]), isolated=False

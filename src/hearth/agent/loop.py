@@ -112,7 +112,7 @@ class Agent:
     checkpoint: Callable[[str], str] | None = None  # records the workspace before a changing step
     sampling: dict[str, Any] = field(default_factory=dict)  # a role's top_p, seed, max_tokens, stop
     parent_deadline: float | None = None  # a sub-agent's turn ends when its parent's does
-    tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (runtime/traces.py)
+    tracer: Tracer = NO_TRACING  # spans for each turn, model request and tool call (telemetry/traces.py)
     on_window: Callable[[int], None] | None = None  # told a window the server stated (to remember it)
     _running: _Running = field(default_factory=_Running, init=False, repr=False, compare=False)
 

@@ -6,7 +6,7 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
   result still in view, is answered with one line naming the step that has the result;
 - after READ_ONLY_STEPS read-only steps in a row that changed nothing, one of them a repeat, the
   next action offered (grammar mode: the schema) is a changing one, or finish or blocked;
-- when the files the task names were shown whole with the task (runtime/overview), the model has
+- when the files the task names were shown whole with the task (agent/overview), the model has
   read what it needs from the start: SHOWN_STEPS read-only steps in a row are enough.
 """
 

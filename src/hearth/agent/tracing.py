@@ -3,7 +3,7 @@
 The agent opens the span before the work and hands it the outcome (the turn's end, the model's
 response, the tool's result) when the work is done. Spans opened while another is open are its
 children: a tool call inside the turn, a sub-agent's turn inside the `delegate` call that started
-it. runtime/traces.py implements this with OpenTelemetry; `NO_TRACING` does nothing.
+it. telemetry/traces.py implements this with OpenTelemetry; `NO_TRACING` does nothing.
 """
 
 from __future__ import annotations

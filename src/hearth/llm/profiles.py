@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -50,3 +51,28 @@ def parameters_in_billions(model_name: str) -> float | None:
         for m in re.findall(r"(?<![\w.])(\d+(?:\.\d+)?)[bB](?![a-zA-Z])", model_name.replace("_", "-"))
     ]
     return max(sizes) if sizes else None
+
+
+DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
+
+
+@dataclass(frozen=True)
+class Window:
+    """The model's context window, and where Hearth learned it."""
+
+    size: int
+    known: bool  # False: assumed until the server's overflow error says otherwise
+    source: str
+    served: str = ""  # the server's own name for its model, when Hearth asked it
+
+
+def small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
+    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
+    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
+    with a call written as text instead of a structured one."""
+    if setting != "auto":
+        return setting == "small"
+    size = parameters_in_billions(size_name)
+    if size is not None:
+        return size <= SMALL_MODEL_BILLIONS
+    return probed is ToolMode.TEXT

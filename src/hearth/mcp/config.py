@@ -202,3 +202,10 @@ def edit_user_file(path: Path, name: str, entry: dict[str, Any] | None) -> bool:
             os.unlink(tmp)
         raise
     return True
+
+
+def workspace_servers(workspace: Path) -> list[ServerConfig]:
+    out: list[ServerConfig] = []
+    for path in workspace_files(workspace):
+        out += read_servers(path)
+    return out

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shlex
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,3 +161,50 @@ def _hash(path: Path, budget: list[int], server: ServerConfig) -> str:
             "your own mcp.json (`hearth mcp add`) if you trust it as it will change.",
         )
     return h.hexdigest()
+
+
+_SECRET_NAME = re.compile(r"(?i)key|token|secret|pass|auth|cred|private|session|cookie|sig")
+_SECRET_VALUE = re.compile(
+    r"^(sk-|ghp_|gho_|xox[bp]-|glpat-)|^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9+/_\-=.]{24,}$"
+)
+LOADS_CODE = frozenset(
+    {
+        "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME",
+        "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PATH", "PERL5OPT",
+        "PERL5LIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "DYLD_INSERT_LIBRARIES",
+    }
+)  # fmt: skip
+
+
+def shown_secret(name: str, value: str) -> str:
+    """A value of env or headers as an approval shows it: masked when it looks like a secret."""
+    return "***" if _SECRET_NAME.search(name) or _SECRET_VALUE.search(value) else value
+
+
+def review_lines(workspace: Path, server: ServerConfig) -> list[str]:
+    """Everything an approval of `server` covers, for the person to read before saying yes."""
+    lines = [f"{server.name} ({server.transport})"]
+    if server.url:
+        lines.append(f"    url      {server.url}")
+        for key, value in server.headers.items():
+            lines.append(f"    header   {key}: {shown_secret(key, value)}")
+    else:
+        lines.append(f"    command  {shlex.join([server.command, *server.args])}")
+        lines.append(f"    cwd      {server.cwd or '.'} (in the workspace)")
+        for key, value in server.env.items():
+            note = (
+                "   <- makes the program load other code"
+                if key in LOADS_CODE or key.startswith("GIT_")
+                else ""
+            )
+            lines.append(f"    env      {key}={shown_secret(key, value)}{note}")
+        lines.append(f"    network  {'yes' if server.network else 'no'}")
+        try:
+            files = sorted(covered_files(workspace, server).files)
+        except ConfigError as exc:
+            files = []
+            lines.append(f"    files    {exc.message}")
+        if files:
+            shown = files[:25] + ([f"... and {len(files) - 25} more"] if len(files) > 25 else [])
+            lines.append(f"    runs     {len(files)} workspace file(s), fingerprinted: " + ", ".join(shown))
+    return lines

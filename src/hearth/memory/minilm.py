@@ -9,6 +9,7 @@ sentence-transformers head: mean pooling over real tokens and L2 normalisation.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 from pathlib import Path
@@ -172,3 +173,12 @@ class MiniLM:
             x = self._ln(self._lin(h, p + ".output.dense") + x, p + ".output.LayerNorm")
         pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
+
+
+@functools.cache
+def embedded_embedder() -> MiniLM | None:
+    """The embedded MiniLM when its packages are installed, else None (keyword-only)."""
+    try:
+        return MiniLM()
+    except MiniLMUnavailable:
+        return None

@@ -490,3 +490,26 @@ def _unit(v: Any) -> Any:
 
 def _item(row: tuple[Any, ...]) -> Item:
     return Item(int(row[0]), str(row[1]), str(row[2]), str(row[3]).split(), str(row[4]), float(row[5]))
+
+
+def fuse(found: dict[str, Found], k: int) -> Found:
+    """One ranking from several stores' (`found`, by scope): each item marked with its scope,
+    the first `k` by reciprocal rank fusion; hybrid only when every store searched hybrid."""
+    by_ref: dict[str, Item] = {}
+    rankings: list[list[str]] = []
+    for scope, res in found.items():
+        for item in res.items:
+            item.scope = scope
+            by_ref[item.ref] = item
+        rankings.append([it.ref for it in res.items])
+    refs = [r for r, _ in rrf_refs(rankings)][:k]
+    modes = {r.mode for r in found.values()}
+    notices = list(dict.fromkeys(n for r in found.values() for n in r.notices))
+    return Found([by_ref[r] for r in refs], "hybrid" if modes == {"hybrid"} else "keyword", notices)
+
+
+def rrf_refs(rankings: list[list[str]]) -> list[tuple[str, float]]:
+    index = {ref: i for i, ref in enumerate(dict.fromkeys(r for ranking in rankings for r in ranking))}
+    names = list(index)
+    fused = rrf([[index[r] for r in ranking] for ranking in rankings])
+    return [(names[i], score) for i, score in fused]

@@ -10,14 +10,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from hearth.agent.policy import PermissionMode
 from hearth.core.events import Event, Finished, ModelReply, ToolResult
 from hearth.core.protocols import Model
 from hearth.pipeline.planguard import DENY_RULES
 from hearth.pipeline.store import PlanRow, TaskRow
 from hearth.prompts import render
-from hearth.runtime.conversation import Conversation, open_conversation
-from hearth.runtime.session import Runtime
+from hearth.runtime.api import Conversation, PermissionMode, Runtime, open_conversation
 
 WRITING_TOOLS = ("write", "edit")
 

@@ -13,8 +13,7 @@ from hearth.pipeline.plans import PLANS_DIR
 from hearth.pipeline.report import plan_report, report_dir, summary, summary_markdown
 from hearth.pipeline.runner import register_plans
 from hearth.pipeline.store import PipelineStore
-from hearth.runtime.config import state_dir
-from hearth.runtime.plan_writes import approve_plan
+from hearth.runtime.api import approve_plan, state_dir
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
 MAX_PLAN_CHARS = 100_000

@@ -10,18 +10,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from hearth.core.errors import ToolError
-from hearth.runtime.session import Runtime
-from hearth.sandbox.paths import SafePaths
-from hearth.tools.base import RunContext
-from hearth.tools.builtin.git import GitAddInput, GitCommitInput, GitLogInput, git_add, git_commit, git_log
+from hearth.runtime.api import (
+    GitAddInput,
+    GitCommitInput,
+    GitLogInput,
+    Runtime,
+    SafePaths,
+    git_add,
+    git_commit,
+    git_log,
+    tool_context,
+    workspace_paths,
+)
 
 
 async def commit_phase(rt: Runtime, message: str, files: list[str]) -> tuple[str, str]:
     """(short commit id, note): an empty id with the note saying why nothing was committed."""
     if not (rt.workspace / ".git").exists():
         return "", "not a git repository"
-    paths = SafePaths(rt.workspace)
-    ctx = RunContext(paths=paths, sandbox=rt.sandbox.runner)
+    paths = workspace_paths(rt)
+    ctx = tool_context(rt)
     existing = [f for f in dict.fromkeys(files) if _exists(paths, f)]
     if not existing:
         return "", "no files to commit"

@@ -11,14 +11,19 @@ import json
 
 from pydantic import Field
 
-from hearth.agent.policy import PermissionMode
 from hearth.pipeline import control
 from hearth.pipeline.report import summary
 from hearth.pipeline.store import PipelineStore
-from hearth.runtime.conversation import Conversation, open_conversation
-from hearth.runtime.session import Runtime
-from hearth.tools.base import RunContext, Tool, ToolInput
-from hearth.tools.toolset import Toolset
+from hearth.runtime.api import (
+    Conversation,
+    PermissionMode,
+    RunContext,
+    Runtime,
+    Tool,
+    ToolInput,
+    Toolset,
+    open_conversation,
+)
 
 PILOT_TOOLS = (
     "pipeline_status",

@@ -17,10 +17,16 @@ from collections.abc import Callable
 
 from hearth.core.errors import ToolError
 from hearth.pipeline.store import CheckoutHold, PipelineStore, PlanRow, TaskRow
-from hearth.runtime.session import Runtime
-from hearth.sandbox.paths import SafePaths
-from hearth.tools.base import RunContext
-from hearth.tools.builtin.git import GitBranchInput, GitStatusInput, git_branch, git_status, validate_ref
+from hearth.runtime.api import (
+    GitBranchInput,
+    GitStatusInput,
+    RunContext,
+    Runtime,
+    git_branch,
+    git_status,
+    tool_context,
+    validate_ref,
+)
 
 PREFIX = "hearth/plan-"
 _UNSAFE = re.compile(r"[^a-z0-9]+")
@@ -32,7 +38,7 @@ def branch_name(plan: PlanRow) -> str:
 
 
 def _ctx(rt: Runtime) -> RunContext:
-    return RunContext(paths=SafePaths(rt.workspace), sandbox=rt.sandbox.runner)
+    return tool_context(rt)
 
 
 async def current_branch(rt: Runtime) -> str | None:

@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from hearth.runtime.plan_writes import PLANS_DIR, Snapshot, snapshot
+from hearth.runtime.api import PLANS_DIR, Snapshot, snapshot
 
 DENY_RULES = (f"write({PLANS_DIR}/**)", f"edit({PLANS_DIR}/**)")
 

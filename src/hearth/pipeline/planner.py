@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from hearth.agent.compaction import estimate_tokens
 from hearth.core.errors import HearthError, ServerGone
 from hearth.core.types import Message
 from hearth.llm.structured import StructuredAnswerError
 from hearth.pipeline.schema import TaskList
 from hearth.pipeline.store import NewTask, PlanRow
 from hearth.prompts import render
-from hearth.runtime.session import Runtime
+from hearth.runtime.api import Runtime, estimate_tokens
 
 PLANNER_TRIES = 3
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError
-from hearth.runtime.plan_writes import MAX_PLAN_BYTES, PLANS_DIR
+from hearth.runtime.api import MAX_PLAN_BYTES, PLANS_DIR
 
 _TEST_LINE = re.compile(
     r"^\s*[-*]?\s*\**(?:test|tests|test command|build|check)\**\s*:\s*`?(?P<cmd>[^`\n]+?)`?\s*$",

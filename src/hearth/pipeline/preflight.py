@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hearth.agent.compaction import estimate_tokens
-from hearth.agent.instructions import load_instructions
-from hearth.agent.prompt import system_prompt
 from hearth.core.errors import HearthError
 from hearth.core.types import Message
 from hearth.pipeline.coder import task_message
@@ -21,7 +18,7 @@ from hearth.pipeline.planner import planner_fits
 from hearth.pipeline.plans import read_plan
 from hearth.pipeline.runner import Runner
 from hearth.pipeline.store import PipelineStore, PlanRow
-from hearth.runtime.session import Runtime
+from hearth.runtime.api import Runtime, estimate_tokens, session_prompt
 
 OPENING_SHARE = 0.5  # of the window, at most, for a task's opening
 
@@ -76,7 +73,7 @@ async def preflight(rt: Runtime, store: PipelineStore, path: Path) -> Preflight:
         await runner.plan_one(claimed)
     plan = store.plan(plan.id)
     role = rt.role("coder")
-    prompt = system_prompt(rt.toolset, role.tool_mode, load_instructions(rt.workspace))
+    prompt = session_prompt(rt, role.tool_mode)
     specs = rt.toolset.specs()
     fits = []
     for task in store.tasks(plan.id):

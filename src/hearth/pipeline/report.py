@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.pipeline.store import PipelineStore, PlanRow
-from hearth.runtime.config import state_dir
+from hearth.runtime.api import state_dir
 
 
 def report_dir(workspace: Path, plan: PlanRow) -> Path:

@@ -12,8 +12,7 @@ from hearth.llm.structured import StructuredAnswerError
 from hearth.pipeline.schema import Verdict
 from hearth.pipeline.store import TaskRow
 from hearth.prompts import render
-from hearth.runtime.session import Runtime
-from hearth.sandbox.paths import SafePaths
+from hearth.runtime.api import Runtime, workspace_paths
 
 FILE_CHARS = 4000
 ALL_FILES_CHARS = 16000
@@ -62,7 +61,7 @@ async def review(rt: Runtime, task: TaskRow, files: list[str], summary: str) -> 
 
 
 def _contents(rt: Runtime, files: list[str]) -> str:
-    paths = SafePaths(rt.workspace)
+    paths = workspace_paths(rt)
     parts: list[str] = []
     left = ALL_FILES_CHARS
     for rel in files:

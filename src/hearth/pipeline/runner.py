@@ -37,10 +37,7 @@ from hearth.pipeline.reviewer import review
 from hearth.pipeline.serverwatch import WatchedModel, watched
 from hearth.pipeline.store import PipelineStore, PlanRow, TaskRow, runner_id
 from hearth.pipeline.verifier import verify
-from hearth.runtime.config import state_dir
-from hearth.runtime.conversation import Conversation
-from hearth.runtime.plan_writes import PlanApprovals, PlanRecorder, waiting_message
-from hearth.runtime.session import Runtime
+from hearth.runtime.api import Conversation, PlanApprovals, PlanRecorder, Runtime, state_dir, waiting_message
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 10.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hearth.core.errors import ServerGone
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse
-from hearth.llm.client import OpenAICompatModel
+from hearth.runtime.api import OpenAICompatModel
 
 
 class WatchedModel(OpenAICompatModel):

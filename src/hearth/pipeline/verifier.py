@@ -17,8 +17,7 @@ import tomllib
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
 from hearth.core.text import cap_text
-from hearth.runtime.session import Runtime
-from hearth.sandbox.paths import SafePaths
+from hearth.runtime.api import Runtime, SafePaths, workspace_paths
 
 MAX_PARSE_BYTES = 2_000_000
 TEST_OUTPUT_CHARS = 3000
@@ -27,7 +26,7 @@ TEST_OUTPUT_CHARS = 3000
 async def verify(
     rt: Runtime, named: list[str], written: list[str], test_command: str, timeout: float
 ) -> list[str]:
-    paths = SafePaths(rt.workspace)
+    paths = workspace_paths(rt)
     findings: list[str] = []
     for rel in dict.fromkeys([*named, *written]):
         findings += _check_file(paths, rel, must_exist=rel in named)

@@ -57,7 +57,7 @@ from hearth.runtime.trust import INSIDE_WORKSPACE, TRUST_FILE, FolderSettings, I
 
 APP = "hearth"
 
-# The embedded models Hearth can assemble and serve (runtime/embedded.py has their packages and
+# The embedded models Hearth can assemble and serve (llm/embedded.py has their packages and
 # checksums; a test keeps the two lists equal). Named here so reading settings stays cheap.
 EmbeddedModelName = Literal["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"]
 

@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from hearth.agent.loop import Agent
+from hearth.agent.overview import GIT_TOOLS, missing_paths, named_contents, workspace_overview
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import Approver, PermissionMode
 from hearth.core.errors import HearthError
@@ -39,13 +40,12 @@ from hearth.core.events import (
 )
 from hearth.core.protocols import DeltaSink
 from hearth.core.work import PlanStep, WorkState
+from hearth.history.continuation import continuation
+from hearth.history.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
-from hearth.runtime.continuation import continuation
-from hearth.runtime.memory import has_memory, memory_embedder, offer_memories
-from hearth.runtime.overview import GIT_TOOLS, missing_paths, named_contents, workspace_overview
+from hearth.runtime.memory_scopes import has_memory, memory_embedder, offer_memories
 from hearth.runtime.session import Runtime, start_agent
-from hearth.runtime.state import PLAN_APPROVED, PLAN_END, PLAN_START
 from hearth.tools.base import signature
 
 Decision = tuple[Literal["approve", "reject"], list[str]]
@@ -241,7 +241,7 @@ class Conversation:
         return text
 
     def _named_files(self, task: str) -> str:
-        """The small files the task names, whole (runtime/overview), each then counting as read:
+        """The small files the task names, whole (agent/overview), each then counting as read:
         the read-before-write guard lets a whole-file rewrite of what the model was shown through."""
         context = self.agent.dispatcher.context
         shown = named_contents(context.paths, task)

@@ -23,7 +23,7 @@ from hearth.agent.policy import Approval, PermissionMode
 from hearth.agent.rules import Rule
 from hearth.core.errors import HearthError
 from hearth.core.events import Event, Finished, SessionStarted, Status
-from hearth.core.protocols import Delta
+from hearth.history.wire import Answered, ApprovalRequest, PlanRequest, Update
 from hearth.runtime.conversation import Conversation, Decision, open_conversation
 from hearth.runtime.reflection import reflect
 from hearth.runtime.roles import Role
@@ -37,31 +37,6 @@ REFLECTION_WAIT = 60.0  # seconds the server waits, when it stops, for reflectio
 
 class Busy(HearthError):
     """The session is working on a task already."""
-
-
-@dataclass(frozen=True)
-class ApprovalRequest:
-    id: str
-    tool: str
-    arguments: dict[str, Any]
-    shown: str  # the exact command, or the arguments
-    reason: str
-
-
-@dataclass(frozen=True)
-class PlanRequest:
-    id: str
-    steps: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Answered:
-    """A question was answered (or dropped); other viewers remove its buttons."""
-
-    id: str
-
-
-Update = Event | Delta | ApprovalRequest | PlanRequest | Answered
 
 
 class Subscription:

@@ -1,7 +1,7 @@
 """Which server and model a runtime's main role talks to, and the client that talks to it.
 
 The configured server (with the main role's model, if it names one), or else the embedded
-server, started here on the model file Hearth assembles (runtime/embedded.py).
+server, started here on the model file Hearth assembles (llm/embedded.py).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 
 from hearth.llm.client import ClientSettings, OpenAICompatModel
+from hearth.llm.embedded import ALIAS, EmbeddedServer, ensure_model
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, state_dir, user_data_path
-from hearth.runtime.embedded import ALIAS, EmbeddedServer, ensure_model
 
 
 async def main_server(settings: Settings) -> tuple[str, str, EmbeddedServer | None]:

@@ -21,7 +21,7 @@ from hearth.core.types import Message
 from hearth.llm.thinking import split_thinking
 from hearth.prompts import render
 from hearth.runtime.conversation import Conversation
-from hearth.runtime.memory import ScopedMemory, memory_embedder
+from hearth.runtime.memory_scopes import ScopedMemory, memory_embedder
 from hearth.runtime.session import Runtime
 
 REFLECTION_HEADER = "X-Hearth-Reflection"  # marks the request (a test server answers it apart)

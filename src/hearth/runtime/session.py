@@ -27,22 +27,21 @@ from hearth.core.errors import HearthError
 from hearth.core.events import BudgetSet, Event, ModeChanged, SessionStarted
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message
+from hearth.history.carryover import carry_over
+from hearth.history.checkpoints import Checkpoints
+from hearth.history.export import to_markdown
+from hearth.history.state import SessionState, session_state
 from hearth.llm.client import OpenAICompatModel
+from hearth.llm.embedded import EmbeddedServer
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.server_info import probe_server
 from hearth.llm.structured import StructuredAnswer, ask_json
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.agentdefs import load_definitions
-from hearth.runtime.carryover import carry_over
-from hearth.runtime.checkpoints import Checkpoints
 from hearth.runtime.config import Settings, state_dir, user_config_path
-from hearth.runtime.embedded import EmbeddedServer
-from hearth.runtime.export import to_markdown
-from hearth.runtime.logs import configure_logging
-from hearth.runtime.mcp import LISTED_TOKENS, McpServers, start_servers
+from hearth.runtime.mcp_servers import LISTED_TOKENS, McpServers, start_servers
 from hearth.runtime.model_server import main_client, main_server
-from hearth.runtime.plan_writes import PlanRecorder
-from hearth.runtime.profile import (
+from hearth.runtime.offer import (
     add_runtime_tools,
     choose_actions,
     decide_tool_mode,
@@ -58,16 +57,18 @@ from hearth.runtime.profile import (
     usable_search,
     with_lookup,
 )
+from hearth.runtime.plan_writes import PlanRecorder
 from hearth.runtime.roles import BUILTIN_ROLES, Role, resolve_role
-from hearth.runtime.state import SessionState, session_state
 from hearth.runtime.subagents import SubAgents, children_spent
-from hearth.runtime.traces import configure_traces
+from hearth.runtime.vision import vision_tool
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.bwrap import BwrapBackend
 from hearth.sandbox.choice import SandboxChoice, choose_sandbox
 from hearth.sandbox.paths import SafePaths
 from hearth.sandbox.proxy import AllowlistProxy, ProxyPolicy
 from hearth.store.sessions import SessionStore
+from hearth.telemetry.logs import configure_logging
+from hearth.telemetry.traces import configure_traces
 from hearth.tools.base import RunContext
 from hearth.tools.known_files import KnownFiles
 from hearth.tools.toolset import Toolset
@@ -90,7 +91,7 @@ class Runtime:
     probe: bool = True  # ask a model how it calls tools (off in some tests)
     _clients: dict[tuple[str, str, str], Model] = field(default_factory=dict)
     mcp: McpServers | None = None  # the MCP servers started for this runtime (their tools are in toolset)
-    tracer: Tracer = NO_TRACING  # OpenTelemetry spans when otel_endpoint is set (runtime/traces.py)
+    tracer: Tracer = NO_TRACING  # OpenTelemetry spans when otel_endpoint is set (telemetry/traces.py)
 
     @property
     def workspace(self) -> Path:
@@ -225,7 +226,7 @@ def check_workspace(workspace: Path) -> None:
 
 def open_store(workspace: Path) -> SessionStore:
     """The workspace's session store, in its state folder; the first open carries over the
-    sessions an older Hearth kept in the workspace, as history only (runtime.carryover)."""
+    sessions an older Hearth kept in the workspace, as history only (history.carryover)."""
     store = SessionStore(state_dir(workspace) / "sessions.db")
     try:
         carry_over(store.path, workspace)
@@ -296,7 +297,7 @@ async def open_runtime(
         settings, store, model, base, profile, window.source, sandbox, embedded, proxy, tools, probe=probe
     )
     rt.tracer = tracer
-    add_runtime_tools(rt)
+    add_runtime_tools(rt.toolset, rt.workspace, vision_tool(rt))
     if not mcp:
         return rt
     try:  # in the background: a slow server never delays the first prompt

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hearth.core.errors import HearthError
 from hearth.runtime.config import user_config_path, user_data_path
-from hearth.runtime.memory import memory_path, open_memory
+from hearth.runtime.memory_scopes import memory_path, open_memory
 from hearth.runtime.trust import TrustStore
 from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.skills import Skill, discover, promote_skill_tool, skill_tool

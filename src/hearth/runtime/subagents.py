@@ -21,10 +21,11 @@ import logging
 import os
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.dispatch import Dispatcher
@@ -43,12 +44,15 @@ from hearth.core.events import (
     ToolResult,
     UserMessage,
 )
+from hearth.core.protocols import Model
 from hearth.core.text import cap_text
 from hearth.core.types import Message
 from hearth.core.work import WorkState
 from hearth.llm.profiles import ModelProfile
 from hearth.prompts import render
 from hearth.runtime.agentdefs import AgentDefinition
+from hearth.runtime.config import Settings
+from hearth.runtime.roles import Role
 from hearth.store.sessions import SessionStore, new_session_id
 from hearth.tools.base import RunContext
 from hearth.tools.builtin.agents import DecomposeInput, DelegateInput, SubTask, agent_tools
@@ -56,7 +60,6 @@ from hearth.tools.toolset import Toolset
 
 if TYPE_CHECKING:
     from hearth.agent.policy import Approver
-    from hearth.runtime.session import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +90,25 @@ _STRICTNESS = {
     PermissionMode.PLAN: 3,
 }
 _JSON_BLOCK = re.compile(r"```json\s*\n(.*?)```", re.DOTALL)
+
+
+class Runtime(Protocol):
+    """What a sub-agent needs of the runtime it runs in (session.Runtime is the one): a protocol,
+    so this module does not import the session's (which imports this one to offer `delegate`)."""
+
+    settings: Settings
+    store: SessionStore
+    profile: ModelProfile
+    server_url: str
+
+    @property
+    def workspace(self) -> Path: ...
+
+    async def working_role(self, name: str, models: Mapping[str, str] | None = None) -> Role: ...
+
+    def model_for(self, role: Role) -> Model: ...
+
+    def summarizer(self, models: Mapping[str, str] | None = None) -> tuple[Model | None, dict[str, Any]]: ...
 
 
 @dataclass

@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
-from hearth.core.protocols import ModelRequest
+from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message
 from hearth.llm.thinking import split_thinking
 from hearth.prompts import render
+from hearth.runtime.config import Settings
 from hearth.runtime.roles import Role
 from hearth.tools.base import Tool
 from hearth.tools.builtin.vision import Ask, vision_tools
 
-if TYPE_CHECKING:
-    from hearth.runtime.session import Runtime
+
+class Roles(Protocol):
+    """What the vision tool needs of the runtime (session.Runtime is one): the configured roles and
+    the model each one's requests go to. A protocol, so this module does not import the session's."""
+
+    settings: Settings
+
+    def role(self, name: str, models: Mapping[str, str] | None = None) -> Role: ...
+
+    def model_for(self, role: Role) -> Model: ...
 
 
-def seeing_role(rt: Runtime) -> Role | None:
+def seeing_role(rt: Roles) -> Role | None:
     """The role to send images to: `vision` if it is configured and can see, else the first
     configured role (in name order) flagged `vision = true`; None when no model can see."""
     for name in sorted(rt.settings.model.roles, key=lambda n: (n != "vision", n)):
@@ -26,7 +36,7 @@ def seeing_role(rt: Runtime) -> Role | None:
     return None
 
 
-def asker(rt: Runtime, role: Role) -> Ask:
+def asker(rt: Roles, role: Role) -> Ask:
     async def ask(question: str, image_url: str) -> str:
         request = ModelRequest(
             messages=[
@@ -42,7 +52,7 @@ def asker(rt: Runtime, role: Role) -> Ask:
     return ask
 
 
-def vision_tool(rt: Runtime) -> Tool | None:
+def vision_tool(rt: Roles) -> Tool | None:
     """`vision`, when a role can see (else None: the tool is not offered)."""
     role = seeing_role(rt)
     if role is None:

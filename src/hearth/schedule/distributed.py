@@ -34,8 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from hearth.core.errors import HearthError
-from hearth.runtime.config import Settings
-from hearth.runtime.session import Runtime, check_workspace, open_runtime
+from hearth.runtime.api import Runtime, Settings, check_workspace, open_runtime
 from hearth.schedule.jobs import system_clock
 from hearth.schedule.remote import Remote, check_remote, finish, prepare, work_folder
 from hearth.schedule.runner import work_run

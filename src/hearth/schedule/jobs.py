@@ -163,8 +163,7 @@ class JobBook:
 
 def open_book(workspace: Path, tz: str = "", clock: Clock = system_clock) -> JobBook:
     """The jobs of a workspace (in its session database); `tz` blank: this machine's zone."""
-    from hearth.runtime.config import state_dir
-    from hearth.runtime.session import check_workspace, open_store
+    from hearth.runtime.api import check_workspace, open_store, state_dir
     from hearth.schedule.formats import local_zone_name
 
     check_workspace(workspace)

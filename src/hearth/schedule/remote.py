@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.core.errors import HearthError
-from hearth.runtime.config import Settings, user_data_path
+from hearth.runtime.api import Settings, user_data_path
 
 SAFE_GIT = (
     "core.hooksPath=/dev/null",

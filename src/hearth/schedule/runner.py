@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hearth.core.events import Event, Finished
-from hearth.runtime.conversation import open_conversation
-from hearth.runtime.session import Runtime, check_workspace
+from hearth.runtime.api import Runtime, check_workspace, open_conversation
 from hearth.schedule.store import Run, ScheduleStore
 
 

@@ -26,8 +26,7 @@ from typing import IO
 
 from hearth.core.errors import HearthError
 from hearth.core.events import Event
-from hearth.runtime.config import state_dir
-from hearth.runtime.session import Runtime
+from hearth.runtime.api import Runtime, state_dir
 from hearth.schedule.formats import local_zone_name
 from hearth.schedule.inbox import drain_inbox
 from hearth.schedule.jobs import Broken, Clock, Fired, JobBook, Skipped, system_clock

@@ -7,8 +7,8 @@ import pytest
 from hearth.agent.finish import claims_completion
 from hearth.core.events import ModelReply
 from hearth.core.types import CallFormat, ToolCall
+from hearth.history.wire import Encoder
 from hearth.llm.textcalls import parse_text_calls
-from hearth.runtime.wire import Encoder
 
 
 def test_calls_written_as_text_show_as_tool_cards_not_as_text() -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import shutil
 
+from hearth.apps.cli.doctor import Check
 from hearth.core.errors import HearthError
 from hearth.core.text import shown_url
+from hearth.llm.embedded import embedded_available, embedded_model, missing_packages
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.pipeline.store import PipelineStore
 from hearth.runtime.config import Settings, state_dir
-from hearth.runtime.doctor import Check
-from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
 from hearth.sandbox.choice import choose_sandbox
 from hearth.store.sessions import SessionStore
 

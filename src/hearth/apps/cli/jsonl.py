@@ -1,6 +1,6 @@
 """`--json` and `hearth sessions show`: each event as JSON Lines, for scripts and other programs.
 
-The lines are the one encoding of hearth.runtime.wire (the WebSocket's messages), each with the
+The lines are the one encoding of hearth.history.wire (the WebSocket's messages), each with the
 `session` it belongs to.
 """
 
@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from hearth.core.events import Event
-from hearth.runtime.wire import Encoder, in_session
+from hearth.history.wire import Encoder, in_session
 
 # One encoder per session for the life of the process (a CLI run has one or a few sessions):
 # it numbers the model's steps within a task and totals their tokens for `done`.

@@ -103,7 +103,7 @@ def run(
     import asyncio
 
     from hearth.core.errors import HearthError
-    from hearth.runtime.continuation import StillWaiting
+    from hearth.history.continuation import StillWaiting
 
     if task is None and not (resume or cont):
         usage('Say what to do: hearth run "task" (or --resume ID to continue a session).')
@@ -264,7 +264,7 @@ def undo(
 ) -> None:
     """Put the workspace back as it was before the agent's last step(s) that changed files."""
     from hearth.core.errors import HearthError
-    from hearth.runtime.checkpoints import undo as undo_steps
+    from hearth.history.checkpoints import undo as undo_steps
 
     store, sid, root = open_session_store(workspace, session)
     try:
@@ -323,8 +323,8 @@ def doctor(workspace: WorkspaceOpt = None) -> None:
     """Check the setup: sandbox backend and what it isolates, model server, workspace, database, git."""
     import asyncio
 
+    from hearth.apps.cli.doctor import run_checks
     from hearth.core.errors import HearthError
-    from hearth.runtime.doctor import run_checks
 
     try:
         loaded = load_cli_settings(workspace=workspace)

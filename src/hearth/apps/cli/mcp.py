@@ -26,8 +26,9 @@ def _workspace(workspace: Path | None) -> Path:
 @mcp_app.command("list")
 def list_servers(workspace: WorkspaceOpt = None) -> None:
     """The configured servers: the user's, and the workspace's (started only once approved)."""
-    from hearth.mcp.config import read_servers
-    from hearth.runtime.mcp import approval_problem, review_lines, user_mcp_file, workspace_servers
+    from hearth.mcp.config import read_servers, workspace_servers
+    from hearth.mcp.coverage import review_lines
+    from hearth.runtime.mcp_servers import approval_problem, user_mcp_file
 
     try:
         ws = _workspace(workspace)
@@ -65,7 +66,7 @@ def add(
 ) -> None:
     """Add (or replace) a server in your own mcp.json: `hearth mcp add time -- uvx mcp-server-time`."""
     from hearth.mcp.config import edit_user_file
-    from hearth.runtime.mcp import user_mcp_file
+    from hearth.runtime.mcp_servers import user_mcp_file
 
     entry: dict[str, object] = {"url": url} if url else {}
     if command:
@@ -90,7 +91,7 @@ def add(
 def remove(name: Annotated[str, typer.Argument(help="The server to remove")]) -> None:
     """Remove a server from your own mcp.json."""
     from hearth.mcp.config import edit_user_file
-    from hearth.runtime.mcp import user_mcp_file
+    from hearth.runtime.mcp_servers import user_mcp_file
 
     try:
         removed = edit_user_file(user_mcp_file(), name, None)
@@ -108,8 +109,9 @@ def approve(
 ) -> None:
     """Let a workspace's .hearth/mcp.json and .mcp.json start their servers (as they are now)."""
     from hearth.apps.cli.trust import ask_at_terminal
-    from hearth.mcp.config import workspace_files
-    from hearth.runtime.mcp import approval_fingerprint, approvals, review_lines, workspace_servers
+    from hearth.mcp.config import workspace_files, workspace_servers
+    from hearth.mcp.coverage import review_lines
+    from hearth.runtime.mcp_servers import approval_fingerprint, approvals
 
     try:
         ws = (folder or _workspace(None)).resolve()
@@ -159,7 +161,7 @@ def test(
 async def _test(settings: Settings, name: str) -> tuple[ServerStatus, list[str]]:
     from hearth.mcp.client import McpServers
     from hearth.mcp.tools import mcp_tools
-    from hearth.runtime.mcp import configured_servers, sandbox_launcher
+    from hearth.runtime.mcp_servers import configured_servers, sandbox_launcher
     from hearth.sandbox.choice import choose_sandbox
 
     sandbox = await choose_sandbox(settings.sandbox.backend, settings.workspace, image=settings.sandbox.image)

@@ -17,7 +17,7 @@ IdArg = Annotated[int, typer.Argument(help="The item's id (from `hearth memory l
 
 def _open(scope: str, workspace: Path | None):  # type: ignore[no-untyped-def]
     from hearth.core.errors import HearthError
-    from hearth.runtime.memory import SCOPES, open_memory
+    from hearth.runtime.memory_scopes import SCOPES, open_memory
 
     if scope not in SCOPES:
         fail(HearthError(f"Unknown scope {scope!r}.", "Use --scope project or --scope user."))
@@ -92,7 +92,7 @@ def edit(
     """Replace one item's text (re-indexed; re-embedded when the model is installed)."""
     from hearth.apps.cli.common import load_cli_settings
     from hearth.core.errors import HearthError
-    from hearth.runtime.memory import memory_embedder
+    from hearth.runtime.memory_scopes import memory_embedder
 
     store = _open(scope, workspace)
     store.embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)
@@ -110,9 +110,9 @@ def ingest_cmd(
 ) -> None:
     """Chunk a repository's text files into the project's memory, for memory_search (secrets skipped)."""
     from hearth.apps.cli.common import load_cli_settings
+    from hearth.apps.cli.ingest import ingest
     from hearth.core.errors import HearthError
-    from hearth.runtime.ingest import ingest
-    from hearth.runtime.memory import memory_embedder
+    from hearth.runtime.memory_scopes import memory_embedder
 
     try:
         embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)
@@ -130,7 +130,7 @@ def reembed(workspace: WorkspaceOpt = None, scope: ScopeOpt = "project") -> None
     """Embed every item that has no vector from the current embedder (after changing it)."""
     from hearth.apps.cli.common import load_cli_settings
     from hearth.core.errors import HearthError
-    from hearth.runtime.memory import memory_embedder
+    from hearth.runtime.memory_scopes import memory_embedder
 
     store = _open(scope, workspace)
     embedder = memory_embedder(load_cli_settings(workspace=workspace).settings)

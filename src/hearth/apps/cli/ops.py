@@ -38,9 +38,9 @@ def health(
 
 def init(workspace: WorkspaceOpt = None) -> None:
     """Write a commented .hearth/config.toml and an example plan (never over existing files); add the project."""
+    from hearth.apps.cli.projects import Projects
     from hearth.apps.cli.scaffold import init_project
     from hearth.core.errors import HearthError
-    from hearth.runtime.projects import Projects
     from hearth.runtime.session import check_workspace
 
     try:
@@ -62,8 +62,8 @@ def projects(ctx: typer.Context) -> None:
     """List the registered projects (* marks the one in use)."""
     if ctx.invoked_subcommand is not None:
         return
+    from hearth.apps.cli.projects import Projects
     from hearth.core.errors import HearthError
-    from hearth.runtime.projects import Projects
 
     try:
         found, current = Projects().list()
@@ -83,8 +83,8 @@ def projects_add(
     name: Annotated[str | None, typer.Option("--name", help="Default: the folder's name")] = None,
 ) -> None:
     """Register a project folder."""
+    from hearth.apps.cli.projects import Projects
     from hearth.core.errors import HearthError
-    from hearth.runtime.projects import Projects
 
     try:
         project = Projects().add(path, name)
@@ -96,8 +96,8 @@ def projects_add(
 @projects_app.command("use")
 def projects_use(ref: Annotated[str, typer.Argument(help="A project's name or folder")]) -> None:
     """Make a project the default workspace of `hearth pipeline` and `hearth pilot`."""
+    from hearth.apps.cli.projects import Projects
     from hearth.core.errors import HearthError
-    from hearth.runtime.projects import Projects
 
     try:
         project = Projects().use(ref)

@@ -17,7 +17,7 @@ IdArg = Annotated[int, typer.Argument(help="The patch's number (from `hearth pat
 
 
 def _patches(workspace: Path | None):  # type: ignore[no-untyped-def]
-    from hearth.runtime.patches import Patches
+    from hearth.history.patches import Patches
 
     return Patches((workspace or Path.cwd()).resolve())
 

@@ -21,9 +21,9 @@ PlanArg = Annotated[str | None, typer.Argument(help="A plan: #id, its path or it
 
 def project_workspace(workspace: Path | None) -> Path | None:
     """--workspace, else (with no HEARTH_WORKSPACE) the project chosen with `hearth projects use`."""
+    from hearth.apps.cli.projects import Projects
     from hearth.core.errors import HearthError
     from hearth.runtime.config import workspace_from_environment
-    from hearth.runtime.projects import Projects
 
     if workspace is not None or workspace_from_environment():
         return workspace

@@ -87,7 +87,7 @@ def sessions_export(
 ) -> None:
     """Print a session as Markdown (readable) or JSON (every event, as `--json` sends it), with
     links to the session that delegated it and to its sub-agents' sessions."""
-    from hearth.runtime.export import export_session
+    from hearth.history.export import export_session
 
     if fmt not in ("md", "json"):
         fail(ValueError(f"Unknown format {fmt!r}: use md or json."))

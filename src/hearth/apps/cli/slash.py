@@ -184,7 +184,7 @@ class SlashCommands:
         self.host.console.print(Text(strip_control(thinking), style="dim italic"))
 
     async def cmd_undo(self, arg: str) -> None:
-        from hearth.runtime.checkpoints import undo
+        from hearth.history.checkpoints import undo
 
         rt, session = self.host.rt, self.host.session
         steps = int(arg) if arg.isdigit() else 1

@@ -25,7 +25,7 @@ from hearth.core.events import ToolResult
 from hearth.core.types import ToolCall
 from hearth.mcp.server import hearth_server
 from hearth.runtime.config import Settings
-from hearth.runtime.profile import default_toolset
+from hearth.runtime.offer import default_toolset
 from hearth.runtime.session import Runtime, check_workspace
 from hearth.sandbox.budget import SessionCaps
 from hearth.sandbox.choice import choose_sandbox

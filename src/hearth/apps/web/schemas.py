@@ -112,7 +112,7 @@ class Ok(BaseModel):
 
 
 class WireMessage(BaseModel):
-    """One message of the event stream (see hearth.runtime.wire): its `type` and that type's fields."""
+    """One message of the event stream (see hearth.history.wire): its `type` and that type's fields."""
 
     model_config = ConfigDict(extra="allow")
     type: str

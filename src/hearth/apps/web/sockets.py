@@ -34,8 +34,8 @@ from hearth.apps.web.schemas import (
 from hearth.apps.web.state import State
 from hearth.core.errors import HearthError
 from hearth.core.events import ErrorRaised
+from hearth.history.wire import Encoder, in_session
 from hearth.runtime.hub import Hub, LiveSession, Subscription
-from hearth.runtime.wire import Encoder, in_session
 
 TOO_SLOW = 1013
 

@@ -18,7 +18,7 @@ from hearth.apps.web.schemas import ChatIn, WireMessage
 from hearth.apps.web.state import State, WebState
 from hearth.core.errors import HearthError
 from hearth.core.events import ErrorRaised, Finished
-from hearth.runtime.wire import Encoder, in_session
+from hearth.history.wire import Encoder, in_session
 
 router = APIRouter(prefix="/chat", tags=["chat"])
 

@@ -1,5 +1,5 @@
 """The workspace's files for the viewer: listed, and served inert, never `.env`, `.hearth/` or `.git/`;
-and uploads into it, under the agent's own file rules (runtime/uploads.py)."""
+and uploads into it, under the agent's own file rules (apps/web/uploads.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from hearth.apps.web.errors import Refused
 from hearth.apps.web.state import State, WebState
-from hearth.runtime.uploads import MAX_UPLOAD_BYTES, save_upload, upload_target
+from hearth.apps.web.uploads import MAX_UPLOAD_BYTES, save_upload, upload_target
 
 router = APIRouter(prefix="/files", tags=["files"])
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from hearth.apps.web.errors import Refused
 from hearth.apps.web.state import State, WebState
 from hearth.memory.store import Item
-from hearth.runtime.memory import SCOPES, ScopedMemory, memory_embedder, memory_path, open_memory
+from hearth.runtime.memory_scopes import SCOPES, ScopedMemory, memory_embedder, memory_path, open_memory
 
 router = APIRouter(prefix="/memory", tags=["memory"])
 

@@ -13,9 +13,9 @@ from hearth.apps.web.schemas import ApprovalIn, ModeIn, ModelIn, Ok, PlanIn, Rol
 from hearth.apps.web.state import State
 from hearth.core.events import latest_work
 from hearth.core.work import PlanStep, TaskState, Todo
-from hearth.runtime.export import export_session
+from hearth.history.export import export_session
+from hearth.history.wire import encode_all, work_json
 from hearth.runtime.roles import Role
-from hearth.runtime.wire import encode_all, work_json
 
 router = APIRouter(prefix="/sessions", tags=["sessions"])
 

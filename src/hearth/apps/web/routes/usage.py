@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from hearth.apps.web.schemas import WireMessage
 from hearth.apps.web.state import State
 from hearth.core.events import ToolResult
-from hearth.runtime.wire import Encoder, in_session
+from hearth.history.wire import Encoder, in_session
 
 router = APIRouter(tags=["usage"])
 

@@ -1,4 +1,4 @@
-"""A session's state, derived from its events (see agent/state): resuming a session, from any
+"""A session's state, derived from its events (see agent/state.py): resuming a session, from any
 interface, replays its stored events through the same `SessionState.apply` that changed the
 state while it ran, so it is back as it was.
 """

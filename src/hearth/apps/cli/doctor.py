@@ -11,13 +11,13 @@ from pathlib import Path
 from hearth import __version__
 from hearth.core.errors import HearthError
 from hearth.core.text import shown_url
+from hearth.llm.embedded import embedded_available, embedded_model, missing_packages
 from hearth.llm.server_info import probe_server
 from hearth.llm.urls import normalize_base_url
 from hearth.runtime.config import Settings, state_dir
-from hearth.runtime.embedded import embedded_available, embedded_model, missing_packages
-from hearth.runtime.traces import configure_traces, traces_url
 from hearth.sandbox.choice import choose_sandbox
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
+from hearth.telemetry.traces import configure_traces, traces_url
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ async def run_checks(settings: Settings) -> list[Check]:
         checks.append(Check("git", "ok", version))
     else:
         checks.append(Check("git", "warn", "git is not installed; the git tools will fail"))
-    from hearth.runtime.memory import embedder_status
+    from hearth.runtime.memory_scopes import embedder_status
 
     status = embedder_status(settings)
     checks.append(Check("memory", "warn" if status.startswith("keyword-only") else "ok", status))
@@ -67,7 +67,7 @@ def _traces(settings: Settings) -> list[Check]:
 
 async def _mcp(settings: Settings) -> list[Check]:
     """Each configured MCP server started in the sandbox, as a session would, and stopped again."""
-    from hearth.runtime.mcp import start_servers
+    from hearth.runtime.mcp_servers import start_servers
     from hearth.tools.toolset import Toolset
 
     if not settings.workspace.is_dir():

@@ -9,7 +9,6 @@ own process (`*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`)."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import re
@@ -22,9 +21,9 @@ from pathlib import Path
 from hearth.core import environment
 from hearth.llm.urls import normalize_base_url
 from hearth.memory.embed import Embedder, EmbedError, ServerEmbedder
-from hearth.memory.minilm import MiniLM, MiniLMUnavailable
+from hearth.memory.minilm import MiniLM, MiniLMUnavailable, embedded_embedder
 from hearth.memory.secrets import SecretValues, assigned_values
-from hearth.memory.store import Found, Item, MemoryStore, Stored, rrf
+from hearth.memory.store import Found, Item, MemoryStore, Stored, fuse
 from hearth.prompts import render
 from hearth.runtime.config import Settings, state_dir, user_data_path
 from hearth.sandbox.secrets import secret_index
@@ -41,15 +40,6 @@ def memory_path(scope: str, workspace: Path) -> Path:
     if scope == "user":
         return user_data_path() / "memory.db"
     return state_dir(workspace) / "memory.db"
-
-
-@functools.cache
-def embedded_embedder() -> Embedder | None:
-    """The embedded MiniLM when its packages are installed, else None (keyword-only)."""
-    try:
-        return MiniLM()
-    except MiniLMUnavailable:
-        return None
 
 
 def memory_embedder(settings: Settings | None = None) -> Embedder | None:
@@ -199,7 +189,7 @@ class ScopedMemory:
         found = {s: self.scope(s).search(query, k) for s in self._existing()}
         if not found:
             return Found([], "keyword", [])
-        return _fused(found, k)
+        return fuse(found, k)
 
     def relevant(self, query: str, k: int = 5) -> list[Item]:
         """Items to offer unasked: from the user's store, and from the project's when Hearth
@@ -209,33 +199,12 @@ class ScopedMemory:
             for s in self._existing()
             if s == "user" or made_here(self.scope(s))
         }
-        return _fused(found, k).items
+        return fuse(found, k).items
 
     def close(self) -> None:
         for mem in self._open.values():
             mem.close()
         self._open.clear()
-
-
-def _fused(found: dict[str, Found], k: int) -> Found:
-    by_ref: dict[str, Item] = {}
-    rankings: list[list[str]] = []
-    for scope, res in found.items():
-        for item in res.items:
-            item.scope = scope
-            by_ref[item.ref] = item
-        rankings.append([it.ref for it in res.items])
-    refs = [r for r, _ in _rrf_refs(rankings)][:k]
-    modes = {r.mode for r in found.values()}
-    notices = list(dict.fromkeys(n for r in found.values() for n in r.notices))
-    return Found([by_ref[r] for r in refs], "hybrid" if modes == {"hybrid"} else "keyword", notices)
-
-
-def _rrf_refs(rankings: list[list[str]]) -> list[tuple[str, float]]:
-    index = {ref: i for i, ref in enumerate(dict.fromkeys(r for ranking in rankings for r in ranking))}
-    names = list(index)
-    fused = rrf([[index[r] for r in ranking] for ranking in rankings])
-    return [(names[i], score) for i, score in fused]
 
 
 def session_memory_tools(settings: Settings | None = None) -> list[Tool]:

@@ -1,6 +1,6 @@
 """A session's events as Markdown (archives, `hearth sessions export`) or as JSON.
 
-Both are made from the one encoding of hearth.runtime.wire: the JSON export is those messages,
+Both are made from the one encoding of hearth.history.wire: the JSON export is those messages,
 and the Markdown lays them out for reading. A message type this layout does not know yet is
 still written, as a quoted line with its fields.
 """
@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from hearth.core.events import Event
-from hearth.runtime.wire import encode_all
+from hearth.history.wire import encode_all
 from hearth.store.sessions import SessionInfo, SessionStore
 
 # Messages left out of the Markdown: streaming details, bookkeeping and the audit trail.

@@ -11,7 +11,7 @@ Durations are the spans' own start and end. No prompt, reply, tool argument or t
 put in a span (they can hold secrets; they stay in the session store), nor an exception's
 message: an error span names the exception's type only.
 
-Importing this module needs the SDK; runtime/traces.py imports it only when tracing is asked for.
+Importing this module needs the SDK; telemetry/traces.py imports it only when tracing is asked for.
 The tracer provider is Hearth's own (never set as OpenTelemetry's global one).
 """
 

@@ -1,40 +1,42 @@
 """What a model is offered: its profile (small or full), how it calls tools, and which tools.
 
 The session (runtime/session.py) asks this module once per runtime; nothing here starts
-servers or sessions.
+servers or sessions. What a profile is, and when a model counts as small, is llm/profiles.py's;
+this module decides them from the settings and remembers what servers said in the user's data
+folder.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from hearth.agent.instructions import Instructions
 from hearth.agent.offered import loader_tool, unlisted
 from hearth.agent.prompt import system_prompt
 from hearth.core.errors import ModelError
 from hearth.core.protocols import Model
+from hearth.history.patches import patch_tools
 from hearth.llm.client import OpenAICompatModel
 from hearth.llm.probe import probe_action_format, probe_tool_mode
 from hearth.llm.profiles import (
+    DEFAULT_CONTEXT_WINDOW,
     REPLY_TOKENS,
-    SMALL_MODEL_BILLIONS,
     SMALL_REPLY_TOKENS,
     ModelProfile,
     ToolMode,
-    parameters_in_billions,
+    Window,
+    small_profile,
 )
 from hearth.llm.server_info import probe_server
 from hearth.mcp.lookup import NAME as LOOKUP_NAME
 from hearth.mcp.tools import McpTool
 from hearth.runtime.config import Settings, user_data_path
-from hearth.runtime.memory import session_memory_tools
-from hearth.runtime.patches import patch_tools
+from hearth.runtime.memory_scopes import session_memory_tools
 from hearth.runtime.skills import promotion_tools, skill_tools
-from hearth.runtime.vision import vision_tool
 from hearth.sandbox.proxy import ProxyPolicy, loopback_proxy
+from hearth.tools.base import Tool
 from hearth.tools.builtin.clock import clock_tools
 from hearth.tools.builtin.data import data_tools
 from hearth.tools.builtin.files import file_tools
@@ -47,12 +49,8 @@ from hearth.tools.builtin.web import web_tools
 from hearth.tools.builtin.work import work_tools
 from hearth.tools.toolset import Toolset
 
-if TYPE_CHECKING:
-    from hearth.runtime.session import Runtime
-
 log = logging.getLogger(__name__)
 
-DEFAULT_CONTEXT_WINDOW = 4096  # shown while unknown; compaction waits for the server's overflow error
 
 # What a small model is shown: what most tasks need, in a short prompt. Git goes through shell:
 # shown git tools made the 1.5B model init and commit in folders where nobody asked for it. The
@@ -64,7 +62,7 @@ CORE_TOOLS = ("read", "write", "edit", "glob", "grep", "ls", "shell")
 
 
 def default_toolset(settings: Settings | None = None) -> Toolset:
-    """The tools every session has (`settings`: which model embeds memory; see runtime.memory)."""
+    """The tools every session has (`settings`: which model embeds memory; see runtime.memory_scopes)."""
     return Toolset(
         [
             *file_tools(),
@@ -146,24 +144,14 @@ async def usable_search(settings: Settings) -> SearchProvider | None:
     return provider
 
 
-def add_runtime_tools(rt: Runtime) -> None:
-    """The tools that depend on the opened runtime: `vision` when a role can see; `skill` when
-    skills are found and `promote_skill` when memory holds a candidate skill (none: no prompt cost)."""
-    seeing = vision_tool(rt)
+def add_runtime_tools(toolset: Toolset, workspace: Path, seeing: Tool | None) -> None:
+    """The tools that depend on the opened runtime: `vision` when a role can see (`seeing`, from
+    runtime.vision); `skill` when skills are found and `promote_skill` when memory holds a
+    candidate skill (none: no prompt cost)."""
     if seeing is not None:
-        rt.toolset.add(seeing)
-    for tool in [*skill_tools(rt.workspace), *promotion_tools(rt.workspace)]:
-        rt.toolset.add(tool)
-
-
-@dataclass(frozen=True)
-class Window:
-    """The model's context window, and where Hearth learned it."""
-
-    size: int
-    known: bool  # False: assumed until the server's overflow error says otherwise
-    source: str
-    served: str = ""  # the server's own name for its model, when Hearth asked it
+        toolset.add(seeing)
+    for tool in [*skill_tools(workspace), *promotion_tools(workspace)]:
+        toolset.add(tool)
 
 
 async def find_window(settings: Settings, base: str, model_name: str, *, embedded: bool) -> Window:
@@ -212,18 +200,6 @@ def with_lookup(profile: ModelProfile) -> ModelProfile:
     if not profile.shown_tools:
         return profile
     return profile.model_copy(update={"shown_tools": (*profile.shown_tools, LOOKUP_NAME)})
-
-
-def small_profile(setting: str, size_name: str, probed: ToolMode | None) -> bool:
-    """The small-model profile: asked for, or the model's name says 4B parameters or fewer, or
-    (its size unknown, as behind llama-cpp-python's `--model_alias`) it answered the tool probe
-    with a call written as text instead of a structured one."""
-    if setting != "auto":
-        return setting == "small"
-    size = parameters_in_billions(size_name)
-    if size is not None:
-        return size <= SMALL_MODEL_BILLIONS
-    return probed is ToolMode.TEXT
 
 
 async def decide_tool_mode(

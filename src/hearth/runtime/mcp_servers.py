@@ -6,8 +6,9 @@ the same trust record as `hearth trust` (runtime.trust), in its own file in the 
 config folder, over a fingerprint of those files' content and of every workspace file their
 servers can run (mcp/coverage.py: `python3 tools/srv.py` covers `tools/srv.py` and the code
 beside it), so a change (by the model, or a `git pull`) needs a new approval before anything
-they name is started. The approval shows everything the fingerprint covers: command, args,
-cwd, env and headers (values that look secret masked), and the files. Without an isolating
+they name is started. The approval shows everything the fingerprint covers (`review_lines` in
+mcp/coverage.py): command, args, cwd, env and headers (values that look secret masked), and the
+files. Without an isolating
 sandbox (the process runner) nothing that runs workspace code starts: not a workspace's
 servers, approved or not, nor a user's server whose command runs a workspace file.
 """
@@ -18,14 +19,19 @@ import dataclasses
 import hashlib
 import json
 import os
-import re
 import shlex
 from pathlib import Path
 
 from hearth.core.errors import ConfigError
 from hearth.core.protocols import ExecSpec
 from hearth.mcp.client import Connection, McpServers
-from hearth.mcp.config import ServerConfig, read_servers, workspace_files, workspace_fingerprint
+from hearth.mcp.config import (
+    ServerConfig,
+    read_servers,
+    workspace_files,
+    workspace_fingerprint,
+    workspace_servers,
+)
 from hearth.mcp.coverage import covered_files
 from hearth.mcp.lookup import lookup_tool
 from hearth.mcp.tools import mcp_tools
@@ -84,60 +90,6 @@ def approve(workspace: Path) -> list[ServerConfig]:
     servers = workspace_servers(workspace)
     approvals().record(workspace, approval_fingerprint(workspace), [s.name for s in servers])
     return servers
-
-
-_SECRET_NAME = re.compile(r"(?i)key|token|secret|pass|auth|cred|private|session|cookie|sig")
-_SECRET_VALUE = re.compile(
-    r"^(sk-|ghp_|gho_|xox[bp]-|glpat-)|^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9+/_\-=.]{24,}$"
-)
-LOADS_CODE = frozenset(
-    {
-        "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME",
-        "PYTHONUSERBASE", "NODE_OPTIONS", "NODE_PATH", "BASH_ENV", "ENV", "PATH", "PERL5OPT",
-        "PERL5LIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS", "DYLD_INSERT_LIBRARIES",
-    }
-)  # fmt: skip
-
-
-def shown_secret(name: str, value: str) -> str:
-    """A value of env or headers as an approval shows it: masked when it looks like a secret."""
-    return "***" if _SECRET_NAME.search(name) or _SECRET_VALUE.search(value) else value
-
-
-def review_lines(workspace: Path, server: ServerConfig) -> list[str]:
-    """Everything an approval of `server` covers, for the person to read before saying yes."""
-    lines = [f"{server.name} ({server.transport})"]
-    if server.url:
-        lines.append(f"    url      {server.url}")
-        for key, value in server.headers.items():
-            lines.append(f"    header   {key}: {shown_secret(key, value)}")
-    else:
-        lines.append(f"    command  {shlex.join([server.command, *server.args])}")
-        lines.append(f"    cwd      {server.cwd or '.'} (in the workspace)")
-        for key, value in server.env.items():
-            note = (
-                "   <- makes the program load other code"
-                if key in LOADS_CODE or key.startswith("GIT_")
-                else ""
-            )
-            lines.append(f"    env      {key}={shown_secret(key, value)}{note}")
-        lines.append(f"    network  {'yes' if server.network else 'no'}")
-        try:
-            files = sorted(covered_files(workspace, server).files)
-        except ConfigError as exc:
-            files = []
-            lines.append(f"    files    {exc.message}")
-        if files:
-            shown = files[:25] + ([f"... and {len(files) - 25} more"] if len(files) > 25 else [])
-            lines.append(f"    runs     {len(files)} workspace file(s), fingerprinted: " + ", ".join(shown))
-    return lines
-
-
-def workspace_servers(workspace: Path) -> list[ServerConfig]:
-    out: list[ServerConfig] = []
-    for path in workspace_files(workspace):
-        out += read_servers(path)
-    return out
 
 
 def configured_servers(workspace: Path, *, isolated: bool = True) -> tuple[list[ServerConfig], list[str]]:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from hearth.core.errors import HearthError
 from hearth.memory.embed import Embedder
-from hearth.runtime.memory import embedded_embedder, open_memory
+from hearth.memory.minilm import embedded_embedder
+from hearth.runtime.memory_scopes import open_memory
 from hearth.sandbox.paths import SafePaths
 
 SKIPPED_DIRS = frozenset({".git", ".hearth", "node_modules", ".venv", "venv", "__pycache__", ".mypy_cache"})

@@ -11,7 +11,7 @@ import pytest
 from pydantic import SecretStr
 
 from hearth.runtime.config import Settings
-from hearth.runtime.logs import configure_logging, mask
+from hearth.telemetry.logs import configure_logging, mask
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from support import state_of
 

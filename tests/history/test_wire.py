@@ -29,8 +29,8 @@ from hearth.core.events import (
 )
 from hearth.core.types import CallFormat, ToolCall, Usage
 from hearth.core.work import Todo, WorkState
-from hearth.runtime import wire
-from hearth.runtime.export import QUIET, to_markdown
+from hearth.history import wire
+from hearth.history.export import QUIET, to_markdown
 from hearth.runtime.session import open_store
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from support import ROOT

@@ -5,7 +5,7 @@ That file sits where a sandboxed command or a cloned repository can write it, so
 trusted: it is read only when it is a regular file (not a symlink) owned by the user, copied (the
 workspace's file is never moved or changed; SQLite reads the copy, so no journal appears in the
 workspace), and only its sessions and events come over (not its jobs, approvals or queue). Each
-carried session gets a closing `Notice(reason="imported")`: `runtime.state` drops the modes and
+carried session gets a closing `Notice(reason="imported")`: `history.state` drops the modes and
 remembered rules before it, so a resumed session starts in the configured mode with no rules.
 Dates are capped at the time of the import (a file dated in the future does not become the latest
 session forever), no wake-up time comes over, and an event this Hearth cannot read is left out.
@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hearth.core.events import Notice, parse_event
+from hearth.history.state import IMPORTED
 from hearth.prompts import render
-from hearth.runtime.state import IMPORTED
 from hearth.sandbox.dirfd import opened
 from hearth.store.db import open_db
 

@@ -25,9 +25,9 @@ from hearth.core.errors import HearthError
 from hearth.core.events import Status, ToolResult
 from hearth.runtime.config import Settings
 from hearth.runtime.conversation import open_conversation
-from hearth.runtime.otel import OtelTracer
 from hearth.runtime.session import open_runtime
-from hearth.runtime.traces import traces_url
+from hearth.telemetry.otel import OtelTracer
+from hearth.telemetry.traces import traces_url
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from support import HearthCli
 
@@ -377,7 +377,7 @@ def test_an_unreachable_collector_is_not_retried_and_is_named_once(
 ) -> None:
     from opentelemetry.sdk.trace.export import SpanExportResult
 
-    from hearth.runtime.otel import ReachableExporter
+    from hearth.telemetry.otel import ReachableExporter
 
     class Inner(InMemorySpanExporter):
         calls = 0

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from hearth.core.errors import ConfigError, HearthError
-from hearth.runtime.config import FIELDS, EmbeddedModelName, load_settings
-from hearth.runtime.embedded import (
+from hearth.llm.embedded import (
     DEFAULT_MODEL,
     MODELS,
     EmbeddedModel,
@@ -24,6 +23,7 @@ from hearth.runtime.embedded import (
     ensure_model,
     missing_packages,
 )
+from hearth.runtime.config import FIELDS, EmbeddedModelName, load_settings
 from support import ROOT
 
 

@@ -1,4 +1,4 @@
-"""OpenTelemetry traces when `otel_endpoint` is set: the agent's spans (runtime/otel.py) sent over
+"""OpenTelemetry traces when `otel_endpoint` is set: the agent's spans (telemetry/otel.py) sent over
 OTLP/HTTP (protobuf) to `{otel_endpoint}/v1/traces`, what an OpenTelemetry Collector, Jaeger,
 Tempo or Phoenix accept on port 4318. The OTLP exporter's own environment variables apply
 (`OTEL_EXPORTER_OTLP_HEADERS` for a collector that wants a key, `OTEL_EXPORTER_OTLP_TIMEOUT`).
@@ -40,7 +40,7 @@ def configure_traces(settings: Settings) -> Tracer:
     try:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-        from hearth.runtime.otel import OtelTracer, ReachableExporter
+        from hearth.telemetry.otel import OtelTracer, ReachableExporter
     except ImportError as exc:
         raise HearthError(
             f"otel_endpoint is set, but OpenTelemetry is not installed ({exc.name} is missing).",

@@ -40,10 +40,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from hearth.agent.finish import strip_markers
 from hearth.core.events import (
+    Event,
     EventBase,
     Finished,
     HearthMessage,
@@ -52,12 +54,38 @@ from hearth.core.events import (
     UserMessage,
     WorkUpdated,
 )
+from hearth.core.protocols import Delta
 from hearth.core.text import strip_control
 from hearth.core.types import CallFormat
 from hearth.core.work import WorkState
 
-if TYPE_CHECKING:  # the hub's module imports the session's, which archives through this one
-    from hearth.runtime.hub import Update
+# The questions a live session asks a person (hub.py asks them), and the updates its watchers get.
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    shown: str  # the exact command, or the arguments
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    id: str
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A question was answered (or dropped); other viewers remove its buttons."""
+
+    id: str
+
+
+Update = Event | Delta | ApprovalRequest | PlanRequest | Answered
+
 
 PREVIEW = 400
 ENVELOPE = ("type", "ts", "session")
