@@ -23,6 +23,7 @@ from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profi
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.done import FinishReview
 from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
@@ -40,6 +41,7 @@ from hearth.core.errors import (
     StopRun,
     StreamBroken,
     Stuck,
+    TaskDone,
     Waiting,
 )
 from hearth.core.events import (
@@ -180,7 +182,7 @@ class Agent:
                 for _ in range(self.limits.max_iterations):
                     if time.monotonic() > deadline:
                         raise LimitReached(f"the time limit of {self.limits.max_seconds:.0f}s was reached")
-                    await self.step(start)
+                    await self._reviewed_step(start)
                 raise Stuck(f"the limit of {self.limits.max_iterations} iterations was reached")
             except Stuck as stuck:
                 raise self._verdict(stuck) from None
@@ -324,6 +326,18 @@ class Agent:
         if self.compactor is None:
             return False
         return estimate_tokens(request.messages, request.tools) > self.compactor.window // 2
+
+    async def _reviewed_step(self, start: int) -> None:
+        """A step whose finish, for a small model, stands only on evidence (agent/done runs the
+        checks it finds; a finish they contradict goes back to the model and the turn goes on)."""
+        try:
+            await self.step(start)
+        except TaskDone as done:
+            if self.profile.small and not await FinishReview(
+                self.dispatcher, self.record, self.state
+            ).accepts(self.history, done):
+                return
+            raise
 
     async def step(self, start: int) -> None:
         """One reply and what comes of it, the checks looking on at each stage (agent/checks).

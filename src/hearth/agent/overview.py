@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 
 from hearth.agent.named_files import split_present
+from hearth.core.errors import ToolError
+from hearth.core.protocols import WorkspacePaths
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target"})
 GIT_TOOLS = ("git_status", "git_diff", "git_add", "git_commit", "git_log")  # named in a repository
@@ -54,3 +56,36 @@ def workspace_overview(root: Path, limit: int = MAX_ENTRIES) -> str:
 def missing_paths(root: Path, task: str) -> list[str]:
     """The file names the task mentions that do not exist in the workspace (yet), in order."""
     return split_present(root, task)[1]
+
+
+SHOWN_FILES = 3  # at most this many files the task names are shown whole with the first task
+SHOWN_CHARS = 2_500  # each no longer than this (a small file: aider's whole-file format's reach)
+SHOWN_LINES = 80
+
+
+def named_contents(paths: WorkspacePaths, task: str) -> list[tuple[str, Path, str]]:
+    """The small text files the task names that are in the workspace: (name, resolved path,
+    content), for a small model's first look. Measured: shown only a listing, the 1.5B read the
+    module and its test in turn and never wrote; a write before a read was refused and it
+    finished. Secrets, large files and files that are not text are left to the read tool."""
+    shown: list[tuple[str, Path, str]] = []
+    for name in split_present(paths.root, task)[0]:
+        try:
+            path = paths.resolve(name)
+            if paths.is_secret(path):
+                continue
+            fd = paths.open(path, os.O_RDONLY)
+        except (OSError, ToolError):
+            continue
+        with os.fdopen(fd, "rb") as fh:
+            data = fh.read(SHOWN_CHARS + 1)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if len(data) > SHOWN_CHARS or text.count("\n") > SHOWN_LINES or "\x00" in text:
+            continue
+        shown.append((name, path, text))
+        if len(shown) == SHOWN_FILES:
+            break
+    return shown

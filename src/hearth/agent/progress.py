@@ -5,7 +5,9 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
 - a look (read, grep, ls, glob) that repeats an earlier one and gets the same answer, its
   result still in view, is answered with one line naming the step that has the result;
 - after READ_ONLY_STEPS read-only steps in a row that changed nothing, one of them a repeat, the
-  next action offered (grammar mode: the schema) is a changing one, or finish or blocked.
+  next action offered (grammar mode: the schema) is a changing one, or finish or blocked;
+- when the files the task names were shown whole with the task (agent/overview), the model has
+  read what it needs from the start: SHOWN_STEPS read-only steps in a row are enough.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from collections.abc import Sequence
 
 from hearth.core.events import Compacted, Event, HearthMessage, ModelReply, ToolResult, UserMessage
 from hearth.core.types import ToolCall, ToolSpec
+from hearth.prompts import render
 from hearth.tools.toolset import Toolset
 
 LOOKS = frozenset({"read", "grep", "ls", "glob"})  # the file system as it is: same call, same answer
 READ_ONLY_STEPS = 4
+SHOWN_STEPS = 2
+# Where the first look's list of files shown whole starts (its template's first line).
+SHOWN_HEADER = render("workspace_named_files", files="\x00").split("\x00", 1)[0]
 
 
 def _canonical(toolset: Toolset, name: str) -> str:
@@ -55,7 +61,8 @@ def earlier_look(history: Sequence[Event], call: ToolCall, toolset: Toolset) -> 
 
 def circling(history: Sequence[Event], toolset: Toolset) -> bool:
     """READ_ONLY_STEPS read-only calls in a row at the end of this turn, none changing anything,
-    with at least one repeating an earlier call."""
+    with at least one repeating an earlier call; or SHOWN_STEPS of them when the task's files
+    were shown whole with it."""
     calls: list[tuple[str, str]] = []
     for event in reversed(history):
         if isinstance(event, UserMessage):
@@ -65,14 +72,26 @@ def circling(history: Sequence[Event], toolset: Toolset) -> bool:
         for call in reversed(event.tool_calls):
             tool = toolset.get(call.name)
             if tool is None or not tool.read_only:
-                return _circles(calls)
+                return _circles(calls, history)
             calls.append((tool.name, repr(sorted(call.arguments.items()))))
-    return _circles(calls)
+    return _circles(calls, history)
 
 
-def _circles(calls: list[tuple[str, str]]) -> bool:
+def _circles(calls: list[tuple[str, str]], history: Sequence[Event]) -> bool:
+    if len(calls) >= SHOWN_STEPS and shown_whole(history):
+        return True
     recent = calls[:READ_ONLY_STEPS]
     return len(recent) >= READ_ONLY_STEPS and len(set(calls)) < len(calls)
+
+
+def shown_whole(history: Sequence[Event]) -> bool:
+    """Whether this turn's opening showed the files the task names whole."""
+    for event in reversed(history):
+        if isinstance(event, HearthMessage) and event.reason == "files" and SHOWN_HEADER in event.text:
+            return True
+        if isinstance(event, UserMessage):
+            return False  # the files come after the task's message, in its opening
+    return False
 
 
 def named_specs(toolset: Toolset, history: Sequence[Event], offered: set[str]) -> list[ToolSpec]:

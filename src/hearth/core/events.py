@@ -167,6 +167,7 @@ class NoticeReason(StrEnum):
     CALLS_NOT_RUN = "calls_not_run"  # a finish right after calls that never ran
     FINISH_AFTER_FAILURE = "finish_after_failure"  # a finish right after a failed check
     FINISH_REFUSED = "finish_refused"  # a finish with tracked work still open
+    FINISH_UNSUPPORTED = "finish_unsupported"  # a small model's finish the evidence contradicts (agent/done)
     # the loop, outside the checks
     VERDICT = "verdict"  # how a turn stopped on a loop or the step limit ends (agent/verdict)
     BUDGET = "budget"  # the token budget is running out

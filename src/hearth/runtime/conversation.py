@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from hearth.agent.loop import Agent
-from hearth.agent.overview import GIT_TOOLS, missing_paths, workspace_overview
+from hearth.agent.overview import GIT_TOOLS, missing_paths, named_contents, workspace_overview
 from hearth.agent.plan import parse_plan
 from hearth.agent.policy import Approver, PermissionMode
 from hearth.agent.state import PLAN_APPROVED, PLAN_END, PLAN_START
@@ -232,12 +232,26 @@ class Conversation:
         missing = missing_paths(root, task)
         if missing:
             text += "\n" + render("workspace_missing", names=", ".join(missing))
+        text += self._named_files(task)
         if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
             toolset = self.agent.dispatcher.toolset
             tools = [t for t in (toolset.get(n) for n in GIT_TOOLS) if t is not None]
             lines = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in tools)
             text += render("workspace_git", tool_list=lines)
         return text
+
+    def _named_files(self, task: str) -> str:
+        """The small files the task names, whole (agent/overview), each then counting as read:
+        the read-before-write guard lets a whole-file rewrite of what the model was shown through."""
+        context = self.agent.dispatcher.context
+        shown = named_contents(context.paths, task)
+        if not shown:
+            return ""
+        for _, path, _ in shown:
+            if context.known is not None:
+                context.known.note(context.paths, path, shown=True)
+        files = "\n".join(render("workspace_named_file", name=n, content=c.rstrip("\n")) for n, _, c in shown)
+        return "\n" + render("workspace_named_files", files=files)
 
     def _memories(self, text: str) -> str | None:
         """Memories for a new task: a message after the stable prefix (the system prompt never

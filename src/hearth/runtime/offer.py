@@ -180,7 +180,10 @@ def model_profile(
 ) -> ModelProfile:
     """The profile a runtime's sessions work with: small (fewer tools shown, shorter replies) or
     full, with the tool mode and context window found when the runtime opened."""
-    small = small_profile(settings.model.profile, size_name, probed)
+    # grammar mode asked for by name skips the tool probe; with no size in the model's name (as
+    # behind `--model_alias`) it counts as that probe's text answer: the mode is for small models
+    asked = ToolMode.TEXT if settings.model.tool_mode is ToolMode.GRAMMAR and probed is None else probed
+    small = small_profile(settings.model.profile, size_name, asked)
     return ModelProfile(
         tool_mode=tool_mode,
         context_window=window.size,

@@ -42,12 +42,18 @@ class KnownFiles:
     strict: bool = False
     _seen: dict[Path, Fingerprint] = field(default_factory=dict)
     _warned: set[tuple[Path, str, str]] = field(default_factory=set)  # (file, tool, content hash) warned
+    _shown: set[Path] = field(default_factory=set)  # shown whole with the task, not read since
 
-    def note(self, paths: WorkspacePaths, path: Path) -> None:
-        """Remember the file as it is now (after the agent read, wrote or edited it)."""
+    def note(self, paths: WorkspacePaths, path: Path, *, shown: bool = False) -> None:
+        """Remember the file as it is now (after the agent read, wrote or edited it; `shown`:
+        after Hearth showed it whole with the task)."""
         fp = _fingerprint(paths, path)
         if fp is not None:
             self._seen[path] = fp
+        if shown:
+            self._shown.add(path)
+        else:
+            self._shown.discard(path)
 
     def check(self, paths: WorkspacePaths, path: Path, shown: str) -> None:
         """Raise ToolError when an existing file was not read in this session or changed since."""
@@ -79,10 +85,12 @@ class KnownFiles:
         The result is judged, not how many old lines it replaces: a whole-file rewrite of a file
         the agent read is an edit (the format small models do best), so a `write` is refused only
         when it would empty a file that held text, turn a Python file that parsed into one that
-        does not, or keep none of a Python file's two or more functions and classes. An `edit` is refused once per (file, content) when it deletes most of the file's
+        does not, or keep none of a Python file's two or more functions and classes (or leave a file
+        that had one with none: the 1.5B wrote a script's expected output over the fixed script). An `edit` is refused once per (file, content) when it deletes most of the file's
         lines outright; one that changes words inside lines deletes none."""
         if not by_edit:
             self._check_rewrite(old, new, shown)
+            self._check_kept(path, old, new, shown)
             return
         old_lines = [line for line in old.splitlines() if line.strip()]
         if len(old_lines) < MIN_LINES_GUARDED:
@@ -118,7 +126,7 @@ class KnownFiles:
                 "Send the whole file again, fixed."
             )
         before, after = _definitions(old), _definitions(new)
-        if len(before) >= MIN_LINES_GUARDED and not before & after:
+        if (len(before) >= MIN_LINES_GUARDED and not before & after) or (before and not after):
             # what a small model sends when it writes only the function it was asked to add
             names = ", ".join(sorted(before)[:5])
             raise ToolError(
@@ -126,6 +134,31 @@ class KnownFiles:
                 f"({names}). Write the whole file: its old definitions and your changes (or, to add "
                 "code at its end, send the write with append=true)."
             )
+
+    def _check_kept(self, path: Path, old: str, new: str, shown: str) -> None:
+        """A whole-file write of a file Hearth showed with the task (and the model never read)
+        that drops lines of it outright (no line like them is left) is refused once per content
+        (the same write again goes through): the 1.5B rewrote a README for a version bump and left
+        out its last line, or wrote only the line it was asked to add. After a read, a rewrite is
+        an edit and goes through."""
+        if path not in self._shown or len([ln for ln in old.splitlines() if ln.strip()]) < MIN_LINES_GUARDED:
+            return
+        dropped = dropped_lines(old, new)
+        if not dropped:
+            return
+        key = (path, "write", hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        examples = "; ".join(f"`{line[:60]}`" for line in dropped[:3])
+        total = len({line.strip() for line in old.splitlines() if line.strip()})
+        # only the new text sent: what the model meant was most likely to add it
+        add = " To add text at its end, send the write with append=true." if len(dropped) == total else ""
+        raise ToolError(
+            f"Not changed: this write would drop {len(dropped)} of the {total} lines of {shown} "
+            f"({examples}). Write the whole file: every line to keep, with your changes.{add} If you "
+            "really mean to drop them, send the same write again."
+        )
 
     def __contains__(self, path: Path) -> bool:
         return path in self._seen
@@ -169,6 +202,22 @@ def deleted_lines(old: str, new: str) -> list[str]:
         elif tag == "replace" and (i2 - i1) > (j2 - j1):
             lost += a[i1 + (j2 - j1) : i2]
     return [line for line in lost if line.strip()]
+
+
+def dropped_lines(old: str, new: str) -> list[str]:
+    """The non-blank lines of `old` that `new` leaves out with nothing like them left: a line with
+    a word or number changed is changed, and one whose text is still there (a JSON file written
+    on one line) is kept."""
+    flat = " ".join(new.split())
+    lines = [" ".join(line.split()) for line in new.splitlines() if line.strip()]
+    dropped: list[str] = []
+    for line in dict.fromkeys(" ".join(line.split()) for line in old.splitlines() if line.strip()):
+        if difflib.get_close_matches(line, lines, n=1, cutoff=0.6):
+            continue  # changed in place
+        match = difflib.SequenceMatcher(None, line, flat, autojunk=False).find_longest_match()
+        if match.size < 0.6 * len(line):
+            dropped.append(line)
+    return dropped
 
 
 def _definitions(text: str) -> set[str]:

@@ -1,0 +1,423 @@
+"""A small model's finish, judged on evidence before the run ends 0.
+
+Measured on multi-step tasks with a 1.5B model held to a grammar: it finished with exit 0 on six
+of seven failures. Its finishes came right after a change that was refused ("Read it first"),
+with claims no event backs ("created and committed" with no commit; "the test now passes" with
+nothing run), or after a change that broke what the project's own tests check. So when a small
+model finishes, Hearth looks at what the turn did and runs the checks it can find itself:
+
+1. A change the model tried last failed and no change of the same file (or, for a tool with no
+   path, by the same tool) worked in the turn: nothing it meant to change was changed.
+2. The summary says something was committed, and no commit worked after the last change of a file.
+3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
+   things worked in this turn (no write or edit, no command run); or it names a file the task
+   names that is not in the workspace (".gitignore was added" with no .gitignore).
+4. A Python file the turn changed does not parse.
+5. The turn changed something and the project has tests (a test command in AGENTS.md, else
+   test_*.py or *_test.py files: pytest, or without it their plain test functions; these only
+   when a Python file changed or code ran): they run,
+   through the one dispatcher and so in the sandbox, and must pass after the last change. A
+   summary that says the tests pass with no tests found and none run after the last change is a
+   claim with no evidence.
+6. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
+   and nothing was changed or run in the turn; or that file, in the workspace, is the one the
+   turn's writes and edits left alone (no command having run).
+Plan mode's planning turn is left alone: a plan changes nothing yet.
+
+A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
+in a turn; a finish still contradicted after that ends the turn as not done (status limit, exit
+code 2). The checks' runs are recorded as results, so the end-of-turn verdict (agent/verdict)
+sees them like the model's own runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hearth.agent.dispatch import Dispatcher
+from hearth.agent.named_files import named_paths
+from hearth.agent.state import SessionState
+from hearth.core.errors import LimitReached, TaskDone, ToolError
+from hearth.core.events import Event, HearthMessage, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
+from hearth.core.types import ToolCall
+from hearth.prompts import render
+
+ROUNDS = 2  # a contradicted finish goes back to the model this many times per turn
+NOTICE = NoticeReason.FINISH_UNSUPPORTED
+RUNS = frozenset({"shell", "python"})  # running code: evidence, and maybe a change (sed -i, git mv)
+COMMITS = frozenset({"git_commit"})
+TEST_SKIPPED_DIRS = frozenset(
+    {"node_modules", "__pycache__", "venv", ".venv", "build", "dist", "site-packages"}
+)
+# Without pytest in the sandbox (a system python3), the test files' plain test functions and
+# unittest cases run under a few lines of Python instead: what most small projects' tests are.
+PLAIN_RUNNER = """
+import importlib.util, inspect, pathlib, sys, traceback, unittest
+sys.dont_write_bytecode = True
+sys.path.insert(0, ".")
+ran = failed = 0
+def show(limit):
+    lines = traceback.format_exc(limit=limit).splitlines()[1:]
+    print("\\n".join(line for line in lines if "<stdin>" not in line))
+for path in sorted(p for p in pathlib.Path(".").rglob("*.py") if p.name.startswith("test_") or p.name.endswith("_test.py")):
+    if any(part.startswith(".") or part in ("venv", "node_modules", "site-packages") for part in path.parts):
+        continue
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        failed += 1
+        print(f"ERROR collecting {path}")
+        show(-3)
+        continue
+    for name, test in list(vars(module).items()):
+        if name.startswith("test") and inspect.isfunction(test) and not inspect.signature(test).parameters:
+            ran += 1
+            try:
+                test()
+            except Exception:
+                failed += 1
+                print(f"FAILED {path}::{name}")
+                show(-2)
+    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+    if suite.countTestCases():
+        result = unittest.TextTestRunner(stream=sys.stdout, verbosity=0).run(suite)
+        ran += result.testsRun
+        failed += len(result.failures) + len(result.errors)
+print(f"{ran - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0 if ran else 5)
+"""
+PYTEST = (
+    "if python3 -c 'import pytest' 2>/dev/null; then PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -x "
+    f"-p no:cacheprovider; else python3 - <<'HEARTH_TESTS'{PLAIN_RUNNER}HEARTH_TESTS\nfi"
+)
+# nothing was checked: no tests collected, no pytest, or the run outlived TEST_SECONDS
+NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed: no exit after")
+TEST_SECONDS = 300
+# Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
+# ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
+_COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
+_DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
+_NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECASE)
+_VERBS = (
+    r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
+    r"deleted|edited|implemented|corrected|refactored)\b"
+)
+# A task that asks for a change to files: a sentence opening with one of these verbs, and a file
+# named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
+_ASKS_CHANGE = re.compile(
+    r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
+    r"replace|edit|implement|refactor|commit|append|insert|move)\b",
+    re.IGNORECASE,
+)
+_COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
+_DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
+_CHANGE_CLAIM = re.compile(
+    rf"(?:^|[.!:;]\s+|\n\s*[-*]?\s*|\bI\s+(?:have\s+|'ve\s+)?|\b(?:has|have)\s+been\s+){_VERBS}",
+    re.IGNORECASE,
+)
+_TESTS_CLAIM = re.compile(
+    r"\btests?\b[^.\n]{0,30}\b(?:pass|passes|passed|passing|succeed\w*)\b", re.IGNORECASE
+)
+# A command in backticks on a line of AGENTS.md that speaks of tests ("Run the tests with `make check`").
+_AGENTS_TEST = re.compile(r"^(?=[^\n]*\b(?:tests?|pytest)\b)[^`\n]*`([^`\n]+)`", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass
+class Turn:
+    """What this turn's calls did, read from its events."""
+
+    results: list[tuple[ToolCall | None, ToolResult]]
+
+    @classmethod
+    def of(cls, history: Sequence[Event]) -> Turn:
+        start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
+        calls: dict[str, ToolCall] = {}
+        results: list[tuple[ToolCall | None, ToolResult]] = []
+        for event in history[start + 1 :]:
+            if isinstance(event, ModelReply):
+                calls.update((c.id, c) for c in event.tool_calls)
+            elif isinstance(event, ToolResult):
+                results.append((calls.get(event.call_id), event))
+        return cls(results)
+
+
+def planning(history: Sequence[Event]) -> bool:
+    """Whether this turn is plan mode's read-only planning (its opening asks for a plan)."""
+    for event in reversed(history):
+        if isinstance(event, HearthMessage) and event.reason in ("plan", "plan_approved"):
+            return event.reason == "plan"  # after the approval the plan is carried out: judged
+        if isinstance(event, UserMessage):
+            return False
+    return False
+
+
+def changing(dispatcher: Dispatcher, name: str) -> bool:
+    """A tool that changes things (write, edit, git_commit ...), other than running code."""
+    tool = dispatcher.toolset.get(name)
+    return tool is not None and not tool.read_only and tool.name not in RUNS
+
+
+def _canonical(dispatcher: Dispatcher, name: str) -> str:
+    tool = dispatcher.toolset.get(name)
+    return tool.name if tool is not None else name
+
+
+def failed_change(turn: Turn, dispatcher: Dispatcher) -> str:
+    """The error of the turn's last attempted change when it failed and no change of the same
+    target (the same file; for a tool with no path, the same tool) worked in the turn. A change
+    refused after the same file was changed well (the fixed script about to be overwritten with
+    its expected output) leaves the good change standing."""
+    not_run = render("error_one_call")  # skipped by the one-call rule: never tried, not failed
+    attempts = [
+        (c, r)
+        for c, r in turn.results
+        if c is not None and changing(dispatcher, r.name) and r.output != not_run
+    ]
+    if not attempts:
+        return ""
+    call, result = attempts[-1]
+    if result.ok or result.output.startswith("Denied:"):
+        return ""  # a refusal by the policy is its answer, not the work failing
+    target = call.arguments.get("path")
+    name = _canonical(dispatcher, result.name)
+    if any(
+        r.ok and (c.arguments.get("path") == target if target else _canonical(dispatcher, r.name) == name)
+        for c, r in attempts
+    ):
+        return ""
+    first = result.output.strip().splitlines()[0] if result.output.strip() else "it failed"
+    shown = f"{result.name} {target}" if isinstance(target, str) else result.name
+    return render("finish_problem_change_failed", call=shown, error=first)
+
+
+def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
+    """A claim in the summary that no event of the turn backs."""
+    names = [(_canonical(dispatcher, r.name), call, r) for call, r in turn.results if r.ok]
+    if claims_commit(summary):
+        committed = False  # a commit that worked after the last change of a file
+        for name, call, _ in names:
+            if name in COMMITS or (
+                name == "shell" and call is not None and "git commit" in str(call.arguments.get("command"))
+            ):
+                committed = True
+            elif changing(dispatcher, name) and call is not None and "path" in call.arguments:
+                committed = False
+        if not committed:
+            return render("finish_problem_no_commit")
+    if _CHANGE_CLAIM.search(summary) and not any(
+        changing(dispatcher, name) or name in RUNS for name, _, _ in names
+    ):
+        return render("finish_problem_no_change")
+    return ""
+
+
+def _names(text: str) -> list[str]:
+    """The file names in `text`: `notes.txt`, `calc/ops.py`, and dotfiles such as `.gitignore`."""
+    return named_paths(text) + _DOTFILE.findall(text)
+
+
+def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
+    """A file the task names that a sentence of the summary names too (not denying it) and
+    that is not in the workspace: ".gitignore was added and committed" with no .gitignore."""
+    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    asked = set(_names(task))
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
+        if _NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
+            continue  # not a claim that something was done ("Create counts.py" in a plan)
+        for name in _names(sentence):
+            if name in asked and not os.path.lexists(root / name):
+                return render("finish_problem_missing", name=name)
+    return ""
+
+
+def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher) -> str:
+    """A file in the workspace that a sentence of the task asking for a change names (before any
+    "not": "Fix stats.py (do not change the tests)"), which no write or edit of the turn changed:
+    "Add a test for it to test_greet.py" with test_greet.py as it was. Not judged when a command
+    ran (it may have changed the file)."""
+    if any(r.ok and _canonical(dispatcher, r.name) in RUNS for _, r in turn.results):
+        return ""
+    changed = {
+        os.path.normpath(str(c.arguments.get("path")))
+        for c, r in turn.results
+        if r.ok and c is not None and changing(dispatcher, r.name) and c.arguments.get("path")
+    }
+    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    root = dispatcher.context.workspace
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", task):
+        if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
+            continue  # "Commit notes.txt" asks for a commit of it, not a change to it
+        asked = _NEGATION.split(sentence, maxsplit=1)[0]
+        for name in _names(asked):
+            if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
+                return render("finish_problem_file_unchanged", name=name)
+    return ""
+
+
+def claims_commit(summary: str) -> bool:
+    """A sentence of the summary says something was committed, and does not deny it."""
+    sentences = re.split(r"(?<=[.!?])\s+|\n", summary)
+    return any(_COMMIT_CLAIM.search(s) and not _NEGATION.search(s) for s in sentences)
+
+
+def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
+    """The .py paths the turn's successful writes and edits named, each once."""
+    paths = [
+        str(call.arguments.get("path"))
+        for call, r in turn.results
+        if r.ok and call is not None and changing(dispatcher, r.name)
+        if str(call.arguments.get("path", "")).endswith(".py")
+    ]
+    return list(dict.fromkeys(paths))
+
+
+def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
+    """The first changed Python file that does not parse now, with the error."""
+    workspace_paths = dispatcher.context.paths
+    for shown in paths:
+        try:
+            fd = workspace_paths.open(workspace_paths.resolve(shown), os.O_RDONLY)
+        except (OSError, ToolError):
+            continue  # deleted or moved since: nothing to parse
+        with os.fdopen(fd, "rb") as fh:
+            source = fh.read(1 << 20)
+        try:
+            ast.parse(source, filename=shown)
+        except SyntaxError as exc:
+            return render("finish_problem_syntax", path=shown, line=exc.lineno or 0, error=exc.msg)
+        except (ValueError, RecursionError, MemoryError):
+            continue
+    return ""
+
+
+def test_command(root: Path) -> str:
+    """The project's test command: one AGENTS.md names in backticks, else pytest when there are
+    test files (test_*.py, *_test.py) in the workspace or pyproject.toml configures pytest; ""
+    when there is nothing to run."""
+    agents = root / "AGENTS.md"
+    if agents.is_file() and not agents.is_symlink():
+        found = _AGENTS_TEST.search(agents.read_text(errors="replace")[:20_000])
+        if found:
+            return found.group(1).strip()
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file() and "[tool.pytest" in pyproject.read_text(errors="replace")[:50_000]:
+        return PYTEST
+    return PYTEST if _has_test_files(root) else ""
+
+
+def _has_test_files(root: Path, depth: int = 3) -> bool:
+    level = [root]
+    for _ in range(depth):
+        below: list[Path] = []
+        for folder in level:
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith(".") or entry.name in TEST_SKIPPED_DIRS:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    below.append(Path(entry.path))
+                elif entry.name.endswith(".py") and (
+                    entry.name.startswith("test_") or entry.name.endswith("_test.py")
+                ):
+                    return True
+        level = below
+    return False
+
+
+@dataclass
+class FinishReview:
+    """Judges a small model's finish (the rules are in the module's docstring)."""
+
+    dispatcher: Dispatcher
+    record: Callable[[Event], None]
+    state: SessionState | None = None  # the session's (its permission mode and rules)
+
+    async def accepts(self, history: Sequence[Event], done: TaskDone) -> bool:
+        """True when the evidence supports the finish. False when it goes back to the model (a
+        notice saying what is wrong was recorded); raises LimitReached once it went back ROUNDS
+        times in this turn."""
+        if planning(history):
+            return True  # a plan changes nothing and claims nothing yet
+        problem = await self.problem(history, done.final_text or done.reason)
+        if not problem:
+            return True
+        start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
+        rounds = sum(1 for e in history[start + 1 :] if isinstance(e, Notice) and e.reason == NOTICE)
+        if rounds >= ROUNDS:
+            raise LimitReached(f"the model finished, but the evidence says the work is not done: {problem}")
+        self.record(Notice(reason=NOTICE, text=render("notice_finish_unsupported", problem=problem)))
+        return False
+
+    async def problem(self, history: Sequence[Event], summary: str) -> str:
+        turn = Turn.of(history)
+        found = (
+            failed_change(turn, self.dispatcher)
+            or claim_problem(turn, self.dispatcher, summary)
+            or missing_claimed(history, summary, self.dispatcher.context.workspace)
+        )
+        if found:
+            return found
+        touched = any(
+            r.ok and (changing(self.dispatcher, r.name) or _canonical(self.dispatcher, r.name) in RUNS)
+            for _, r in turn.results
+        )
+        if not touched:
+            task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+            asks = _ASKS_CHANGE.search(task) and _names(task)
+            return render("finish_problem_nothing_done") if asks else ""
+        found = asked_unchanged(history, turn, self.dispatcher)
+        if found:
+            return found
+        python = changed_python(turn, self.dispatcher)
+        found = broken_python(self.dispatcher, python)
+        if found:
+            return found
+        command = test_command(self.dispatcher.context.workspace)
+        ran = any(r.ok and _canonical(self.dispatcher, r.name) in RUNS for _, r in turn.results)
+        if command == PYTEST and not python and not ran:
+            command = ""  # Python tests, and only text files changed (a README): nothing they check
+        result = await self._run_tests(command, len(history)) if command else None
+        if result is not None and not result.ok:
+            tail = "\n".join(result.output.strip().splitlines()[-15:])[-1500:]
+            shown = "the test files' tests" if command == PYTEST else f"`{command}`"
+            return render("finish_problem_tests_fail", command=shown, output=tail)
+        if (
+            result is None
+            and _TESTS_CLAIM.search(summary)
+            and not _ran_after_last_change(turn, self.dispatcher)
+        ):
+            return render("finish_problem_tests_not_run")
+        return ""
+
+    async def _run_tests(self, command: str, step: int) -> ToolResult | None:
+        """The tests' result, or None when nothing was checked (none found, or refused)."""
+        arguments = {"command": command, "timeout": TEST_SECONDS}
+        call = ToolCall(id=f"hearth-check-{step}", name="shell", arguments=arguments)
+        events = await self.dispatcher.dispatch(call, self.state)
+        for event in events:
+            self.record(event)
+        result = events[-1]
+        assert isinstance(result, ToolResult)
+        if result.output.startswith("Denied:") or any(m in result.output for m in NO_TESTS):
+            return None
+        return result
+
+
+def _ran_after_last_change(turn: Turn, dispatcher: Dispatcher) -> bool:
+    ran = False
+    for _, result in turn.results:
+        if changing(dispatcher, result.name) and result.ok:
+            ran = False
+        elif _canonical(dispatcher, result.name) in RUNS and result.ok:
+            ran = True
+    return ran

@@ -1,0 +1,450 @@
+"""A small model's finish judged on evidence, and the named files shown with its first task.
+
+Replays of the held-out runs of the 1.5B in grammar mode (exit 0 on six of seven failures): a
+refused write then an immediate finish; "committed" with no commit; "fixed" with nothing changed;
+a change the project's own tests reject; the fixed script overwritten with its expected output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from e2e.test_actions import act, events, finished, run, schema_of
+from hearth.core.events import Notice, ToolResult
+from hearth.llm.actions import JSON_OBJECT, offered_names
+from hearth.testing import ScriptedReply, ScriptedServer
+from support import HearthCli
+
+SMALL = "qwen2.5-coder-1.5b-instruct"
+MEDIAN_BUG = "def median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n"
+MEDIAN_FIXED = (
+    "def median(xs):\n    xs = sorted(xs)\n    n = len(xs)\n    mid = n // 2\n"
+    "    return xs[mid] if n % 2 else (xs[mid - 1] + xs[mid]) / 2\n"
+)
+MEDIAN_TESTS = (
+    "from stats import median\n\n\ndef test_odd():\n    assert median([3, 1, 2]) == 2\n\n\n"
+    "def test_even():\n    assert median([4, 1, 3, 2]) == 2.5\n"
+)
+
+
+def notices(ws: Path) -> list[Notice]:
+    return [e for e in events(ws) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+
+
+def git(ws: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ws, capture_output=True, text=True, check=True).stdout
+
+
+def init_repo(ws: Path) -> None:
+    subprocess.run(["git", "init", "-q", "-b", "main", str(ws)], check=True)
+    for key, value in (("user.name", "T"), ("user.email", "t@example.com")):
+        git(ws, "config", key, value)
+    (ws / "app.py").write_text("print('app')\n")
+    git(ws, "add", "-A")
+    git(ws, "commit", "-qm", "init")
+
+
+# A refused change, then finish
+
+
+def test_a_refused_write_then_finish_goes_back_then_ends_0_once_the_change_is_made(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "settings.ini").write_text("[app]\nname = old\n")
+    script = [
+        act("write", path="settings.ini", content="[app]\nname = new\n"),  # not read: refused
+        act("finish", summary="Renamed the app to new."),
+        act("read", path="settings.ini"),
+        act("write", path="settings.ini", content="[app]\nname = new\n"),
+        act("finish", summary="Renamed the app to new."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Rename the app to new in its settings")
+        assert res.code == 0, res.stdout[-2000:]
+        pushed_back = server.requests[2]["messages"][-1]["content"]
+    assert "your last change (write settings.ini) was not made" in pushed_back
+    assert len(notices(workspace)) == 1
+    assert (workspace / "settings.ini").read_text() == "[app]\nname = new\n"
+
+
+def test_finishing_again_and_again_over_a_change_never_made_ends_2(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "settings.ini").write_text("[app]\nname = old\n")
+    script = [
+        act("write", path="settings.ini", content="[app]\nname = new\n"),
+        *[act("finish", summary="Renamed the app to new.")] * 3,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Rename the app to new in its settings")
+    assert res.code == 2, res.stdout[-2000:]
+    assert len(notices(workspace)) == 2
+    assert "the evidence says the work is not done" in finished(workspace).reason
+    assert (workspace / "settings.ini").read_text() == "[app]\nname = old\n"
+
+
+# Claims no event backs
+
+
+def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    init_repo(workspace)
+    script = [
+        act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        act("finish", summary="Created and committed .gitignore."),
+        act("git_add", paths=[".gitignore"]),
+        act("git_commit", message="Add gitignore"),
+        act("finish", summary="Created and committed .gitignore."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(
+            hearth, server, workspace, "Add a .gitignore and commit it with the message 'Add gitignore'"
+        )
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "no commit was made" in notice.text
+    assert git(workspace, "log", "-1", "--format=%s").strip() == "Add gitignore"
+
+
+def test_committed_with_no_commit_to_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:
+    init_repo(workspace)
+    script = [
+        act("write", path=".gitignore", content="__pycache__/\n"),
+        *[act("finish", summary="Created and committed .gitignore.")] * 3,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(
+            hearth, server, workspace, "Add a .gitignore and commit it with the message 'Add gitignore'"
+        )
+    assert res.code == 2, res.stdout[-2000:]
+    assert git(workspace, "log", "-1", "--format=%s").strip() == "init"
+
+
+def test_fixed_with_nothing_changed_ends_2_and_a_question_answered_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "notes.txt").write_text("teh cat\n")
+    script = [act("finish", summary="Fixed the typo in notes.txt.")] * 3
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Fix the typo in notes.txt")
+    assert res.code == 2, res.stdout[-2000:]
+    assert "nothing was changed" in notices(workspace)[0].text
+    with ScriptedServer(
+        [act("finish", summary="It says: teh cat.")], model=SMALL, formats=(JSON_OBJECT,)
+    ) as server:
+        assert run(hearth, server, workspace, "What does notes.txt say?").code == 0
+
+
+# The project's tests, run by Hearth when the model finishes
+
+
+def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0_when_they_pass(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "stats.py").write_text(MEDIAN_BUG)
+    (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
+    wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
+    script = [
+        act("write", path="stats.py", content=wrong),  # shown whole up front: no read needed
+        act("finish", summary="Fixed median(); the tests pass."),
+        act("write", path="stats.py", content=MEDIAN_FIXED),
+        act("finish", summary="Fixed median(); the tests pass."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
+        assert res.code == 0, res.stdout[-2000:]
+        first = json.dumps(server.requests[0]["messages"])
+        pushed_back = server.requests[2]["messages"][-1]["content"]
+    assert "return xs[len(xs) // 2]" in first and "def test_even" in first  # both files shown whole
+    assert "the project's tests fail after your last change" in pushed_back and "assert" in pushed_back
+    checks = [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+    assert [c.ok for c in checks] == [False, True]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    assert not (workspace / ".pytest_cache").exists() and not (workspace / "__pycache__").exists()
+
+
+def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:
+    (workspace / "stats.py").write_text(MEDIAN_BUG)
+    (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
+    wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
+    script = [act("write", path="stats.py", content=wrong), *[act("finish", summary="Fixed it.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
+    assert res.code == 2, res.stdout[-2000:]
+    # the tests' failed run is the turn's last check: the loop's own evidence rule ends it
+    assert "run failed and nothing changed since" in finished(workspace).reason
+
+
+def test_a_changed_python_file_that_does_not_parse_goes_back(hearth: HearthCli, workspace: Path) -> None:
+    script = [
+        act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1})\n"),
+        act("finish", summary="Wrote counts.py."),
+        act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1}))\n"),
+        act("finish", summary="Wrote counts.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Write counts.py that prints a JSON object")
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "counts.py does not parse" in notice.text
+
+
+# The fixed script overwritten with its expected output
+
+
+def test_a_script_overwritten_with_its_expected_output_is_refused_and_the_fix_stands(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    buggy = (
+        "def page(items, number, size=3):\n    start = number * size\n    return items[start:start + size]\n"
+    )
+    main = '\n\nif __name__ == "__main__":\n    print(page(list(range(10)), 1))\n'
+    (workspace / "pages.py").write_text(buggy + main)
+    fixed = buggy.replace("number * size", "(number - 1) * size") + main
+    script = [
+        act("write", path="pages.py", content=fixed),
+        act("write", path="pages.py", content="[0, 1, 2]\n"),
+        act("finish", summary="pages.py prints [0, 1, 2]."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "pages.py prints [3, 4, 5] instead of [0, 1, 2]. Fix it.")
+        assert res.code == 0, res.stdout[-2000:]
+    refused = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"][1]
+    assert not refused.ok and "every function and class" in refused.output
+    out = subprocess.run([sys.executable, "pages.py"], cwd=workspace, capture_output=True, text=True).stdout
+    assert out.strip() == "[0, 1, 2]"
+
+
+# The named files shown whole: reading them again is circling sooner
+
+
+def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actions(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "greet.py").write_text("import sys\n\nprint(f'Hello, {sys.argv[1]}!')\n")
+    script = [
+        act("read", path="greet.py"),
+        act("ls", path="."),
+        act("write", path="greet.py", content="import sys\n\nprint(f'Hello, {sys.argv[-1]}!')\n"),
+        act("finish", summary="greet.py greets the last argument."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Make greet.py greet the last argument")
+        assert res.code == 0, res.stdout[-2000:]
+        offered = [sorted(offered_names(schema_of(r))) for r in server.requests]
+    assert "read" in offered[1] and "read" not in offered[2] and "ls" not in offered[2]
+    assert {"write", "edit", "finish"} <= set(offered[2])
+    assert "read" in offered[3]  # after a change, looking is offered again
+
+
+# Text mode: the same judgement of a small model's finish
+
+
+def test_in_text_mode_a_claimed_fix_with_nothing_changed_ends_2_and_an_answer_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "notes.txt").write_text("teh cat\nwas updated in 2020\n")
+    env = {"HEARTH_TOOL_MODE": "text", "HEARTH_MODEL_PROFILE": "small"}
+    with ScriptedServer([ScriptedReply(text="I have fixed the typo. TASK_COMPLETE")] * 3) as server:
+        assert run(hearth, server, workspace, "Fix the typo in notes.txt", **env).code == 2
+    assert len(notices(workspace)) == 2
+    answer = ScriptedReply(text="The notes say the file was updated in 2020. TASK_COMPLETE")
+    with ScriptedServer([answer]) as server:
+        assert run(hearth, server, workspace, "When was notes.txt updated?", **env).code == 0
+
+
+def test_a_summary_claims_a_commit_only_when_a_sentence_says_so_and_does_not_deny_it() -> None:
+    from hearth.agent.done import claims_commit
+
+    assert claims_commit("Created and committed .gitignore.")
+    assert claims_commit("Wrote it. Committed it as 'Add gitignore'.")
+    assert not claims_commit("Nothing was committed.")
+    assert not claims_commit("It wasn't committed: the repository is missing.")
+    assert not claims_commit("The last commit is abc123.")
+
+
+def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_finishes(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "AGENTS.md").write_text(
+        "# Project\n\nRun the tests with `python3 check.py` before you finish.\n"
+    )
+    (workspace / "check.py").write_text(
+        "import sys\n\nsys.exit(0 if open('VERSION.txt').read().strip() == '2' else 1)\n"
+    )
+    (workspace / "VERSION.txt").write_text("1\n")
+    script = [
+        act("write", path="VERSION.txt", content="3\n"),
+        act("finish", summary="Bumped the version."),
+        act("write", path="VERSION.txt", content="2\n"),
+        act("finish", summary="Bumped the version."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Set the version in VERSION.txt to 2")
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "Hearth ran `python3 check.py`" in notice.text
+    checks = [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+    assert [c.ok for c in checks] == [False, True]
+
+
+def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: the 1.5B rewrote app.py unchanged, committed it as 'Add gitignore' and
+    finished with ".gitignore was added and committed"; there was no .gitignore (exit 0)."""
+    init_repo(workspace)
+    script = [
+        act("read", path="app.py"),
+        act("write", path="app.py", content='print("app")\n'),  # its quotes changed, nothing else
+        act("git_add", paths=["app.py"]),
+        act("git_commit", message="Add gitignore"),
+        act("finish", summary="The .gitignore file was added and committed successfully."),
+        act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        act("finish", summary="The .gitignore file was added and committed successfully."),
+        act("git_add", paths=[".gitignore"]),
+        act("git_commit", message="Add gitignore"),
+        act("finish", summary="The .gitignore file was added and committed successfully."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "Add a .gitignore file that ignores __pycache__/ folders and *.log files, and commit it."
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    missing, uncommitted = notices(workspace)
+    assert "there is no .gitignore in the workspace" in missing.text
+    # the app.py commit came before .gitignore was written: it does not back the claim
+    assert "no commit was made after your last change" in uncommitted.text
+    assert git(workspace, "show", "HEAD:.gitignore") == "__pycache__/\n*.log\n"
+
+
+def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: shown README.md whole, the 1.5B bumped its version by writing it again
+    without its last line, "See the changelog." (exit 0)."""
+    readme = "# tool\n\nCurrent version: 1.4.2\n\nSee the changelog.\n"
+    (workspace / "README.md").write_text(readme)
+    bumped = readme.replace("1.4.2", "1.5.0")
+    script = [
+        act("write", path="README.md", content="# tool\nCurrent version: 1.5.0"),
+        act("write", path="README.md", content=bumped),
+        act("finish", summary="Bumped README.md to 1.5.0."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Bump the version from 1.4.2 to 1.5.0 in README.md.")
+        assert res.code == 0, res.stdout[-2000:]
+    refused = next(e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write")
+    assert not refused.ok and "`See the changelog.`" in refused.output
+    assert (workspace / "README.md").read_text() == bumped
+
+
+def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The next held-out run: package.json written on one line was refused as dropping its lines,
+    and the model, told to append, appended it (a broken file)."""
+    (workspace / "package.json").write_text('{\n  "name": "tool",\n  "version": "1.4.2"\n}\n')
+    script = [
+        act("write", path="package.json", content='{"name": "tool", "version": "1.5.0"}'),
+        act("finish", summary="Bumped package.json to 1.5.0."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Bump the version from 1.4.2 to 1.5.0 in package.json.")
+        assert res.code == 0, res.stdout[-2000:]
+    assert json.loads((workspace / "package.json").read_text()) == {"name": "tool", "version": "1.5.0"}
+
+
+def test_grammar_mode_asked_for_with_a_model_of_unknown_size_gets_the_small_profile(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The held-out grammar runs were made with HEARTH_TOOL_MODE=grammar behind `--model_alias
+    local`: the tool probe that finds the small profile was skipped, so they ran the full one."""
+    (workspace / "notes.txt").write_text("teh cat\n")
+    with ScriptedServer(
+        [act("finish", summary="It says teh cat.")], model="local", formats=(JSON_OBJECT,)
+    ) as server:
+        res = run(hearth, server, workspace, "What does notes.txt say?", HEARTH_TOOL_MODE="grammar")
+        assert res.code == 0, res.stdout[-2000:]
+        first = json.dumps(server.requests[0]["messages"])
+    assert "teh cat" in first  # the small profile's first look, with the named file whole
+
+
+def test_a_small_models_plan_naming_files_still_to_create_is_not_sent_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "text.txt").write_text("the cat\n")
+    plan = "Here is the plan:\n1. Created counts.py will count the words\n2. Run it\nThat is all."
+    with ScriptedServer([ScriptedReply(text=plan)], model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server_url = server.url
+        res = hearth(
+            "run", "Write counts.py that counts the words in text.txt", "-w", str(workspace), "--plan", "--json",
+            env={"HEARTH_LLM_URL": server_url, "HEARTH_RETRIES": "0", "HEARTH_TOOL_MODE": "text"},
+        )  # fmt: skip
+        assert res.code == 0, res.stdout[-2000:]
+    assert notices(workspace) == []
+    assert not (workspace / "counts.py").exists()
+
+
+def test_a_bare_finish_on_a_task_asking_to_change_a_named_file_with_nothing_done_ends_2(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "notes.txt").write_text("teh cat\n")
+    script = [act("finish", summary="The task is complete.")] * 3
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        assert run(hearth, server, workspace, "Fix the typo in notes.txt").code == 2
+    assert "the task asks for a change" in notices(workspace)[0].text
+    with ScriptedServer(
+        [act("finish", summary="An autumn haiku: ...")], model=SMALL, formats=(JSON_OBJECT,)
+    ) as server:
+        assert run(hearth, server, workspace, "Write a haiku about notes.txt").code == 0
+
+
+def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "test_app.py").write_text("def test_broken():\n    assert False\n")
+    (workspace / "README.md").write_text("# app\n\nVersion 1.\n")
+    script = [
+        act("write", path="README.md", content="# app\n\nVersion 2.\n"),
+        act("finish", summary="Updated README.md to version 2."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        assert run(hearth, server, workspace, "Update README.md to version 2").code == 0
+    assert not [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+
+
+def test_a_file_the_task_asks_to_change_left_as_it_was_goes_back(hearth: HearthCli, workspace: Path) -> None:
+    """Held-out run: asked to add a flag to greet.py and a test for it to test_greet.py, the 1.5B
+    rewrote greet.py only; the old test passed, and the run ended 0."""
+    greet = "import sys\n\nprint(f'Hello, {sys.argv[1]}!')\n"
+    (workspace / "greet.py").write_text(greet)
+    (workspace / "test_greet.py").write_text("def test_nothing():\n    assert True\n")
+    shout = (
+        "import sys\n\nif '--shout' in sys.argv:\n    print(f'HELLO, {sys.argv[-1].upper()}!')\n"
+        "else:\n    print(f'Hello, {sys.argv[1]}!')\n"
+    )
+    tests = (
+        "def test_nothing():\n    assert True\n\n\ndef test_shout():\n    assert 'shout'.upper() == 'SHOUT'\n"
+    )
+    script = [
+        act("write", path="greet.py", content=shout),
+        act("finish", summary="The file has been updated with the new content."),
+        act("write", path="test_greet.py", content=tests),
+        act("finish", summary="Added --shout and its test."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "Add a --shout flag to greet.py that prints the greeting in upper case. Add a test for it to test_greet.py."
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "test_greet.py was not changed" in notice.text
+    assert "def test_shout" in (workspace / "test_greet.py").read_text()
