@@ -64,7 +64,7 @@ def main() -> None:
         print(
             f"\n{a}: {sum(r.passed for r in rs)}/{len(rs)} passed; {calibration(rs)}; median server prefill "
             f"{median([r.server_prefill_tokens for r in rs])} tokens/task, median {median([r.seconds for r in rs])} s; "
-            f"median Hearth-reported requests {median([r.steps for r in rs])}"
+            f"median model requests (Hearth's own count) {median([r.steps for r in rs])}"
         )
         if rs:
             reports[a].write(Path(f"{prefix}-{a}.tmp"))
