@@ -7,6 +7,10 @@ that test after confirming the test file is unchanged.
 
     python bench/exercises.py --out bench/out/exercises
     hearth bench run --tasks bench/out/exercises ...
+
+`--set heldout2` makes the second held-out round's exercises instead (other problem numbers):
+
+    python bench/exercises.py --set heldout2 --out bench/heldout2/exercises
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from pathlib import Path
 
 # Short problems a 1.5B model can plausibly solve, picked before any agent was run on them.
 CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
+
+# The second held-out round: none of CHOSEN, picked the same way before any agent was run on them.
+SETS = {"heldout": CHOSEN, "heldout2": (4, 8, 13, 15, 35, 48, 52, 58)}
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
 check = "sha256sum -c tests.sha256 >/dev/null && python3 -m pytest -q -p no:cacheprovider test_solution.py"
@@ -61,9 +68,12 @@ def write_task(problem: dict[str, str], out: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--set", choices=sorted(SETS), default="heldout", help="which problems (default heldout)"
+    )
     args = parser.parse_args()
     every = problems()
-    for index in CHOSEN:
+    for index in SETS[args.set]:
         print(write_task(every[index], args.out))
 
 

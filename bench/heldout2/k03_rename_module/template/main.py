@@ -1,0 +1,5 @@
+from helpers import initials, title_case
+
+if __name__ == "__main__":
+    name = "ada lovelace"
+    print(title_case(name), initials(name))
