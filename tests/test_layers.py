@@ -33,7 +33,7 @@ ALLOWED = {
     "apps": {"core", "agent", "history", "telemetry", "runtime", "pipeline", "schedule", "bench", *ADAPTERS},
     "testing": {"core", "llm"},
 }
-PRODUCTS = ("pipeline", "schedule")
+PRODUCTS = ("pipeline", "schedule", "apps/bridges")
 
 
 def _imports(path: Path) -> list[str]:
@@ -89,8 +89,8 @@ def test_the_check_itself_catches_a_violation(tmp_path: Path) -> None:
 
 
 def test_the_products_use_only_the_session_api() -> None:
-    """The pipeline and the scheduler reach the runtime through runtime/api.py alone, so the
-    runtime's inside can change without them."""
+    """The pipeline, the scheduler and the chat bridges reach the runtime through runtime/api.py
+    alone, so the runtime's inside can change without them."""
     problems = []
     for product in PRODUCTS:
         for path in sorted((SRC / product).rglob("*.py")):

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
+from support import ROOT
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+BENCH = ROOT / "bench"
 TASKS = load_tasks(BENCH / "heldout2")
 EXERCISES = load_tasks(BENCH / "heldout2" / "exercises")
 

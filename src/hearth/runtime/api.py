@@ -20,7 +20,7 @@ from hearth.llm.client import OpenAICompatModel
 from hearth.llm.profiles import ToolMode
 from hearth.runtime.config import Settings, load_settings, state_dir, user_data_path
 from hearth.runtime.conversation import Conversation, Decision, open_conversation
-from hearth.runtime.hub import Busy, Hub, LiveSession
+from hearth.runtime.hub import ApprovalRequest, Busy, Hub, LiveSession, PlanRequest
 from hearth.runtime.plan_writes import (
     MAX_PLAN_BYTES,
     PLANS_DIR,
@@ -52,6 +52,7 @@ from hearth.tools.toolset import Toolset
 __all__ = [
     "MAX_PLAN_BYTES",
     "PLANS_DIR",
+    "ApprovalRequest",
     "Busy",
     "Conversation",
     "Decision",
@@ -67,6 +68,7 @@ __all__ = [
     "PermissionMode",
     "PlanApprovals",
     "PlanRecorder",
+    "PlanRequest",
     "RunContext",
     "Runtime",
     "SafePaths",

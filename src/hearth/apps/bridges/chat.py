@@ -24,7 +24,7 @@ from typing import Any
 from hearth.apps.bridges.allowlist import allowed_ids, sender_key
 from hearth.core.errors import HearthError
 from hearth.core.events import Finished, Status
-from hearth.runtime.hub import ApprovalRequest, Busy, Hub, PlanRequest
+from hearth.runtime.api import ApprovalRequest, Busy, Hub, PlanRequest
 from hearth.store.bridges import ChatSessions
 
 Log = Callable[[str], None]
