@@ -142,3 +142,36 @@ def test_the_fingerprint_covers_both_workspace_files(tmp_path: Path) -> None:
     (tmp_path / ".hearth").mkdir()
     (tmp_path / ".hearth" / "mcp.json").write_text("{}")
     assert len({empty, one, workspace_fingerprint(tmp_path)}) == 3
+
+
+def test_startup_timeout_counts_from_the_loaded_sdk_not_from_hearths_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a busy machine Hearth's own import of the MCP SDK can take longer than a server's
+    startup_timeout: the server must still be started and judged on its own time."""
+    import time
+
+    import hearth.mcp.client as client
+
+    real = client.load_sdk
+
+    def slow_import() -> None:
+        time.sleep(1.5)  # what importing the SDK costs at a load of ten on two cores
+        real()
+
+    monkeypatch.setattr(client, "load_sdk", slow_import)
+    marker = tmp_path / "started"
+
+    def launcher(_: ServerConfig) -> Prepared:
+        return Prepared(argv=["/bin/sh", "-c", f"touch {marker}; echo not json-rpc; exit 3"], env={})
+
+    async def main() -> Connection:
+        conn = Connection(ServerConfig("srv", "test", command="sh", startup_timeout=0.5), launcher)
+        conn.start()
+        await conn.ready()
+        await conn._cancel()
+        return conn
+
+    conn = asyncio.run(main())
+    assert marker.exists()  # the server was started, not given up on while Hearth imported
+    assert conn.state == "failed" and "startup_timeout" not in conn.problem

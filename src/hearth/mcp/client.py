@@ -55,6 +55,7 @@ class Connection:
     started_ms: float = 0.0
     _session: ClientSession | None = None
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _loaded: asyncio.Event = field(default_factory=asyncio.Event)  # Hearth's import of the SDK done
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
 
@@ -62,7 +63,11 @@ class Connection:
         self._task = asyncio.create_task(self._main(), name=f"mcp-{self.config.name}")
 
     async def ready(self) -> bool:
-        """Wait until it is ready, has failed, or its startup_timeout passed (then it is stopped)."""
+        """Wait until it is ready, has failed, or its startup_timeout passed (then it is stopped).
+        The timeout is the server's: it counts from when Hearth has its SDK loaded (imported in a
+        thread, slow on a busy machine), not from when the session began."""
+        if self._task is not None:
+            await self._loaded.wait()
         try:
             await asyncio.wait_for(self._ready.wait(), self.config.startup_timeout)
         except TimeoutError:
@@ -75,6 +80,7 @@ class Connection:
         begun = time.perf_counter()
         try:
             await asyncio.to_thread(load_sdk)  # not on the event loop: the first prompt goes on
+            self._loaded.set()
             async with AsyncExitStack() as stack:
                 from mcp.client.session import ClientSession
 
@@ -99,6 +105,7 @@ class Connection:
             self._session = None
             if self.state == "ready":
                 self.state = "stopped"
+            self._loaded.set()
             self._ready.set()
 
     def _fail(self, problem: str) -> None:
