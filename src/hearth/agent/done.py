@@ -35,6 +35,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -301,15 +302,25 @@ def test_command(root: Path) -> str:
     """The project's test command: one AGENTS.md names in backticks, else pytest when there are
     test files (test_*.py, *_test.py) in the workspace or pyproject.toml configures pytest; ""
     when there is nothing to run."""
-    agents = root / "AGENTS.md"
-    if agents.is_file() and not agents.is_symlink():
-        found = _AGENTS_TEST.search(agents.read_text(errors="replace")[:20_000])
-        if found:
-            return found.group(1).strip()
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file() and "[tool.pytest" in pyproject.read_text(errors="replace")[:50_000]:
+    found = _AGENTS_TEST.search(_plain_text(root, "AGENTS.md", 20_000))
+    if found:
+        return found.group(1).strip()
+    if "[tool.pytest" in _plain_text(root, "pyproject.toml", 50_000):
         return PYTEST
     return PYTEST if _has_test_files(root) else ""
+
+
+def _plain_text(root: Path, name: str, limit: int) -> str:
+    """The start of a regular file directly in the workspace; "" for a symlink (a cloned
+    repository's AGENTS.md pointing out of the workspace is not read), a folder or no file."""
+    try:
+        fd = os.open(root / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return ""
+        return fh.read(limit).decode("utf-8", errors="replace")
 
 
 def _has_test_files(root: Path, depth: int = 3) -> bool:
