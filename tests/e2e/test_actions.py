@@ -129,6 +129,9 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
         parse_action('{"tool": "read", "args": {"file": "a.py"}}', schema)
     with pytest.raises(ValueError, match="not one JSON object"):
         parse_action("I will read a.py", schema)
+    # a raw tab inside a string (a file's text written as read shows it): what the model meant
+    raw_tab = '{"tool": "write", "args": {"path": "a.txt", "content": "1\tone"}}'
+    assert parse_action(raw_tab, schema).args == {"path": "a.txt", "content": "1\tone"}
 
 
 def test_a_blocked_action_with_a_reason_ends_blocked(hearth, workspace) -> None:  # type: ignore[no-untyped-def]

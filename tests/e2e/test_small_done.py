@@ -448,3 +448,103 @@ def test_a_file_the_task_asks_to_change_left_as_it_was_goes_back(hearth: HearthC
     [notice] = notices(workspace)
     assert "test_greet.py was not changed" in notice.text
     assert "def test_shout" in (workspace / "test_greet.py").read_text()
+
+
+def test_an_exercise_changes_only_the_file_it_names_to_change_never_the_tests_that_judge_it(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out runs: "Implement f in solution.py so that the tests in test_solution.py pass. Do
+    not change the tests." The finish review asked for test_solution.py to be changed too, and
+    the model rewrote the tests of three exercises it had solved."""
+    (workspace / "solution.py").write_text("def double(x):\n    raise NotImplementedError\n")
+    tests = "from solution import double\n\n\ndef test_double():\n    assert double(2) == 4\n"
+    (workspace / "test_solution.py").write_text(tests)
+    script = [
+        act("write", path="solution.py", content="def double(x):\n    return 2 * x\n"),
+        act("finish", summary="Implemented double."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = (
+            "Implement the function double in solution.py so that the tests in test_solution.py pass. "
+            "Do not change the tests."
+        )
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    assert notices(workspace) == []
+    assert (workspace / "test_solution.py").read_text() == tests
+
+
+def test_the_files_a_task_asks_to_change_are_the_objects_of_its_change_verbs() -> None:
+    from hearth.agent.done import asked_files
+
+    assert asked_files("Implement f in solution.py so that the tests in test_solution.py pass.") == [
+        "solution.py"
+    ]
+    assert asked_files(
+        "Add a --skip-blank option to linecount.py that leaves blank lines out of the count: "
+        "python3 linecount.py --skip-blank sample.txt must print 3. Add a test for it to test_linecount.py."
+    ) == ["linecount.py", "test_linecount.py"]
+    assert asked_files("Fix stats.py (do not change test_stats.py)") == ["stats.py"]
+    assert asked_files("Bump the version in package.json and README.md") == ["package.json", "README.md"]
+    assert asked_files("Replace foo with bar in app.py") == ["app.py"]
+    assert asked_files("Summarise notes.txt") == []
+
+
+def test_a_finish_over_a_name_the_changed_file_never_defines_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: the write's result said `client` was never defined; the model finished."""
+    (workspace / "client.py").write_text("print('GET /users')\n")
+    broken = "import json\n\nconfig = json.load(open('config.json'))\nprint(client.describe('users'))\n"
+    fixed = "print('GET /users')\n"
+    script = [
+        act("write", path="client.py", content=broken),
+        act("finish", summary="client.py reads config.json now."),
+        act("write", path="client.py", content=fixed),
+        act("finish", summary="client.py is as before."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Tidy client.py")
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "client.py uses `client` (line 4), never imported or defined" in notice.text
+
+
+def test_a_script_the_task_runs_that_now_fails_with_a_traceback_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The task says how it is judged ("python3 client.py must print the same as before"):
+    Hearth runs that command, in the sandbox, when the model finishes."""
+    (workspace / "client.py").write_text("BASE = 'http://localhost'\nprint(BASE + '/users')\n")
+    (workspace / "config.json").write_text('{"BASE": "http://localhost"}\n')
+    broken = "import json\n\nBASE = json.load(open('config.json'))['base']\nprint(BASE + '/users')\n"
+    fixed = "import json\n\nBASE = json.load(open('config.json'))['BASE']\nprint(BASE + '/users')\n"
+    script = [
+        act("write", path="client.py", content=broken),
+        act("finish", summary="client.py reads config.json."),
+        act("write", path="client.py", content=fixed),
+        act("finish", summary="client.py reads config.json."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "Make client.py read BASE from config.json. python3 client.py must print the same as before."
+        res = hearth(
+            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.violations == []
+    [notice] = notices(workspace)
+    assert "`python3 client.py < /dev/null` fails" in notice.text
+    assert "KeyError: 'base'" in notice.text
+
+
+def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp_path: Path) -> None:
+    from hearth.agent.done import task_commands
+
+    for name in ("todo.py", "count.py", "data.txt"):
+        (tmp_path / name).write_text("x\n")
+    assert task_commands("Add `python3 todo.py done N` to remove item N", tmp_path) == []
+    assert task_commands("python3 count.py --skip data.txt must print 3", tmp_path) == [
+        "python3 count.py --skip data.txt < /dev/null"
+    ]
+    assert task_commands("python3 gone.py must still work", tmp_path) == []

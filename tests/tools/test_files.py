@@ -254,3 +254,27 @@ def test_a_whole_file_read_ends_with_its_line_count(workspace: Path) -> None:
     assert call(workspace, "read", path="data.txt", offset=30).endswith(
         "[lines 30-37 of 37: the end of the file]"
     )
+
+
+def test_a_write_wrapped_in_a_markdown_fence_writes_the_code_inside(workspace: Path) -> None:
+    """A small model copies the chat's ```python fence into the file it writes."""
+    out = call(workspace, "write", path="gcd.py", content="```python\ndef gcd(a, b):\n    return a\n```")
+    assert (workspace / "gcd.py").read_text() == "def gcd(a, b):\n    return a\n"
+    assert "fence around the content was left out" in out
+    call(workspace, "write", path="notes.md", content="```python\nx = 1\n```\n")
+    assert (workspace / "notes.md").read_text() == "```python\nx = 1\n```\n"  # Markdown's own fence
+    two = "```python\nx = 1\n```\ntext\n```python\ny = 2\n```"
+    call(workspace, "write", path="two.py", content=two)
+    assert (workspace / "two.py").read_text() == two  # not one fenced block: written as sent
+
+
+def test_a_write_carrying_reads_line_numbers_on_every_line_writes_the_lines(workspace: Path) -> None:
+    out = call(workspace, "write", path="count.py", content="1\timport sys\n2\t\n3\tprint(len(sys.argv))\n")
+    assert (workspace / "count.py").read_text() == "import sys\n\nprint(len(sys.argv))\n"
+    assert "line numbers read shows were left out" in out
+    rows = "1\talice\n2\tbob\n"
+    call(workspace, "write", path="people.tsv", content=rows)
+    assert (workspace / "people.tsv").read_text() == rows  # a table's first column is data
+    gaps = "1\ta = 1\n3\tb = 2\n"
+    call(workspace, "write", path="gaps.py", content=gaps)
+    assert (workspace / "gaps.py").read_text() == gaps  # not numbered one after another

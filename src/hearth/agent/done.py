@@ -12,13 +12,15 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
 3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
    things worked in this turn (no write or edit, no command run); or it names a file the task
    names that is not in the workspace (".gitignore was added" with no .gitignore).
-4. A Python file the turn changed does not parse.
+4. A Python file the turn changed does not parse, or uses a name it never defines or imports.
 5. The turn changed something and the project has tests (a test command in AGENTS.md, else
    test_*.py or *_test.py files: pytest, or without it their plain test functions; these only
    when a Python file changed or code ran): they run,
    through the one dispatcher and so in the sandbox, and must pass after the last change. A
    summary that says the tests pass with no tests found and none run after the last change is a
-   claim with no evidence.
+   claim with no evidence. The scripts the task itself runs (`python3 client.py must print the
+   same`) run too, with the options and workspace files the task gives them: a Python
+   traceback is evidence the work is not done.
 6. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
    and nothing was changed or run in the turn; or that file, in the workspace, is the one the
    turn's writes and edits left alone (no command having run).
@@ -35,6 +37,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shlex
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,6 +50,7 @@ from hearth.core.errors import LimitReached, TaskDone, ToolError
 from hearth.core.events import Event, HearthMessage, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.types import ToolCall
 from hearth.prompts import render
+from hearth.tools.builtin.pycheck import undefined_names
 
 ROUNDS = 2  # a contradicted finish goes back to the model this many times per turn
 NOTICE = NoticeReason.FINISH_UNSUPPORTED
@@ -101,6 +105,16 @@ PYTEST = (
 # nothing was checked: no tests collected, no pytest, or the run outlived TEST_SECONDS
 NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed: no exit after")
 TEST_SECONDS = 300
+COMMAND_SECONDS = 60
+_TRACEBACK = "Traceback (most recent call last)"
+# "python3 client.py", "python linecount.py --skip-blank sample.txt" in the task's words
+_SCRIPT_RUN = re.compile(r"(?<![\w/.-])python3?\s+((?:[\w-]+/)*[\w-]+\.py)\b([^\n`]*)")
+# The words that end a command the task gives and go on with what it should do
+_TASK_WORDS = frozenset(
+    {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
+     "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", ""}
+)  # fmt: skip
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
 # Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
 _COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
@@ -115,6 +129,12 @@ _VERBS = (
 _ASKS_CHANGE = re.compile(
     r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
     r"replace|edit|implement|refactor|commit|append|insert|move)\b",
+    re.IGNORECASE,
+)
+# Where the object of a change verb ends: what follows says why or how it is judged ("so that
+# the tests in test_x.py pass"), or gives a command and its inputs ("...: python3 a.py b.txt").
+_CLAUSE_END = re.compile(
+    r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s|\s\(",
     re.IGNORECASE,
 )
 _COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
@@ -252,14 +272,25 @@ def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher
     }
     task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
     root = dispatcher.context.workspace
+    for name in asked_files(task):
+        if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
+            return render("finish_problem_file_unchanged", name=name)
+    return ""
+
+
+def asked_files(task: str) -> list[str]:
+    """The files the task asks to change: those named in a sentence opening with a change verb,
+    before the clause ends. "Implement f in solution.py so that the tests in test_solution.py
+    pass" asks for solution.py only (the tests are what judges it); "... out of the count:
+    python3 linecount.py --skip-blank sample.txt must print 3" does not ask for sample.txt (an
+    input of the command); "Fix stats.py (do not change the tests)" stops at the "not"."""
+    asked: list[str] = []
     for sentence in re.split(r"(?<=[.!?;])\s+|\n", task):
         if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
             continue  # "Commit notes.txt" asks for a commit of it, not a change to it
-        asked = _NEGATION.split(sentence, maxsplit=1)[0]
-        for name in _names(asked):
-            if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
-                return render("finish_problem_file_unchanged", name=name)
-    return ""
+        clause = _CLAUSE_END.split(_NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]
+        asked.extend(n for n in _names(clause) if n not in asked)
+    return asked
 
 
 def claims_commit(summary: str) -> bool:
@@ -280,7 +311,9 @@ def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
 
 
 def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
-    """The first changed Python file that does not parse now, with the error."""
+    """The first changed Python file that does not parse now, or that uses a name it never
+    defines or imports (running it fails with NameError), with what is wrong. The write's own
+    result said so already; a model that finishes over it has not fixed it."""
     workspace_paths = dispatcher.context.paths
     for shown in paths:
         try:
@@ -290,11 +323,14 @@ def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
         with os.fdopen(fd, "rb") as fh:
             source = fh.read(1 << 20)
         try:
-            ast.parse(source, filename=shown)
+            missing = undefined_names(ast.parse(source, filename=shown))
         except SyntaxError as exc:
             return render("finish_problem_syntax", path=shown, line=exc.lineno or 0, error=exc.msg)
         except (ValueError, RecursionError, MemoryError):
             continue
+        if missing:
+            names = ", ".join(f"`{name}` (line {line})" for name, line in missing[:3])
+            return render("finish_problem_undefined", path=shown, names=names)
     return ""
 
 
@@ -402,12 +438,32 @@ class FinishReview:
             tail = "\n".join(result.output.strip().splitlines()[-15:])[-1500:]
             shown = "the test files' tests" if command == PYTEST else f"`{command}`"
             return render("finish_problem_tests_fail", command=shown, output=tail)
+        if result is None or result.ok:
+            found = await self._run_task_commands(history)
+            if found:
+                return found
         if (
             result is None
             and _TESTS_CLAIM.search(summary)
             and not _ran_after_last_change(turn, self.dispatcher)
         ):
             return render("finish_problem_tests_not_run")
+        return ""
+
+    async def _run_task_commands(self, history: Sequence[Event]) -> str:
+        """Run the scripts the task itself runs ("python3 client.py must print the same as
+        before"); one that now fails with a Python traceback is evidence the work is not done."""
+        task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+        for command in task_commands(task, self.dispatcher.context.workspace):
+            arguments = {"command": command, "timeout": COMMAND_SECONDS}
+            call = ToolCall(id=f"hearth-check-{len(history)}", name="shell", arguments=arguments)
+            events = await self.dispatcher.dispatch(call, self.state)
+            for event in events:
+                self.record(event)
+            result = events[-1]
+            if isinstance(result, ToolResult) and _TRACEBACK in result.output:
+                tail = "\n".join(result.output.strip().splitlines()[-12:])[-1200:]
+                return render("finish_problem_command_fails", command=command, output=tail)
         return ""
 
     async def _run_tests(self, command: str, step: int) -> ToolResult | None:
@@ -422,6 +478,29 @@ class FinishReview:
         if result.output.startswith("Denied:") or any(m in result.output for m in NO_TESTS):
             return None
         return result
+
+
+def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
+    """The `python3 script.py ...` commands the task gives, for scripts in the workspace: the
+    script's arguments are kept while they are options or files in the workspace (the words
+    after them are the task's: "python3 a.py b.txt must print 3"). Nothing else the task says
+    is run."""
+    commands: list[str] = []
+    for match in _SCRIPT_RUN.finditer(task):
+        script = match.group(1)
+        if not os.path.isfile(root / script) or os.path.islink(root / script):
+            continue
+        words = [f"python3 {shlex.quote(script)}"]
+        rest = match.group(2).split()
+        while rest and (_OPTION.fullmatch(arg := rest[0].strip("`'\",;")) or os.path.isfile(root / arg)):
+            words.append(shlex.quote(arg))
+            rest.pop(0)
+        if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
+            continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
+        command = " ".join(words) + " < /dev/null"
+        if command not in commands:
+            commands.append(command)
+    return commands[:limit]
 
 
 def _ran_after_last_change(turn: Turn, dispatcher: Dispatcher) -> bool:

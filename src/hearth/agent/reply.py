@@ -143,7 +143,7 @@ def action_stop_text(reply: ModelReply) -> str | None:
     if reply.call_format is not CallFormat.ACTION or reply.tool_calls:
         return None
     try:
-        value = json.loads(reply.text)
+        value = json.loads(reply.text, strict=False)
     except ValueError:
         return None
     if isinstance(value, dict) and value.get("tool") == BLOCKED:

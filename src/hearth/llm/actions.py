@@ -62,7 +62,9 @@ def parse_action(content: str, schema: dict[str, Any]) -> Action:
     if text.startswith("```"):  # a server that ignored the grammar; the model fenced its JSON
         text = text.strip("`").removeprefix("json").strip()
     try:
-        value = json.loads(text)
+        # strict=False: a raw tab or newline inside a string (a file's text written as it reads)
+        # is what the model meant; llama.cpp's JSON grammar lets such characters through
+        value = json.loads(text, strict=False)
     except json.JSONDecodeError as exc:
         raise BadAction(f"the reply is not one JSON object ({exc.msg} at character {exc.pos})") from None
     if not isinstance(value, dict) or not isinstance(value.get("tool"), str):

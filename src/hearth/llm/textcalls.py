@@ -70,7 +70,7 @@ def load_arguments(raw: str) -> tuple[dict[str, Any], bool]:
     if raw.strip() == "":
         return {}, False
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, strict=False)  # raw tabs and newlines inside strings: meant
         repaired = False
     except json.JSONDecodeError:
         value = repair_json(raw, return_objects=True)

@@ -14,6 +14,7 @@ import ast
 import difflib
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,6 +205,17 @@ def deleted_lines(old: str, new: str) -> list[str]:
     return [line for line in lost if line.strip()]
 
 
+# What stands where code is to be written: replacing it is the task, not a loss.
+_PLACEHOLDER = re.compile(
+    r"(?:raise NotImplementedError\b.*|pass|\.\.\.|return None|#\s*(?:TODO|FIXME|your code)\b.*|"
+    r"//\s*TODO\b.*|throw new Error\(.not implemented.*)$",
+    re.IGNORECASE,
+)
+
+# A line that sets a name or key: `BASE_URL = "..."`, `port = 8000`, `"debug": true,`, `name: x`
+_KEYED = re.compile(r"""(?:["']?[\w.-]+["']?\s*(?::|=(?!=))|def \w+\(|class \w+\b)""")
+
+
 def dropped_lines(old: str, new: str) -> list[str]:
     """The non-blank lines of `old` that `new` leaves out with nothing like them left: a line with
     a word or number changed is changed, and one whose text is still there (a JSON file written
@@ -212,6 +224,11 @@ def dropped_lines(old: str, new: str) -> list[str]:
     lines = [" ".join(line.split()) for line in new.splitlines() if line.strip()]
     dropped: list[str] = []
     for line in dict.fromkeys(" ".join(line.split()) for line in old.splitlines() if line.strip()):
+        if _PLACEHOLDER.match(line):
+            continue  # a stub's body is there to be replaced
+        key = _KEYED.match(line)
+        if key and any(other.startswith(key.group(0)) for other in lines):
+            continue  # the same name or key given a new value: `BASE = ...`, `port = 9090`
         if difflib.get_close_matches(line, lines, n=1, cutoff=0.6):
             continue  # changed in place
         match = difflib.SequenceMatcher(None, line, flat, autojunk=False).find_longest_match()

@@ -158,8 +158,40 @@ class WriteInput(ToolInput):
     append: bool = False
 
 
+# A whole-file write wrapped in a Markdown fence (```python ... ```), or with every line still
+# carrying the `N<tab>` prefix read shows: the model copied the chat's form into the file. What
+# it meant is the text inside; a Markdown file's fences are its text.
+_FENCED = re.compile(r"\A\s*```[\w+#.-]*[ \t]*\n(.*?)\n?```\s*\Z", re.DOTALL)
+_NUMBERED = re.compile(r"[ \t]*(\d+)\t(.*)")
+_MARKDOWN = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt"})
+_TABLES = frozenset({".tsv", ".tab", ".csv", ".txt", ".dat", ".log", ""})
+
+
+def as_meant(path: Path, content: str) -> tuple[str, str]:
+    """(the content to write, a note on what was taken out: "" when nothing was)."""
+    if path.suffix.lower() not in _MARKDOWN:
+        fenced = _FENCED.match(content)
+        if fenced and "```" not in fenced.group(1):
+            return fenced.group(1) + "\n", " (the ``` fence around the content was left out)"
+    if path.suffix.lower() in _TABLES:
+        return content, ""  # "1<tab>alice" rows are a table's data
+    lines = content.splitlines()
+    numbered = [_NUMBERED.fullmatch(line) for line in lines]
+    if len(lines) >= 2 and all(numbered):
+        numbers = [int(m.group(1)) for m in numbered if m]
+        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            text = "\n".join(m.group(2) for m in numbered if m)
+            return text + (
+                "\n" if content.endswith("\n") else ""
+            ), " (the line numbers read shows were left out)"
+    return content, ""
+
+
 def write(args: WriteInput, ctx: RunContext) -> str:
     path = ctx.paths.resolve(args.path, write=True)
+    content, cleaned = as_meant(path, args.content)
+    if cleaned:
+        args = args.model_copy(update={"content": content})
     kind = _kind(ctx, path)
     if kind == "dir":
         raise ToolError(f"{args.path!r} is a directory; give a file path.")
@@ -191,7 +223,7 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
     verb = "Overwrote" if existed else "Created"
     return _with_check(
-        f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes).", ctx, path, args.content
+        f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes){cleaned}.", ctx, path, args.content
     )
 
 
