@@ -235,3 +235,11 @@ def test_summarise_merges_a_heldout3_run(tmp_path: Path) -> None:
     assert "hearth: 1/2 passed" in done.stdout
     merged = load_report(tmp_path / "heldout3-1.5b-hearth.json")
     assert sorted(r.task for r in merged.results) == ["ex_fib", "k11_fix_duration"]
+
+
+@pytest.mark.parametrize("folder", ["heldout2", "heldout2/exercises", "heldout3", "heldout3/exercises"])
+def test_measure_only_selects_one_task_by_its_name(folder: str) -> None:
+    """measure.sh passes a folder name to `--only`, which matches any name containing it."""
+    names = [t.name for t in load_tasks(BENCH / folder)]
+    for name in names:
+        assert [n for n in names if name in n] == [name]
