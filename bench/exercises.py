@@ -11,6 +11,10 @@ that test after confirming the test file is unchanged.
 `--set heldout2` makes the second held-out round's exercises instead (other problem numbers):
 
     python bench/exercises.py --set heldout2 --out bench/heldout2/exercises
+
+and `--set heldout3` the third round's:
+
+    python bench/exercises.py --set heldout3 --out bench/heldout3/exercises
 """
 
 from __future__ import annotations
@@ -26,7 +30,12 @@ from pathlib import Path
 CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 
 # The second held-out round: none of CHOSEN, picked the same way before any agent was run on them.
-SETS = {"heldout": CHOSEN, "heldout2": (4, 8, 13, 15, 35, 48, 52, 58)}
+# The third (heldout3): in neither earlier round, again picked by reading the problems only.
+SETS = {
+    "heldout": CHOSEN,
+    "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
+    "heldout3": (2, 7, 27, 29, 30, 42, 55, 60),
+}
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
 check = "sha256sum -c tests.sha256 >/dev/null && python3 -m pytest -q -p no:cacheprovider test_solution.py"

@@ -1,7 +1,7 @@
-"""Merge measure.sh's per-task results into one report per agent and print the side-by-side table
-with exit-code calibration and the server's own prompt-token counts.
+"""Merge bench/measure.sh's per-task results into one report per agent and print the side-by-side
+table with exit-code calibration and the server's own prompt-token counts. Any suite's OUT works:
 
-    python bench/heldout2/summarise.py OUT bench/results/heldout2-1.5b
+    python bench/summarise.py OUT bench/results/heldout3-1.5b
 """
 
 from __future__ import annotations

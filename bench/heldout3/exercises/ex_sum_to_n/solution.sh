@@ -1,0 +1,21 @@
+#!/bin/sh
+# A reference solution (HumanEval's canonical one): proves the check can pass. Never shown to an agent.
+set -e
+cat > solution.py <<'PY'
+
+
+def sum_to_n(n: int):
+    """sum_to_n is a function that sums numbers from 1 to n.
+    >>> sum_to_n(30)
+    465
+    >>> sum_to_n(100)
+    5050
+    >>> sum_to_n(5)
+    15
+    >>> sum_to_n(10)
+    55
+    >>> sum_to_n(1)
+    1
+    """
+    return sum(range(n + 1))
+PY

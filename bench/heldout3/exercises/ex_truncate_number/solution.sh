@@ -1,0 +1,17 @@
+#!/bin/sh
+# A reference solution (HumanEval's canonical one): proves the check can pass. Never shown to an agent.
+set -e
+cat > solution.py <<'PY'
+
+
+def truncate_number(number: float) -> float:
+    """ Given a positive floating point number, it can be decomposed into
+    and integer part (largest integer smaller than given number) and decimals
+    (leftover part always smaller than 1).
+
+    Return the decimal part of the number.
+    >>> truncate_number(3.5)
+    0.5
+    """
+    return number % 1.0
+PY

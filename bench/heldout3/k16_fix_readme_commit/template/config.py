@@ -1,0 +1,3 @@
+DEBUG = False
+PORT = 8080
+SENSOR = "/dev/ttyUSB0"

@@ -1,0 +1,3 @@
+import config
+
+print(f"logging from {config.SENSOR} (port {config.PORT}, debug {config.DEBUG})")
