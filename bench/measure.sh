@@ -3,6 +3,8 @@
 # (each agent in turn on the same task), stopping before a run could pass END (a UTC time like
 # 01:50): the model server is shared, and another user has it outside the measuring window.
 #   bench/measure.sh SUITE END OUT [agents...]     (agents default: aider hearth)
+# Agents: aider, mini, hearth (its defaults), hearth:text / hearth:native / hearth:grammar (that
+# tool mode, with the small profile).
 # The order interleaves the suite's multi-step tasks (SUITE/*/) with its exercises
 # (SUITE/exercises/*/), each list in name order, so a window cut short still samples both kinds.
 # A task whose OUT/AGENT/TASK/results-AGENT.json exists is skipped, so rerunning continues.
@@ -52,13 +54,17 @@ fi
 for name in "${ORDER[@]}"; do
   if [ -e "$SUITE/$name/task.toml" ]; then tasks=$SUITE; else tasks=$SUITE/exercises; fi
   for agent in $AGENTS; do
-    if [ -e "$OUT/$agent/$name/results-$agent.json" ]; then continue; fi
+    # hearth:MODE is Hearth with tool_mode MODE (text, native, grammar) and the small profile
+    runner=${agent%%:*}
+    mode_env=()
+    if [ "$runner" != "$agent" ]; then mode_env=(HEARTH_TOOL_MODE="${agent#*:}" HEARTH_MODEL_PROFILE=small); fi
+    if [ -e "$OUT/$agent/$name/results-$runner.json" ]; then continue; fi
     if [ $(($(date -u +%s) + BUDGET)) -gt "$END" ]; then
       echo "$(date -u +%T) stop: no time for $agent on $name before $WINDOW"
       exit 0
     fi
     echo "$(date -u +%T) $agent $name load $(cut -d' ' -f1-3 /proc/loadavg)"
-    "$HEARTH" bench run --model-url "$URL" --tasks "$tasks" --only "$name" --agent "$agent" \
+    env "${mode_env[@]}" "$HEARTH" bench run --model-url "$URL" --tasks "$tasks" --only "$name" --agent "$runner" \
       --aider "$AIDER" --mini "$MINI" --timeout 180 \
       --out "$OUT/$agent/$name" --server-log "$LOG" 2>&1 | grep -E '^(PASS|fail) '
   done

@@ -15,7 +15,8 @@ from hearth.bench.report import BenchReport, TrialResult, load_report
 
 def merged(out: Path, agent: str) -> BenchReport:
     report = BenchReport(agent)
-    for path in sorted((out / agent).glob(f"*/results-{agent}.json")):
+    runner = agent.split(":")[0]  # hearth:text's runs are Hearth's (results-hearth.json)
+    for path in sorted((out / agent).glob(f"*/results-{runner}.json")):
         report.results.extend(load_report(path).results)
     return report
 

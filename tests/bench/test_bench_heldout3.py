@@ -143,6 +143,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 echo "$agent $only $tasks" >> "$CALLS"
+echo "$agent ${HEARTH_TOOL_MODE:-default} ${HEARTH_MODEL_PROFILE:-default} $out" >> "$CALLS.modes"
 mkdir -p "$out" && echo '{}' > "$out/results-$agent.json"
 echo "PASS $only"
 """
@@ -179,6 +180,23 @@ def test_measure_interleaves_the_suite_and_skips_what_is_done(tmp_path: Path) ->
     again = _measure(str(BENCH / "heldout3"), "tomorrow", out, fake, "aider", "hearth")
     assert (out / "calls.txt").read_text().splitlines() == expected, "a second run redoes done tasks"
     assert "all tasks done" in again
+
+
+def test_measure_runs_hearth_in_a_tool_mode_asked_for_by_name_into_its_own_folder(tmp_path: Path) -> None:
+    fake = tmp_path / "hearth"
+    fake.write_text(FAKE_HEARTH)
+    fake.chmod(0o755)
+    out = tmp_path / "out"
+    out.mkdir()
+    _measure(str(BENCH / "heldout3"), "tomorrow", out, fake, "hearth", "hearth:text")
+    modes = (out / "calls.txt.modes").read_text().splitlines()
+    assert modes[:2] == [
+        f"hearth default default {out}/hearth/{modes[0].split('/')[-1]}",
+        f"hearth text small {out}/hearth:text/{modes[0].split('/')[-1]}",
+    ]
+    assert (out / "hearth:text" / "k11_fix_duration" / "results-hearth.json").exists()
+    _measure(str(BENCH / "heldout3"), "tomorrow", out, fake, "hearth", "hearth:text")
+    assert len((out / "calls.txt.modes").read_text().splitlines()) == len(modes), "done tasks were redone"
 
 
 def test_measure_stops_when_no_task_fits_before_the_end(tmp_path: Path) -> None:

@@ -535,7 +535,7 @@ def test_a_small_model_gets_fewer_tools_a_worked_example_and_one_call_per_reply(
         body = server.requests[0]
     names = [t["function"]["name"] for t in body["tools"]]
     assert set(names) == {"read", "write", "edit", "ls", "grep", "shell"}
-    assert body["max_tokens"] == 1024
+    assert body["max_tokens"] == 2048
     system = body["messages"][0]["content"]
     assert '{"path": "notes.txt"}' in system and "one tool call per reply" in system
     assert (workspace / "a.txt").exists() and not (workspace / "b.txt").exists()
@@ -574,7 +574,7 @@ def test_the_small_profile_when_the_server_hides_the_models_size(
         body = server.requests[-1]
     system = body["messages"][0]["content"]
     assert ("one tool call per reply" in system) == small
-    assert body["max_tokens"] == (1024 if small else 4096)
+    assert body["max_tokens"] == (2048 if small else 4096)
 
 
 def test_the_cap_never_asks_for_more_than_the_window_leaves(hearth, workspace) -> None:  # type: ignore[no-untyped-def]

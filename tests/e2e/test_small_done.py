@@ -548,3 +548,34 @@ def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp
         "python3 count.py --skip data.txt < /dev/null"
     ]
     assert task_commands("python3 gone.py must still work", tmp_path) == []
+
+
+def test_in_text_mode_a_small_model_writes_a_whole_file_as_its_path_and_a_fenced_block(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The system prompt offers the form; the reply is parsed into a write that goes through the
+    dispatcher like any call, and the finish is judged on the tests Hearth runs."""
+    (workspace / "solution.py").write_text(
+        'def double(x):\n    """Twice x."""\n    raise NotImplementedError\n'
+    )
+    (workspace / "test_solution.py").write_text(
+        "from solution import double\n\n\ndef test_double():\n    assert double(2) == 4\n"
+    )
+    env = {"HEARTH_TOOL_MODE": "text", "HEARTH_MODEL_PROFILE": "small"}
+    script = [
+        ScriptedReply(
+            text='solution.py\n```python\ndef double(x):\n    """Twice x."""\n    return 2 * x\n```'
+        ),
+        ScriptedReply(text="Implemented double. TASK_COMPLETE"),
+    ]
+    with ScriptedServer(script) as server:
+        task = "Implement double in solution.py so that the tests in test_solution.py pass."
+        res = run(hearth, server, workspace, task, **env)
+        assert res.code == 0, res.stdout[-2000:]
+        system = server.requests[0]["messages"][0]["content"]
+    assert "path alone on a line" in system
+    assert (workspace / "solution.py").read_text().endswith("    return 2 * x\n")
+    checks = [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+    assert checks and "1 passed, 0 failed" in checks[-1].output

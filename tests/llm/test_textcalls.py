@@ -184,3 +184,30 @@ def test_a_files_text_with_bare_quotes_is_taken_whole() -> None:
     assert call.arguments["content"] == (
         'def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    """Return a minus b."""\n    return a - b\n'
     )
+
+
+@pytest.mark.parametrize(
+    "heading", ["solution.py", "**solution.py**", "`solution.py`", "File: solution.py", "# solution.py"]
+)
+def test_a_whole_file_as_its_path_and_a_fenced_block_is_a_write(heading: str) -> None:
+    """The form small models write code in best: no JSON string to escape it into."""
+    text = f'{heading}\n```python\ndef greet(name):\n    return f"Hi, {{name}}!"\n```\n'
+    [call] = parse_text_calls(text, TOOLS)
+    assert (call.name, call.error) == ("write", None)
+    assert call.arguments == {
+        "path": "solution.py",
+        "content": 'def greet(name):\n    return f"Hi, {name}!"\n',
+    }
+
+
+def test_a_file_block_cut_at_the_end_of_the_reply_is_still_the_file_so_far() -> None:
+    [call] = parse_text_calls("app/main.py\n\n```\nprint('a')\nprint('b')", TOOLS)
+    assert call.arguments == {"path": "app/main.py", "content": "print('a')\nprint('b')\n"}
+
+
+def test_code_with_no_path_above_it_or_a_json_call_under_a_heading_is_not_a_file() -> None:
+    assert parse_text_calls("Here is the fix:\n```python\nx = 1\n```", TOOLS) == []
+    text = 'notes.txt\n```json\n{"name": "read", "arguments": {"path": "notes.txt"}}\n```'
+    [call] = parse_text_calls(text, TOOLS)
+    assert (call.name, call.arguments) == ("read", {"path": "notes.txt"})
+    assert parse_text_calls("a.py\n```\nx = 1\n```", {"read": ("path",)}) == []  # no write offered

@@ -17,7 +17,9 @@ class ToolMode(StrEnum):
 
 
 REPLY_TOKENS = 4096  # per-reply cap for larger models: room for a sizeable file in one write
-SMALL_REPLY_TOKENS = 1024  # a small model on a CPU writes ~10-20 tokens/s; past this it is rambling
+SMALL_REPLY_TOKENS = (
+    2048  # a whole file of about 150 lines; a rambling reply is cut by the repetition check first
+)
 SMALL_MODEL_BILLIONS = 4.0  # at or under this many parameters a model gets the small profile
 
 

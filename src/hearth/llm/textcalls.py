@@ -1,11 +1,12 @@
 """Find tool calls that a model wrote into its reply text.
 
 Weak local models (and servers whose chat template does not map tool calls)
-answer with calls as text even when the request carried `tools`. Four shapes
+answer with calls as text even when the request carried `tools`. Five shapes
 are recognised, in this order:
 
 1. `<tool_call>{json}</tool_call>` (Hermes, Qwen), possibly unclosed at the end;
 2. `<function=name><parameter=p>v</parameter></function>` (Qwen3-Coder XML);
+   then a whole file: its path alone on a line and its text in a fence right below (a `write`);
 3. fenced JSON, ```json {"name"|"tool": ..., "arguments"|"args": {...}} ``` (also lists);
    a bare JSON object or list of that shape when no fence is used;
 4. a Python-style `name(arg=value, ...)` of a known tool, alone on its line.
@@ -43,6 +44,14 @@ _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTA
 _FUNCTION_TAG = re.compile(r"<function=([\w.\-]+)>(.*?)(?:</function>|$)", re.DOTALL)
 _PARAMETER_TAG = re.compile(r"<parameter=([\w.\-]+)>(.*?)(?:</parameter>|(?=<parameter=)|$)", re.DOTALL)
 _FENCE = re.compile(r"```[ \t]*([\w-]*)[ \t]*\n?(.*?)(?:```|$)", re.DOTALL)
+_JSON_LANGS = ("", "json", "tool_call", "tool", "json5", "jsonc", "function")
+# `solution.py` alone on its line (maybe as `File: a.py`, **a.py**, `a.py`, # a.py), then a
+# fence holding the whole file; the closing fence is alone on its line, or ends the reply.
+_FILE_BLOCK = re.compile(
+    r"^[ \t]*(?:#+[ \t]*|(?:File|Path)[ \t]*:[ \t]*)?[*`]*((?:[\w.-]+/)*[\w-]*[A-Za-z][\w.-]*\.\w{1,8})[*`]*:?[ \t]*\n"
+    r"(?:[ \t]*\n)?```[ \t]*([\w+#.-]*)[ \t]*\n(.*?)(?:^```[ \t]*$|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
 _NAME_KEYS = ("name", "tool", "tool_name", "function")
 _ARG_KEYS = ("arguments", "args", "parameters", "params", "input")
 
@@ -53,6 +62,9 @@ def parse_text_calls(text: str, tools: ToolParams) -> list[TextCall]:
         calls = _from_tags(text, tools)
         if calls:
             return calls
+    calls = _from_file_blocks(text, tools)
+    if calls:
+        return calls
     calls = _from_fences(text, tools)
     if calls:
         return calls
@@ -113,10 +125,25 @@ def _strip_one_newline(value: str) -> str:
     return value
 
 
+def _from_file_blocks(text: str, tools: ToolParams) -> list[TextCall]:
+    """Whole files written as a path alone on its line and the file's text in a fence right
+    below it: the form small models write code in best (no escaping inside a JSON string)."""
+    if "write" not in tools:
+        return []
+    calls = []
+    for m in _FILE_BLOCK.finditer(text):
+        path, lang, body = m.group(1), m.group(2), m.group(3)
+        if lang.lower() in _JSON_LANGS and _looks_like_call(body, tools):
+            continue  # a call in a fence under a heading, not a file
+        content = body if body.endswith("\n") or not body else body + "\n"
+        calls.append(TextCall(name="write", arguments={"path": path, "content": content}, raw=m.group(0)))
+    return calls
+
+
 def _from_fences(text: str, tools: ToolParams) -> list[TextCall]:
     calls: list[TextCall] = []
     for lang, body in _FENCE.findall(text):
-        if lang.lower() in ("", "json", "tool_call", "tool", "json5", "jsonc", "function"):
+        if lang.lower() in _JSON_LANGS:
             calls.extend(_from_json_text(body, tools, require_shape=True))
         elif lang.lower() in ("python", "py"):
             calls.extend(_from_python_style(body, tools))
