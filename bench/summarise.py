@@ -68,10 +68,11 @@ def main() -> None:
             f"median model requests (Hearth's own count) {median([r.steps for r in rs])}"
         )
         if rs:
-            reports[a].write(Path(f"{prefix}-{a}.tmp"))
-            Path(f"{prefix}-{a}.tmp/results-{a}.json").rename(f"{prefix}-{a}.json")
-            Path(f"{prefix}-{a}.tmp/results-{a}.md").unlink()
-            Path(f"{prefix}-{a}.tmp").rmdir()
+            name = a.replace(":", "-")  # hearth:text -> a file name every system can check out
+            reports[a].write(Path(f"{prefix}-{name}.tmp"))
+            Path(f"{prefix}-{name}.tmp/results-{a}.json").rename(f"{prefix}-{name}.json")
+            Path(f"{prefix}-{name}.tmp/results-{a}.md").unlink()
+            Path(f"{prefix}-{name}.tmp").rmdir()
 
 
 if __name__ == "__main__":
