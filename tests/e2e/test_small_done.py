@@ -579,3 +579,36 @@ def test_in_text_mode_a_small_model_writes_a_whole_file_as_its_path_and_a_fenced
         e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
     ]
     assert checks and "1 passed, 0 failed" in checks[-1].output
+
+
+def test_a_task_that_asks_for_a_commit_finished_with_none_goes_back_then_ends_0_once_committed(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The summary claims no commit ("Fixed spelling in README"), but the task asked for one."""
+    init_repo(workspace)
+    (workspace / "README.md").write_text("# app\n\n## Instalation\n")
+    git(workspace, "add", "README.md")
+    git(workspace, "commit", "-qm", "readme")
+    script = [
+        act("write", path="README.md", content="# app\n\n## Installation\n"),
+        act("finish", summary="Fixed spelling in README.md"),
+        act("git_add", paths=["README.md"]),
+        act("git_commit", message="Fix spelling in README"),
+        act("finish", summary="Fixed spelling in README.md"),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "Fix the spelling of 'instalation' in README.md and commit it with the message 'Fix spelling in README'."
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "the task asks for a commit, and no commit was made" in notice.text
+    assert git(workspace, "log", "-1", "--format=%s").strip() == "Fix spelling in README"
+
+
+def test_asking_for_a_commit_is_a_commit_verb_not_denied() -> None:
+    from hearth.agent.done import asks_commit
+
+    assert asks_commit("Fix it and commit only README.md with the message 'x'.")
+    assert asks_commit("Commit the fix.")
+    assert not asks_commit("Fix the bug; do not commit.")
+    assert not asks_commit("Show the last commit message.")

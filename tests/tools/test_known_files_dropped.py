@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from hearth.tools.known_files import dropped_lines
+from pathlib import Path
+
+import pytest
+
+from hearth.core.errors import ToolError
+from hearth.tools.known_files import KnownFiles, dropped_lines
 
 
 def test_a_stubs_placeholder_body_is_replaced_not_dropped() -> None:
@@ -24,3 +29,19 @@ def test_a_section_left_out_is_still_dropped() -> None:
     old = "[server]\nhost = 127.0.0.1\nport = 8000\n\n[database]\npath = data/app.db\n"
     new = "[server]\nhost = 127.0.0.1\nport = 9090\n"
     assert dropped_lines(old, new) == ["[database]", "path = data/app.db"]
+
+
+def test_a_module_written_over_with_text_that_imports_it_is_refused(tmp_path: Path) -> None:
+    """The 1.5B wrote the test file's text (`from durations import parse_duration` and the tests)
+    over durations.py, the module the tests import."""
+    module = "def parse(text):\n    return int(text)\n"
+    tests = "from durations import parse\n\n\ndef test_parse():\n    assert parse('4') == 4\n"
+    known = KnownFiles()
+    with pytest.raises(ToolError, match="imports durations itself"):
+        known.check_overwrite(tmp_path / "durations.py", module, tests, "durations.py")
+    known.check_overwrite(
+        tmp_path / "durations.py", module, "def parse(text):\n    return int(text or 0)\n", "durations.py"
+    )
+    known.check_overwrite(
+        tmp_path / "test_durations.py", tests, tests + "\n\ndef test_zero():\n    pass\n", "test_durations.py"
+    )

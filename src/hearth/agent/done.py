@@ -8,7 +8,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
 
 1. A change the model tried last failed and no change of the same file (or, for a tool with no
    path, by the same tool) worked in the turn: nothing it meant to change was changed.
-2. The summary says something was committed, and no commit worked after the last change of a file.
+2. The summary says something was committed, or the task asks for a commit, and no commit
+   worked after the last change of a file.
 3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
    things worked in this turn (no write or edit, no command run); or it names a file the task
    names that is not in the workspace (".gitignore was added" with no .gitignore).
@@ -137,6 +138,8 @@ _CLAUSE_END = re.compile(
     r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s|\s\(",
     re.IGNORECASE,
 )
+_ASKS_COMMIT = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|then|please)\s+)commit\b", re.IGNORECASE)
+_NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
 _COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
 _DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
 _CHANGE_CLAIM = re.compile(
@@ -218,20 +221,31 @@ def failed_change(turn: Turn, dispatcher: Dispatcher) -> str:
     return render("finish_problem_change_failed", call=shown, error=first)
 
 
+def committed_last(turn: Turn, dispatcher: Dispatcher) -> bool:
+    """Whether a commit worked in the turn after its last change of a file."""
+    committed = False
+    for call, result in turn.results:
+        name = _canonical(dispatcher, result.name)
+        if not result.ok or call is None:
+            continue
+        if name in COMMITS or (name == "shell" and "git commit" in str(call.arguments.get("command"))):
+            committed = True
+        elif changing(dispatcher, name) and "path" in call.arguments:
+            committed = False
+    return committed
+
+
+def asks_commit(task: str) -> bool:
+    """The task asks for a commit ("... and commit only README.md", "Commit the fix"), not
+    "do not commit" or "the last commit"."""
+    return bool(_ASKS_COMMIT.search(task)) and not _NO_COMMIT.search(task)
+
+
 def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
     """A claim in the summary that no event of the turn backs."""
     names = [(_canonical(dispatcher, r.name), call, r) for call, r in turn.results if r.ok]
-    if claims_commit(summary):
-        committed = False  # a commit that worked after the last change of a file
-        for name, call, _ in names:
-            if name in COMMITS or (
-                name == "shell" and call is not None and "git commit" in str(call.arguments.get("command"))
-            ):
-                committed = True
-            elif changing(dispatcher, name) and call is not None and "path" in call.arguments:
-                committed = False
-        if not committed:
-            return render("finish_problem_no_commit")
+    if claims_commit(summary) and not committed_last(turn, dispatcher):
+        return render("finish_problem_no_commit")
     if _CHANGE_CLAIM.search(summary) and not any(
         changing(dispatcher, name) or name in RUNS for name, _, _ in names
     ):
@@ -407,11 +421,14 @@ class FinishReview:
 
     async def problem(self, history: Sequence[Event], summary: str) -> str:
         turn = Turn.of(history)
+        task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
         found = (
             failed_change(turn, self.dispatcher)
             or claim_problem(turn, self.dispatcher, summary)
             or missing_claimed(history, summary, self.dispatcher.context.workspace)
         )
+        if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
+            found = render("finish_problem_commit_asked")
         if found:
             return found
         touched = any(
@@ -419,7 +436,6 @@ class FinishReview:
             for _, r in turn.results
         )
         if not touched:
-            task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
             asks = _ASKS_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
         found = asked_unchanged(history, turn, self.dispatcher)

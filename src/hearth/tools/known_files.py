@@ -126,6 +126,14 @@ class KnownFiles:
                 f"Not changed: {shown} parses now and this write would break it. {note} "
                 "Send the whole file again, fixed."
             )
+        module = Path(shown).stem
+        if _imports(new, module) and not _imports(old, module):
+            # the 1.5B wrote a test file's text (`from durations import parse_duration` and its
+            # tests) over the module it tests, twice on two suites
+            raise ToolError(
+                f"Not changed: this text imports {module} itself, so it is not {shown}'s text (another "
+                f"file's, such as a test of it?). Write {shown} whole with its own code and your changes."
+            )
         before, after = _definitions(old), _definitions(new)
         if (len(before) >= MIN_LINES_GUARDED and not before & after) or (before and not after):
             # what a small model sends when it writes only the function it was asked to add
@@ -235,6 +243,16 @@ def dropped_lines(old: str, new: str) -> list[str]:
         if match.size < 0.6 * len(line):
             dropped.append(line)
     return dropped
+
+
+def _imports(text: str, module: str) -> bool:
+    """Whether the Python text imports `module` (at its top level: `import m`, `from m import x`)."""
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Import) and any(a.name == module for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == module:
+            return True
+    return False
 
 
 def _definitions(text: str) -> set[str]:
