@@ -25,7 +25,14 @@ class Loop:
             return None
         found = loop_nudge(steps)
         if isinstance(found, str):
-            return Nudge(NoticeReason.LOOP, render("notice_loop", pattern=found), goes_on=True)
+            # the ways to end that this session's replies have (grammar mode: finish and blocked actions)
+            done, cannot = (
+                ('choose finish with a short summary now.', 'choose blocked with the reason.')
+                if view.grammar
+                else ("reply now with a short summary and TASK_COMPLETE.", "reply BLOCKED: <reason>.")
+            )
+            text = render("notice_loop", pattern=found, done=done, cannot=cannot)
+            return Nudge(NoticeReason.LOOP, text, goes_on=True)
         return found  # a Stuck, or None
 
 
