@@ -210,7 +210,7 @@ def write(args: WriteInput, ctx: RunContext) -> str:
                 _seen(ctx, path)
                 raise ToolError(
                     f"Not written: {args.path} already has exactly this content, so nothing would "
-                    "change. If the task is done, check it (run it) and reply TASK_COMPLETE; "
+                    "change. If the task is done, check it (run it) and finish; "
                     "otherwise change something else."
                 )
             if ctx.known is not None:
