@@ -180,7 +180,11 @@ def test_tools_the_session_names_are_in_the_schema_so_a_repository_can_be_commit
 
 def test_in_grammar_mode_the_loop_notice_names_the_finish_and_blocked_actions(hearth, workspace) -> None:  # type: ignore[no-untyped-def]
     """A model held to actions has no TASK_COMPLETE or BLOCKED: text to reply with."""
-    script = [act("read", path="gone.txt"), act("read", path="gone.txt"), act("finish", summary="gone.txt is not there.")]
+    script = [
+        act("read", path="gone.txt"),
+        act("read", path="gone.txt"),
+        act("finish", summary="gone.txt is not there."),
+    ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "What does gone.txt say?")
         assert res.code == 0, res.stdout[-2000:]

@@ -80,7 +80,7 @@ def test_writing_what_the_file_already_holds_is_refused(workspace: Path) -> None
     with pytest.raises(ToolError) as refused:
         call(workspace, "write", path="a.py", content="x = 1\n")
     assert "already has exactly this content" in str(refused.value)
-    assert "TASK_COMPLETE" in str(refused.value)
+    assert "and finish" in str(refused.value)
     assert call(workspace, "write", path="a.py", content="x = 2\n").startswith("Overwrote a.py")
     assert (workspace / "a.py").read_text() == "x = 2\n"
 

@@ -27,7 +27,7 @@ class Loop:
         if isinstance(found, str):
             # the ways to end that this session's replies have (grammar mode: finish and blocked actions)
             done, cannot = (
-                ('choose finish with a short summary now.', 'choose blocked with the reason.')
+                ("choose finish with a short summary now.", "choose blocked with the reason.")
                 if view.grammar
                 else ("reply now with a short summary and TASK_COMPLETE.", "reply BLOCKED: <reason>.")
             )
