@@ -172,6 +172,11 @@ class Turn:
         return cls(results)
 
 
+def task_of(history: Sequence[Event]) -> str:
+    """The text of the turn's task: the last user message."""
+    return next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+
+
 def planning(history: Sequence[Event]) -> bool:
     """Whether this turn is plan mode's read-only planning (its opening asks for a plan)."""
     for event in reversed(history):
@@ -261,7 +266,7 @@ def _names(text: str) -> list[str]:
 def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     """A file the task names that a sentence of the summary names too (not denying it) and
     that is not in the workspace: ".gitignore was added and committed" with no .gitignore."""
-    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    task = task_of(history)
     asked = set(_names(task))
     for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
         if _NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
@@ -284,7 +289,7 @@ def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher
         for c, r in turn.results
         if r.ok and c is not None and changing(dispatcher, r.name) and c.arguments.get("path")
     }
-    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    task = task_of(history)
     root = dispatcher.context.workspace
     for name in asked_files(task):
         if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
@@ -421,7 +426,7 @@ class FinishReview:
 
     async def problem(self, history: Sequence[Event], summary: str) -> str:
         turn = Turn.of(history)
-        task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+        task = task_of(history)
         found = (
             failed_change(turn, self.dispatcher)
             or claim_problem(turn, self.dispatcher, summary)
@@ -455,7 +460,7 @@ class FinishReview:
             shown = "the test files' tests" if command == PYTEST else f"`{command}`"
             return render("finish_problem_tests_fail", command=shown, output=tail)
         if result is None or result.ok:
-            found = await self._run_task_commands(history)
+            found = await self._run_task_commands(history, task)
             if found:
                 return found
         if (
@@ -466,10 +471,9 @@ class FinishReview:
             return render("finish_problem_tests_not_run")
         return ""
 
-    async def _run_task_commands(self, history: Sequence[Event]) -> str:
+    async def _run_task_commands(self, history: Sequence[Event], task: str) -> str:
         """Run the scripts the task itself runs ("python3 client.py must print the same as
         before"); one that now fails with a Python traceback is evidence the work is not done."""
-        task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
         for command in task_commands(task, self.dispatcher.context.workspace):
             arguments = {"command": command, "timeout": COMMAND_SECONDS}
             call = ToolCall(id=f"hearth-check-{len(history)}", name="shell", arguments=arguments)
