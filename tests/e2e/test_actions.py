@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from hearth.core.events import Finished, ModelReply, Notice, ToolResult
-from hearth.llm.actions import JSON_OBJECT, JSON_SCHEMA, action_schema, offered_names, parse_action
+from hearth.llm.actions import (
+    JSON_OBJECT,
+    JSON_SCHEMA,
+    action_schema,
+    needs_body,
+    offered_names,
+    parse_action,
+)
 from hearth.llm.client import ClientSettings, OpenAICompatModel
 from hearth.llm.probe import probe_action_format
 from hearth.store.sessions import SessionStore
@@ -24,6 +31,12 @@ def act(tool: str, **fields: Any) -> ScriptedReply:
     if tool in ("finish", "blocked"):
         return ScriptedReply(text=json.dumps({"tool": tool, **fields}))
     return ScriptedReply(text=json.dumps({"tool": tool, "args": fields}))
+
+
+def wrote(path: str, content: str) -> list[ScriptedReply]:
+    """A write as a grammar-mode model makes it: the action naming the file, then (asked for in
+    the next request) the file's text in a fenced block."""
+    return [act("write", path=path), ScriptedReply(text=f"```\n{content.removesuffix(chr(10))}\n```")]
 
 
 def run(hearth, server: ScriptedServer, ws: Path, task: str = "do the task", **env: str):  # type: ignore[no-untyped-def]
@@ -58,7 +71,7 @@ def test_a_small_model_on_a_server_that_holds_a_schema_acts_through_it_and_finis
     hearth: HearthCli, workspace: Path, user_dirs: Path, honoured: tuple[str, ...], refused: tuple[str, ...]
 ) -> None:
     script = [
-        act("write", path="hello.py", content="print('hello')\n"),
+        *wrote("hello.py", "print('hello')\n"),
         act("shell", command="python3 hello.py"),
         act("finish", summary="Wrote hello.py; it prints hello."),
     ]
@@ -71,7 +84,11 @@ def test_a_small_model_on_a_server_that_holds_a_schema_acts_through_it_and_finis
         port = server.port
     assert (workspace / "hello.py").read_text() == "print('hello')\n"
     assert finished(workspace).final_text == "Wrote hello.py; it prints hello."
-    assert all(b["response_format"]["type"] == honoured[0] and "tools" not in b for b in requests)
+    action_steps = [requests[0], *requests[2:]]
+    assert all(b["response_format"]["type"] == honoured[0] and "tools" not in b for b in action_steps)
+    # the file's text is asked for in a request of its own, free of the grammar
+    assert "response_format" not in requests[1] and "tools" not in requests[1]
+    assert "hello.py" in requests[1]["messages"][-1]["content"]
     assert "finish" in offered_names(schema_of(requests[0])) and "blocked" in offered_names(
         schema_of(requests[0])
     )
@@ -89,7 +106,7 @@ def test_a_reply_that_breaks_the_schema_goes_back_to_the_model_as_an_error_it_ca
 ) -> None:
     script = [
         ScriptedReply(text='{"tool": "delete_all", "args": {}}'),
-        act("write", path="a.txt", content="a\n"),
+        *wrote("a.txt", "a\n"),
         act("finish", summary="Wrote a.txt."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -129,9 +146,23 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
         parse_action('{"tool": "read", "args": {"file": "a.py"}}', schema)
     with pytest.raises(ValueError, match="not one JSON object"):
         parse_action("I will read a.py", schema)
-    # a raw tab inside a string (a file's text written as read shows it): what the model meant
-    raw_tab = '{"tool": "write", "args": {"path": "a.txt", "content": "1\tone"}}'
-    assert parse_action(raw_tab, schema).args == {"path": "a.txt", "content": "1\tone"}
+    # a raw tab inside a string: what the model meant
+    raw_tab = '{"tool": "shell", "args": {"command": "printf \'1\tone\'"}}'
+    assert parse_action(raw_tab, schema).args == {"command": "printf '1\tone'"}
+    # a write names its file; its text follows in a fenced block, quotes and all as written
+    write = '{"tool": "write", "args": {"path": "a.py"}}'
+    assert needs_body(write, schema) == {"path": "a.py"}
+    code = 'def f():\n    """Say hi."""\n    return "hi"\n'
+    assert parse_action(f"{write}\n```python\n{code}```\n", schema).args == {"path": "a.py", "content": code}
+    assert needs_body(f"{write}\n```python\n{code}```\n", schema) is None
+    with pytest.raises(ValueError, match="cut off before its closing"):
+        parse_action(f"{write}\n```python\n{code}", schema)
+    # a Markdown file's own fences stay inside it
+    readme = "# Tool\n\n```sh\ntool --help\n```\n"
+    assert parse_action(f"{write}\n```markdown\n{readme}```", schema).args["content"] == readme
+    # a server that let the text through inside the JSON: taken as meant
+    inline = '{"tool": "write", "args": {"path": "a.txt", "content": "x\\n"}}'
+    assert needs_body(inline, schema) is None and parse_action(inline, schema).args["content"] == "x\n"
 
 
 def test_a_blocked_action_with_a_reason_ends_blocked(hearth, workspace) -> None:  # type: ignore[no-untyped-def]

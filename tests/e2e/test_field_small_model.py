@@ -8,7 +8,14 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from e2e.test_actions import act, events, finished, run, schema_of  # the grammar tests' scripted-run helpers
+from e2e.test_actions import (  # the grammar tests' scripted-run helpers
+    act,
+    events,
+    finished,
+    run,
+    schema_of,
+    wrote,
+)
 from hearth.core.events import Compacted, SessionStarted, ToolResult, WindowLearned
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
@@ -88,7 +95,7 @@ def test_reading_two_files_in_turn_gets_short_answers_then_only_changing_actions
     )
     script = [
         *[act("read", path="calc.py"), act("read", path="test_calc.py")] * 2,
-        act("write", path="calc.py", content="def add(a, b):\n    return a + b\n"),
+        *wrote("calc.py", "def add(a, b):\n    return a + b\n"),
         act("shell", command="python3 -c 'from calc import add; assert add(1, 2) == 3'"),
         act("finish", summary="add() returns the sum."),
     ]

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from e2e.test_actions import act, events, finished, run, schema_of
+from e2e.test_actions import act, events, finished, run, schema_of, wrote
 from hearth.core.events import Notice, ToolResult
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedReply, ScriptedServer
@@ -54,16 +54,16 @@ def test_a_refused_write_then_finish_goes_back_then_ends_0_once_the_change_is_ma
 ) -> None:
     (workspace / "settings.ini").write_text("[app]\nname = old\n")
     script = [
-        act("write", path="settings.ini", content="[app]\nname = new\n"),  # not read: refused
+        *wrote("settings.ini", "[app]\nname = new\n"),  # not read: refused
         act("finish", summary="Renamed the app to new."),
         act("read", path="settings.ini"),
-        act("write", path="settings.ini", content="[app]\nname = new\n"),
+        *wrote("settings.ini", "[app]\nname = new\n"),
         act("finish", summary="Renamed the app to new."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "Rename the app to new in its settings")
         assert res.code == 0, res.stdout[-2000:]
-        pushed_back = server.requests[2]["messages"][-1]["content"]
+        pushed_back = server.requests[3]["messages"][-1]["content"]  # after the write's two requests
     assert "your last change (write settings.ini) was not made" in pushed_back
     assert len(notices(workspace)) == 1
     assert (workspace / "settings.ini").read_text() == "[app]\nname = new\n"
@@ -74,7 +74,7 @@ def test_finishing_again_and_again_over_a_change_never_made_ends_2(
 ) -> None:
     (workspace / "settings.ini").write_text("[app]\nname = old\n")
     script = [
-        act("write", path="settings.ini", content="[app]\nname = new\n"),
+        *wrote("settings.ini", "[app]\nname = new\n"),
         *[act("finish", summary="Renamed the app to new.")] * 3,
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -93,7 +93,7 @@ def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(
 ) -> None:
     init_repo(workspace)
     script = [
-        act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        *wrote(".gitignore", "__pycache__/\n*.log\n"),
         act("finish", summary="Created and committed .gitignore."),
         act("git_add", paths=[".gitignore"]),
         act("git_commit", message="Add gitignore"),
@@ -112,7 +112,7 @@ def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(
 def test_committed_with_no_commit_to_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:
     init_repo(workspace)
     script = [
-        act("write", path=".gitignore", content="__pycache__/\n"),
+        *wrote(".gitignore", "__pycache__/\n"),
         *[act("finish", summary="Created and committed .gitignore.")] * 3,
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -148,16 +148,16 @@ def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
     script = [
-        act("write", path="stats.py", content=wrong),  # shown whole up front: no read needed
+        *wrote("stats.py", wrong),  # shown whole up front: no read needed
         act("finish", summary="Fixed median(); the tests pass."),
-        act("write", path="stats.py", content=MEDIAN_FIXED),
+        *wrote("stats.py", MEDIAN_FIXED),
         act("finish", summary="Fixed median(); the tests pass."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
         assert res.code == 0, res.stdout[-2000:]
         first = json.dumps(server.requests[0]["messages"])
-        pushed_back = server.requests[2]["messages"][-1]["content"]
+        pushed_back = server.requests[3]["messages"][-1]["content"]
     assert "return xs[len(xs) // 2]" in first and "def test_even" in first  # both files shown whole
     assert "the project's tests fail after your last change" in pushed_back and "assert" in pushed_back
     checks = [
@@ -172,7 +172,7 @@ def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth: HearthCli, works
     (workspace / "stats.py").write_text(MEDIAN_BUG)
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
-    script = [act("write", path="stats.py", content=wrong), *[act("finish", summary="Fixed it.")] * 3]
+    script = [*wrote("stats.py", wrong), *[act("finish", summary="Fixed it.")] * 3]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
     assert res.code == 2, res.stdout[-2000:]
@@ -182,9 +182,9 @@ def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth: HearthCli, works
 
 def test_a_changed_python_file_that_does_not_parse_goes_back(hearth: HearthCli, workspace: Path) -> None:
     script = [
-        act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1})\n"),
+        *wrote("counts.py", "import json\nprint(json.dumps({'a': 1})\n"),
         act("finish", summary="Wrote counts.py."),
-        act("write", path="counts.py", content="import json\nprint(json.dumps({'a': 1}))\n"),
+        *wrote("counts.py", "import json\nprint(json.dumps({'a': 1}))\n"),
         act("finish", summary="Wrote counts.py."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -207,8 +207,8 @@ def test_a_script_overwritten_with_its_expected_output_is_refused_and_the_fix_st
     (workspace / "pages.py").write_text(buggy + main)
     fixed = buggy.replace("number * size", "(number - 1) * size") + main
     script = [
-        act("write", path="pages.py", content=fixed),
-        act("write", path="pages.py", content="[0, 1, 2]\n"),
+        *wrote("pages.py", fixed),
+        *wrote("pages.py", "[0, 1, 2]\n"),
         act("finish", summary="pages.py prints [0, 1, 2]."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -230,13 +230,13 @@ def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actio
     script = [
         act("read", path="greet.py"),
         act("ls", path="."),
-        act("write", path="greet.py", content="import sys\n\nprint(f'Hello, {sys.argv[-1]}!')\n"),
+        *wrote("greet.py", "import sys\n\nprint(f'Hello, {sys.argv[-1]}!')\n"),
         act("finish", summary="greet.py greets the last argument."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "Make greet.py greet the last argument")
         assert res.code == 0, res.stdout[-2000:]
-        offered = [sorted(offered_names(schema_of(r))) for r in server.requests]
+        offered = [sorted(offered_names(schema_of(r))) for r in server.requests if "response_format" in r]
     assert "read" in offered[1] and "read" not in offered[2] and "ls" not in offered[2]
     assert {"write", "edit", "finish"} <= set(offered[2])
     assert "read" in offered[3]  # after a change, looking is offered again
@@ -279,9 +279,9 @@ def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_fin
     )
     (workspace / "VERSION.txt").write_text("1\n")
     script = [
-        act("write", path="VERSION.txt", content="3\n"),
+        *wrote("VERSION.txt", "3\n"),
         act("finish", summary="Bumped the version."),
-        act("write", path="VERSION.txt", content="2\n"),
+        *wrote("VERSION.txt", "2\n"),
         act("finish", summary="Bumped the version."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -303,11 +303,11 @@ def test_a_named_file_said_to_be_added_that_is_not_there_goes_back(
     init_repo(workspace)
     script = [
         act("read", path="app.py"),
-        act("write", path="app.py", content='print("app")\n'),  # its quotes changed, nothing else
+        *wrote("app.py", 'print("app")\n'),  # its quotes changed, nothing else
         act("git_add", paths=["app.py"]),
         act("git_commit", message="Add gitignore"),
         act("finish", summary="The .gitignore file was added and committed successfully."),
-        act("write", path=".gitignore", content="__pycache__/\n*.log\n"),
+        *wrote(".gitignore", "__pycache__/\n*.log\n"),
         act("finish", summary="The .gitignore file was added and committed successfully."),
         act("git_add", paths=[".gitignore"]),
         act("git_commit", message="Add gitignore"),
@@ -333,8 +333,8 @@ def test_a_rewrite_of_a_shown_file_that_drops_a_line_is_refused_once(
     (workspace / "README.md").write_text(readme)
     bumped = readme.replace("1.4.2", "1.5.0")
     script = [
-        act("write", path="README.md", content="# tool\nCurrent version: 1.5.0"),
-        act("write", path="README.md", content=bumped),
+        *wrote("README.md", "# tool\nCurrent version: 1.5.0"),
+        *wrote("README.md", bumped),
         act("finish", summary="Bumped README.md to 1.5.0."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -352,7 +352,7 @@ def test_a_shown_json_file_written_again_on_one_line_is_a_change_not_a_loss(
     and the model, told to append, appended it (a broken file)."""
     (workspace / "package.json").write_text('{\n  "name": "tool",\n  "version": "1.4.2"\n}\n')
     script = [
-        act("write", path="package.json", content='{"name": "tool", "version": "1.5.0"}'),
+        *wrote("package.json", '{"name": "tool", "version": "1.5.0"}'),
         act("finish", summary="Bumped package.json to 1.5.0."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -412,7 +412,7 @@ def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(
     (workspace / "test_app.py").write_text("def test_broken():\n    assert False\n")
     (workspace / "README.md").write_text("# app\n\nVersion 1.\n")
     script = [
-        act("write", path="README.md", content="# app\n\nVersion 2.\n"),
+        *wrote("README.md", "# app\n\nVersion 2.\n"),
         act("finish", summary="Updated README.md to version 2."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -436,9 +436,9 @@ def test_a_file_the_task_asks_to_change_left_as_it_was_goes_back(hearth: HearthC
         "def test_nothing():\n    assert True\n\n\ndef test_shout():\n    assert 'shout'.upper() == 'SHOUT'\n"
     )
     script = [
-        act("write", path="greet.py", content=shout),
+        *wrote("greet.py", shout),
         act("finish", summary="The file has been updated with the new content."),
-        act("write", path="test_greet.py", content=tests),
+        *wrote("test_greet.py", tests),
         act("finish", summary="Added --shout and its test."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -460,7 +460,7 @@ def test_an_exercise_changes_only_the_file_it_names_to_change_never_the_tests_th
     tests = "from solution import double\n\n\ndef test_double():\n    assert double(2) == 4\n"
     (workspace / "test_solution.py").write_text(tests)
     script = [
-        act("write", path="solution.py", content="def double(x):\n    return 2 * x\n"),
+        *wrote("solution.py", "def double(x):\n    return 2 * x\n"),
         act("finish", summary="Implemented double."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -498,9 +498,9 @@ def test_a_finish_over_a_name_the_changed_file_never_defines_goes_back(
     broken = "import json\n\nconfig = json.load(open('config.json'))\nprint(client.describe('users'))\n"
     fixed = "print('GET /users')\n"
     script = [
-        act("write", path="client.py", content=broken),
+        *wrote("client.py", broken),
         act("finish", summary="client.py reads config.json now."),
-        act("write", path="client.py", content=fixed),
+        *wrote("client.py", fixed),
         act("finish", summary="client.py is as before."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -520,9 +520,9 @@ def test_a_script_the_task_runs_that_now_fails_with_a_traceback_goes_back(
     broken = "import json\n\nBASE = json.load(open('config.json'))['base']\nprint(BASE + '/users')\n"
     fixed = "import json\n\nBASE = json.load(open('config.json'))['BASE']\nprint(BASE + '/users')\n"
     script = [
-        act("write", path="client.py", content=broken),
+        *wrote("client.py", broken),
         act("finish", summary="client.py reads config.json."),
-        act("write", path="client.py", content=fixed),
+        *wrote("client.py", fixed),
         act("finish", summary="client.py reads config.json."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -590,7 +590,7 @@ def test_a_task_that_asks_for_a_commit_finished_with_none_goes_back_then_ends_0_
     git(workspace, "add", "README.md")
     git(workspace, "commit", "-qm", "readme")
     script = [
-        act("write", path="README.md", content="# app\n\n## Installation\n"),
+        *wrote("README.md", "# app\n\n## Installation\n"),
         act("finish", summary="Fixed spelling in README.md"),
         act("git_add", paths=["README.md"]),
         act("git_commit", message="Fix spelling in README"),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hearth.agent import verdict
+from hearth.agent.body import with_body
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
 from hearth.agent.compaction import Compactor, estimate_tokens
@@ -62,7 +63,7 @@ from hearth.core.events import (
 from hearth.core.protocols import Delta, DeltaSink, EventStore, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message, ToolCall, ToolSpec
 from hearth.core.work import WorkState
-from hearth.llm.actions import action_schema, response_format
+from hearth.llm.actions import action_schema, needs_body, response_format
 from hearth.llm.profiles import ModelProfile, ToolMode
 from hearth.llm.thinking import ThinkSplitter
 from hearth.prompts import render
@@ -299,9 +300,13 @@ class Agent:
                 else None,
             )
             try:
+                sink = _thinking_aware(self.on_delta)
                 with self.tracer.model_request(self.model.name, request) as span:
-                    response = await self.model.complete(request, _thinking_aware(self.on_delta))
+                    response = await self.model.complete(request, sink)
                     span.outcome(response)
+                args = needs_body(response.content, self._schema) if self._schema is not None else None
+                if args is not None:  # a write names its file; the next reply gives the text
+                    response = await with_body(self.model, request, response, args, sink, self.tracer)
                 return response
             except ContextOverflow as exc:
                 learned = self._learn_window(exc, request)  # a smaller reply cap may be all it takes

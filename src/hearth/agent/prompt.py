@@ -8,6 +8,7 @@ full rules.
 from __future__ import annotations
 
 from hearth.agent.instructions import Instructions
+from hearth.llm.actions import BODY_FIELDS
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.tools.base import Tool, signature
@@ -18,9 +19,10 @@ def system_prompt(
     toolset: Toolset, tool_mode: ToolMode, instructions: Instructions | None = None, *, small: bool = False
 ) -> str:
     extra = instructions.render() if instructions else ""
-    tool_list = "\n".join(f"- {signature(t)}: {_line(t)}" for t in toolset)
     if tool_mode is ToolMode.GRAMMAR:  # the grammar holds the form; the prompt only says what to do
+        tool_list = "\n".join(f"- {signature(t, BODY_FIELDS.get(t.name))}: {_line(t)}" for t in toolset)
         return render("system_grammar", tool_list=tool_list, instructions=extra)
+    tool_list = "\n".join(f"- {signature(t)}: {_line(t)}" for t in toolset)
     if small:
         if tool_mode is ToolMode.TEXT:
             protocol = render("tool_protocol_text_small", tool_list=tool_list)

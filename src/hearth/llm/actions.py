@@ -5,11 +5,18 @@ A server that can hold a reply to a JSON schema (llama.cpp's grammar, behind sev
 (`{"tool": NAME, "args": {...}}`), `{"tool": "finish", "summary": ...}` or
 `{"tool": "blocked", "reason": ...}`. A small model then cannot invent a tool, break the JSON,
 hide a call in prose or forget how to finish: finishing is one of the choices at every step.
+
+A file's text is not asked for inside the JSON: a small model escapes code badly in a string (a
+docstring's closing quotes come out as `\\"\\"`, and the write breaks the file). A `write` action
+names only the file; the model's next reply, unconstrained, gives the text in a fenced block as it
+would show code to a person (aider's whole-file form), and the session records the action followed
+by that block as the one reply it is.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,12 +30,22 @@ JSON_OBJECT = "json_object"  # llama-cpp-python: {"type": "json_object", "schema
 JSON_SCHEMA = "json_schema"  # llama.cpp server, LM Studio, vLLM, Ollama's OpenAI endpoint
 SPELLINGS = (JSON_OBJECT, JSON_SCHEMA)
 _DROPPED_KEYS = frozenset({"default", "title", "description", "examples"})
+# The argument a tool's action leaves out, given instead in a fenced block after it.
+BODY_FIELDS = {"write": "content"}
+# A fenced block from its opening line to the last fence that starts a line: a Markdown file's own
+# fences stay inside it.
+_BLOCK = re.compile(r"```[^\n`]*\n(.*)^[ \t]*```", re.DOTALL | re.MULTILINE)
+_CLOSED_INLINE = re.compile(r"```[^\n`]*\n(.*)```", re.DOTALL)  # `return x```
+_OPENED = re.compile(r"```[^\n`]*\n")
 
 
 def action_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
     """One action object: a call of one of `tools`, or finish, or blocked."""
     choices: list[dict[str, Any]] = [
-        _object({"tool": {"const": spec.name}, "args": _args_schema(spec.parameters)}) for spec in tools
+        _object(
+            {"tool": {"const": spec.name}, "args": _args_schema(spec.parameters, BODY_FIELDS.get(spec.name))}
+        )
+        for spec in tools
     ]
     choices.append(_object({"tool": {"const": FINISH}, "summary": {"type": "string"}}))
     choices.append(_object({"tool": {"const": BLOCKED}, "reason": {"type": "string"}}))
@@ -57,29 +74,86 @@ class BadAction(ValueError):
 
 
 def parse_action(content: str, schema: dict[str, Any]) -> Action:
-    """The action a reply holds; raises BadAction saying what is wrong, in words the model can act on."""
-    text = content.strip()
-    if text.startswith("```"):  # a server that ignored the grammar; the model fenced its JSON
-        text = text.strip("`").removeprefix("json").strip()
-    try:
-        # strict=False: a raw tab or newline inside a string (a file's text written as it reads)
-        # is what the model meant; llama.cpp's JSON grammar lets such characters through
-        value = json.loads(text, strict=False)
-    except json.JSONDecodeError as exc:
-        raise BadAction(f"the reply is not one JSON object ({exc.msg} at character {exc.pos})") from None
+    """The action a reply holds; raises BadAction saying what is wrong, in words the model can act on.
+    A `write` action is followed by its file's text in a fenced block (see `needs_body`)."""
+    value, rest = _split(content)
     if not isinstance(value, dict) or not isinstance(value.get("tool"), str):
         raise BadAction('the reply must be one JSON object with a "tool" field')
+    value, inline = _inline_body(value, rest)
     import jsonschema  # type: ignore[import-untyped]  # here: a fifth of `hearth run`'s import time
 
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(value), key=lambda e: e.path)
     if errors:
         raise BadAction(_explain(value, schema))
     name = value["tool"]
+    field = BODY_FIELDS.get(name)
+    if rest and field is None:
+        raise BadAction("the reply must be one JSON object and nothing after it")
     if name == FINISH:
         return Action(FINISH, {}, str(value.get("summary", "")))
     if name == BLOCKED:
         return Action(BLOCKED, {}, str(value.get("reason", "")))
-    return Action(name, dict(value.get("args") or {}))
+    args = dict(value.get("args") or {})
+    if field is not None:
+        args[field] = inline if inline is not None else body_text(rest, str(args.get("path", "the file")))
+    return Action(name, args)
+
+
+def _inline_body(value: dict[str, Any], rest: str) -> tuple[dict[str, Any], str | None]:
+    """The action without a text its server let through inside the JSON (a server that does not
+    hold the grammar), and that text: what the model meant, taken as it is."""
+    field = BODY_FIELDS.get(value["tool"])
+    args = value.get("args")
+    if field is None or rest or not isinstance(args, dict) or not isinstance(args.get(field), str):
+        return value, None
+    return {**value, "args": {k: v for k, v in args.items() if k != field}}, args[field]
+
+
+def needs_body(content: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments of a reply's action when it is a valid `write` action still without its text
+    (the next request asks for it); None otherwise."""
+    try:
+        value, rest = _split(content)
+    except BadAction:
+        return None
+    if rest or not isinstance(value, dict) or value.get("tool") not in BODY_FIELDS:
+        return None
+    import jsonschema
+
+    if any(jsonschema.Draft202012Validator(schema).iter_errors(value)):
+        return None
+    return dict(value.get("args") or {})
+
+
+def body_text(reply: str, path: str) -> str:
+    """The file's text from the reply that gives it: the fenced block's inside (the whole reply
+    when it has no fence)."""
+    block = _BLOCK.search(reply) or _CLOSED_INLINE.search(reply)
+    if block:
+        text = block.group(1)
+        return text if text.endswith("\n") or not text else text + "\n"
+    if _OPENED.search(reply):
+        raise BadAction(
+            f"the text for {path} was cut off before its closing ```: write a shorter file, "
+            "or change part of it with edit"
+        )
+    if not reply.strip():
+        raise BadAction(f"no text for {path} followed the write action")
+    return reply.strip("\n") + "\n"
+
+
+def _split(content: str) -> tuple[Any, str]:
+    """The reply's JSON value and what follows it."""
+    text = content.strip()
+    if text.startswith("```"):  # a server that ignored the grammar; the model fenced its JSON
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        # strict=False: a raw tab or newline inside a string is what the model meant; llama.cpp's
+        # JSON grammar lets such characters through
+        value, end = json.JSONDecoder(strict=False).raw_decode(text)
+    except json.JSONDecodeError as exc:
+        raise BadAction(f"the reply is not one JSON object ({exc.msg} at character {exc.pos})") from None
+    return value, text[end:].strip("\n ")
 
 
 def matches(content: str, schema: dict[str, Any]) -> bool:
@@ -115,12 +189,15 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _args_schema(parameters: dict[str, Any]) -> dict[str, Any]:
-    """A tool's argument schema, without what a grammar need not carry (defaults, descriptions),
-    closed to unknown fields."""
+def _args_schema(parameters: dict[str, Any], body: str | None = None) -> dict[str, Any]:
+    """A tool's argument schema, without what a grammar need not carry (defaults, descriptions)
+    and without the `body` argument given after the action, closed to unknown fields."""
     slim = _slim(parameters)
     if not isinstance(slim, dict):
         return {"type": "object"}
+    if body is not None:
+        slim["properties"] = {k: v for k, v in (slim.get("properties") or {}).items() if k != body}
+        slim["required"] = [k for k in slim.get("required", []) if k != body]
     slim.setdefault("type", "object")
     if slim.get("type") == "object" and "properties" in slim:
         slim.setdefault("additionalProperties", False)

@@ -120,12 +120,15 @@ def _strip_titles(node: Any) -> Any:
     return node
 
 
-def signature(tool: Tool) -> str:
-    """`write(path: string, content: string)`; optional parameters end in `?`."""
+def signature(tool: Tool, omit: str | None = None) -> str:
+    """`write(path: string, content: string)`; optional parameters end in `?`; `omit`: a
+    parameter not shown (one given another way)."""
     schema = tool.spec().parameters
     required = set(schema.get("required", []))
     parts = []
     for pname, prop in (schema.get("properties") or {}).items():
+        if pname == omit:
+            continue
         typ = prop.get("type") or "|".join(
             str(p.get("type")) for p in prop.get("anyOf", []) if p.get("type") != "null"
         )
