@@ -159,11 +159,13 @@ def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0
         first = json.dumps(server.requests[0]["messages"])
         pushed_back = server.requests[3]["messages"][-1]["content"]
     assert "return xs[len(xs) // 2]" in first and "def test_even" in first  # both files shown whole
+    # the task says a test fails: how it fails is shown with the task, before any change
+    assert "as the task says they fail" in first and "test_even" in first.split("as the task says")[1]
     assert "the project's tests fail after your last change" in pushed_back and "assert" in pushed_back
     checks = [
         e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
     ]
-    assert [c.ok for c in checks] == [False, True]
+    assert [c.ok for c in checks] == [False, False, True]  # at the start, the wrong fix, the right one
     assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
     assert not (workspace / ".pytest_cache").exists() and not (workspace / "__pycache__").exists()
 

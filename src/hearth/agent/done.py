@@ -146,6 +146,11 @@ _CHANGE_CLAIM = re.compile(
     rf"(?:^|[.!:;]\s+|\n\s*[-*]?\s*|\bI\s+(?:have\s+|'ve\s+)?|\b(?:has|have)\s+been\s+){_VERBS}",
     re.IGNORECASE,
 )
+# A task that says the tests fail now ("Some tests in test_x.py fail. Fix the bug in x.py.").
+_SAYS_TESTS_FAIL = re.compile(
+    r"\btests?\b(?:[^.\n]|\.(?=\w)){0,40}\b(?:fail\w*|break\w*|broken|errors?)\b|\bfail\w*\s+(?:unit\s+)?tests?\b",
+    re.IGNORECASE,
+)
 _TESTS_CLAIM = re.compile(
     r"\btests?\b[^.\n]{0,30}\b(?:pass|passes|passed|passing|succeed\w*)\b", re.IGNORECASE
 )
@@ -470,6 +475,18 @@ class FinishReview:
         ):
             return render("finish_problem_tests_not_run")
         return ""
+
+    async def failing_now(self, task: str, step: int) -> str:
+        """For a task that says the tests fail: their failure as it is before any change (what the
+        model is to make pass; a small model that never ran them rewrote the file unchanged).
+        "" when the task says no such thing, or nothing fails."""
+        command = test_command(self.dispatcher.context.workspace) if _SAYS_TESTS_FAIL.search(task) else ""
+        result = await self._run_tests(command, step) if command else None
+        if result is None or result.ok:
+            return ""
+        tail = "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
+        shown = "the test files' tests" if command == PYTEST else f"`{command}`"
+        return render("workspace_tests_fail", command=shown, output=tail)
 
     async def _run_task_commands(self, history: Sequence[Event], task: str) -> str:
         """Run the scripts the task itself runs ("python3 client.py must print the same as

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
 
+from hearth.agent.done import FinishReview
 from hearth.agent.loop import Agent
 from hearth.agent.overview import GIT_TOOLS, missing_paths, named_contents, workspace_overview
 from hearth.agent.plan import parse_plan
@@ -202,9 +203,10 @@ class Conversation:
             if not text.strip():
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
-            first_look = self._first_look(text) if self.agent.profile.small else ""
-            if first_look and not any(isinstance(e, UserMessage) for e in self.agent.history):
-                opening.append(HearthMessage(reason="files", text=first_look))
+            if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
+                first_look = self._first_look(text) + await self._failing_tests(text)
+                if first_look:
+                    opening.append(HearthMessage(reason="files", text=first_look))
             offer = self._memories(text)
             if offer:
                 opening.append(HearthMessage(reason="memories", text=offer))
@@ -239,6 +241,14 @@ class Conversation:
             lines = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in tools)
             text += render("workspace_git", tool_list=lines)
         return text
+
+    async def _failing_tests(self, task: str) -> str:
+        """When the task says the tests fail: their output now, run through the dispatcher like
+        the finish review's run (the session's permissions and sandbox)."""
+        agent = self.agent
+        review = FinishReview(agent.dispatcher, agent.record, agent.state)
+        found = await review.failing_now(task, len(agent.history))
+        return "\n" + found if found else ""
 
     def _named_files(self, task: str) -> str:
         """The small files the task names, whole (agent/overview), each then counting as read:
