@@ -157,6 +157,9 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
     assert needs_body(f"{write}\n```python\n{code}```\n", schema) is None
     with pytest.raises(ValueError, match="cut off before its closing"):
         parse_action(f"{write}\n```python\n{code}", schema)
+    # a file is written whole: append is not offered (small models appended new versions)
+    with pytest.raises(ValueError, match="append"):
+        parse_action('{"tool": "write", "args": {"path": "a.py", "append": true}}\n```\nx\n```', schema)
     # a Markdown file's own fences stay inside it
     readme = "# Tool\n\n```sh\ntool --help\n```\n"
     assert parse_action(f"{write}\n```markdown\n{readme}```", schema).args["content"] == readme

@@ -17,8 +17,7 @@ from hearth.prompts import render
 
 def body_request(request: ModelRequest, action: ModelResponse, args: dict[str, Any]) -> ModelRequest:
     """The request for the text of the write `action` chose (`args`: its arguments so far)."""
-    template = "action_body_append" if args.get("append") else "action_body"
-    ask = render(template, path=str(args.get("path") or "the file"))
+    ask = render("action_body", path=str(args.get("path") or "the file"))
     return ModelRequest(
         messages=[
             *request.messages,

@@ -8,7 +8,7 @@ full rules.
 from __future__ import annotations
 
 from hearth.agent.instructions import Instructions
-from hearth.llm.actions import BODY_FIELDS
+from hearth.llm.actions import LEFT_OUT
 from hearth.llm.profiles import ToolMode
 from hearth.prompts import render
 from hearth.tools.base import Tool, signature
@@ -20,7 +20,7 @@ def system_prompt(
 ) -> str:
     extra = instructions.render() if instructions else ""
     if tool_mode is ToolMode.GRAMMAR:  # the grammar holds the form; the prompt only says what to do
-        tool_list = "\n".join(f"- {signature(t, BODY_FIELDS.get(t.name))}: {_line(t)}" for t in toolset)
+        tool_list = "\n".join(f"- {signature(t, LEFT_OUT.get(t.name, ()))}: {_line(t)}" for t in toolset)
         return render("system_grammar", tool_list=tool_list, instructions=extra)
     tool_list = "\n".join(f"- {signature(t)}: {_line(t)}" for t in toolset)
     if small:

@@ -32,6 +32,9 @@ SPELLINGS = (JSON_OBJECT, JSON_SCHEMA)
 _DROPPED_KEYS = frozenset({"default", "title", "description", "examples"})
 # The argument a tool's action leaves out, given instead in a fenced block after it.
 BODY_FIELDS = {"write": "content"}
+# The arguments an action does not offer: the body, and write's `append` (a small model offered
+# it appended whole new versions of a file to the old one; a file is written whole).
+LEFT_OUT = {"write": frozenset({"content", "append"})}
 # A fenced block from its opening line to the last fence that starts a line: a Markdown file's own
 # fences stay inside it.
 _BLOCK = re.compile(r"```[^\n`]*\n(.*)^[ \t]*```", re.DOTALL | re.MULTILINE)
@@ -43,7 +46,7 @@ def action_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
     """One action object: a call of one of `tools`, or finish, or blocked."""
     choices: list[dict[str, Any]] = [
         _object(
-            {"tool": {"const": spec.name}, "args": _args_schema(spec.parameters, BODY_FIELDS.get(spec.name))}
+            {"tool": {"const": spec.name}, "args": _args_schema(spec.parameters, LEFT_OUT.get(spec.name))}
         )
         for spec in tools
     ]
@@ -189,15 +192,15 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _args_schema(parameters: dict[str, Any], body: str | None = None) -> dict[str, Any]:
+def _args_schema(parameters: dict[str, Any], left_out: frozenset[str] | None = None) -> dict[str, Any]:
     """A tool's argument schema, without what a grammar need not carry (defaults, descriptions)
-    and without the `body` argument given after the action, closed to unknown fields."""
+    and without the arguments `left_out` (see LEFT_OUT), closed to unknown fields."""
     slim = _slim(parameters)
     if not isinstance(slim, dict):
         return {"type": "object"}
-    if body is not None:
-        slim["properties"] = {k: v for k, v in (slim.get("properties") or {}).items() if k != body}
-        slim["required"] = [k for k in slim.get("required", []) if k != body]
+    if left_out:
+        slim["properties"] = {k: v for k, v in (slim.get("properties") or {}).items() if k not in left_out}
+        slim["required"] = [k for k in slim.get("required", []) if k not in left_out]
     slim.setdefault("type", "object")
     if slim.get("type") == "object" and "properties" in slim:
         slim.setdefault("additionalProperties", False)

@@ -8,7 +8,7 @@ tools are allowed in plan mode, destructive ones ask in normal mode.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,14 +120,14 @@ def _strip_titles(node: Any) -> Any:
     return node
 
 
-def signature(tool: Tool, omit: str | None = None) -> str:
-    """`write(path: string, content: string)`; optional parameters end in `?`; `omit`: a
-    parameter not shown (one given another way)."""
+def signature(tool: Tool, omit: Collection[str] = ()) -> str:
+    """`write(path: string, content: string)`; optional parameters end in `?`; `omit`: the
+    parameters not shown (given another way, or not offered)."""
     schema = tool.spec().parameters
     required = set(schema.get("required", []))
     parts = []
     for pname, prop in (schema.get("properties") or {}).items():
-        if pname == omit:
+        if pname in omit:
             continue
         typ = prop.get("type") or "|".join(
             str(p.get("type")) for p in prop.get("anyOf", []) if p.get("type") != "null"
