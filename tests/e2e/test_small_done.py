@@ -614,3 +614,48 @@ def test_asking_for_a_commit_is_a_commit_verb_not_denied() -> None:
     assert asks_commit("Commit the fix.")
     assert not asks_commit("Fix the bug; do not commit.")
     assert not asks_commit("Show the last commit message.")
+
+
+# A rename or removal the task asks for, judged by what is left of the name
+
+
+def test_a_rename_left_in_another_file_goes_back_naming_where_then_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "settings.py").write_text("MAX_TRIES = 3\n")
+    (workspace / "app.py").write_text("from settings import MAX_TRIES\n\nprint(MAX_TRIES)\n")
+    script = [
+        act("read", path="settings.py"),
+        *wrote("settings.py", "TRY_LIMIT = 3\n"),
+        act("finish", summary="Renamed MAX_TRIES to TRY_LIMIT."),
+        act("read", path="app.py"),
+        *wrote("app.py", "from settings import TRY_LIMIT\n\nprint(TRY_LIMIT)\n"),
+        act("finish", summary="Renamed MAX_TRIES to TRY_LIMIT."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Rename the constant MAX_TRIES to TRY_LIMIT everywhere.")
+        assert res.code == 0, res.stdout[-2000:]
+        pushed_back = server.requests[4]["messages"][-1]["content"]
+    assert "MAX_TRIES is still in app.py (lines 1, 3)" in pushed_back
+    assert len(notices(workspace)) == 1
+    assert "MAX_TRIES" not in (workspace / "app.py").read_text()
+
+
+def test_a_setting_the_task_removes_still_there_goes_back_then_ends_0_once_gone(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "config.json").write_text('{\n  "name": "shop",\n  "legacy_pool": true,\n  "port": 1\n}\n')
+    kept = '{\n  "name": "shop",\n  "legacy_pool": true,\n  "port": 2\n}\n'
+    fixed = '{\n  "name": "shop",\n  "port": 2\n}\n'
+    script = [
+        *wrote("config.json", kept),  # shown whole up front: no read needed
+        act("finish", summary="Removed legacy_pool and set the port to 2."),
+        *wrote("config.json", fixed),
+        act("finish", summary="Removed legacy_pool and set the port to 2."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "In config.json, remove the legacy_pool setting and set port to 2."
+        assert run(hearth, server, workspace, task).code == 0
+        pushed_back = server.requests[3]["messages"][-1]["content"]
+    assert "remove legacy_pool, but it is still in config.json (line 3)" in pushed_back
+    assert (workspace / "config.json").read_text() == fixed

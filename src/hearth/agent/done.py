@@ -22,7 +22,9 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    claim with no evidence. The scripts the task itself runs (`python3 client.py must print the
    same`) run too, with the options and workspace files the task gives them: a Python
    traceback is evidence the work is not done.
-6. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
+6. The task asks to rename a name and the old one is still in the workspace, or to remove one
+   and it is still in the files the task names (agent/leftovers).
+7. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
    and nothing was changed or run in the turn; or that file, in the workspace, is the one the
    turn's writes and edits left alone (no command having run).
 Plan mode's planning turn is left alone: a plan changes nothing yet.
@@ -45,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.leftovers import leftover_problem
 from hearth.agent.named_files import named_paths
 from hearth.agent.state import SessionState
 from hearth.core.errors import LimitReached, TaskDone, ToolError
@@ -448,7 +451,8 @@ class FinishReview:
         if not touched:
             asks = _ASKS_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
-        found = asked_unchanged(history, turn, self.dispatcher)
+        root = self.dispatcher.context.workspace
+        found = asked_unchanged(history, turn, self.dispatcher) or leftover_problem(task, root, _names(task))
         if found:
             return found
         python = changed_python(turn, self.dispatcher)

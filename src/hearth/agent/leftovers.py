@@ -1,0 +1,111 @@
+"""What a rename or a removal the task asks for left behind: evidence a finish is premature.
+
+"Rename the constant MAX_RETRIES to RETRY_LIMIT everywhere": a small model renamed it in one file
+and finished, the others still importing the old name. "Remove the legacy_pool setting": it wrote
+the file back with the key still there, and finished. Both are read from the task's own words:
+the old name of a rename must be gone from the workspace's text files; a name the task says to
+remove (one that reads as a name: quoted, or with an underscore) must be gone from the files the
+task names. Only names are judged, never prose ("remove the print calls" is not read).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+from hearth.prompts import render
+
+_NAME = r"[`'\"]?([A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
+_RENAME = re.compile(
+    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}\s+(?:to|into|as)\s+{_NAME}", re.IGNORECASE
+)
+# "remove the legacy_pool setting", "delete `debug` from ...": a quoted word or a word with "_"
+_REMOVE = re.compile(
+    r"\b(?:remove|delete|drop)\s+(?:(?:the|a|an|all)\s+)?(?:\w+\s+)?"
+    r"(?:[`'\"]([A-Za-z_][\w-]*)[`'\"]|([A-Za-z]\w*_\w*))",
+    re.IGNORECASE,
+)
+_TEST_FILE = re.compile(r"test_.*\.py$|.*_test\.py$")  # a test may check the name is gone
+_SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", ".venv"})
+_MAX_FILES = 300
+_MAX_BYTES = 200_000
+_SHOWN = 4
+
+
+def renamed(task: str) -> list[tuple[str, str]]:
+    """(old, new) for each rename the task asks for of a name that reads as one (quoted, or with
+    an underscore or a capital inside: a plain word such as `get` stands in too many places)."""
+    found = []
+    for m in _RENAME.finditer(task):
+        old, new = m.group(1), m.group(2)
+        quoted = m.group(0).split(old, 1)[0][-1:] in "`'\""
+        if old != new and (quoted or _distinctive(old)):
+            found.append((old, new))
+    return found
+
+
+def _distinctive(name: str) -> bool:
+    return "_" in name.strip("_") or any(c.isupper() for c in name[1:])
+
+
+def removed(task: str) -> list[str]:
+    """The names the task says to remove."""
+    return [m.group(1) or m.group(2) for m in _REMOVE.finditer(task)]
+
+
+def leftover_problem(task: str, root: Path, named: list[str]) -> str:
+    """What the finish review says when a renamed name is still in the workspace, or a removed
+    one still in the files the task names (`named`); "" when nothing is left."""
+    for old, new in renamed(task):
+        places = _where(old, _text_files(root), root)
+        if places:
+            return render("finish_problem_leftover_rename", old=old, new=new, places=places)
+    files = [root / n for n in named if _regular(root / n) and not _TEST_FILE.match(os.path.basename(n))]
+    for name in removed(task):
+        places = _where(name, files, root)
+        if places:
+            return render("finish_problem_leftover_removed", name=name, places=places)
+    return ""
+
+
+def _where(name: str, files: list[Path], root: Path | None = None) -> str:
+    """ "fetcher.py (line 3), test_fetcher.py (lines 4, 9)": where `name` stands as a word."""
+    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    found: list[str] = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        lines = [str(i) for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+        if lines:
+            shown = path.relative_to(root) if root else path
+            found.append(f"{shown} (line{'s' if len(lines) > 1 else ''} {', '.join(lines[:5])})")
+        if len(found) >= _SHOWN:
+            break
+    return ", ".join(found)
+
+
+def _text_files(root: Path) -> list[Path]:
+    """The workspace's files a rename would touch: regular, not hidden, not too large."""
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        for name in sorted(names):
+            path = Path(folder) / name
+            if not name.startswith(".") and _regular(path):
+                files.append(path)
+            if len(files) >= _MAX_FILES:
+                return files
+    return files
+
+
+def _regular(path: Path) -> bool:
+    """A regular file (a symlink is never followed), small enough to read."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size <= _MAX_BYTES
