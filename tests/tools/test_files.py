@@ -278,3 +278,11 @@ def test_a_write_carrying_reads_line_numbers_on_every_line_writes_the_lines(work
     gaps = "1\ta = 1\n3\tb = 2\n"
     call(workspace, "write", path="gaps.py", content=gaps)
     assert (workspace / "gaps.py").read_text() == gaps  # not numbered one after another
+
+
+def test_a_text_files_own_lines_written_back_with_reads_numbers_change_nothing(workspace: Path) -> None:
+    (workspace / "names.txt").write_text("pear\napple\nfig\n")
+    call(workspace, "read", path="names.txt")
+    with pytest.raises(ToolError, match="already has exactly this content"):
+        call(workspace, "write", path="names.txt", content="1\tpear\n2\tapple\n3\tfig\n")
+    assert (workspace / "names.txt").read_text() == "pear\napple\nfig\n"  # not numbered now

@@ -175,16 +175,22 @@ def as_meant(path: Path, content: str) -> tuple[str, str]:
             return fenced.group(1) + "\n", " (the ``` fence around the content was left out)"
     if path.suffix.lower() in _TABLES:
         return content, ""  # "1<tab>alice" rows are a table's data
+    text = without_numbers(content)
+    if text is not None:
+        return text, " (the line numbers read shows were left out)"
+    return content, ""
+
+
+def without_numbers(content: str) -> str | None:
+    """The text without read's consecutive `N<tab>` line numbers, when every line has one."""
     lines = content.splitlines()
     numbered = [_NUMBERED.fullmatch(line) for line in lines]
-    if len(lines) >= 2 and all(numbered):
-        numbers = [int(m.group(1)) for m in numbered if m]
-        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
-            text = "\n".join(m.group(2) for m in numbered if m)
-            return text + (
-                "\n" if content.endswith("\n") else ""
-            ), " (the line numbers read shows were left out)"
-    return content, ""
+    if len(lines) < 2 or not all(numbered):
+        return None
+    numbers = [int(m.group(1)) for m in numbered if m]
+    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        return None
+    return "\n".join(m.group(2) for m in numbered if m) + ("\n" if content.endswith("\n") else "")
 
 
 def write(args: WriteInput, ctx: RunContext) -> str:
@@ -206,7 +212,12 @@ def write(args: WriteInput, ctx: RunContext) -> str:
         if ctx.known is not None or (st is not None and stat.S_ISREG(st.st_mode)):
             with _open_read(ctx, path) as raw:
                 old = b"" if _is_binary(raw) else raw.read(WHOLE_READ_BYTES + 1)
-            if old == data and len(old) <= WHOLE_READ_BYTES:
+            # a table's text with read's line numbers still on, otherwise as it is: the model
+            # copied what read showed, and meant no change (in a table they cannot be left out)
+            plain = without_numbers(args.content)
+            if (old == data or (plain is not None and old == plain.encode("utf-8"))) and len(
+                old
+            ) <= WHOLE_READ_BYTES:
                 _seen(ctx, path)
                 raise ToolError(
                     f"Not written: {args.path} already has exactly this content, so nothing would "
