@@ -659,3 +659,27 @@ def test_a_setting_the_task_removes_still_there_goes_back_then_ends_0_once_gone(
         pushed_back = server.requests[3]["messages"][-1]["content"]
     assert "remove legacy_pool, but it is still in config.json (line 3)" in pushed_back
     assert (workspace / "config.json").read_text() == fixed
+
+
+def test_work_the_task_puts_on_a_branch_goes_back_until_it_is_there_then_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    init_repo(workspace)
+    script = [
+        *wrote("app.py", "print('hello')\n"),  # shown whole up front
+        act("finish", summary="Changed app.py."),
+        act("git_branch", name="say-hello", create=True, switch=True),
+        act("git_add", paths=["app.py"]),
+        act("git_commit", message="Say hello"),
+        act("finish", summary="Committed the change on say-hello."),
+    ]
+    task = "Create a branch named say-hello, make app.py print hello there, and commit it with the message 'Say hello'."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+        first = json.dumps(server.requests[0]["messages"])
+    assert "git_branch(" in first  # the task names a branch: the branch tool is listed with git's
+    [notice] = notices(workspace)
+    assert "on the branch say-hello, and no step switched to it" in notice.text
+    assert git(workspace, "log", "-1", "--format=%s", "say-hello").strip() == "Say hello"
+    assert git(workspace, "log", "-1", "--format=%s", "main").strip() == "init"

@@ -9,7 +9,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
 1. A change the model tried last failed and no change of the same file (or, for a tool with no
    path, by the same tool) worked in the turn: nothing it meant to change was changed.
 2. The summary says something was committed, or the task asks for a commit, and no commit
-   worked after the last change of a file.
+   worked after the last change of a file; or the task names a branch for the work and no step
+   switched to it.
 3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
    things worked in this turn (no write or edit, no command run); or it names a file the task
    names that is not in the workspace (".gitignore was added" with no .gitignore).
@@ -143,6 +144,11 @@ _CLAUSE_END = re.compile(
 )
 _ASKS_COMMIT = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|then|please)\s+)commit\b", re.IGNORECASE)
 _NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
+_ASKS_BRANCH = re.compile(
+    r"\bbranch\s+(?:named|called)\s+[`'\"]?([\w./-]*\w)|\bbranch\s+[`'\"]([\w./-]+)[`'\"]"
+    r"|\b(?:create|make|start)\s+(?:a\s+)?(?:new\s+)?(?:git\s+)?branch\s+(?:(?:named|called)\s+)?[`'\"]?([\w./-]*\w)",
+    re.IGNORECASE,
+)
 _COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
 _DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
 _CHANGE_CLAIM = re.compile(
@@ -246,6 +252,27 @@ def committed_last(turn: Turn, dispatcher: Dispatcher) -> bool:
         elif changing(dispatcher, name) and "path" in call.arguments:
             committed = False
     return committed
+
+
+def asked_branch(task: str) -> str:
+    """The branch the task asks the work to be done on ("create a branch named fix-typo",
+    "on the branch `docs`"), or ""."""
+    found = _ASKS_BRANCH.search(task)
+    return next((g for g in found.groups() if g), "") if found else ""
+
+
+def switched_to(turn: Turn, dispatcher: Dispatcher, branch: str) -> bool:
+    """Whether a step of the turn switched to `branch` (git_branch, or git checkout/switch)."""
+    for call, result in turn.results:
+        if not result.ok or call is None:
+            continue
+        name, args = _canonical(dispatcher, result.name), call.arguments
+        if name == "git_branch" and args.get("name") == branch and args.get("switch"):
+            return True
+        command = str(args.get("command", "")) if name == "shell" else ""
+        if re.search(rf"\bgit\s+(?:checkout|switch)\b.*\s{re.escape(branch)}(?:\s|$)", command):
+            return True
+    return False
 
 
 def asks_commit(task: str) -> bool:
@@ -440,6 +467,9 @@ class FinishReview:
             or claim_problem(turn, self.dispatcher, summary)
             or missing_claimed(history, summary, self.dispatcher.context.workspace)
         )
+        branch = asked_branch(task)
+        if not found and branch and not switched_to(turn, self.dispatcher, branch):
+            found = render("finish_problem_branch", branch=branch)
         if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
             found = render("finish_problem_commit_asked")
         if found:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
 
-from hearth.agent.done import FinishReview
+from hearth.agent.done import FinishReview, asked_branch
 from hearth.agent.loop import Agent
 from hearth.agent.overview import GIT_TOOLS, missing_paths, named_contents, workspace_overview
 from hearth.agent.plan import parse_plan
@@ -237,7 +237,8 @@ class Conversation:
         text += self._named_files(task)
         if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
             toolset = self.agent.dispatcher.toolset
-            tools = [t for t in (toolset.get(n) for n in GIT_TOOLS) if t is not None]
+            names = (*GIT_TOOLS, "git_branch") if asked_branch(task) else GIT_TOOLS
+            tools = [t for t in (toolset.get(n) for n in names) if t is not None]
             lines = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in tools)
             text += render("workspace_git", tool_list=lines)
         return text
