@@ -30,7 +30,7 @@ def test_the_embedded_model_drives_the_real_loop(hearth, workspace: Path) -> Non
         timeout=900,
     )
     lines = res.json_lines()
-    assert lines[0]["type"] == "session_started" and lines[0]["tool_mode"] == "text"
+    assert lines[0]["type"] == "session_started" and lines[0]["tool_mode"] == "grammar"
     assert lines[-1]["type"] == "done" and res.code in (0, 2, 3)
     calls = [line for line in lines if line["type"] == "tool_call"]
     assert calls, "the model made no tool call Hearth could read"

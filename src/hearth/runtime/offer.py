@@ -18,6 +18,7 @@ from hearth.agent.prompt import system_prompt
 from hearth.core.errors import ModelError
 from hearth.core.protocols import Model
 from hearth.history.patches import patch_tools
+from hearth.llm.actions import JSON_OBJECT
 from hearth.llm.client import OpenAICompatModel
 from hearth.llm.probe import probe_action_format, probe_tool_mode
 from hearth.llm.profiles import (
@@ -207,7 +208,8 @@ async def decide_tool_mode(
 ) -> tuple[ToolMode, ToolMode | None]:
     """How the main model calls tools, and what the probe found (None: not probed). The
     configured mode wins; `auto` means text for the embedded models (measured: they call tools
-    reliably only as text), else the probe's answer when probing is on. Grammar mode is settled
+    reliably only as text; `choose_actions` then holds them to a grammar), else the probe's answer
+    when probing is on. Grammar mode is settled
     afterwards (`choose_actions`), once the profile says whether the model is small."""
     if settings.model.tool_mode is ToolMode.GRAMMAR:
         return ToolMode.TEXT, None  # until the server is found to hold replies to a schema
@@ -257,12 +259,17 @@ async def choose_actions(
 ) -> ModelProfile:
     """Grammar mode (constrained actions) when asked for, or, in auto mode, for a small model on a
     server found to hold replies to a schema. Asked for on a server that holds none, text mode.
-    The embedded models stay in text mode unless grammar is asked for (measured there first)."""
+    The embedded server is llama-cpp-python's, which holds `json_object` schemas: no probe."""
     wanted = settings.model.tool_mode is ToolMode.GRAMMAR
-    auto = settings.model.tool_mode is ToolMode.AUTO and profile.small and probe and not embedded
+    auto = settings.model.tool_mode is ToolMode.AUTO and profile.small and (probe or embedded)
     if not (wanted or auto):
         return profile
-    found = await probed_action_format(base, model) if isinstance(model, OpenAICompatModel) else ""
+    if embedded:
+        found = JSON_OBJECT
+    elif isinstance(model, OpenAICompatModel):
+        found = await probed_action_format(base, model)
+    else:
+        found = ""
     if found:
         return profile.model_copy(update={"tool_mode": ToolMode.GRAMMAR, "action_format": found})
     if wanted:
