@@ -64,45 +64,9 @@ COMMITS = frozenset({"git_commit"})
 TEST_SKIPPED_DIRS = frozenset(
     {"node_modules", "__pycache__", "venv", ".venv", "build", "dist", "site-packages"}
 )
-# Without pytest in the sandbox (a system python3), the test files' plain test functions and
-# unittest cases run under a few lines of Python instead: what most small projects' tests are.
-PLAIN_RUNNER = """
-import importlib.util, inspect, pathlib, sys, traceback, unittest
-sys.dont_write_bytecode = True
-sys.path.insert(0, ".")
-ran = failed = 0
-def show(limit):
-    lines = traceback.format_exc(limit=limit).splitlines()[1:]
-    print("\\n".join(line for line in lines if "<stdin>" not in line))
-for path in sorted(p for p in pathlib.Path(".").rglob("*.py") if p.name.startswith("test_") or p.name.endswith("_test.py")):
-    if any(part.startswith(".") or part in ("venv", "node_modules", "site-packages") for part in path.parts):
-        continue
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception:
-        failed += 1
-        print(f"ERROR collecting {path}")
-        show(-3)
-        continue
-    for name, test in list(vars(module).items()):
-        if name.startswith("test") and inspect.isfunction(test) and not inspect.signature(test).parameters:
-            ran += 1
-            try:
-                test()
-            except Exception:
-                failed += 1
-                print(f"FAILED {path}::{name}")
-                show(-2)
-    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
-    if suite.countTestCases():
-        result = unittest.TextTestRunner(stream=sys.stdout, verbosity=0).run(suite)
-        ran += result.testsRun
-        failed += len(result.failures) + len(result.errors)
-print(f"{ran - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0 if ran else 5)
-"""
+# Without pytest in the sandbox (a system python3), the test files' own test functions and
+# unittest cases run under agent/plain_runner instead (its text, sent to `python3 -`).
+PLAIN_RUNNER = "\n" + (Path(__file__).parent / "plain_runner.py").read_text(encoding="utf-8")
 PYTEST = (
     "if python3 -c 'import pytest' 2>/dev/null; then PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -x "
     f"-p no:cacheprovider; else python3 - <<'HEARTH_TESTS'{PLAIN_RUNNER}HEARTH_TESTS\nfi"

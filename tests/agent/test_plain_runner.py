@@ -1,0 +1,89 @@
+"""The tests' runner for a sandbox whose Python has no pytest: a project's tests that import
+pytest are judged on their own asserts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from hearth.agent.done import PLAIN_RUNNER
+
+TESTS = """import pytest
+
+from batching import chunk
+
+
+def test_even():
+    assert chunk([1, 2, 3, 4], 2) == [[1, 2], [3, 4]]
+
+
+def test_last_is_shorter():
+    assert chunk([1, 2, 3], 2) == [[1, 2], [3]]
+
+
+def test_bad_size():
+    with pytest.raises(ValueError, match="size"):
+        chunk([1], 0)
+
+
+@pytest.mark.parametrize("n, expected", [(1, [[1]]), (2, [[1]])])
+def test_one_item(n, expected):
+    assert chunk([1], n) == expected
+
+
+def test_close():
+    assert 0.1 + 0.2 == pytest.approx(0.3)
+
+
+def test_uses_a_fixture(tmp_path):
+    raise AssertionError("never run: the runner has no fixtures")
+"""
+WRONG = """def chunk(items, size):
+    if size < 1:
+        raise ValueError("size must be at least 1")
+    return [items[i : i + size] for i in range(0, len(items) - size + 1, size)]
+"""
+RIGHT = WRONG.replace("len(items) - size + 1", "len(items)")
+
+
+def run(folder: Path) -> subprocess.CompletedProcess[str]:
+    # -S: no site-packages, so no pytest, as with a sandbox's system Python
+    return subprocess.run(
+        [sys.executable, "-S", "-"],
+        input=PLAIN_RUNNER,
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_tests_that_import_pytest_run_without_it_and_a_wrong_module_fails_them(tmp_path: Path) -> None:
+    (tmp_path / "test_batching.py").write_text(TESTS)
+    (tmp_path / "batching.py").write_text(WRONG)
+    wrong = run(tmp_path)
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert "FAILED test_batching.py::test_last_is_shorter" in wrong.stdout
+    assert "ERROR collecting" not in wrong.stdout
+    assert wrong.stdout.strip().endswith("4 passed, 2 failed")  # one parametrize case fails too
+    (tmp_path / "batching.py").write_text(RIGHT)
+    right = run(tmp_path)
+    assert right.returncode == 0, right.stdout + right.stderr
+    assert right.stdout.strip().endswith("6 passed, 0 failed")
+
+
+def test_a_raises_that_is_not_raised_fails_and_a_file_that_cannot_load_counts_once(tmp_path: Path) -> None:
+    (tmp_path / "test_a.py").write_text(
+        "import pytest\n\n\ndef test_raises():\n    with pytest.raises(KeyError):\n        pass\n"
+    )
+    (tmp_path / "test_b.py").write_text("from missing_module import x\n")
+    out = run(tmp_path)
+    assert out.returncode == 1
+    assert "DID NOT RAISE" in out.stdout and "ERROR collecting test_b.py" in out.stdout
+    assert out.stdout.strip().endswith("0 passed, 2 failed")
+
+
+def test_no_tests_at_all_exits_5(tmp_path: Path) -> None:
+    (tmp_path / "test_empty.py").write_text("X = 1\n")
+    assert run(tmp_path).returncode == 5
