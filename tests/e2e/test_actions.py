@@ -225,3 +225,22 @@ def test_in_grammar_mode_the_loop_notice_names_the_finish_and_blocked_actions(he
     [loop] = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "loop"]
     assert "choose finish with a short summary" in loop.text and "choose blocked" in loop.text
     assert "TASK_COMPLETE" not in loop.text
+
+
+def test_a_refused_write_sent_again_word_for_word_is_asked_for_once_more_with_more_randomness(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "solution.py").write_text('def f():\n    """Say hi."""\n    raise NotImplementedError\n')
+    broken = 'def f():\n    """Say hi.\n    return "hi"\n'  # the docstring never closes
+    script = [
+        *wrote("solution.py", broken),  # refused: it would break a file that parses
+        *wrote("solution.py", broken),  # the same text again ...
+        ScriptedReply(text='```python\ndef f():\n    """Say hi."""\n    return "hi"\n```'),  # ... re-asked
+        act("finish", summary="Implemented f."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Implement f in solution.py so that it returns hi")
+        assert res.code == 0, res.stdout[-2000:]
+        bodies = [r for r in server.requests if "response_format" not in r]
+    assert [b.get("temperature") for b in bodies] == [0.2, 0.2, 0.9]
+    assert (workspace / "solution.py").read_text().endswith('    return "hi"\n')

@@ -7,11 +7,15 @@ session records (the action, then the block: see `hearth.llm.actions.parse_actio
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 from hearth.agent.tracing import Tracer
+from hearth.core.events import Event, ModelReply, ToolResult
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse
 from hearth.core.types import Message, Timings, Usage
+from hearth.llm.actions import BadAction, body_text
 from hearth.prompts import render
 
 
@@ -30,6 +34,32 @@ def body_request(request: ModelRequest, action: ModelResponse, args: dict[str, A
     )
 
 
+# A text the model sent before for the same file, and that was refused, is asked for once more
+# at this temperature: at a low one the 1.5B sent the same broken file three times running.
+RETRY_TEMPERATURE = 0.9
+
+
+# The refusals of a write for what its text is (it would break the file, it changes nothing ...),
+# not for the file's state (not read yet): the same text would be refused again.
+_FOR_THE_TEXT = ("Not changed:", "Not written:")
+
+
+def refused_texts(history: Sequence[Event], path: str) -> set[str]:
+    """The texts of this file's writes refused for what they are, in the session so far."""
+    failed = {
+        e.call_id
+        for e in history
+        if isinstance(e, ToolResult) and not e.ok and any(m in e.output[:40] for m in _FOR_THE_TEXT)
+    }
+    return {
+        str(call.arguments.get("content"))
+        for e in history
+        if isinstance(e, ModelReply)
+        for call in e.tool_calls
+        if call.name == "write" and call.id in failed and call.arguments.get("path") == path
+    }
+
+
 async def with_body(
     model: Model,
     request: ModelRequest,
@@ -37,12 +67,15 @@ async def with_body(
     args: dict[str, Any],
     sink: DeltaSink | None,
     tracer: Tracer,
+    refused: Collection[str] = (),
 ) -> ModelResponse:
-    """The action's response with the file's text after it, as one response."""
+    """The action's response with the file's text after it, as one response. A text that was
+    refused before (`refused`) is asked for again, once, with more randomness."""
     follow = body_request(request, action, args)
-    with tracer.model_request(model.name, follow) as span:
-        body = await model.complete(follow, sink)
-        span.outcome(body)
+    body = await _ask(model, follow, sink, tracer)
+    if refused and _text(body.content, args) in refused:
+        again = replace(follow, temperature=max(RETRY_TEMPERATURE, follow.temperature or 0.0))
+        body = await _ask(model, again, sink, tracer)
     return ModelResponse(
         content=action.content.strip() + "\n" + body.content,
         reasoning="\n".join(r for r in (action.reasoning, body.reasoning) if r),
@@ -60,3 +93,17 @@ async def with_body(
         ),
         model=action.model,
     )
+
+
+async def _ask(model: Model, request: ModelRequest, sink: DeltaSink | None, tracer: Tracer) -> ModelResponse:
+    with tracer.model_request(model.name, request) as span:
+        response = await model.complete(request, sink)
+        span.outcome(response)
+    return response
+
+
+def _text(reply: str, args: dict[str, Any]) -> str | None:
+    try:
+        return body_text(reply, str(args.get("path") or "the file"))
+    except BadAction:
+        return None
