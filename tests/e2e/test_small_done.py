@@ -683,3 +683,24 @@ def test_work_the_task_puts_on_a_branch_goes_back_until_it_is_there_then_ends_0(
     assert "on the branch say-hello, and no step switched to it" in notice.text
     assert git(workspace, "log", "-1", "--format=%s", "say-hello").strip() == "Say hello"
     assert git(workspace, "log", "-1", "--format=%s", "main").strip() == "init"
+
+
+def test_a_script_the_task_runs_with_a_placeholder_goes_back_until_it_was_run_then_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "data.txt").write_text("a\nb\nc\n")
+    script = [
+        *wrote("count.py", "import sys\n\nprint(len(open(sys.argv[1]).read().splitlines()))\n"),
+        act("finish", summary="Wrote count.py."),
+        act("shell", command="python3 count.py data.txt"),
+        act("finish", summary="Wrote count.py; it prints 3 for data.txt."),
+    ]
+    task = "Write count.py: python3 count.py FILE prints how many lines FILE has. Try it on data.txt."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert (
+        "the task runs count.py (`python3 count.py FILE`), and you changed it without running it"
+        in notice.text
+    )

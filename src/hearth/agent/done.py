@@ -22,7 +22,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    summary that says the tests pass with no tests found and none run after the last change is a
    claim with no evidence. The scripts the task itself runs (`python3 client.py must print the
    same`) run too, with the options and workspace files the task gives them: a Python
-   traceback is evidence the work is not done.
+   traceback is evidence the work is not done; a script the task runs that the turn changed and
+   never ran since goes back to be run.
 6. The task asks to rename a name and the old one is still in the workspace, or to remove one
    and it is still in the files the task names (agent/leftovers).
 7. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
@@ -463,7 +464,7 @@ class FinishReview:
             shown = "the test files' tests" if command == PYTEST else f"`{command}`"
             return render("finish_problem_tests_fail", command=shown, output=tail)
         if result is None or result.ok:
-            found = await self._run_task_commands(history, task)
+            found = await self._run_task_commands(history, task) or unrun_script(turn, self.dispatcher, task)
             if found:
                 return found
         if (
@@ -536,6 +537,41 @@ def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
         if command not in commands:
             commands.append(command)
     return commands[:limit]
+
+
+def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
+    """A script the task runs with an argument Hearth cannot name (`python3 grades.py FILE ...`)
+    that the turn changed and never ran after its last change: what it prints is the evidence
+    the task asks for, and only running it shows it (the 1.5B wrote a report script that printed
+    half of what was asked, unrun)."""
+    last_change: dict[str, int] = {}
+    last_run: dict[str, int] = {}
+    for step, (call, result) in enumerate(turn.results):
+        if call is None:
+            continue
+        name = _canonical(dispatcher, result.name)
+        if result.ok and changing(dispatcher, name) and call.arguments.get("path"):
+            last_change[os.path.normpath(str(call.arguments["path"]))] = step
+        elif name in RUNS:
+            for script in _SCRIPT_RUN.findall(
+                str(call.arguments.get("command") or call.arguments.get("code"))
+            ):
+                last_run[os.path.normpath(script[0])] = step
+    # a command Hearth could run itself (task_commands) was run by the review: evidence enough
+    covered = {os.path.normpath(shlex.split(c)[1]) for c in task_commands(task, dispatcher.context.workspace)}
+    for match in _SCRIPT_RUN.finditer(task):
+        script = os.path.normpath(match.group(1))
+        if script not in covered and script in last_change and last_run.get(script, -1) < last_change[script]:
+            words = []  # the options, placeholders (FILE, N), numbers and file names it gives
+            for word in (w.strip("`'\",;:") for w in match.group(2).split()[:4]):
+                if not (
+                    _OPTION.fullmatch(word) or word.isupper() or word.isdigit() or "." in word.strip(".")
+                ):
+                    break
+                words.append(word)
+            command = " ".join(["python3", match.group(1), *words])
+            return render("finish_problem_script_not_run", command=command, script=match.group(1))
+    return ""
 
 
 def _ran_after_last_change(turn: Turn, dispatcher: Dispatcher) -> bool:
