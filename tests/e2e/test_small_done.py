@@ -704,3 +704,24 @@ def test_a_script_the_task_runs_with_a_placeholder_goes_back_until_it_was_run_th
         "the task runs count.py (`python3 count.py FILE`), and you changed it without running it"
         in notice.text
     )
+
+
+def test_a_script_the_task_says_prints_that_printed_nothing_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "data.txt").write_text("a\nb\nc\n")
+    silent = "import sys\n\n\ndef main():\n    print(len(open(sys.argv[1]).read().splitlines()))\n"
+    script = [
+        *wrote("count.py", silent),
+        act("shell", command="python3 count.py data.txt"),
+        act("finish", summary="Wrote count.py."),
+        *wrote("count.py", silent + "\n\nmain()\n"),
+        act("shell", command="python3 count.py data.txt"),
+        act("finish", summary="Wrote count.py; it prints 3 for data.txt."),
+    ]
+    task = "Write count.py: python3 count.py FILE prints how many lines FILE has. Try it on data.txt."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "your last run of it (`python3 count.py FILE`) printed nothing" in notice.text

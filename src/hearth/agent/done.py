@@ -84,6 +84,7 @@ _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
      "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", ""}
 )  # fmt: skip
+_SAYS_PRINTS = re.compile(r"\b(?:prints?|outputs?|writes? out|shows?)\b", re.IGNORECASE)
 _OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
 # Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
@@ -543,35 +544,50 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     """A script the task runs with an argument Hearth cannot name (`python3 grades.py FILE ...`)
     that the turn changed and never ran after its last change: what it prints is the evidence
     the task asks for, and only running it shows it (the 1.5B wrote a report script that printed
-    half of what was asked, unrun)."""
-    last_change: dict[str, int] = {}
-    last_run: dict[str, int] = {}
+    half of what was asked, unrun). Run, and printing nothing where the task says it prints, is
+    the same (the 1.5B's report script defined its function and never called it)."""
+    changed, ran = _script_steps(turn, dispatcher)
+    # a command Hearth could run itself (task_commands) was run by the review: evidence enough
+    covered = {os.path.normpath(shlex.split(c)[1]) for c in task_commands(task, dispatcher.context.workspace)}
+    for match in _SCRIPT_RUN.finditer(task):
+        script = os.path.normpath(match.group(1))
+        if script in covered or script not in changed:
+            continue
+        step, output = ran.get(script, (-1, ""))
+        if step < changed[script]:
+            return render("finish_problem_script_not_run", command=_shown(match), script=match.group(1))
+        if output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
+            return render("finish_problem_script_silent", command=_shown(match), script=match.group(1))
+    return ""
+
+
+def _script_steps(turn: Turn, dispatcher: Dispatcher) -> tuple[dict[str, int], dict[str, tuple[int, str]]]:
+    """Per Python script: the step of its last change, and the step and output of its last run."""
+    changed: dict[str, int] = {}
+    ran: dict[str, tuple[int, str]] = {}
     for step, (call, result) in enumerate(turn.results):
         if call is None:
             continue
         name = _canonical(dispatcher, result.name)
         if result.ok and changing(dispatcher, name) and call.arguments.get("path"):
-            last_change[os.path.normpath(str(call.arguments["path"]))] = step
+            changed[os.path.normpath(str(call.arguments["path"]))] = step
         elif name in RUNS:
-            for script in _SCRIPT_RUN.findall(
+            for script, _ in _SCRIPT_RUN.findall(
                 str(call.arguments.get("command") or call.arguments.get("code"))
             ):
-                last_run[os.path.normpath(script[0])] = step
-    # a command Hearth could run itself (task_commands) was run by the review: evidence enough
-    covered = {os.path.normpath(shlex.split(c)[1]) for c in task_commands(task, dispatcher.context.workspace)}
-    for match in _SCRIPT_RUN.finditer(task):
-        script = os.path.normpath(match.group(1))
-        if script not in covered and script in last_change and last_run.get(script, -1) < last_change[script]:
-            words = []  # the options, placeholders (FILE, N), numbers and file names it gives
-            for word in (w.strip("`'\",;:") for w in match.group(2).split()[:4]):
-                if not (
-                    _OPTION.fullmatch(word) or word.isupper() or word.isdigit() or "." in word.strip(".")
-                ):
-                    break
-                words.append(word)
-            command = " ".join(["python3", match.group(1), *words])
-            return render("finish_problem_script_not_run", command=command, script=match.group(1))
-    return ""
+                ran[os.path.normpath(script)] = (step, result.output)
+    return changed, ran
+
+
+def _shown(match: re.Match[str]) -> str:
+    """The command as the task gives it: the options, placeholders (FILE, N), numbers and file
+    names after the script, not the words that go on to say what it does."""
+    words = []
+    for word in (w.strip("`'\",;:") for w in match.group(2).split()[:4]):
+        if not (_OPTION.fullmatch(word) or word.isupper() or word.isdigit() or "." in word.strip(".")):
+            break
+        words.append(word)
+    return " ".join(["python3", match.group(1), *words])
 
 
 def _ran_after_last_change(turn: Turn, dispatcher: Dispatcher) -> bool:
