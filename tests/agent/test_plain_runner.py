@@ -65,6 +65,8 @@ def test_tests_that_import_pytest_run_without_it_and_a_wrong_module_fails_them(t
     wrong = run(tmp_path)
     assert wrong.returncode == 1, wrong.stdout + wrong.stderr
     assert "FAILED test_batching.py::test_last_is_shorter" in wrong.stdout
+    # what the function returned, beside what the test wanted, as pytest would show it
+    assert "left:  chunk([1, 2, 3], 2) = [[1, 2]]\n  right: [[1, 2], [3]] = [[1, 2], [3]]" in wrong.stdout
     assert "ERROR collecting" not in wrong.stdout
     assert wrong.stdout.strip().endswith("4 passed, 2 failed")  # one parametrize case fails too
     (tmp_path / "batching.py").write_text(RIGHT)

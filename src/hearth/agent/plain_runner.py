@@ -10,9 +10,11 @@ judged on their own asserts, not on the sandbox's packages. Prints what failed a
 
 from __future__ import annotations
 
+import ast
 import builtins
 import importlib.util
 import inspect
+import linecache
 import pathlib
 import re
 import sys
@@ -113,6 +115,35 @@ def stand_in() -> None:
 def show(limit: int) -> None:
     lines = traceback.format_exc(limit=limit).splitlines()[1:]
     print("\n".join(line for line in lines if "<stdin>" not in line))
+    compared = failed_comparison(sys.exc_info()[2])
+    if compared:
+        print(compared)
+
+
+def failed_comparison(tb: types.TracebackType | None) -> str:
+    """For a failed `assert left == right`: both sides' values, as pytest shows them (what the
+    function under test returned is what a model fixing it needs to see)."""
+    if tb is None:
+        return ""
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    line = linecache.getline(frame.f_code.co_filename, tb.tb_lineno).strip()
+    try:
+        node = ast.parse(line).body[0]
+    except (SyntaxError, IndexError):
+        return ""
+    if not (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1):
+        return ""
+    sides = (node.test.left, node.test.comparators[0])
+    try:
+        # the test's own expressions, evaluated again where the test ran (in the sandbox)
+        left, right = (eval(ast.unparse(side), frame.f_globals, frame.f_locals) for side in sides)
+    except Exception:
+        return ""
+    return (
+        f"  left:  {ast.unparse(sides[0])} = {left!r:.300}\n  right: {ast.unparse(sides[1])} = {right!r:.300}"
+    )
 
 
 def cases(test: Callable[..., Any]) -> list[dict[str, Any]] | None:
