@@ -170,3 +170,4 @@ def test_the_catalogue_the_setting_and_the_extras_agree() -> None:
     assert len(MODELS["qwen2.5-coder-1.5b"].packages) == 22
     assert MODELS["qwen2.5-coder-0.5b"].sha256.startswith("1d961463")
     assert len(MODELS["qwen2.5-coder-0.5b"].packages) == 6
+    assert extras["local-1-5b"] == extras["local"]  # the 1.5B extra's earlier name installs the same

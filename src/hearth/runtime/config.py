@@ -104,7 +104,7 @@ class EmbeddedSettings(Group):
     """The model Hearth serves itself when no server is set."""
 
     name: EmbeddedModelName = Field(
-        "qwen2.5-coder-0.5b",
+        "qwen2.5-coder-1.5b",
         alias="embedded_model",
         description="Embedded model when no server is set: qwen2.5-coder-0.5b | qwen2.5-coder-1.5b",
     )
