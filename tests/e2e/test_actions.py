@@ -227,7 +227,7 @@ def test_in_grammar_mode_the_loop_notice_names_the_finish_and_blocked_actions(he
     assert "TASK_COMPLETE" not in loop.text
 
 
-def test_a_refused_write_sent_again_word_for_word_is_asked_for_once_more_with_more_randomness(
+def test_a_refused_write_sent_again_word_for_word_is_asked_for_once_more_saying_why(
     hearth: HearthCli, workspace: Path
 ) -> None:
     (workspace / "solution.py").write_text('def f():\n    """Say hi."""\n    raise NotImplementedError\n')
@@ -243,4 +243,25 @@ def test_a_refused_write_sent_again_word_for_word_is_asked_for_once_more_with_mo
         assert res.code == 0, res.stdout[-2000:]
         bodies = [r for r in server.requests if "response_format" not in r]
     assert [b.get("temperature") for b in bodies] == [0.2, 0.2, 0.9]
+    assert "would break it" in bodies[2]["messages"][-1]["content"]  # the refusal's reason, said
     assert (workspace / "solution.py").read_text().endswith('    return "hi"\n')
+
+
+def test_a_file_written_back_unchanged_is_asked_for_again_at_once_saying_so(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    bug = "def last(xs):\n    return xs[0]\n"
+    (workspace / "pick.py").write_text(bug)
+    script = [
+        *wrote("pick.py", bug),  # the file as it is: no change
+        ScriptedReply(text="```python\ndef last(xs):\n    return xs[-1]\n```"),  # asked again: fixed
+        act("finish", summary="last() returns the last item."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Fix last() in pick.py: it must return the last item")
+        assert res.code == 0, res.stdout[-2000:]
+        again = server.requests[2]
+    assert "response_format" not in again and again["temperature"] == 0.9
+    assert "it is the file exactly as it is now" in again["messages"][-1]["content"]
+    assert (workspace / "pick.py").read_text() == "def last(xs):\n    return xs[-1]\n"
+    assert not [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]  # no refusal

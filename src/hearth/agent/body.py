@@ -7,13 +7,15 @@ session records (the action, then the block: see `hearth.llm.actions.parse_actio
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import os
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from hearth.agent.tracing import Tracer
+from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, ToolResult
-from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse
+from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse, WorkspacePaths
 from hearth.core.types import Message, Timings, Usage
 from hearth.llm.actions import BadAction, body_text
 from hearth.prompts import render
@@ -34,9 +36,11 @@ def body_request(request: ModelRequest, action: ModelResponse, args: dict[str, A
     )
 
 
-# A text the model sent before for the same file, and that was refused, is asked for once more
-# at this temperature: at a low one the 1.5B sent the same broken file three times running.
+# A text refused before for the same file (or the file as it is now) is asked for once more, the
+# reason said, at this temperature: at 0.2 the 1.5B sent the same broken file three times running,
+# and wrote files back unchanged again and again on fix-the-bug tasks.
 RETRY_TEMPERATURE = 0.9
+_CURRENT_BYTES = 1 << 20
 
 
 # The refusals of a write for what its text is (it would break the file, it changes nothing ...),
@@ -44,20 +48,38 @@ RETRY_TEMPERATURE = 0.9
 _FOR_THE_TEXT = ("Not changed:", "Not written:")
 
 
-def refused_texts(history: Sequence[Event], path: str) -> set[str]:
-    """The texts of this file's writes refused for what they are, in the session so far."""
-    failed = {
-        e.call_id
+def refused_texts(history: Sequence[Event], path: str) -> dict[str, str]:
+    """The texts of this file's writes refused for what they are, in the session so far, each
+    with the first line of its refusal."""
+    reasons = {
+        e.call_id: e.output.strip().splitlines()[0].removeprefix("Error: ")
         for e in history
         if isinstance(e, ToolResult) and not e.ok and any(m in e.output[:40] for m in _FOR_THE_TEXT)
     }
     return {
-        str(call.arguments.get("content"))
+        str(call.arguments.get("content")): reasons[call.id]
         for e in history
         if isinstance(e, ModelReply)
         for call in e.tool_calls
-        if call.name == "write" and call.id in failed and call.arguments.get("path") == path
+        if call.name == "write" and call.id in reasons and call.arguments.get("path") == path
     }
+
+
+def current_text(paths: WorkspacePaths, path: str) -> str | None:
+    """The file's text as it is now (None: not there, not a regular file, or not text); read
+    through the workspace's safe paths, so a symlink is never followed."""
+    try:
+        fd = paths.open(paths.resolve(path), os.O_RDONLY)
+    except (OSError, ToolError):
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(_CURRENT_BYTES + 1)
+    if len(data) > _CURRENT_BYTES:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 async def with_body(
@@ -67,29 +89,41 @@ async def with_body(
     args: dict[str, Any],
     sink: DeltaSink | None,
     tracer: Tracer,
-    refused: Collection[str] = (),
+    refused: dict[str, str] | None = None,
 ) -> ModelResponse:
-    """The action's response with the file's text after it, as one response. A text that was
-    refused before (`refused`) is asked for again, once, with more randomness."""
+    """The action's response with the file's text after it, as one response. A text in `refused`
+    (a refused text, or the file as it is now, each with why) is asked for again, once, saying
+    why, with more randomness."""
+    path = str(args.get("path") or "the file")
     follow = body_request(request, action, args)
-    body = await _ask(model, follow, sink, tracer)
-    if refused and _text(body.content, args) in refused:
-        again = replace(follow, temperature=max(RETRY_TEMPERATURE, follow.temperature or 0.0))
-        body = await _ask(model, again, sink, tracer)
+    bodies = [await _ask(model, follow, sink, tracer)]
+    reason = (refused or {}).get(_text(bodies[0].content, args) or "\x00")
+    if reason:
+        again = replace(
+            follow,
+            messages=[
+                *follow.messages,
+                Message(role="assistant", content=bodies[0].content),
+                Message(role="user", content=render("action_body_again", path=path, reason=reason)),
+            ],
+            temperature=max(RETRY_TEMPERATURE, follow.temperature or 0.0),
+        )
+        bodies.append(await _ask(model, again, sink, tracer))
+    body = bodies[-1]
     return ModelResponse(
         content=action.content.strip() + "\n" + body.content,
-        reasoning="\n".join(r for r in (action.reasoning, body.reasoning) if r),
+        reasoning="\n".join(r for r in (action.reasoning, *(b.reasoning for b in bodies)) if r),
         tool_calls=(),
         finish_reason=body.finish_reason,
         usage=Usage(
-            prompt_tokens=action.usage.prompt_tokens + body.usage.prompt_tokens,
-            cached_tokens=action.usage.cached_tokens + body.usage.cached_tokens,
-            completion_tokens=action.usage.completion_tokens + body.usage.completion_tokens,
-            estimated=action.usage.estimated or body.usage.estimated,
+            prompt_tokens=action.usage.prompt_tokens + sum(b.usage.prompt_tokens for b in bodies),
+            cached_tokens=action.usage.cached_tokens + sum(b.usage.cached_tokens for b in bodies),
+            completion_tokens=action.usage.completion_tokens + sum(b.usage.completion_tokens for b in bodies),
+            estimated=action.usage.estimated or any(b.usage.estimated for b in bodies),
         ),
         timings=Timings(
             ttft_ms=action.timings.ttft_ms,
-            total_ms=action.timings.total_ms + body.timings.total_ms,
+            total_ms=action.timings.total_ms + sum(b.timings.total_ms for b in bodies),
         ),
         model=action.model,
     )

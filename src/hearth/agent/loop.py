@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hearth.agent import verdict
-from hearth.agent.body import refused_texts, with_body
+from hearth.agent.body import current_text, refused_texts, with_body
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
 from hearth.agent.compaction import Compactor, estimate_tokens
@@ -306,7 +306,11 @@ class Agent:
                     span.outcome(response)
                 args = needs_body(response.content, self._schema) if self._schema is not None else None
                 if args is not None:  # a write names its file; the next reply gives the text
-                    refused = refused_texts(self.history, str(args.get("path")))
+                    path = str(args.get("path"))
+                    refused = refused_texts(self.history, path)
+                    now = current_text(self.dispatcher.context.paths, path)
+                    if now is not None:  # written back unchanged, the write would change nothing
+                        refused[now] = render("body_unchanged")
                     response = await with_body(
                         self.model, request, response, args, sink, self.tracer, refused
                     )
