@@ -19,6 +19,10 @@ and `--set heldout3` the third round's:
 and `--set heldout4` the fourth round's:
 
     python bench/exercises.py --set heldout4 --out bench/heldout4/exercises
+
+and `--set heldout5` the fifth round's:
+
+    python bench/exercises.py --set heldout5 --out bench/heldout5/exercises
 """
 
 from __future__ import annotations
@@ -36,11 +40,13 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The second held-out round: none of CHOSEN, picked the same way before any agent was run on them.
 # The third (heldout3): in neither earlier round, again picked by reading the problems only.
 # The fourth (heldout4): in none of the three before, picked the same way.
+# The fifth (heldout5): in none of the four before, again chosen by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
     "heldout3": (2, 7, 27, 29, 30, 42, 55, 60),
     "heldout4": (5, 9, 14, 18, 22, 31, 51, 57),
+    "heldout5": (28, 43, 44, 47, 54, 61, 62, 66),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
