@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hearth.agent.done import PLAIN_RUNNER
+from hearth.agent.done import PLAIN_RUNNER, PYTEST
+from hearth.sandbox.secrets import command_names_secret
 
 TESTS = """import pytest
 
@@ -89,3 +90,7 @@ def test_a_raises_that_is_not_raised_fails_and_a_file_that_cannot_load_counts_on
 def test_no_tests_at_all_exits_5(tmp_path: Path) -> None:
     (tmp_path / "test_empty.py").write_text("X = 1\n")
     assert run(tmp_path).returncode == 5
+
+
+def test_the_test_command_names_no_secret_so_a_sandbox_that_cannot_hide_them_does_not_ask() -> None:
+    assert command_names_secret(PYTEST) is None

@@ -15,6 +15,7 @@ import builtins
 import importlib.util
 import inspect
 import linecache
+import math
 import pathlib
 import re
 import sys
@@ -57,7 +58,9 @@ class Approx:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, int | float):
             return False
-        margin = max(self.rel * builtins.abs(self.expected), self.tolerance)
+        # no lone multiplication sign anywhere in this file: its whole text is the shell command,
+        # and a lone star reads as a glob that may name a secret (where no sandbox hides them, asked)
+        margin = max(math.prod((self.rel, builtins.abs(self.expected))), self.tolerance)
         return builtins.abs(other - self.expected) <= margin
 
     def __repr__(self) -> str:
