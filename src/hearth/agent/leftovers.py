@@ -75,9 +75,8 @@ def _where(name: str, files: list[Path], root: Path | None = None) -> str:
     word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
     found: list[str] = []
     for path in files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        text = _read(path)
+        if text is None:
             continue
         lines = [str(i) for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
         if lines:
@@ -100,6 +99,23 @@ def _text_files(root: Path) -> list[Path]:
             if len(files) >= _MAX_FILES:
                 return files
     return files
+
+
+def _read(path: Path) -> str | None:
+    """The file's text, opened without following a symlink (one a process swapped in after the
+    walk is never read) and only while it is a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        data = fh.read(_MAX_BYTES + 1)
+    try:
+        return data.decode("utf-8") if len(data) <= _MAX_BYTES else None
+    except UnicodeDecodeError:
+        return None
 
 
 def _regular(path: Path) -> bool:
