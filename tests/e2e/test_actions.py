@@ -265,3 +265,22 @@ def test_a_file_written_back_unchanged_is_asked_for_again_at_once_saying_so(
     assert "it is the file exactly as it is now" in again["messages"][-1]["content"]
     assert (workspace / "pick.py").read_text() == "def last(xs):\n    return xs[-1]\n"
     assert not [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]  # no refusal
+
+
+def test_the_request_for_a_files_text_says_the_task_again_right_before_it(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "pick.py").write_text("def last(xs):\n    return xs[0]\n")
+    task = "Fix last() in pick.py: it must return the last item"
+    script = [
+        *wrote("pick.py", "def last(xs):\n    return xs[-1]\n"),
+        act("finish", summary="last() returns the last item."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+        ask = server.requests[1]
+    assert "response_format" not in ask
+    last = ask["messages"][-1]
+    assert last["role"] == "user" and last["content"].startswith(f"The task: {task}\n")
+    assert "pick.py" in last["content"] and "fenced code block" in last["content"]

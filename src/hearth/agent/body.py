@@ -14,16 +14,32 @@ from typing import Any
 
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, ModelReply, ToolResult
+from hearth.core.events import Event, ModelReply, ToolResult, UserMessage
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse, WorkspacePaths
 from hearth.core.types import Message, Timings, Usage
 from hearth.llm.actions import BadAction, body_text
 from hearth.prompts import render
 
 
-def body_request(request: ModelRequest, action: ModelResponse, args: dict[str, Any]) -> ModelRequest:
-    """The request for the text of the write `action` chose (`args`: its arguments so far)."""
-    ask = render("action_body", path=str(args.get("path") or "the file"))
+# The task said again right before the text is asked for is at most this long: aider puts the
+# instruction last, next to the one reply; a small model asked only for "the whole new content"
+# often copied the file it had just read, change not made.
+_TASK_CHARS = 1200
+
+
+def current_task(history: Sequence[Event]) -> str:
+    """The person's words for this turn (the last thing they asked), shortened to `_TASK_CHARS`."""
+    text = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "").strip()
+    return text if len(text) <= _TASK_CHARS else text[:_TASK_CHARS].rstrip() + " ..."
+
+
+def body_request(
+    request: ModelRequest, action: ModelResponse, args: dict[str, Any], task: str = ""
+) -> ModelRequest:
+    """The request for the text of the write `action` chose (`args`: its arguments so far), with
+    the `task` said again before it."""
+    path = str(args.get("path") or "the file")
+    ask = render("action_body_task" if task else "action_body", path=path, task=task)
     return ModelRequest(
         messages=[
             *request.messages,
@@ -90,12 +106,13 @@ async def with_body(
     sink: DeltaSink | None,
     tracer: Tracer,
     refused: dict[str, str] | None = None,
+    task: str = "",
 ) -> ModelResponse:
     """The action's response with the file's text after it, as one response. A text in `refused`
     (a refused text, or the file as it is now, each with why) is asked for again, once, saying
-    why, with more randomness."""
+    why, with more randomness. `task`: the person's words, said again right before the ask."""
     path = str(args.get("path") or "the file")
-    follow = body_request(request, action, args)
+    follow = body_request(request, action, args, task)
     bodies = [await _ask(model, follow, sink, tracer)]
     reason = (refused or {}).get(_text(bodies[0].content, args) or "\x00")
     if reason:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hearth.agent import verdict
-from hearth.agent.body import current_text, refused_texts, with_body
+from hearth.agent.body import current_task, current_text, refused_texts, with_body
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
 from hearth.agent.compaction import Compactor, estimate_tokens
@@ -312,8 +312,9 @@ class Agent:
                     if now is not None:  # written back unchanged, the write would change nothing
                         refused[now] = render("body_unchanged")
                     response = await with_body(
-                        self.model, request, response, args, sink, self.tracer, refused
-                    )
+                        self.model, request, response, args, sink, self.tracer, refused,
+                        current_task(self.history),
+                    )  # fmt: skip
                 return response
             except ContextOverflow as exc:
                 learned = self._learn_window(exc, request)  # a smaller reply cap may be all it takes
