@@ -20,7 +20,6 @@ from hearth.core.types import Message, Timings, Usage
 from hearth.llm.actions import BadAction, body_text
 from hearth.prompts import render
 
-
 # The task said again right before the text is asked for is at most this long: aider puts the
 # instruction last, next to the one reply; a small model asked only for "the whole new content"
 # often copied the file it had just read, change not made.
