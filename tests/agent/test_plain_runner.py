@@ -38,7 +38,56 @@ def test_close():
 
 
 def test_uses_a_fixture(tmp_path):
-    raise AssertionError("never run: the runner has no fixtures")
+    assert tmp_path.is_dir() and not any(tmp_path.iterdir())
+"""
+FIXTURES = """import os
+import sys
+
+import pytest
+
+import shout
+
+
+@pytest.fixture
+def word():
+    return "hi"
+
+
+@pytest.fixture()
+def loud(word, monkeypatch):
+    monkeypatch.setenv("SHOUT_MARK", "!")
+    yield word.upper()
+    print("torn down", file=sys.stderr)
+
+
+def test_prints_the_word_loudly(loud, capsys, tmp_path):
+    (tmp_path / "in.txt").write_text(loud)
+    shout.main([str(tmp_path / "in.txt")])
+    assert capsys.readouterr().out == "HI!\\n"
+
+
+@pytest.mark.parametrize("text", ["a", "b"])
+def test_each(text, word):
+    assert shout.mark(text) == text + "!"
+
+
+def test_the_environment_was_put_back():
+    assert "SHOUT_MARK" not in os.environ
+
+
+def test_wants_what_no_one_gives(database):
+    assert database
+"""
+SHOUT = """import os
+
+
+def mark(text):
+    return text + os.environ.get("SHOUT_MARK", "!")
+
+
+def main(argv):
+    with open(argv[0]) as fh:
+        print(mark(fh.read().strip()))
 """
 WRONG = """def chunk(items, size):
     if size < 1:
@@ -69,11 +118,31 @@ def test_tests_that_import_pytest_run_without_it_and_a_wrong_module_fails_them(t
     # what the function returned, beside what the test wanted, as pytest would show it
     assert "left:  chunk([1, 2, 3], 2) = [[1, 2]]\n  right: [[1, 2], [3]] = [[1, 2], [3]]" in wrong.stdout
     assert "ERROR collecting" not in wrong.stdout
-    assert wrong.stdout.strip().endswith("4 passed, 2 failed")  # one parametrize case fails too
+    assert wrong.stdout.strip().endswith("5 passed, 2 failed")  # one parametrize case fails too
     (tmp_path / "batching.py").write_text(RIGHT)
     right = run(tmp_path)
     assert right.returncode == 0, right.stdout + right.stderr
-    assert right.stdout.strip().endswith("6 passed, 0 failed")
+    assert right.stdout.strip().endswith("7 passed, 0 failed")
+
+
+def test_tests_get_their_fixtures_and_a_wrong_output_fails_them(tmp_path: Path) -> None:
+    (tmp_path / "test_shout.py").write_text(FIXTURES)
+    (tmp_path / "shout.py").write_text(SHOUT)
+    right = run(tmp_path)
+    assert right.returncode == 0, right.stdout + right.stderr
+    # a test whose fixture no one defines is said, not counted as passed
+    assert (
+        "NOT RUN test_shout.py::test_wants_what_no_one_gives: it needs the fixture 'database'" in right.stdout
+    )
+    assert right.stdout.strip().endswith("4 passed, 0 failed, 1 not run")
+    assert right.stderr.count("torn down") == 1  # the yield fixture's teardown ran
+    (tmp_path / "shout.py").write_text(
+        SHOUT.replace("print(mark(", "print((").replace(".strip()))", ".strip())+'?')")
+    )
+    wrong = run(tmp_path)
+    assert wrong.returncode == 1
+    assert "FAILED test_shout.py::test_prints_the_word_loudly" in wrong.stdout
+    assert wrong.stdout.strip().endswith("3 passed, 1 failed, 1 not run")
 
 
 def test_a_raises_that_is_not_raised_fails_and_a_file_that_cannot_load_counts_once(tmp_path: Path) -> None:
