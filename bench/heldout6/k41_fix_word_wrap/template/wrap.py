@@ -1,0 +1,21 @@
+"""Wrap text into lines no longer than a given width."""
+
+
+def wrap(text, width):
+    lines = []
+    current = ""
+    for word in text.split():
+        if not current:
+            current = word
+        elif len(current) + 1 + len(word) < width:
+            current += " " + word
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+def line_count(text, width):
+    return len(wrap(text, width))

@@ -1,0 +1,5 @@
+#!/bin/sh
+# A reference solution: proves the check can pass. Never shown to an agent.
+set -e
+git revert --no-edit HEAD~1
+git commit -q --amend -m 'Go back to blue'
