@@ -157,6 +157,11 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
     assert needs_body(f"{write}\n```python\n{code}```\n", schema) is None
     with pytest.raises(ValueError, match="cut off before its closing"):
         parse_action(f"{write}\n```python\n{code}", schema)
+    # the action said again where its text was asked for is no file's text
+    with pytest.raises(ValueError, match=r"no text for a\.py followed the write action"):
+        parse_action(f"{write}\n{write}", schema)
+    # a sentence on what changes, then the block: the block is the text
+    assert parse_action(f"{write}\nI make f say hi.\n```python\n{code}```", schema).args["content"] == code
     # a file is written whole: append is not offered (small models appended new versions)
     with pytest.raises(ValueError, match="append"):
         parse_action('{"tool": "write", "args": {"path": "a.py", "append": true}}\n```\nx\n```', schema)

@@ -128,6 +128,9 @@ def needs_body(content: str, schema: dict[str, Any]) -> dict[str, Any] | None:
     return dict(value.get("args") or {})
 
 
+_ACTION_AGAIN = re.compile(r'\s*\{\s*"tool"\s*:.*\}\s*\Z', re.DOTALL)
+
+
 def body_text(reply: str, path: str) -> str:
     """The file's text from the reply that gives it: the fenced block's inside (the whole reply
     when it has no fence)."""
@@ -140,8 +143,13 @@ def body_text(reply: str, path: str) -> str:
             f"the text for {path} was cut off before its closing ```: write a shorter file, "
             "or change part of it with edit"
         )
-    if not reply.strip():
-        raise BadAction(f"no text for {path} followed the write action")
+    if not reply.strip() or _ACTION_AGAIN.match(reply):
+        # a small model that sees its earlier writes recorded as action-then-block sometimes
+        # answers the ask for the text with the action again: that is no file's text
+        raise BadAction(
+            f"no text for {path} followed the write action: give the file's whole text in one "
+            "fenced code block right after the action"
+        )
     return reply.strip("\n") + "\n"
 
 
