@@ -552,6 +552,56 @@ def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp
     assert task_commands("python3 gone.py must still work", tmp_path) == []
 
 
+def test_the_output_a_task_states_for_its_command_is_read_exactly_or_not_at_all(tmp_path: Path) -> None:
+    from hearth.agent.done import task_checks
+
+    for name in ("average.py", "readings.txt", "count.py"):
+        (tmp_path / name).write_text("x\n")
+    task = (
+        "Add --precision N to average.py: python3 average.py --precision 3 readings.txt must print "
+        "3.375, and python3 average.py readings.txt must print 3.38. python3 count.py must print 3 lines."
+    )
+    assert task_checks(task, tmp_path) == [
+        ("python3 average.py --precision 3 readings.txt < /dev/null", "3.375"),
+        ("python3 average.py readings.txt < /dev/null", "3.38"),
+        ("python3 count.py < /dev/null", None),  # "3 lines" says no output
+    ]
+    assert task_checks('python3 count.py should print "a, b" now', tmp_path)[0][1] == "a, b"
+    assert task_checks("Then `python3 count.py` prints `a, b`.", tmp_path)[0][1] == "a, b"
+    assert task_checks("python3 count.py must print the same as before", tmp_path)[0][1] is None
+
+
+def test_a_script_printing_other_than_the_task_says_goes_back_then_ends_0_once_it_does(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The task states the output ("must print 3.375"): Hearth runs the command, in the sandbox,
+    and a different output is evidence the work is not done, whatever the model's summary says."""
+    (workspace / "readings.txt").write_text("1\n2.5\n6.625\n3.375\n")
+    (workspace / "average.py").write_text("import sys\n")
+    wrong = "import sys\n\nxs = [float(x) for x in open(sys.argv[1])]\nprint(f'{sum(xs) / len(xs):.2f}')\n"
+    right = wrong.replace(":.2f", ":.3f")
+    script = [
+        *wrote("average.py", wrong),
+        act("finish", summary="average.py prints the average."),
+        *wrote("average.py", right),
+        act("finish", summary="average.py prints the average with 3 decimals."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = (
+            "Make average.py print the average of a file: python3 average.py readings.txt must print 3.375."
+        )
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "`python3 average.py readings.txt` prints `3.375`" in notice.text and "3.38" in notice.text
+    assert (
+        subprocess.run(
+            [sys.executable, "average.py", "readings.txt"], cwd=workspace, capture_output=True, text=True
+        ).stdout
+        == "3.375\n"
+    )
+
+
 def test_in_text_mode_a_small_model_writes_a_whole_file_as_its_path_and_a_fenced_block(
     hearth: HearthCli, workspace: Path
 ) -> None:

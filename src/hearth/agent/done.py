@@ -22,7 +22,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    summary that says the tests pass with no tests found and none run after the last change is a
    claim with no evidence. The scripts the task itself runs (`python3 client.py must print the
    same`) run too, with the options and workspace files the task gives them: a Python
-   traceback is evidence the work is not done; a script the task runs that the turn changed and
+   traceback, or an output other than the one the task states (`... must print 3.375`), is
+   evidence the work is not done; a script the task runs that the turn changed and
    never ran since goes back to be run.
 6. The task asks to rename a name and the old one is still in the workspace, or to remove one
    and it is still in the files the task names (agent/leftovers).
@@ -78,7 +79,11 @@ TEST_SECONDS = 300
 COMMAND_SECONDS = 60
 _TRACEBACK = "Traceback (most recent call last)"
 # "python3 client.py", "python linecount.py --skip-blank sample.txt" in the task's words
-_SCRIPT_RUN = re.compile(r"(?<![\w/.-])python3?\s+((?:[\w-]+/)*[\w-]+\.py)\b([^\n`]*)")
+# (up to the next such command: "... must print 3, and python3 a.py b.txt must print 4")
+_SCRIPT_RUN = re.compile(
+    r"(?<![\w/.-])python3?\s+((?:[\w-]+/)*[\w-]+\.py)\b((?:(?!(?<![\w/.-])python3?\s)[^\n`])*)"
+)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # The words that end a command the task gives and go on with what it should do
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
@@ -490,8 +495,9 @@ class FinishReview:
 
     async def _run_task_commands(self, history: Sequence[Event], task: str) -> str:
         """Run the scripts the task itself runs ("python3 client.py must print the same as
-        before"); one that now fails with a Python traceback is evidence the work is not done."""
-        for command in task_commands(task, self.dispatcher.context.workspace):
+        before"); one that now fails with a Python traceback, or prints other than the output the
+        task states for it, is evidence the work is not done."""
+        for command, expected in task_checks(task, self.dispatcher.context.workspace):
             arguments = {"command": command, "timeout": COMMAND_SECONDS}
             call = ToolCall(id=f"hearth-check-{len(history)}", name="shell", arguments=arguments)
             events = await self.dispatcher.dispatch(call, self.state)
@@ -501,6 +507,10 @@ class FinishReview:
             if isinstance(result, ToolResult) and _TRACEBACK in result.output:
                 tail = "\n".join(result.output.strip().splitlines()[-12:])[-1200:]
                 return render("finish_problem_command_fails", command=command, output=tail)
+            shown = command.removesuffix(" < /dev/null")
+            if isinstance(result, ToolResult) and expected is not None and result.output.strip() != expected:
+                got = result.output.strip()[-600:] or "nothing"
+                return render("finish_problem_command_output", command=shown, expected=expected, output=got)
         return ""
 
     async def _run_tests(self, command: str, step: int) -> ToolResult | None:
@@ -518,11 +528,16 @@ class FinishReview:
 
 
 def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
-    """The `python3 script.py ...` commands the task gives, for scripts in the workspace: the
-    script's arguments are kept while they are options or files in the workspace (the words
-    after them are the task's: "python3 a.py b.txt must print 3"). Nothing else the task says
-    is run."""
-    commands: list[str] = []
+    """The `python3 script.py ...` commands the task gives (see `task_checks`)."""
+    return [command for command, _ in task_checks(task, root, limit)]
+
+
+def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | None]]:
+    """The `python3 script.py ...` commands the task gives, for scripts in the workspace, each
+    with the output the task says it prints, when it says one exactly (see `stated_output`). The
+    script's arguments are kept while they are options or files in the workspace (the words after
+    them are the task's: "python3 a.py b.txt must print 3"). Nothing else the task says is run."""
+    checks: list[tuple[str, str | None]] = []
     for match in _SCRIPT_RUN.finditer(task):
         script = match.group(1)
         if not os.path.isfile(root / script) or os.path.islink(root / script):
@@ -532,12 +547,34 @@ def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
         while rest and (_OPTION.fullmatch(arg := rest[0].strip("`'\",;")) or os.path.isfile(root / arg)):
             words.append(shlex.quote(arg))
             rest.pop(0)
+            if arg.startswith("-") and rest and _NUMBER.fullmatch(rest[0].strip("`'\",;")):
+                words.append(rest.pop(0).strip("`'\",;"))  # the option's value: --precision 3
         if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
             continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
         command = " ".join(words) + " < /dev/null"
-        if command not in commands:
-            commands.append(command)
-    return commands[:limit]
+        after = " ".join(rest)
+        if not after and task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`"
+            after = task[match.end() + 1 :].split("\n", 1)[0]
+        if command not in (c for c, _ in checks):
+            checks.append((command, stated_output(after)))
+    return checks[:limit]
+
+
+# "must print 3.375, and ...", "should output `ok`", "prints 'done'": the output right after the
+# command, when it is one number or quoted text; "must print 3 lines" says no output
+_STATED = re.compile(
+    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+"
+    r"(?:`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'|(-?\d+(?:\.\d+)?)(?=[,;)]|\.?\s*$|\.\s|\s+(?:and|or|but)\b))",
+    re.IGNORECASE,
+)
+
+
+def stated_output(words: str) -> str | None:
+    """The exact output the task's words right after a command say it prints, or None."""
+    match = _STATED.match(words.strip())
+    if match is None:
+        return None
+    return next(g for g in match.groups() if g is not None)
 
 
 def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
