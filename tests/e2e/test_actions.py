@@ -160,6 +160,8 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
     # the action said again where its text was asked for is no file's text
     with pytest.raises(ValueError, match=r"no text for a\.py followed the write action"):
         parse_action(f"{write}\n{write}", schema)
+    with pytest.raises(ValueError, match=r"no text for a\.py followed"):
+        parse_action(f"{write}\nI change f to say hi. ```", schema)  # a sentence and a bare fence
     # a sentence on what changes, then the block: the block is the text
     assert parse_action(f"{write}\nI make f say hi.\n```python\n{code}```", schema).args["content"] == code
     # a file is written whole: append is not offered (small models appended new versions)

@@ -143,9 +143,10 @@ def body_text(reply: str, path: str) -> str:
             f"the text for {path} was cut off before its closing ```: write a shorter file, "
             "or change part of it with edit"
         )
-    if not reply.strip() or _ACTION_AGAIN.match(reply):
+    if not reply.strip() or _ACTION_AGAIN.match(reply) or "```" in reply:
         # a small model that sees its earlier writes recorded as action-then-block sometimes
-        # answers the ask for the text with the action again: that is no file's text
+        # answers the ask for the text with the action again, or with a sentence and a bare
+        # fence: neither is the file's text
         raise BadAction(
             f"no text for {path} followed the write action: give the file's whole text in one "
             "fenced code block right after the action"
