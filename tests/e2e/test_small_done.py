@@ -567,6 +567,10 @@ def test_the_output_a_task_states_for_its_command_is_read_exactly_or_not_at_all(
         ("python3 count.py < /dev/null", None),  # "3 lines" says no output
     ]
     assert task_checks('python3 count.py should print "a, b" now', tmp_path)[0][1] == "a, b"
+    # an option's quoted value is one word of the command
+    assert task_checks("python3 count.py --sep ' | ' readings.txt must print `1 | 2`", tmp_path) == [
+        ("python3 count.py --sep ' | ' readings.txt < /dev/null", "1 | 2")
+    ]
     assert task_checks("Then `python3 count.py` prints `a, b`.", tmp_path)[0][1] == "a, b"
     assert task_checks("python3 count.py must print the same as before", tmp_path)[0][1] is None
 

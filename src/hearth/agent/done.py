@@ -83,7 +83,9 @@ _TRACEBACK = "Traceback (most recent call last)"
 _SCRIPT_RUN = re.compile(
     r"(?<![\w/.-])python3?\s+((?:[\w-]+/)*[\w-]+\.py)\b((?:(?!(?<![\w/.-])python3?\s)[^\n`])*)"
 )
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# the task's words after a command: a quoted text is one word ("--sep ' | ' colours.txt")
+_WORD = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+")
+_OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"")
 # The words that end a command the task gives and go on with what it should do
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
@@ -543,18 +545,20 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         if not os.path.isfile(root / script) or os.path.islink(root / script):
             continue
         words = [f"python3 {shlex.quote(script)}"]
-        rest = match.group(2).split()
+        rest = _WORD.findall(match.group(2))
         while rest and (_OPTION.fullmatch(arg := rest[0].strip("`'\",;")) or os.path.isfile(root / arg)):
             words.append(shlex.quote(arg))
             rest.pop(0)
-            if arg.startswith("-") and rest and _NUMBER.fullmatch(rest[0].strip("`'\",;")):
-                words.append(rest.pop(0).strip("`'\",;"))  # the option's value: --precision 3
+            if arg.startswith("-") and rest and _OPTION_VALUE.fullmatch(rest[0].rstrip(",;")):
+                # the option's value: --precision 3, --sep ' | '
+                words.append(shlex.quote(rest.pop(0).rstrip(",;").strip("'\"")))
         if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
             continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
         command = " ".join(words) + " < /dev/null"
         after = " ".join(rest)
-        if not after and task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`"
-            after = task[match.end() + 1 :].split("\n", 1)[0]
+        if task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`", "... must print `3`"
+            tail = task[match.end() :].split("\n", 1)[0]
+            after = f"{after} {tail}" if after else tail[1:]
         if command not in (c for c, _ in checks):
             checks.append((command, stated_output(after)))
     return checks[:limit]
