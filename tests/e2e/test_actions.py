@@ -291,3 +291,40 @@ def test_the_request_for_a_files_text_says_the_task_again_right_before_it(
     last = ask["messages"][-1]
     assert last["role"] == "user" and last["content"].startswith(f"The task: {task}\n")
     assert "pick.py" in last["content"] and "fenced code block" in last["content"]
+
+
+def test_a_file_written_back_unchanged_twice_is_changed_by_the_lines_the_model_names(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    bug = "def last(xs):\n    if not xs:\n        return None\n    return xs[0]\n"
+    (workspace / "pick.py").write_text(bug)
+    script = [
+        *wrote("pick.py", bug),  # the file as it is ...
+        ScriptedReply(text=f"```python\n{bug}```"),  # ... and again when asked again
+        # asked which lines must change: as they are, as they must be (indented its own way)
+        ScriptedReply(text="```python\nreturn xs[0]\n```\n\n```python\nreturn xs[-1]\n```"),
+        act("finish", summary="last() returns the last item."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Fix last() in pick.py: it must return the last item")
+        assert res.code == 0, res.stdout[-2000:]
+        lines = server.requests[3]
+    assert "response_format" not in lines
+    assert "Find the line or lines that must change" in lines["messages"][-1]["content"]
+    assert (workspace / "pick.py").read_text() == bug.replace("xs[0]", "xs[-1]")
+    assert not [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]  # no refusal
+
+
+def test_the_lines_a_model_names_change_the_file_only_where_they_are_found_once() -> None:
+    from hearth.agent.body import changed_lines
+
+    text = "def f(x):\n    if x:\n        return 1\n    return 2\n"
+    two = "```\n        return 1\n```\n```\n        return 3\n```"
+    assert changed_lines(two, text) == text.replace("return 1", "return 3")
+    # found line by line, whatever the indentation given; the new lines take the file's
+    loose = "```\nif x:\n    return 1\n```\n```\nif x > 0:\n    return 1\n```"
+    assert changed_lines(loose, text) == text.replace("if x:", "if x > 0:")
+    assert changed_lines("```\nreturn 9\n```\n```\nreturn 8\n```", text) is None  # not in the file
+    assert changed_lines("```\nreturn 1\n```", text) is None  # one block: nothing says what to
+    assert changed_lines("```\nreturn 1\n```\n```\nreturn 1\n```", text) is None  # no change
+    assert changed_lines("```\nreturn\n```\n```\nyield\n```", "return\nreturn\n") is None  # twice

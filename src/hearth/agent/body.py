@@ -8,6 +8,7 @@ session records (the action, then the block: see `hearth.llm.actions.parse_actio
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -106,10 +107,13 @@ async def with_body(
     tracer: Tracer,
     refused: dict[str, str] | None = None,
     task: str = "",
+    current: str | None = None,
 ) -> ModelResponse:
     """The action's response with the file's text after it, as one response. A text in `refused`
     (a refused text, or the file as it is now, each with why) is asked for again, once, saying
-    why, with more randomness. `task`: the person's words, said again right before the ask."""
+    why, with more randomness. `task`: the person's words, said again right before the ask.
+    `current`: the file as it is now; written back unchanged twice, the model is asked which lines
+    must change instead, and those lines changed in the file are the text (see `changed_lines`)."""
     path = str(args.get("path") or "the file")
     follow = body_request(request, action, args, task)
     bodies = [await _ask(model, follow, sink, tracer)]
@@ -125,6 +129,39 @@ async def with_body(
             temperature=max(RETRY_TEMPERATURE, follow.temperature or 0.0),
         )
         bodies.append(await _ask(model, again, sink, tracer))
+        if current is not None and _text(bodies[-1].content, args) == current:
+            lines = replace(
+                again,
+                messages=[
+                    *again.messages,
+                    Message(role="assistant", content=bodies[-1].content),
+                    Message(role="user", content=render("body_lines", path=path)),
+                ],
+                temperature=follow.temperature,
+            )
+            answer = await _ask(model, lines, sink, tracer)
+            changed = changed_lines(answer.content, current)
+            if changed is not None:
+                changed = changed if changed.endswith("\n") else changed + "\n"
+                # the file with those lines changed is the write's text; the model's own answer
+                # (the lines as they are and as they must be) is kept as the reply's reasoning
+                fenced = ModelResponse(
+                    content=f"```\n{changed}```",
+                    reasoning=answer.reasoning + "\n" + answer.content
+                    if answer.reasoning
+                    else answer.content,
+                    tool_calls=(),
+                    finish_reason=answer.finish_reason,
+                    usage=answer.usage,
+                    timings=answer.timings,
+                    model=answer.model,
+                )
+                bodies.append(fenced)
+    return _merged(action, bodies)
+
+
+def _merged(action: ModelResponse, bodies: list[ModelResponse]) -> ModelResponse:
+    """The action and its last body as one response, the usage and time of all of them."""
     body = bodies[-1]
     return ModelResponse(
         content=action.content.strip() + "\n" + body.content,
@@ -143,6 +180,41 @@ async def with_body(
         ),
         model=action.model,
     )
+
+
+_BLOCKS = re.compile(r"```[^\n`]*\n(.*?)^[ \t]*```", re.DOTALL | re.MULTILINE)
+
+
+def changed_lines(answer: str, current: str) -> str | None:
+    """The file `current` with the answer's first block (lines as they are) replaced by its second
+    (as they must be): found exactly, else line by line ignoring indentation, the new lines then
+    indented as the old ones were. None when the answer has no two blocks, the old lines are not
+    in the file (or not once), or nothing would change."""
+    blocks = _BLOCKS.findall(answer)
+    if len(blocks) < 2 or not blocks[0].strip():
+        return None
+    old, new = blocks[0].rstrip("\n"), blocks[1].rstrip("\n")
+    if current.count(old) == 1:
+        changed = current.replace(old, new, 1)
+        return changed if changed != current else None
+    lines, old_lines = current.split("\n"), [line.strip() for line in old.split("\n")]
+    starts = [
+        i
+        for i in range(len(lines) - len(old_lines) + 1)
+        if [line.strip() for line in lines[i : i + len(old_lines)]] == old_lines
+    ]
+    if len(starts) != 1:
+        return None
+    start = starts[0]
+    indent = _indent(lines[start])
+    base = min((_indent(line) for line in new.split("\n") if line.strip()), default="")
+    moved = [indent + line.removeprefix(base) if line.strip() else "" for line in new.split("\n")]
+    changed = "\n".join([*lines[:start], *moved, *lines[start + len(old_lines) :]])
+    return changed if changed != current else None
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
 
 
 async def _ask(model: Model, request: ModelRequest, sink: DeltaSink | None, tracer: Tracer) -> ModelResponse:

@@ -313,7 +313,7 @@ class Agent:
                         refused[now] = render("body_unchanged")
                     response = await with_body(
                         self.model, request, response, args, sink, self.tracer, refused,
-                        current_task(self.history),
+                        current_task(self.history), now,
                     )  # fmt: skip
                 return response
             except ContextOverflow as exc:
