@@ -779,3 +779,30 @@ def test_a_script_the_task_says_prints_that_printed_nothing_goes_back(
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "your last run of it (`python3 count.py FILE`) printed nothing" in notice.text
+
+
+def test_a_finish_over_a_secret_file_the_task_names_ends_blocked_saying_how_to_allow_it(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """A task about `app.env` (a secret by name): the read is refused, and a finish is not done
+    (it exited 0 with nothing changed); the turn ends blocked, telling the person how to allow it,
+    and with that allow rule the same file is read and changed."""
+    (workspace / "app.env").write_text("DEBUG=true\nAPI_KEY=abc123\n")
+    task = "In app.env, set DEBUG to false."
+    script = [act("read", path="app.env"), act("finish", summary="Done; app.env was not read.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 3, res.stdout[-2000:]
+    assert "HEARTH_ALLOW='read(app.env),edit(app.env),write(app.env)'" in finished(workspace).final_text
+    assert (workspace / "app.env").read_text() == "DEBUG=true\nAPI_KEY=abc123\n"
+    allowed = [
+        act("read", path="app.env"),
+        act("edit", path="app.env", old="DEBUG=true", new="DEBUG=false", replace_all=False),
+        act("finish", summary="DEBUG is false."),
+    ]
+    with ScriptedServer(allowed, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        again = run(
+            hearth, server, workspace, task, HEARTH_ALLOW="read(app.env),edit(app.env),write(app.env)"
+        )
+    assert again.code == 0, again.stdout[-2000:]
+    assert (workspace / "app.env").read_text() == "DEBUG=false\nAPI_KEY=abc123\n"

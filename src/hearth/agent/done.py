@@ -53,10 +53,11 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.leftovers import leftover_problem
 from hearth.agent.named_files import named_paths
 from hearth.agent.state import SessionState
-from hearth.core.errors import LimitReached, TaskDone, ToolError
+from hearth.core.errors import Blocked, LimitReached, TaskDone, ToolError
 from hearth.core.events import Event, HearthMessage, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.types import ToolCall
 from hearth.prompts import render
+from hearth.sandbox.secrets import is_secret_path
 from hearth.tools.builtin.pycheck import undefined_names
 
 ROUNDS = 2  # a contradicted finish goes back to the model this many times per turn
@@ -157,6 +158,20 @@ class Turn:
             elif isinstance(event, ToolResult):
                 results.append((calls.get(event.call_id), event))
         return cls(results)
+
+
+def refused_secret(history: Sequence[Event]) -> str:
+    """A file the task names that a file tool refused in this turn for looking like a secret
+    (`.env`, `app.env`, keys ...): the work the task asks for cannot be done without the person
+    allowing it, so a finish is not done, and sending it back changes nothing. "" when none."""
+    task = task_of(history)
+    for call, result in Turn.of(history).results:
+        path = str(call.arguments.get("path") or "") if call is not None else ""
+        if result.ok or not path or not is_secret_path(os.path.normpath(path)):
+            continue
+        if re.search(rf"(?<![\w.-]){re.escape(os.path.normpath(path))}(?![\w-])", task):
+            return os.path.normpath(path)
+    return ""
 
 
 def task_of(history: Sequence[Event]) -> str:
@@ -422,6 +437,10 @@ class FinishReview:
         times in this turn."""
         if planning(history):
             return True  # a plan changes nothing and claims nothing yet
+        secret = refused_secret(history)
+        if secret:  # nothing the model can do about it: the person decides
+            text = render("finish_blocked_secret", path=secret)
+            raise Blocked(text, final_text=text)
         problem = await self.problem(history, done.final_text or done.reason)
         if not problem:
             return True
