@@ -328,3 +328,53 @@ def test_the_lines_a_model_names_change_the_file_only_where_they_are_found_once(
     assert changed_lines("```\nreturn 1\n```", text) is None  # one block: nothing says what to
     assert changed_lines("```\nreturn 1\n```\n```\nreturn 1\n```", text) is None  # no change
     assert changed_lines("```\nreturn\n```\n```\nyield\n```", "return\nreturn\n") is None  # twice
+
+
+SENSORS = (
+    '"""Readings."""\n\n\nclass TempReading:\n    def __init__(self, c):\n        self.c = c\n\n\n'
+    "def parse(line):\n    return TempReading(float(line))\n\n\n"
+    'if __name__ == "__main__":\n    print(parse("2").c)\n'
+)
+
+
+def test_definitions_a_whole_file_write_left_out_are_kept_and_the_model_told(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B renamed a class by writing the class alone: the write was refused again and again
+    for removing every definition. The ones the task does not name are kept as they were."""
+    (workspace / "sensors.py").write_text(SENSORS)
+    main = SENSORS[SENSORS.index("if __name__") :]
+    renamed = (
+        '"""Readings."""\n\n\nclass Measurement:\n    def __init__(self, c):\n        self.c = c\n\n\n' + main
+    )
+    fixed = SENSORS.replace("TempReading", "Measurement")
+    script = [
+        *wrote("sensors.py", renamed),  # parse left out
+        act("finish", summary="Renamed."),  # TempReading is still used in parse: goes back
+        *wrote("sensors.py", fixed),
+        act("finish", summary="Renamed TempReading to Measurement."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Rename the class TempReading to Measurement in sensors.py.")
+        assert res.code == 0, res.stdout[-2000:]
+    [kept] = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "kept_definitions"]
+    assert "left out parse" in kept.text
+    writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
+    assert writes[0].ok  # not refused for removing every definition
+    assert (workspace / "sensors.py").read_text() == fixed
+
+
+def test_kept_definitions_are_those_the_task_does_not_name_placed_before_the_main_block() -> None:
+    from hearth.agent.body import kept_definitions
+
+    only_class = (
+        '"""Readings."""\n\n\nclass Measurement:\n    pass\n\n\nif __name__ == "__main__":\n    print(1)\n'
+    )
+    whole, names = kept_definitions(only_class, SENSORS, "Rename the class TempReading to Measurement.")
+    assert names == ["parse"]  # TempReading is the task's: renamed, not kept
+    assert whole.index("def parse(line):") < whole.index('if __name__ == "__main__":')
+    assert "class TempReading" not in whole
+    # nothing defined at all (a script's output written over it): left to the write's guard
+    assert kept_definitions("print(3)\n", SENSORS, "Fix it.") == ("print(3)\n", [])
+    # everything kept: nothing to do
+    assert kept_definitions(SENSORS, SENSORS, "Fix it.") == (SENSORS, [])

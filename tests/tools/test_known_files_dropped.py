@@ -31,6 +31,12 @@ def test_a_section_left_out_is_still_dropped() -> None:
     assert dropped_lines(old, new) == ["[database]", "path = data/app.db"]
 
 
+def test_a_line_with_one_name_changed_is_changed_not_dropped() -> None:
+    """A rename written as the whole file: `class TempReading:` became `class Measurement:`."""
+    old = "class TempReading:\n    pass\n\n\ndef parse(x):\n    return TempReading()\n"
+    assert dropped_lines(old, old.replace("TempReading", "Measurement")) == []
+
+
 def test_a_module_written_over_with_text_that_imports_it_is_refused(tmp_path: Path) -> None:
     """The 1.5B wrote the test file's text (`from durations import parse_duration` and the tests)
     over durations.py, the module the tests import."""

@@ -7,6 +7,7 @@ session records (the action, then the block: see `hearth.llm.actions.parse_actio
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Sequence
@@ -108,12 +109,15 @@ async def with_body(
     refused: dict[str, str] | None = None,
     task: str = "",
     current: str | None = None,
+    kept: list[str] | None = None,
 ) -> ModelResponse:
     """The action's response with the file's text after it, as one response. A text in `refused`
     (a refused text, or the file as it is now, each with why) is asked for again, once, saying
     why, with more randomness. `task`: the person's words, said again right before the ask.
     `current`: the file as it is now; written back unchanged twice, the model is asked which lines
-    must change instead, and those lines changed in the file are the text (see `changed_lines`)."""
+    must change instead, and those lines changed in the file are the text (see `changed_lines`).
+    Top-level definitions of a Python file the text left out (and the task does not name) are
+    kept (see `kept_definitions`); their names are added to `kept`."""
     path = str(args.get("path") or "the file")
     follow = body_request(request, action, args, task)
     bodies = [await _ask(model, follow, sink, tracer)]
@@ -157,7 +161,56 @@ async def with_body(
                     model=answer.model,
                 )
                 bodies.append(fenced)
+    text = _text(bodies[-1].content, args)
+    if current is not None and text is not None and path.endswith(".py"):
+        whole, names = kept_definitions(text, current, task)
+        if names:
+            bodies.append(replace(bodies[-1], content=f"```\n{whole}```"))
+            if kept is not None:
+                kept.extend(names)
     return _merged(action, bodies)
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def kept_definitions(text: str, current: str, task: str) -> tuple[str, list[str]]:
+    """`text` (a whole-file write of the Python file `current`) with the top-level functions and
+    classes it left out put back, as they were, before its `if __name__ == "__main__":` block or at
+    its end; and their names. A small model asked to change one function often writes only that
+    one. Left out: the names the task says (a rename or a removal means them), and everything when
+    the text defines nothing at all (not this file's text: the agent's own guard answers that)."""
+    try:
+        old, new = ast.parse(current), ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text, []
+    defined = {node.name for node in new.body if isinstance(node, _DEFINITIONS)}
+    missing = [
+        node
+        for node in old.body
+        if isinstance(node, _DEFINITIONS)
+        and node.name not in defined
+        and not re.search(rf"(?<!\w){re.escape(node.name)}(?!\w)", task)
+    ]
+    if not defined or not missing:
+        return text, []
+    old_lines = current.split("\n")
+    blocks = [
+        "\n".join(
+            old_lines[min([n.lineno for n in node.decorator_list] + [node.lineno]) - 1 : node.end_lineno]
+        )
+        for node in missing
+    ]
+    main = next((n for n in new.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)), None)
+    lines = text.rstrip("\n").split("\n")
+    at = main.lineno - 1 if main is not None else len(lines)
+    head, tail = "\n".join(lines[:at]).rstrip("\n"), "\n".join(lines[at:])
+    whole = head + "\n\n\n" + "\n\n\n".join(blocks) + ("\n\n\n" + tail if tail else "") + "\n"
+    try:
+        ast.parse(whole)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text, []
+    return whole, [node.name for node in missing]
 
 
 def _merged(action: ModelResponse, bodies: list[ModelResponse]) -> ModelResponse:

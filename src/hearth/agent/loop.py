@@ -311,10 +311,15 @@ class Agent:
                     now = current_text(self.dispatcher.context.paths, path)
                     if now is not None:  # written back unchanged, the write would change nothing
                         refused[now] = render("body_unchanged")
+                    kept: list[str] = []
                     response = await with_body(
                         self.model, request, response, args, sink, self.tracer, refused,
-                        current_task(self.history), now,
+                        current_task(self.history), now, kept,
                     )  # fmt: skip
+                    if kept:
+                        names = ", ".join(kept)
+                        text = render("notice_kept_definitions", path=path, names=names)
+                        self.record(Notice(reason=NoticeReason.KEPT_DEFINITIONS, text=text))
                 return response
             except ContextOverflow as exc:
                 learned = self._learn_window(exc, request)  # a smaller reply cap may be all it takes

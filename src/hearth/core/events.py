@@ -168,6 +168,9 @@ class NoticeReason(StrEnum):
     FINISH_AFTER_FAILURE = "finish_after_failure"  # a finish right after a failed check
     FINISH_REFUSED = "finish_refused"  # a finish with tracked work still open
     FINISH_UNSUPPORTED = "finish_unsupported"  # a small model's finish the evidence contradicts (agent/done)
+    KEPT_DEFINITIONS = (
+        "kept_definitions"  # a small model's whole-file write left out definitions; kept (agent/body)
+    )
     # the loop, outside the checks
     VERDICT = "verdict"  # how a turn stopped on a loop or the step limit ends (agent/verdict)
     BUDGET = "budget"  # the token budget is running out

@@ -237,12 +237,29 @@ def dropped_lines(old: str, new: str) -> list[str]:
         key = _KEYED.match(line)
         if key and any(other.startswith(key.group(0)) for other in lines):
             continue  # the same name or key given a new value: `BASE = ...`, `port = 9090`
-        if difflib.get_close_matches(line, lines, n=1, cutoff=0.6):
-            continue  # changed in place
+        if difflib.get_close_matches(line, lines, n=1, cutoff=0.6) or _one_word_changed(line, lines):
+            continue  # changed in place (`class TempReading:` renamed `class Measurement:`)
         match = difflib.SequenceMatcher(None, line, flat, autojunk=False).find_longest_match()
         if match.size < 0.6 * len(line):
             dropped.append(line)
     return dropped
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def _one_word_changed(line: str, lines: list[str]) -> bool:
+    """Whether one of `lines` is `line` with one word (a name, a number) replaced, and a word kept
+    (`class TempReading:` and `class Measurement:`; not `[server]` and `[database]`)."""
+    tokens = _TOKEN.findall(line)
+    for other in lines:
+        others = _TOKEN.findall(other)
+        if len(others) != len(tokens):
+            continue
+        pairs = list(zip(tokens, others, strict=True))
+        if sum(a != b for a, b in pairs) == 1 and any(a == b and a[0].isalnum() for a, b in pairs):
+            return True
+    return False
 
 
 def _imports(text: str, module: str) -> bool:
