@@ -146,21 +146,10 @@ async def with_body(
             answer = await _ask(model, lines, sink, tracer)
             changed = changed_lines(answer.content, current)
             if changed is not None:
-                changed = changed if changed.endswith("\n") else changed + "\n"
                 # the file with those lines changed is the write's text; the model's own answer
                 # (the lines as they are and as they must be) is kept as the reply's reasoning
-                fenced = ModelResponse(
-                    content=f"```\n{changed}```",
-                    reasoning=answer.reasoning + "\n" + answer.content
-                    if answer.reasoning
-                    else answer.content,
-                    tool_calls=(),
-                    finish_reason=answer.finish_reason,
-                    usage=answer.usage,
-                    timings=answer.timings,
-                    model=answer.model,
-                )
-                bodies.append(fenced)
+                thought = "\n".join(t for t in (answer.reasoning, answer.content) if t)
+                bodies.append(replace(answer, content=f"```\n{changed}```", reasoning=thought))
     text = _text(bodies[-1].content, args)
     if current is not None and text is not None and path.endswith(".py"):
         whole, names = kept_definitions(text, current, task)
@@ -249,7 +238,7 @@ def changed_lines(answer: str, current: str) -> str | None:
     old, new = blocks[0].rstrip("\n"), blocks[1].rstrip("\n")
     if current.count(old) == 1:
         changed = current.replace(old, new, 1)
-        return changed if changed != current else None
+        return _ended(changed) if changed != current else None
     lines, old_lines = current.split("\n"), [line.strip() for line in old.split("\n")]
     starts = [
         i
@@ -263,7 +252,12 @@ def changed_lines(answer: str, current: str) -> str | None:
     base = min((_indent(line) for line in new.split("\n") if line.strip()), default="")
     moved = [indent + line.removeprefix(base) if line.strip() else "" for line in new.split("\n")]
     changed = "\n".join([*lines[:start], *moved, *lines[start + len(old_lines) :]])
-    return changed if changed != current else None
+    return _ended(changed) if changed != current else None
+
+
+def _ended(text: str) -> str:
+    """The text ending with a newline (so the closing fence of its block starts a line)."""
+    return text if text.endswith("\n") else text + "\n"
 
 
 def _indent(line: str) -> str:
