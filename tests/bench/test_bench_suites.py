@@ -24,6 +24,7 @@ SUITES = {
     "heldout4": ["k21", "k22", "k23", "k24", "k25", "k26", "k27"],
     "heldout5": ["k31", "k32", "k33", "k34", "k35", "k36", "k37"],
     "heldout6": ["k41", "k42", "k43", "k44", "k45", "k46", "k47"],
+    "heldout7": ["k51", "k52", "k53", "k54", "k55", "k56", "k57"],
 }
 ORDER = ("heldout", "heldout2", *SUITES)
 TASKS = {name: load_tasks(BENCH / name) for name in SUITES}
