@@ -189,3 +189,21 @@ def test_a_bar_helper_without_the_zero_case_fails() -> None:
     _edit(ws / "chart.py", "{bar(count, largest, 20):<20}", "{bar(count, largest or 1, 20):<20}")
     assert _run(ws, "chart.py").startswith("Visitors\n  Mon ############         120\n")
     assert not check(task, ws, exit_code=0)[0]
+
+
+def test_a_cherry_pick_that_records_its_origin_passes() -> None:
+    """`git cherry-pick -x` adds a line to the body; the subject stays the same."""
+    task = _task("k56")
+    ws = prepare(task)
+    git(ws, "cherry-pick", "-x", "experiments~1")
+    passed, output = check(task, ws, exit_code=0)
+    assert passed, output
+
+
+def test_a_bar_helper_with_a_default_width_passes() -> None:
+    task = _task("k57")
+    ws = prepare(task)
+    solve(task, ws)
+    _edit(ws / "chart.py", "def bar(value, largest, width):", "def bar(value, largest, width=20):")
+    passed, output = check(task, ws, exit_code=0)
+    assert passed, output
