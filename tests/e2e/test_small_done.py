@@ -27,6 +27,9 @@ MEDIAN_TESTS = (
     "from stats import median\n\n\ndef test_odd():\n    assert median([3, 1, 2]) == 2\n\n\n"
     "def test_even():\n    assert median([4, 1, 3, 2]) == 2.5\n"
 )
+# the finish going back to the model is what these tests show: no versions tried first (see
+# test_versions.py for those)
+NO_VERSIONS = {"HEARTH_VERSIONS": "0"}
 
 
 def notices(ws: Path) -> list[Notice]:
@@ -154,7 +157,13 @@ def test_a_fix_the_projects_tests_reject_goes_back_with_their_output_then_ends_0
         act("finish", summary="Fixed median(); the tests pass."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
+        res = run(
+            hearth,
+            server,
+            workspace,
+            "A test in test_stats.py fails. Fix the bug in stats.py.",
+            **NO_VERSIONS,
+        )
         assert res.code == 0, res.stdout[-2000:]
         first = json.dumps(server.requests[0]["messages"])
         pushed_back = server.requests[3]["messages"][-1]["content"]
@@ -176,7 +185,13 @@ def test_a_fix_the_tests_still_reject_at_the_end_ends_2(hearth: HearthCli, works
     wrong = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
     script = [*wrote("stats.py", wrong), *[act("finish", summary="Fixed it.")] * 3]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        res = run(hearth, server, workspace, "A test in test_stats.py fails. Fix the bug in stats.py.")
+        res = run(
+            hearth,
+            server,
+            workspace,
+            "A test in test_stats.py fails. Fix the bug in stats.py.",
+            **NO_VERSIONS,
+        )
     assert res.code == 2, res.stdout[-2000:]
     # the tests' failed run is the turn's last check: the loop's own evidence rule ends it
     assert "run failed and nothing changed since" in finished(workspace).reason
@@ -287,7 +302,7 @@ def test_the_test_command_agents_md_names_is_what_hearth_runs_when_the_model_fin
         act("finish", summary="Bumped the version."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        res = run(hearth, server, workspace, "Set the version in VERSION.txt to 2")
+        res = run(hearth, server, workspace, "Set the version in VERSION.txt to 2", **NO_VERSIONS)
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "Hearth ran `python3 check.py`" in notice.text
@@ -594,7 +609,7 @@ def test_a_script_printing_other_than_the_task_says_goes_back_then_ends_0_once_i
         task = (
             "Make average.py print the average of a file: python3 average.py readings.txt must print 3.375."
         )
-        res = run(hearth, server, workspace, task)
+        res = run(hearth, server, workspace, task, **NO_VERSIONS)
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "`python3 average.py readings.txt` prints `3.375`" in notice.text and "3.38" in notice.text

@@ -36,6 +36,7 @@ NAMES: dict[str, tuple[str, str, str]] = {
     "retries": ("1", "1", "1"),
     "model_parallel": ("2", "2", "2"),
     "output_limit": ("2000", "2000", "2000"),
+    "versions": ("1", "1", "1"),
     "model_path": ("/opt/models/m.gguf", '"/opt/models/m.gguf"', "/opt/models/m.gguf"),
     "embedded_model": ("qwen2.5-coder-1.5b", '"qwen2.5-coder-1.5b"', "qwen2.5-coder-1.5b"),
     "embedded_context": ("1024", "1024", "1024"),

@@ -53,6 +53,8 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.leftovers import leftover_problem
 from hearth.agent.named_files import named_paths
 from hearth.agent.state import SessionState
+from hearth.agent.versions import Versions, is_test_file
+from hearth.agent.versions import tried as versions_tried
 from hearth.core.errors import Blocked, LimitReached, TaskDone, ToolError
 from hearth.core.events import Event, HearthMessage, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.types import ToolCall
@@ -200,11 +202,12 @@ def _canonical(dispatcher: Dispatcher, name: str) -> str:
     return tool.name if tool is not None else name
 
 
-def failed_change(turn: Turn, dispatcher: Dispatcher) -> str:
+def failed_change(turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
     """The error of the turn's last attempted change when it failed and no change of the same
     target (the same file; for a tool with no path, the same tool) worked in the turn. A change
     refused after the same file was changed well (the fixed script about to be overwritten with
-    its expected output) leaves the good change standing."""
+    its expected output, or `kept`: a version Hearth wrote that the checks pass) leaves the good
+    change standing."""
     not_run = render("error_one_call")  # skipped by the one-call rule: never tried, not failed
     attempts = [
         (c, r)
@@ -218,6 +221,8 @@ def failed_change(turn: Turn, dispatcher: Dispatcher) -> str:
         return ""  # a refusal by the policy is its answer, not the work failing
     target = call.arguments.get("path")
     name = _canonical(dispatcher, result.name)
+    if kept and target == kept:
+        return ""
     if any(
         r.ok and (c.arguments.get("path") == target if target else _canonical(dispatcher, r.name) == name)
         for c, r in attempts
@@ -352,6 +357,19 @@ def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
+def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
+    """The file the model was changing last (a write or edit, whether it worked or not) that is
+    not a test file; else the one file the task names that is in the workspace and not a test
+    file. "" when there is no such file."""
+    for call, result in reversed(turn.results):
+        path = call.arguments.get("path") if call is not None else None
+        if isinstance(path, str) and changing(dispatcher, result.name) and not is_test_file(path):
+            return path
+    root = dispatcher.context.workspace
+    named = [p for p in asked_files(task) if not is_test_file(p) and (root / p).is_file()]
+    return named[0] if len(named) == 1 else ""
+
+
 def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
     """The first changed Python file that does not parse now, or that uses a name it never
     defines or imports (running it fails with NameError), with what is wrong. The write's own
@@ -430,6 +448,7 @@ class FinishReview:
     dispatcher: Dispatcher
     record: Callable[[Event], None]
     state: SessionState | None = None  # the session's (its permission mode and rules)
+    versions: Versions | None = None  # asks for other versions of a file the checks fail on
 
     async def accepts(self, history: Sequence[Event], done: TaskDone) -> bool:
         """True when the evidence supports the finish. False when it goes back to the model (a
@@ -441,7 +460,12 @@ class FinishReview:
         if secret:  # nothing the model can do about it: the person decides
             text = render("finish_blocked_secret", path=secret)
             raise Blocked(text, final_text=text)
-        problem = await self.problem(history, done.final_text or done.reason)
+        summary = done.final_text or done.reason
+        problem = await self.problem(history, summary)
+        if problem:
+            kept = await self.try_versions(history)
+            if kept:
+                problem = await self.problem(history, summary, kept=kept)
         if not problem:
             return True
         start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
@@ -451,11 +475,51 @@ class FinishReview:
         self.record(Notice(reason=NOTICE, text=render("notice_finish_unsupported", problem=problem)))
         return False
 
-    async def problem(self, history: Sequence[Event], summary: str) -> str:
+    async def rescued(self, history: Sequence[Event]) -> bool:
+        """For a turn stopped going in circles: whether a version of the file the model was
+        changing (agent/versions) makes the checks pass and nothing else the evidence says is
+        wrong (then the turn ends done)."""
+        kept = await self.try_versions(history)
+        return bool(kept) and not await self.problem(history, "", kept=kept)
+
+    async def try_versions(self, history: Sequence[Event]) -> str:
+        """The file a version was kept for (agent/versions), once per turn, when the workspace's
+        checks fail now; "" when none was (or there were no checks, or no file to vary)."""
+        if self.versions is None or self.versions.count < 1 or versions_tried(history):
+            return ""
+        task = task_of(history)
+        path = target_file(Turn.of(history), self.dispatcher, task)
+        failure = await self.checks_failing(history, task) if path else None
+        if not failure:
+            return ""  # nothing to judge versions by, or nothing fails
+
+        async def check() -> str:
+            found = await self.checks_failing(history, task)
+            return "the checks could not run" if found is None else found
+
+        return path if await self.versions.find(path, task, failure, check) else ""
+
+    async def checks_failing(self, history: Sequence[Event], task: str) -> str | None:
+        """What the workspace's checks print when they fail now: the project's tests, then the
+        commands the task gives (a traceback, or an output other than the stated one). "" when
+        they pass; None when there are none to run."""
+        root = self.dispatcher.context.workspace
+        command = test_command(root)
+        stated = any(expected is not None for _, expected in task_checks(task, root))
+        result = await self._run_tests(command, len(history)) if command else None
+        if result is not None and not result.ok:
+            return "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
+        if result is None and not stated:
+            return None
+        return await self._run_task_commands(history, task)
+
+    async def problem(self, history: Sequence[Event], summary: str, kept: str = "") -> str:
+        """What the evidence says is wrong with a finish ("" when nothing). `kept`: a file Hearth
+        wrote a version of that the checks pass (agent/versions): changed in this turn."""
         turn = Turn.of(history)
         task = task_of(history)
         found = (
-            failed_change(turn, self.dispatcher)
+            failed_change(turn, self.dispatcher, kept)
             or claim_problem(turn, self.dispatcher, summary)
             or missing_claimed(history, summary, self.dispatcher.context.workspace)
         )
@@ -466,7 +530,7 @@ class FinishReview:
             found = render("finish_problem_commit_asked")
         if found:
             return found
-        touched = any(
+        touched = bool(kept) or any(
             r.ok and (changing(self.dispatcher, r.name) or _canonical(self.dispatcher, r.name) in RUNS)
             for _, r in turn.results
         )
@@ -478,6 +542,7 @@ class FinishReview:
         if found:
             return found
         python = changed_python(turn, self.dispatcher)
+        python += [kept] if kept.endswith(".py") and kept not in python else []
         found = broken_python(self.dispatcher, python)
         if found:
             return found

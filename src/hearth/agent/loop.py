@@ -35,6 +35,7 @@ from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.state import SessionState
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import seen_unchanged
+from hearth.agent.versions import Versions
 from hearth.core.errors import (
     ContextOverflow,
     LimitReached,
@@ -79,6 +80,7 @@ RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\
 class Limits:
     max_iterations: int = 50
     max_seconds: float = 3600.0
+    versions: int = 3  # a small model's file the checks fail on: versions tried (agent/versions)
 
 
 @dataclass
@@ -186,7 +188,7 @@ class Agent:
                     await self._reviewed_step(start)
                 raise Stuck(f"the limit of {self.limits.max_iterations} iterations was reached")
             except Stuck as stuck:
-                raise self._verdict(stuck) from None
+                raise await self._stuck(stuck) from None
         except StopRun as stop:
             finished = Finished(
                 status=stop.status,
@@ -351,11 +353,35 @@ class Agent:
         try:
             await self.step(start)
         except TaskDone as done:
-            if self.profile.small and not await FinishReview(
-                self.dispatcher, self.record, self.state
-            ).accepts(self.history, done):
+            if self.profile.small and not await self._review().accepts(self.history, done):
                 return
             raise
+
+    def _review(self) -> FinishReview:
+        """The judge of a small model's finish, able to try versions of a file (agent/versions)."""
+        versions = Versions(
+            self.model,
+            self.dispatcher,
+            self.record,
+            self.state,
+            self.tracer,
+            temperature=self.temperature,
+            max_tokens=self._reply_cap,
+            extra={key: value for key, value in self.sampling.items() if key != "max_tokens"},
+            deadline=self.deadline,
+            count=self.limits.versions,
+        )
+        return FinishReview(self.dispatcher, self.record, self.state, versions)
+
+    async def _stuck(self, stuck: Stuck) -> StopRun:
+        """How a turn stopped on a loop or the step limit ends: as its evidence says (agent/verdict);
+        for a small model not done, done when a version of its file makes the checks pass."""
+        stop = self._verdict(stuck)
+        if stop.status is Status.DONE or not self.profile.small:
+            return stop
+        if await self._review().rescued(self.history):
+            return TaskDone(render("versions_done"), final_text=render("versions_done"))
+        return stop
 
     async def step(self, start: int) -> None:
         """One reply and what comes of it, the checks looking on at each stage (agent/checks).

@@ -168,6 +168,13 @@ class AgentSettings(Group):
     max_iterations: int = Field(50, ge=1, description="Model calls per task before stopping (exit 2)")
     max_seconds: float = Field(3600.0, gt=0, description="Wall-clock limit per task in seconds (exit 2)")
     output_limit: int = Field(16000, ge=1000, description="Characters of tool output the model sees")
+    versions: int = Field(
+        3,
+        ge=0,
+        le=8,
+        description="A small model's file its checks still fail on: other versions Hearth asks for "
+        "and keeps one the checks pass (0 = never)",
+    )
     tools_on_demand: bool = Field(
         True, description="Send the core tools in full and the others as a catalogue, loaded when asked for"
     )

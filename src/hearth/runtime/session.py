@@ -399,7 +399,9 @@ def start_agent(
         store=rt.store,
         session_id=session_id,
         system_prompt=prompt,
-        limits=Limits(rt.settings.agent.max_iterations, rt.settings.agent.max_seconds),
+        limits=Limits(
+            rt.settings.agent.max_iterations, rt.settings.agent.max_seconds, rt.settings.agent.versions
+        ),
         temperature=main.temperature,
         on_event=on_event,
         on_delta=on_delta,

@@ -271,6 +271,7 @@ class SubAgents:
                 if definition and definition.max_turns
                 else rt.settings.agent.max_iterations,
                 rt.settings.agent.max_seconds,
+                rt.settings.agent.versions,
             ),
             temperature=role.temperature,
             compactor=Compactor(window=window, model=summarizer[0], sampling=summarizer[1]),

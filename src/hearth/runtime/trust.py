@@ -55,7 +55,9 @@ PROJECT_SAFE = frozenset(
         "embedded_threads",
     }
 )
-PROJECT_LOWER_ONLY = frozenset({"max_iterations", "max_seconds"})  # limits it may lower, not raise
+PROJECT_LOWER_ONLY = frozenset(
+    {"max_iterations", "max_seconds", "versions"}
+)  # limits it may lower, not raise
 INSIDE_WORKSPACE = (
     "your user config is inside the workspace, where the agent can write; keep it outside "
     "(set XDG_CONFIG_HOME) or choose a smaller workspace"

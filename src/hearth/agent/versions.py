@@ -1,0 +1,220 @@
+"""Other versions of the file a small model could not get right, kept when the checks pass.
+
+Measured with a 1.5B model: told that the tests fail, it wrote the same wrong file again and
+again (a one-character bug, `<` for `<=`, never found however it was asked), or the same broken
+one. Its context by then holds its own wrong file several times over, and it copies it. A fresh,
+short request (the task, the file as it is, what the failing checks printed, and the test file
+they name) sampled a few times gets such a file right one time in a few, and the checks say
+which: this is selection by the project's own checks, not by the model's word.
+
+When a small model's turn is about to end not done and the workspace has checks that fail now
+(the project's tests, or a command the task gives with the output it must print: see
+agent/done), Hearth asks for whole new versions of the file the model was changing, the first at
+the session's temperature and the rest at a higher one; writes each through the one dispatcher
+(the same permissions, change guard and sandbox as the model's own writes) and runs the checks
+again. The first version they pass stays, and the model is told (the file's new text with it,
+so its next steps start from what is there); when none does, the file is put back as it was.
+At most `COUNT` versions, each only while the turn has time for it, once per turn, and only
+where the policy lets a write through without asking the person.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hearth.agent.body import current_text, kept_definitions
+from hearth.agent.dispatch import Dispatcher
+from hearth.agent.policy import Decision
+from hearth.agent.state import SessionState
+from hearth.agent.tracing import Tracer
+from hearth.core.errors import ToolError
+from hearth.core.events import Event, Notice, NoticeReason, ToolResult, UserMessage
+from hearth.core.protocols import Model, ModelRequest
+from hearth.core.types import Message, ToolCall
+from hearth.llm.actions import BadAction, body_text
+from hearth.prompts import render
+
+log = logging.getLogger(__name__)
+
+COUNT = 3
+TEMPERATURE = 0.9  # after the first: the same request at a low temperature gives the same file
+_MAX_LINES = 200  # a longer file is not written whole by a small model well; left to the model
+_MAX_TEST_LINES = 150
+_FIRST_SECONDS = 60.0  # the time one version is taken to need before one was timed
+_FAILURE_CHARS = 1500
+_TEST_FILE = re.compile(r"[\w./-]*\b(?:test_[\w-]*|[\w-]+_test)\.py\b")
+
+
+def is_test_file(path: str) -> bool:
+    """A test file (test_*.py, *_test.py, conftest.py): the checks, never what a version changes."""
+    name = os.path.basename(path)
+    return name == "conftest.py" or (
+        name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+    )
+
+
+def tried(history: Sequence[Event]) -> bool:
+    """Whether versions were asked for already in this turn."""
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            return False
+        if isinstance(event, Notice) and event.reason == NoticeReason.VERSIONS:
+            return True
+    return False
+
+
+@dataclass
+class Versions:
+    """Asks for and tries versions of one file (see the module's docstring)."""
+
+    model: Model
+    dispatcher: Dispatcher
+    record: Callable[[Event], None]
+    state: SessionState | None
+    tracer: Tracer
+    temperature: float | None = None
+    max_tokens: int | None = None
+    extra: dict[str, Any] | None = None  # the role's request settings (never a response format)
+    deadline: float | None = None  # time.monotonic() by which the turn ends
+    count: int = COUNT
+
+    def allowed(self, path: str) -> bool:
+        """Whether a write of `path` goes through without asking anyone (Hearth asks nobody to
+        approve its own tries)."""
+        tool = self.dispatcher.toolset.get("write")
+        if tool is None:
+            return False
+        policy = self.dispatcher.policy_in(self.state)
+        verdict = policy.decide(tool, {"path": path, "content": ""}, self.dispatcher.context.paths)
+        return verdict.decision is Decision.ALLOW
+
+    async def find(self, path: str, task: str, failure: str, check: Callable[[], Awaitable[str]]) -> bool:
+        """Try versions of `path` until `check` (what still fails, "" when nothing does) passes.
+        True: one passed and is in the workspace (a notice says so). False: none did, or none
+        could be tried; the file is as it was."""
+        paths = self.dispatcher.context.paths
+        original = current_text(paths, path)
+        if original is None or original.count("\n") > _MAX_LINES or not self.allowed(path):
+            return False
+        log.info("asking for other versions of %s: the checks fail", path)
+        tests = self._test_file(failure, path)
+        seen, spent, asked = {original}, 0.0, 0
+        for n in range(self.count):
+            if not self._has_time(spent / asked if asked else _FIRST_SECONDS):
+                break
+            started = time.monotonic()
+            reply = await self._ask(path, task, original, failure, tests, first=n == 0)
+            spent, asked = spent + time.monotonic() - started, asked + 1
+            text = self._usable(reply, original, task, path)
+            if text is None or text in seen:
+                continue
+            seen.add(text)
+            if not await self._write(path, text, n):
+                continue
+            if not await check():
+                self.record(
+                    Notice(
+                        reason=NoticeReason.VERSIONS,
+                        text=render("notice_version_kept", path=path, number=n + 1, text=text.rstrip("\n")),
+                    )
+                )
+                return True
+        if len(seen) > 1:
+            self._restore(path, original)
+        self.record(Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path)))
+        return False
+
+    def _has_time(self, each: float) -> bool:
+        # a version and its checks must end well before the turn does, with room for a last step
+        return self.deadline is None or time.monotonic() + 2 * each < self.deadline
+
+    def _test_file(self, failure: str, path: str) -> tuple[str, str] | None:
+        """The first test file the failure names that is in the workspace, with its text."""
+        workspace = str(self.dispatcher.context.workspace)
+        for name in dict.fromkeys(_TEST_FILE.findall(failure)):
+            rel = os.path.relpath(name, workspace) if os.path.isabs(name) else os.path.normpath(name)
+            if rel.startswith("..") or rel == path:
+                continue  # a test file outside the workspace (the tools' own) is not shown
+            text = current_text(self.dispatcher.context.paths, rel)
+            if text is not None and text.count("\n") <= _MAX_TEST_LINES:
+                return rel, text
+        return None
+
+    async def _ask(
+        self, path: str, task: str, current: str, failure: str, tests: tuple[str, str] | None, *, first: bool
+    ) -> str:
+        request = ModelRequest(
+            messages=[
+                Message(role="system", content=render("version_system")),
+                Message(
+                    role="user",
+                    content=render(
+                        "version_request",
+                        task=task.strip(),
+                        path=path,
+                        current=current.rstrip("\n"),
+                        failure=failure.strip()[-_FAILURE_CHARS:],
+                        tests=render("version_tests", path=tests[0], text=tests[1].rstrip("\n"))
+                        if tests
+                        else "",
+                    ),
+                ),
+            ],
+            temperature=self.temperature if first else max(TEMPERATURE, self.temperature or 0.0),
+            max_tokens=self.max_tokens,
+            extra=dict(self.extra or {}),
+        )
+        with self.tracer.model_request(self.model.name, request) as span:
+            response = await self.model.complete(request, None)
+            span.outcome(response)
+        return response.content
+
+    @staticmethod
+    def _usable(reply: str, original: str, task: str, path: str) -> str | None:
+        """The version's text from the reply; None when there is none, or a Python file's does
+        not parse. Top-level definitions it left out are kept (agent/body)."""
+        try:
+            text = body_text(reply, path)
+        except BadAction:
+            return None
+        if not path.endswith(".py"):
+            return text
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
+        return kept_definitions(text, original, task)[0]
+
+    async def _write(self, path: str, text: str, number: int) -> bool:
+        call = ToolCall(
+            id=f"hearth-version-{number + 1}-{os.urandom(3).hex()}",
+            name="write",
+            arguments={"path": path, "content": text},
+        )
+        events = await self.dispatcher.dispatch(call, self.state)
+        for event in events:
+            self.record(event)
+        result = events[-1]
+        return isinstance(result, ToolResult) and result.ok
+
+    def _restore(self, path: str, original: str) -> None:
+        """Put the file back as the model left it: Hearth's own write, beneath the workspace with
+        no symlink followed (a check that ran may have changed anything the sandbox lets it)."""
+        paths = self.dispatcher.context.paths
+        try:
+            resolved = paths.resolve(path, write=True)
+            fd = paths.open(resolved, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        except (OSError, ToolError) as exc:
+            log.warning("could not put %s back after trying versions: %s", path, exc)
+            return
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(original.encode("utf-8"))
+        if self.dispatcher.context.known is not None:
+            self.dispatcher.context.known.note(paths, resolved)  # the model's next write starts from it

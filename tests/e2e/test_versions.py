@@ -1,0 +1,131 @@
+"""Other versions of a small model's file, tried against the checks that fail (agent/versions).
+
+The 1.5B wrote the same wrong fix again and again when told the tests fail; a fresh request
+sampled a few times gets it right one time in a few, and the project's tests say which. Each
+test drives `hearth run` against the scripted server: the model's own replies come from the
+script, the version requests (a fresh conversation showing the file) from a route of their own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from e2e.test_actions import act, events, finished, run, wrote
+from e2e.test_small_done import MEDIAN_BUG, MEDIAN_FIXED, MEDIAN_TESTS, SMALL
+from hearth.core.events import Notice, ToolResult
+from hearth.llm.actions import JSON_OBJECT
+from hearth.testing import ScriptedReply, ScriptedServer
+from hearth.testing.script import ScriptItem
+from support import HearthCli
+
+TASK = "A test in test_stats.py fails. Fix the bug in stats.py."
+WRONG = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
+ALSO_WRONG = MEDIAN_BUG.replace("len(xs) // 2", "0")
+ROUTE = "stats.py now:"  # the first user message of a version request, never of the model's own
+
+
+def fenced(text: str) -> ScriptedReply:
+    return ScriptedReply(text=f"```python\n{text}```")
+
+
+def version_notices(ws: Path) -> list[Notice]:
+    return [e for e in events(ws) if isinstance(e, Notice) and e.reason == "versions"]
+
+
+def setup(ws: Path) -> None:
+    (ws / "stats.py").write_text(MEDIAN_BUG)
+    (ws / "test_stats.py").write_text(MEDIAN_TESTS)
+
+
+def version_requests(server: ScriptedServer) -> list[dict[str, Any]]:
+    return [r for r in server.requests if ROUTE in json.dumps(r["messages"][:2])]
+
+
+def test_a_wrong_fix_finished_over_failing_tests_is_replaced_by_a_version_they_pass(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    setup(workspace)
+    script = [*wrote("stats.py", WRONG), act("finish", summary="Fixed median().")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(ALSO_WRONG), fenced(MEDIAN_FIXED)]
+        res = run(hearth, server, workspace, TASK)
+        asked = version_requests(server)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    # a fresh request: the task, the file as the model left it, what the tests printed, the tests
+    system, user = asked[0]["messages"]
+    assert system["role"] == "system" and "whole new content" in system["content"]
+    assert TASK in user["content"] and WRONG.strip() in user["content"]
+    assert "assert" in user["content"] and "def test_even" in user["content"]
+    assert "response_format" not in asked[0]  # plain text: the file in a fence, no grammar
+    assert asked[1]["temperature"] == 0.9 and asked[0]["temperature"] != 0.9  # then more randomness
+    [notice] = version_notices(workspace)
+    assert "version 2" in notice.text and "(xs[mid - 1] + xs[mid]) / 2" in notice.text
+    assert finished(workspace).final_text == "Fixed median()."
+
+
+def test_when_no_version_passes_the_file_is_put_back_and_the_model_can_go_on(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    setup(workspace)
+    script = [
+        *wrote("stats.py", WRONG),
+        act("finish", summary="Fixed median()."),
+        *wrote("stats.py", MEDIAN_FIXED),  # told the tests fail, the model writes the fix itself
+        act("finish", summary="Fixed median()."),
+    ]
+    versions: list[ScriptItem] = [
+        ScriptedReply(text="```python\ndef median(xs:\n```"),  # does not parse: never written
+        fenced(WRONG),  # the file as it is: nothing to try
+        fenced(ALSO_WRONG),  # written, the tests fail: put back
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = versions
+        res = run(hearth, server, workspace, TASK)
+        pushed_back = json.dumps(server.requests[-3]["messages"][-2:])
+    assert res.code == 0, res.stdout[-2000:]
+    assert versions == []  # all three asked for
+    assert "none made the checks pass" in pushed_back and "tests fail after your last change" in pushed_back
+    writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
+    assert (
+        len([w for w in writes if w.call_id.startswith("hearth-version-")]) == 1
+    )  # only the one that parses and differs
+    assert writes[-1].ok, writes[-1].output  # the model's own write after the put-back is not refused
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+
+
+def test_a_model_going_in_circles_ends_done_when_a_version_passes_the_tests(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's circle: the same unchanged file written back again and again (refused each
+    time) until the loop guard stops it. A version the tests pass ends the turn done."""
+    setup(workspace)
+
+    def model(body: dict[str, Any]) -> ScriptedReply:
+        if "response_format" in body:  # the action: write stats.py again
+            return act("write", path="stats.py")
+        return fenced(MEDIAN_BUG)  # its text: the file as it was read
+
+    with ScriptedServer([model] * 40, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(MEDIAN_FIXED)]
+        res = run(hearth, server, workspace, TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    assert "the checks pass" in finished(workspace).final_text
+
+
+def test_no_version_is_tried_where_a_write_would_ask_the_person(hearth: HearthCli, workspace: Path) -> None:
+    setup(workspace)
+    script = [
+        act("read", path="stats.py"),
+        act("edit", path="stats.py", old="len(xs) // 2", new="(len(xs) - 1) // 2", replace_all=False),
+        *[act("finish", summary="Fixed median().")] * 3,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(MEDIAN_FIXED)]
+        res = run(hearth, server, workspace, TASK, HEARTH_ASK="write(stats.py)")
+        asked = version_requests(server)
+    assert res.code == 2, res.stdout[-2000:]
+    assert asked == [] and version_notices(workspace) == []
+    assert (workspace / "stats.py").read_text() == WRONG
