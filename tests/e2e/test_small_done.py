@@ -821,3 +821,35 @@ def test_a_finish_over_a_secret_file_the_task_names_ends_blocked_saying_how_to_a
         )
     assert again.code == 0, again.stdout[-2000:]
     assert (workspace / "app.env").read_text() == "DEBUG=false\nAPI_KEY=abc123\n"
+
+
+JOIN = (
+    "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('file')\n    args = parser.parse_args()\n"
+    "    with open(args.file) as fh:\n        print(', '.join(line.strip() for line in fh if line.strip()))\n\n\n"
+    "main()\n"
+)
+
+
+def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, workspace: Path) -> None:
+    """The 1.5B wrote the script back without the option and finished; the task's own command
+    then failed with argparse's usage error, which is no traceback and states no output."""
+    (workspace / "joinlines.py").write_text(JOIN)
+    (workspace / "colours.txt").write_text("red\ngreen\nblue\n")
+    with_sep = JOIN.replace("    args = parser", "    parser.add_argument('--sep', default=', ')\n    args = parser")
+    with_sep = with_sep.replace("print(', '.join(", "print(args.sep.join(")
+    task = (
+        "Add a --sep TEXT option to joinlines.py that sets what goes between the lines: "
+        "python3 joinlines.py --sep ' | ' colours.txt must print red | green | blue."
+    )
+    script = [
+        *wrote("joinlines.py", "# joins lines\n" + JOIN),
+        act("finish", summary="Added --sep."),
+        *wrote("joinlines.py", with_sep),
+        act("finish", summary="Added --sep."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "fails after your last change" in notice.text and "unrecognized arguments: --sep" in notice.text

@@ -22,7 +22,7 @@ from support import HearthCli
 TASK = "A test in test_stats.py fails. Fix the bug in stats.py."
 WRONG = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
 ALSO_WRONG = MEDIAN_BUG.replace("len(xs) // 2", "0")
-ROUTE = "stats.py now:"  # the first user message of a version request, never of the model's own
+ROUTE = "This version of stats.py is wrong"  # in a version request, never in the model's own
 
 
 def fenced(text: str) -> ScriptedReply:
@@ -56,7 +56,7 @@ def test_a_wrong_fix_finished_over_failing_tests_is_replaced_by_a_version_they_p
     # a fresh request: the task, the file as the model left it, what the tests printed, the tests
     system, user = asked[0]["messages"]
     assert system["role"] == "system" and "whole new content" in system["content"]
-    assert TASK in user["content"] and WRONG.strip() in user["content"]
+    assert TASK in user["content"] and WRONG.strip() in user["content"] and "do not copy" in user["content"]
     assert "assert" in user["content"] and "def test_even" in user["content"]
     assert "response_format" not in asked[0]  # plain text: the file in a fence, no grammar
     assert asked[1]["temperature"] == 0.9 and asked[0]["temperature"] != 0.9  # then more randomness
@@ -79,13 +79,14 @@ def test_when_no_version_passes_the_file_is_put_back_and_the_model_can_go_on(
         ScriptedReply(text="```python\ndef median(xs:\n```"),  # does not parse: never written
         fenced(WRONG),  # the file as it is: nothing to try
         fenced(ALSO_WRONG),  # written, the tests fail: put back
+        fenced(ALSO_WRONG),  # the same as one tried: not tried again
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         server.routes[ROUTE] = versions
         res = run(hearth, server, workspace, TASK)
         pushed_back = json.dumps(server.requests[-3]["messages"][-2:])
     assert res.code == 0, res.stdout[-2000:]
-    assert versions == []  # all three asked for
+    assert versions == []  # all four asked for
     assert "none made the checks pass" in pushed_back and "tests fail after your last change" in pushed_back
     writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
     assert (

@@ -81,6 +81,9 @@ NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed:
 TEST_SECONDS = 300
 COMMAND_SECONDS = 60
 _TRACEBACK = "Traceback (most recent call last)"
+# argparse refusing the command the task gives ("unrecognized arguments: --sep"): the option the
+# task asks for is not there
+_USAGE_ERROR = re.compile(r"^(?:Error: )?usage: \S+.*\n(?:.*\n)*?\S+: error: ", re.MULTILINE)
 # "python3 client.py", "python linecount.py --skip-blank sample.txt" in the task's words
 # (up to the next such command: "... must print 3, and python3 a.py b.txt must print 4")
 _SCRIPT_RUN = re.compile(
@@ -581,8 +584,9 @@ class FinishReview:
 
     async def _run_task_commands(self, history: Sequence[Event], task: str) -> str:
         """Run the scripts the task itself runs ("python3 client.py must print the same as
-        before"); one that now fails with a Python traceback, or prints other than the output the
-        task states for it, is evidence the work is not done."""
+        before"); one that now fails with a Python traceback or refuses its arguments (argparse's
+        usage error), or prints other than the output the task states for it, is evidence the
+        work is not done."""
         for command, expected in task_checks(task, self.dispatcher.context.workspace):
             arguments = {"command": command, "timeout": COMMAND_SECONDS}
             call = ToolCall(id=f"hearth-check-{len(history)}", name="shell", arguments=arguments)
@@ -590,7 +594,9 @@ class FinishReview:
             for event in events:
                 self.record(event)
             result = events[-1]
-            if isinstance(result, ToolResult) and _TRACEBACK in result.output:
+            if isinstance(result, ToolResult) and (
+                _TRACEBACK in result.output or _USAGE_ERROR.search(result.output)
+            ):
                 tail = "\n".join(result.output.strip().splitlines()[-12:])[-1200:]
                 return render("finish_problem_command_fails", command=command, output=tail)
             shown = command.removesuffix(" < /dev/null")

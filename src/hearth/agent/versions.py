@@ -21,6 +21,7 @@ where the policy lets a write through without asking the person.
 from __future__ import annotations
 
 import ast
+import inspect
 import logging
 import os
 import re
@@ -43,7 +44,7 @@ from hearth.prompts import render
 
 log = logging.getLogger(__name__)
 
-COUNT = 3
+COUNT = 4
 TEMPERATURE = 0.9  # after the first: the same request at a low temperature gives the same file
 _MAX_LINES = 200  # a longer file is not written whole by a small model well; left to the model
 _MAX_TEST_LINES = 150
@@ -58,6 +59,32 @@ def is_test_file(path: str) -> bool:
     return name == "conftest.py" or (
         name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
     )
+
+
+def without_docstrings(source: str) -> tuple[str, list[str]]:
+    """The Python source without the docstrings of its module, classes and functions, and those
+    docstrings' text; the source as it is when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source, []
+    spans: list[tuple[int, int]] = []
+    docs: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        first = node.body[0] if node.body else None
+        if (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+            and first.end_lineno is not None
+        ):
+            spans.append((first.lineno, first.end_lineno))
+            docs.append(inspect.cleandoc(first.value.value))
+    lines = source.splitlines(keepends=True)
+    kept = [line for i, line in enumerate(lines, 1) if not any(a <= i <= b for a, b in spans)]
+    return "".join(kept), docs
 
 
 def tried(history: Sequence[Event]) -> bool:
@@ -110,7 +137,7 @@ class Versions:
             if not self._has_time(spent / asked if asked else _FIRST_SECONDS):
                 break
             started = time.monotonic()
-            reply = await self._ask(path, task, original, failure, tests, first=n == 0)
+            reply = await self._ask(path, task, original, failure, tests, n)
             spent, asked = spent + time.monotonic() - started, asked + 1
             text = self._usable(reply, original, task, path)
             if text is None or text in seen:
@@ -148,26 +175,31 @@ class Versions:
         return None
 
     async def _ask(
-        self, path: str, task: str, current: str, failure: str, tests: tuple[str, str] | None, *, first: bool
+        self, path: str, task: str, current: str, failure: str, tests: tuple[str, str] | None, number: int
     ) -> str:
+        """One version: the first at the session's temperature, the others at a higher one; every
+        other one (from the second) shows a Python file without its docstrings, which are said
+        apart: the 1.5B copying an exercise's long docstring back ran on into the tests and never
+        closed it (the file did not parse), while without them it wrote the code."""
+        shown, spec = current, ""
+        if number % 2 == 1 and path.endswith(".py"):
+            shown, docs = without_docstrings(current)
+            spec = render("version_spec", docs="\n\n".join(docs)) if docs else ""
+        content = render(
+            "version_request",
+            task=task.strip(),
+            spec=spec,
+            path=path,
+            current=shown.rstrip("\n"),
+            failure=failure.strip()[-_FAILURE_CHARS:],
+            tests=render("version_tests", path=tests[0], text=tests[1].rstrip("\n")) if tests else "",
+        )
         request = ModelRequest(
             messages=[
                 Message(role="system", content=render("version_system")),
-                Message(
-                    role="user",
-                    content=render(
-                        "version_request",
-                        task=task.strip(),
-                        path=path,
-                        current=current.rstrip("\n"),
-                        failure=failure.strip()[-_FAILURE_CHARS:],
-                        tests=render("version_tests", path=tests[0], text=tests[1].rstrip("\n"))
-                        if tests
-                        else "",
-                    ),
-                ),
+                Message(role="user", content=content),
             ],
-            temperature=self.temperature if first else max(TEMPERATURE, self.temperature or 0.0),
+            temperature=self.temperature if number == 0 else max(TEMPERATURE, self.temperature or 0.0),
             max_tokens=self.max_tokens,
             extra=dict(self.extra or {}),
         )
