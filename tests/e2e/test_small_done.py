@@ -836,7 +836,9 @@ def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, work
     then failed with argparse's usage error, which is no traceback and states no output."""
     (workspace / "joinlines.py").write_text(JOIN)
     (workspace / "colours.txt").write_text("red\ngreen\nblue\n")
-    with_sep = JOIN.replace("    args = parser", "    parser.add_argument('--sep', default=', ')\n    args = parser")
+    with_sep = JOIN.replace(
+        "    args = parser", "    parser.add_argument('--sep', default=', ')\n    args = parser"
+    )
     with_sep = with_sep.replace("print(', '.join(", "print(args.sep.join(")
     task = (
         "Add a --sep TEXT option to joinlines.py that sets what goes between the lines: "
