@@ -48,7 +48,10 @@ COUNT = 4
 TEMPERATURE = 0.9  # after the first: the same request at a low temperature gives the same file
 _MAX_LINES = 200  # a longer file is not written whole by a small model well; left to the model
 _MAX_TEST_LINES = 150
-_FIRST_SECONDS = 60.0  # the time one version is taken to need before one was timed
+# the time one version is taken to need before one was timed (the 1.5B on 2 cores: a prompt of
+# 700 tokens and a file of 200, 15 to 25 s), and the checks after it
+_FIRST_SECONDS = 30.0
+_CHECK_SECONDS = 10.0
 _FAILURE_CHARS = 1500
 _TEST_FILE = re.compile(r"[\w./-]*\b(?:test_[\w-]*|[\w-]+_test)\.py\b")
 
@@ -132,13 +135,15 @@ class Versions:
             return False
         log.info("asking for other versions of %s: the checks fail", path)
         tests = self._test_file(failure, path)
-        seen, spent, asked = {original}, 0.0, 0
+        seen, asked = {original}, 0
+        longest = _FIRST_SECONDS
         for n in range(self.count):
-            if not self._has_time(spent / asked if asked else _FIRST_SECONDS):
+            if not self._has_time(longest):
                 break
             started = time.monotonic()
             reply = await self._ask(path, task, original, failure, tests, n)
-            spent, asked = spent + time.monotonic() - started, asked + 1
+            longest = max(longest if asked else 0.0, time.monotonic() - started)
+            asked += 1
             text = self._usable(reply, original, task, path)
             if text is None or text in seen:
                 continue
@@ -155,12 +160,15 @@ class Versions:
                 return True
         if len(seen) > 1:
             self._restore(path, original)
-        self.record(Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path)))
+        if asked:  # none asked for (no time left): nothing to tell
+            self.record(
+                Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path))
+            )
         return False
 
     def _has_time(self, each: float) -> bool:
-        # a version and its checks must end well before the turn does, with room for a last step
-        return self.deadline is None or time.monotonic() + 2 * each < self.deadline
+        # a version and its checks (a few seconds) must end before the turn does
+        return self.deadline is None or time.monotonic() + each + _CHECK_SECONDS < self.deadline
 
     def _test_file(self, failure: str, path: str) -> tuple[str, str] | None:
         """The first test file the failure names that is in the workspace, with its text."""
