@@ -130,3 +130,19 @@ def test_no_version_is_tried_where_a_write_would_ask_the_person(hearth: HearthCl
     assert res.code == 2, res.stdout[-2000:]
     assert asked == [] and version_notices(workspace) == []
     assert (workspace / "stats.py").read_text() == WRONG
+
+
+def test_a_failure_midway_never_leaves_a_version_behind(hearth: HearthCli, workspace: Path) -> None:
+    """The server fails on the second version, after the first was written and failed the tests:
+    the run ends with the error, and the file is the model's own, not Hearth's try."""
+    setup(workspace)
+    script = [*wrote("stats.py", WRONG), act("finish", summary="Fixed median().")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(ALSO_WRONG), ScriptedReply(status=500, error="the server fell over")]
+        res = hearth(
+            "run", TASK, "-w", str(workspace), "--json", "--permission", "auto",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+    assert res.code == 1, res.stdout[-2000:]
+    assert "the server fell over" in res.stdout + res.stderr
+    assert (workspace / "stats.py").read_text() == WRONG

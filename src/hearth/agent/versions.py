@@ -135,8 +135,38 @@ class Versions:
             return False
         log.info("asking for other versions of %s: the checks fail", path)
         tests = self._test_file(failure, path)
-        seen, asked = {original}, 0
-        longest = _FIRST_SECONDS
+        seen: set[str] = {original}
+        try:
+            number = await self._first_passing(path, task, original, failure, tests, check, seen)
+        except BaseException:
+            self._restore(path, original)  # stopped midway (Ctrl-C, an error): never leave a try behind
+            raise
+        if number:
+            text = current_text(paths, path) or ""
+            kept = render("notice_version_kept", path=path, number=number, text=text.rstrip("\n"))
+            self.record(Notice(reason=NoticeReason.VERSIONS, text=kept))
+            return True
+        if len(seen) > 1:
+            self._restore(path, original)
+        if number is not None:  # None: no time to ask for any, nothing to tell
+            self.record(
+                Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path))
+            )
+        return False
+
+    async def _first_passing(
+        self,
+        path: str,
+        task: str,
+        original: str,
+        failure: str,
+        tests: tuple[str, str] | None,
+        check: Callable[[], Awaitable[str]],
+        seen: set[str],
+    ) -> int | None:
+        """The number (from 1) of the first version the checks pass, written in the workspace; 0
+        when none did; None when there was no time to ask for one. `seen` gets each text tried."""
+        longest, asked = _FIRST_SECONDS, 0
         for n in range(self.count):
             if not self._has_time(longest):
                 break
@@ -148,23 +178,9 @@ class Versions:
             if text is None or text in seen:
                 continue
             seen.add(text)
-            if not await self._write(path, text, n):
-                continue
-            if not await check():
-                self.record(
-                    Notice(
-                        reason=NoticeReason.VERSIONS,
-                        text=render("notice_version_kept", path=path, number=n + 1, text=text.rstrip("\n")),
-                    )
-                )
-                return True
-        if len(seen) > 1:
-            self._restore(path, original)
-        if asked:  # none asked for (no time left): nothing to tell
-            self.record(
-                Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path))
-            )
-        return False
+            if await self._write(path, text, n) and not await check():
+                return n + 1
+        return 0 if asked else None
 
     def _has_time(self, each: float) -> bool:
         # a version and its checks (a few seconds) must end before the turn does
