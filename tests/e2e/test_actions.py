@@ -378,3 +378,15 @@ def test_kept_definitions_are_those_the_task_does_not_name_placed_before_the_mai
     assert kept_definitions("print(3)\n", SENSORS, "Fix it.") == ("print(3)\n", [])
     # everything kept: nothing to do
     assert kept_definitions(SENSORS, SENSORS, "Fix it.") == (SENSORS, [])
+
+
+def test_a_reply_still_coming_at_the_time_limit_is_not_acted_on(hearth: HearthCli, workspace: Path) -> None:
+    """A slow server's reply still streaming at --max-seconds: the turn ends at the limit (exit
+    2) and the write the reply asks for is never made; before, the run went on past its limit."""
+    late = act("write", path="late.txt", content="too late\n")
+    slow = ScriptedReply(text=late.text, chunk_size=4, delay=0.15)  # about 2.5 s in all
+    with ScriptedServer([slow], model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Write late.txt", HEARTH_MAX_SECONDS="1")
+    assert res.code == 2, res.stdout[-2000:]
+    assert "time limit" in finished(workspace).reason
+    assert not (workspace / "late.txt").exists()

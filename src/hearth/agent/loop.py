@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -339,6 +339,20 @@ class Agent:
                     raise
         raise AssertionError("unreachable")
 
+    async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
+        """The model's reply, or the turn's time limit: a reply still coming at the deadline is
+        cancelled (a slow server must not keep a run past its --max-seconds)."""
+        if self.deadline is None:
+            return await work
+        limit = asyncio.timeout(max(0.0, self.deadline - time.monotonic()))
+        try:
+            async with limit:
+                return await work
+        except TimeoutError:
+            if not limit.expired():
+                raise
+            raise LimitReached(f"the time limit of {self.limits.max_seconds:.0f}s was reached") from None
+
     def _overflowed(self, request: ModelRequest) -> bool:
         """Whether a stream that broke (after the server answered) is most likely an overflow:
         the prompt is past half the window as far as Hearth knows it (a server that crashes on
@@ -386,7 +400,7 @@ class Agent:
     async def step(self, start: int) -> None:
         """One reply and what comes of it, the checks looking on at each stage (agent/checks).
         `start`: where this turn's events begin. Ends the turn by raising its stop."""
-        response = await self._query()
+        response = await self._in_time(self._query())
         toolset, schema = self.dispatcher.toolset, self._schema
         reply, unparsed = reply_event(response, self.history, self.profile.tool_mode, toolset, schema)
         self.record(reply)

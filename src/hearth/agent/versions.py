@@ -21,12 +21,13 @@ where the policy lets a write through without asking the person.
 from __future__ import annotations
 
 import ast
+import asyncio
 import inspect
 import logging
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,7 +172,10 @@ class Versions:
             if not self._has_time(longest):
                 break
             started = time.monotonic()
-            reply = await self._ask(path, task, original, failure, tests, n)
+            try:
+                reply = await self._in_time(self._ask(path, task, original, failure, tests, n))
+            except TimeoutError:
+                break  # the turn's end came first
             longest = max(longest if asked else 0.0, time.monotonic() - started)
             asked += 1
             text = self._usable(reply, original, task, path)
@@ -181,6 +185,13 @@ class Versions:
             if await self._write(path, text, n) and not await check():
                 return n + 1
         return 0 if asked else None
+
+    async def _in_time(self, work: Coroutine[Any, Any, str]) -> str:
+        """The reply, or TimeoutError when the turn's end comes first."""
+        if self.deadline is None:
+            return await work
+        async with asyncio.timeout(max(0.0, self.deadline - time.monotonic())):
+            return await work
 
     def _has_time(self, each: float) -> bool:
         # a version and its checks (a few seconds) must end before the turn does
