@@ -32,6 +32,11 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    turn's writes and edits left alone (no command having run).
 Plan mode's planning turn is left alone: a plan changes nothing yet.
 
+Before a finish the evidence contradicts goes back, when the workspace's checks (5: the tests, the
+task's commands) fail now, other versions of the file the model was changing are tried against
+them once in the turn (agent/versions); one they pass stays, and the finish is judged again. A
+turn stopped going in circles gets the same chance (`rescued`).
+
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
 in a turn; a finish still contradicted after that ends the turn as not done (status limit, exit
 code 2). The checks' runs are recorded as results, so the end-of-turn verdict (agent/verdict)
