@@ -238,7 +238,7 @@ def test_a_refused_write_sent_again_word_for_word_is_asked_for_once_more_saying_
     hearth: HearthCli, workspace: Path
 ) -> None:
     (workspace / "solution.py").write_text('def f():\n    """Say hi."""\n    raise NotImplementedError\n')
-    broken = 'def f():\n    """Say hi.\n    return "hi"\n'  # the docstring never closes
+    broken = 'def f():\n    """Say hi."""\n    return "hi\n'  # the string never closes
     script = [
         *wrote("solution.py", broken),  # refused: it would break a file that parses
         *wrote("solution.py", broken),  # the same text again ...
@@ -390,3 +390,21 @@ def test_a_reply_still_coming_at_the_time_limit_is_not_acted_on(hearth: HearthCl
     assert res.code == 2, res.stdout[-2000:]
     assert "time limit" in finished(workspace).reason
     assert not (workspace / "late.txt").exists()
+
+
+def test_a_one_line_docstring_copied_without_its_closing_quotes_gets_them_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B wrote search.py whole with its change made but the docstring's closing quotes
+    lost; the file has that line with them, so they are put back and the write goes through
+    (every such write was refused as breaking the file, until the loop guard stopped the run)."""
+    before = (
+        '"""Print the lines that contain a word."""\n\nimport sys\n\n\ndef main():\n    print(sys.argv)\n'
+    )
+    (workspace / "search.py").write_text(before)
+    lost = before.replace('word."""', "word.").replace("print(sys.argv)", "print(sys.argv[1:])")
+    script = [*wrote("search.py", lost), act("finish", summary="search.py prints its arguments.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Make search.py print only its arguments, not its own name")
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "search.py").read_text() == before.replace("print(sys.argv)", "print(sys.argv[1:])")

@@ -152,12 +152,47 @@ async def with_body(
                 bodies.append(replace(answer, content=f"```\n{changed}```", reasoning=thought))
     text = _text(bodies[-1].content, args)
     if current is not None and text is not None and path.endswith(".py"):
+        closed = closed_quotes(text, current)
+        if closed is not None:
+            text = closed
+            bodies.append(replace(bodies[-1], content=f"```\n{text}```"))
         whole, names = kept_definitions(text, current, task)
         if names:
             bodies.append(replace(bodies[-1], content=f"```\n{whole}```"))
             if kept is not None:
                 kept.extend(names)
     return _merged(action, bodies)
+
+
+def closed_quotes(text: str, current: str) -> str | None:
+    """`text` (a whole-file write of the Python file `current`) with the closing quotes put back
+    on the line where a triple-quoted string is left open, when the file has that line with them
+    (a one-line docstring copied without its closing quotes: the 1.5B did so, and every write of
+    the file was refused as broken). None when that is not what is wrong."""
+    try:
+        ast.parse(text)
+        return None
+    except SyntaxError as exc:
+        if "unterminated triple-quoted" not in exc.msg or not exc.lineno:
+            return None
+        number = exc.lineno
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    lines = text.splitlines(keepends=True)
+    if number > len(lines):
+        return None
+    line = lines[number - 1].rstrip("\n")
+    known = set(current.splitlines())
+    for quotes in ('"""', "'''"):
+        if line + quotes in known:
+            lines[number - 1] = line + quotes + "\n"
+            fixed = "".join(lines)
+            try:
+                ast.parse(fixed)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+            return fixed
+    return None
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
