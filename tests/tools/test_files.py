@@ -280,6 +280,18 @@ def test_a_write_carrying_reads_line_numbers_on_every_line_writes_the_lines(work
     assert (workspace / "gaps.py").read_text() == gaps  # not numbered one after another
 
 
+def test_reads_numbers_on_every_line_but_the_first_are_left_out_too(workspace: Path) -> None:
+    """The 1.5B copied a read of README.md without the first `1<tab>` and wrote `2<tab>`,
+    `3<tab>` into the file (then committed it)."""
+    (workspace / "README.md").write_text("# Corner shop\n\nA tiny till.\n")
+    call(workspace, "read", path="README.md")
+    with pytest.raises(ToolError, match="already has exactly this content"):
+        call(workspace, "write", path="README.md", content="# Corner shop\n2\t\n3\tA tiny till.\n")
+    assert (workspace / "README.md").read_text() == "# Corner shop\n\nA tiny till.\n"
+    call(workspace, "write", path="notes.py", content="x = 1\n5\ty = 2\n6\tz = 3\n")
+    assert (workspace / "notes.py").read_text() == "x = 1\n5\ty = 2\n6\tz = 3\n"  # not counting from 2
+
+
 def test_a_text_files_own_lines_written_back_with_reads_numbers_change_nothing(workspace: Path) -> None:
     (workspace / "names.txt").write_text("pear\napple\nfig\n")
     call(workspace, "read", path="names.txt")

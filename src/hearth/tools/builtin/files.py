@@ -182,15 +182,22 @@ def as_meant(path: Path, content: str) -> tuple[str, str]:
 
 
 def without_numbers(content: str) -> str | None:
-    """The text without read's consecutive `N<tab>` line numbers, when every line has one."""
+    """The text without read's consecutive `N<tab>` line numbers, when every line has one, or
+    every line but the first and they count from 2 (a small model copying a read dropped the
+    first `1<tab>` only, and wrote the others into the file)."""
     lines = content.splitlines()
     numbered = [_NUMBERED.fullmatch(line) for line in lines]
-    if len(lines) < 2 or not all(numbered):
+    first = ""
+    if len(lines) > 2 and not numbered[0] and all(numbered[1:]):
+        first, numbered = lines[0], numbered[1:]
+    if len(numbered) < 2 or not all(numbered):
         return None
     numbers = [int(m.group(1)) for m in numbered if m]
-    if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+    start = 2 if first else numbers[0]
+    if numbers != list(range(start, start + len(numbers))):
         return None
-    return "\n".join(m.group(2) for m in numbered if m) + ("\n" if content.endswith("\n") else "")
+    body = [m.group(2) for m in numbered if m]
+    return "\n".join([first, *body] if first else body) + ("\n" if content.endswith("\n") else "")
 
 
 def write(args: WriteInput, ctx: RunContext) -> str:
