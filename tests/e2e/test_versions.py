@@ -146,3 +146,29 @@ def test_a_failure_midway_never_leaves_a_version_behind(hearth: HearthCli, works
     assert res.code == 1, res.stdout[-2000:]
     assert "the server fell over" in res.stdout + res.stderr
     assert (workspace / "stats.py").read_text() == WRONG
+
+
+def test_the_output_a_task_states_judges_versions_when_there_are_no_tests(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """No test files: the task's own command and the output it states are the check."""
+    (workspace / "nums.txt").write_text("1\n2\n3\n4\n")
+    (workspace / "avg.py").write_text("import sys\n\nprint(sys.argv[1])\n")
+    wrong = "import sys\n\nnums = [float(x) for x in open(sys.argv[1])]\nprint(sum(nums))\n"
+    right = "import sys\n\nnums = [float(x) for x in open(sys.argv[1])]\nprint(sum(nums) / len(nums))\n"
+    task = "Make avg.py print the average of the numbers in the file it is given: python3 avg.py nums.txt must print 2.5"
+    script = [*wrote("avg.py", wrong), act("finish", summary="avg.py prints the average.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of avg.py is wrong"] = [
+            fenced(wrong.replace("sum(nums)", "max(nums)")),
+            fenced(right),
+        ]
+        res = run(hearth, server, workspace, task)
+        asked = [r for r in server.requests if "This version of avg.py" in json.dumps(r["messages"][:2])]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "avg.py").read_text() == right
+    assert (
+        "must print `2.5`" in asked[0]["messages"][1]["content"]
+        or "2.5" in asked[0]["messages"][1]["content"]
+    )
+    assert "10.0" in asked[0]["messages"][1]["content"]  # what the model's version printed
