@@ -18,8 +18,10 @@ from pathlib import Path
 from hearth.prompts import render
 
 _NAME = r"[`'\"]?([A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
+# "rename the method add_song of Playlist to enqueue": the owner after the name is skipped
 _RENAME = re.compile(
-    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}\s+(?:to|into|as)\s+{_NAME}", re.IGNORECASE
+    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}(?:\s+(?:of|in|on)\s+[\w.]+)?\s+(?:to|into|as)\s+{_NAME}",
+    re.IGNORECASE,
 )
 # "remove the legacy_pool setting", "delete `debug` from ...": a quoted word or a word with "_"
 _REMOVE = re.compile(
@@ -59,7 +61,7 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
     """What the finish review says when a renamed name is still in the workspace, or a removed
     one still in the files the task names (`named`); "" when nothing is left."""
     for old, new in renamed(task):
-        places = _where(old, _text_files(root), root)
+        places = _where(old, _text_files(root), root, in_test_names=True)
         if places:
             return render("finish_problem_leftover_rename", old=old, new=new, places=places)
     files = [root / n for n in named if _regular(root / n) and not _TEST_FILE.match(os.path.basename(n))]
@@ -70,9 +72,14 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
     return ""
 
 
-def _where(name: str, files: list[Path], root: Path | None = None) -> str:
-    """ "fetcher.py (line 3), test_fetcher.py (lines 4, 9)": where `name` stands as a word."""
-    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+def _where(name: str, files: list[Path], root: Path | None = None, *, in_test_names: bool = False) -> str:
+    """ "fetcher.py (line 3), test_fetcher.py (lines 4, 9)": where `name` stands as a word, or
+    (`in_test_names`) as a part of a test's name (`test_add_song_returns_the_position` still
+    names `add_song`: a rename "everywhere" reaches the tests' names)."""
+    pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+    if in_test_names:
+        pattern += rf"|\btest_\w*?(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])"
+    word = re.compile(pattern)
     found: list[str] = []
     for path in files:
         text = _read(path)
