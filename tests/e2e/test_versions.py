@@ -169,3 +169,34 @@ def test_the_output_a_task_states_judges_versions_when_there_are_no_tests(
     assert (workspace / "avg.py").read_text() == right
     shown = asked[0]["messages"][1]["content"]
     assert "prints `2.5`" in shown and "10.0" in shown  # what the task states, what the model's printed
+
+
+def text_call(name: str, **args: Any) -> ScriptedReply:
+    return ScriptedReply(text="```json\n" + json.dumps({"name": name, "arguments": args}) + "\n```")
+
+
+def test_a_verdict_of_done_over_failing_tests_is_not_done_unless_a_version_passes(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Text mode: the wrong fix written (it worked), then the same read again and again until the
+    loop guard stopped it. The verdict read "the work is done: 1 change(s) worked" and the run
+    exited 0 over failing tests; now the finish review's checks judge it too."""
+    env = {"HEARTH_TOOL_MODE": "text", "HEARTH_MODEL_PROFILE": "small"}
+    script = [
+        text_call("read", path="stats.py"),
+        text_call("write", path="stats.py", content=WRONG),
+        *[text_call("read", path="stats.py")] * 8,
+    ]
+    setup(workspace)
+    with ScriptedServer(script, model=SMALL) as server:
+        res = run(hearth, server, workspace, TASK, HEARTH_VERSIONS="0", **env)
+    assert res.code == 2, res.stdout[-2000:]
+    assert "the evidence says the work is not done" in finished(workspace).reason
+    assert (workspace / "stats.py").read_text() == WRONG
+
+    setup(workspace)
+    with ScriptedServer(script, model=SMALL) as server:
+        server.routes[ROUTE] = [fenced(MEDIAN_FIXED)]
+        res = run(hearth, server, workspace, TASK, **env)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED

@@ -388,12 +388,23 @@ class Agent:
         return FinishReview(self.dispatcher, self.record, self.state, versions)
 
     async def _stuck(self, stuck: Stuck) -> StopRun:
-        """How a turn stopped on a loop or the step limit ends: as its evidence says (agent/verdict);
-        for a small model not done, done when a version of its file makes the checks pass."""
+        """How a turn stopped on a loop or the step limit ends: as its evidence says (agent/verdict).
+        For a small model the verdict's "done" stands only when the finish review finds nothing
+        wrong either (it runs the checks the verdict does not: a text-mode run whose changes all
+        worked ended 0 over failing tests); not done, the turn ends done when a version of its
+        file makes the checks pass."""
         stop = self._verdict(stuck)
-        if stop.status is Status.DONE or not self.profile.small:
+        if not self.profile.small:
             return stop
-        if await self._review().rescued(self.history):
+        review = self._review()
+        if stop.status is Status.DONE:
+            problem = await review.problem(self.history, "")
+            if not problem:
+                return stop
+            text = render("verdict_contradicted", problem=problem)
+            self.record(Notice(reason=NoticeReason.VERDICT, text=text))
+            stop = LimitReached(text)
+        if await review.rescued(self.history):
             return TaskDone(render("versions_done"), final_text=render("versions_done"))
         return stop
 
