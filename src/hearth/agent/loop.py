@@ -35,6 +35,7 @@ from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.state import SessionState
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import seen_unchanged
+from hearth.agent.versions import COUNT as VERSIONS
 from hearth.agent.versions import Versions
 from hearth.core.errors import (
     ContextOverflow,
@@ -80,7 +81,7 @@ RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\
 class Limits:
     max_iterations: int = 50
     max_seconds: float = 3600.0
-    versions: int = 4  # a small model's file the checks fail on: versions tried (agent/versions)
+    versions: int = VERSIONS  # a small model's file the checks fail on: versions tried (agent/versions)
 
 
 @dataclass
