@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hearth.agent.leftovers import leftover_problem
+from hearth.agent.body import kept_definitions
+from hearth.agent.leftovers import added, leftover_problem, missing_added, removed
 
 TASK = "Rename the constant MAX_TRIES to TRY_LIMIT everywhere."
 
@@ -34,3 +35,65 @@ def test_a_method_renamed_of_its_class_is_looked_for_in_the_tests_names_too(tmp_
     assert leftover_problem(task, tmp_path, []) == ""  # add_songs is another name
     (tmp_path / "test_playlist.py").write_text("def test_add_song_returns_the_position():\n    pass\n")
     assert "add_song is still in test_playlist.py (line 1)" in leftover_problem(task, tmp_path, [])
+
+
+TOX = """# Test environments.
+[tox]
+envlist = py310, py311, lint
+
+[testenv:lint]
+commands = ruff check --line-length 88 src
+
+[testenv:docs]
+commands = mkdocs build
+"""
+TOX_TASK = (
+    "In tox.ini, add py312 to the envlist right after py311, change the lint line length from 88 to 100, "
+    "delete the [testenv:docs] section, and add a [testenv:types] section at the end with deps = mypy."
+)
+
+
+def test_names_the_task_says_to_add_must_be_in_the_file_and_a_deleted_section_gone(tmp_path: Path) -> None:
+    """The 1.5B rewrote tox.ini without py312 and finished; the review reads the names the task
+    says to add (a word with a digit, an ini section, an option) and to delete (a section)."""
+    assert added(TOX_TASK) == ["py312", "[testenv:types]"] and removed(TOX_TASK) == ["[testenv:docs]"]
+    (tmp_path / "tox.ini").write_text(TOX.replace("88", "100") + "\n[testenv:types]\ndeps = mypy\n")
+    assert leftover_problem(TOX_TASK, tmp_path, ["tox.ini"]) == (
+        "the task asks to remove [testenv:docs], but it is still in tox.ini (line 8). "
+        "Write that file again without it, then finish."
+    )
+    done = TOX.replace("88", "100").split("[testenv:docs]")[0] + "[testenv:types]\ndeps = mypy\n"
+    (tmp_path / "tox.ini").write_text(done)
+    assert leftover_problem(TOX_TASK, tmp_path, ["tox.ini"]) == ""
+    assert "the task asks to add py312, but it is in none of tox.ini" in missing_added(
+        TOX_TASK, tmp_path, ["tox.ini"]
+    )
+    (tmp_path / "tox.ini").write_text(done.replace("py311,", "py311, py312,"))
+    assert missing_added(TOX_TASK, tmp_path, ["tox.ini"]) == ""
+
+
+def test_only_names_are_read_as_added_never_prose_files_or_a_commits_step() -> None:
+    assert added("Add an --ignore-case option (short form -i) to search.py. Add a test for it.") == [
+        "--ignore-case"
+    ]
+    assert added("Add and commit a .gitignore that ignores __pycache__, then git add notes.txt.") == []
+    assert added("Add 2 to each number, and add a line that says hello.") == []
+    assert added("Add `retries` to config.json and a MAX_SIZE constant; add the option `-q`.") == [
+        "retries",
+        "-q",
+    ]
+
+
+def test_a_test_renamed_with_the_name_is_not_put_back_as_left_out() -> None:
+    """A whole-file write that leaves a function out gets it back (a small model writes only the
+    one it changed); in a rename, `test_add_song_works` written as `test_enqueue_works` was put
+    back with the old name in it, and the rename never finished."""
+    tests = "def test_add_song_works():\n    pass\n\n\ndef test_other():\n    pass\n"
+    task = "Rename the method add_song of Playlist to enqueue everywhere, test names included."
+    renamed_text = "def test_enqueue_works():\n    pass\n"
+    text, kept = kept_definitions(renamed_text, tests, task)
+    assert kept == ["test_other"] and "add_song" not in text
+    assert kept_definitions(renamed_text, tests, "Rename the method add to push.")[1] == [
+        "test_add_song_works",
+        "test_other",
+    ]

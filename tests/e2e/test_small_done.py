@@ -794,6 +794,9 @@ def test_a_script_the_task_says_prints_that_printed_nothing_goes_back(
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "your last run of it (`python3 count.py FILE`) printed nothing" in notice.text
+    # the 1.5B told "is its main code ever called?" wrote the same text again: the lines it lacks
+    assert "nothing calls main" in notice.text
+    assert 'if __name__ == "__main__":\n    main()\n' in notice.text
 
 
 def test_a_finish_over_a_secret_file_the_task_names_ends_blocked_saying_how_to_allow_it(
@@ -855,3 +858,25 @@ def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, work
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "fails after your last change" in notice.text and "unrecognized arguments: --sep" in notice.text
+
+
+def test_a_name_the_task_says_to_add_that_no_file_has_goes_back(hearth: HearthCli, workspace: Path) -> None:
+    """The 1.5B rewrote tox.ini with every change but `py312` and finished (exit 0); no check in
+    the workspace covers an ini file, but the task's own words name what must be there."""
+    tox = "[tox]\nenvlist = py310, py311, lint\n\n[testenv]\ndeps = pytest\n"
+    (workspace / "tox.ini").write_text(tox)
+    task = "In tox.ini, add py312 to the envlist right after py311, and change deps to pytest-xdist."
+    partial = tox.replace("pytest", "pytest-xdist")
+    script = [
+        act("read", path="tox.ini"),
+        *wrote("tox.ini", partial),
+        act("finish", summary="tox.ini is changed."),
+        *wrote("tox.ini", partial.replace("py311,", "py311, py312,")),
+        act("finish", summary="tox.ini is changed."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "the task asks to add py312, but it is in none of tox.ini" in notice.text
+    assert "py311, py312, lint" in (workspace / "tox.ini").read_text()

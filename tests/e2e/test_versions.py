@@ -200,3 +200,85 @@ def test_a_verdict_of_done_over_failing_tests_is_not_done_unless_a_version_passe
         res = run(hearth, server, workspace, TASK, **env)
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+
+
+PLAYLIST = """class Playlist:
+    def __init__(self):
+        self.songs = []
+
+    def enqueue(self, title):
+        self.songs.append(title)
+        return len(self.songs)
+"""
+PLAYLIST_TESTS = """from playlist import Playlist
+
+
+def test_add_song_returns_the_position():
+    assert Playlist().add_song("a") == 1
+
+
+def test_two_songs():
+    playlist = Playlist()
+    playlist.add_song("a")
+    assert playlist.add_song("b") == 2
+"""
+RENAME = "Rename the method add_song of Playlist to enqueue everywhere (playlist.py and test_playlist.py), test names included."
+
+
+def test_a_rename_that_left_the_tests_calling_the_old_name_gets_versions_of_the_test_file(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B renamed the method in the code and finished with a test still calling the old
+    name; its traceback ends in the test file the task asks to change, so that file is varied."""
+    (workspace / "playlist.py").write_text(PLAYLIST.replace("enqueue", "add_song"))
+    (workspace / "test_playlist.py").write_text(PLAYLIST_TESTS)
+    renamed = PLAYLIST_TESTS.replace("add_song", "enqueue")
+    script = [*wrote("playlist.py", PLAYLIST), act("finish", summary="Renamed add_song to enqueue.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of test_playlist.py is wrong"] = [fenced(renamed)]
+        res = run(hearth, server, workspace, RENAME)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "test_playlist.py").read_text() == renamed
+    assert (workspace / "playlist.py").read_text() == PLAYLIST
+
+
+def test_a_test_file_the_task_does_not_ask_to_change_is_never_varied(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The same failure in a task that is not a rename: the tests judge, and the code is varied."""
+    (workspace / "playlist.py").write_text(PLAYLIST.replace("enqueue", "add_song"))
+    (workspace / "test_playlist.py").write_text(PLAYLIST_TESTS)
+    task = "Fix playlist.py (test_playlist.py shows how it is used)."
+    script = [*wrote("playlist.py", PLAYLIST), *[act("finish", summary="Fixed it.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of test_playlist.py is wrong"] = [
+            fenced(PLAYLIST_TESTS.replace("add_song", "enqueue"))
+        ]
+        server.routes["This version of playlist.py is wrong"] = [
+            fenced(PLAYLIST.replace("enqueue", "add_song"))
+        ]
+        res = run(hearth, server, workspace, task)
+        varied = [r for r in server.requests if "This version of" in json.dumps(r["messages"][:2])]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "test_playlist.py").read_text() == PLAYLIST_TESTS
+    assert varied and all("This version of playlist.py" in json.dumps(r["messages"][:2]) for r in varied)
+
+
+def test_a_blocked_model_whose_file_a_version_fixes_ends_done(hearth: HearthCli, workspace: Path) -> None:
+    """The 1.5B wrote a wrong fix, then said BLOCKED over an unrelated refusal ("app.log already
+    has this content"); the checks can judge the work, and a version they pass ends the turn done."""
+    setup(workspace)
+    script = [*wrote("stats.py", WRONG), *[act("blocked", reason="stats.py already has this content.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(MEDIAN_FIXED)]
+        res = run(hearth, server, workspace, TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    assert "the checks pass" in finished(workspace).final_text
+
+    setup(workspace)
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(ALSO_WRONG)] * 4
+        res = run(hearth, server, workspace, TASK)
+    assert res.code == 3, res.stdout[-2000:]  # no version passes: blocked stands
+    assert (workspace / "stats.py").read_text() == WRONG

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from hearth.agent.leftovers import renamed
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, ToolResult, UserMessage
@@ -202,19 +203,23 @@ def kept_definitions(text: str, current: str, task: str) -> tuple[str, list[str]
     """`text` (a whole-file write of the Python file `current`) with the top-level functions and
     classes it left out put back, as they were, before its `if __name__ == "__main__":` block or at
     its end; and their names. A small model asked to change one function often writes only that
-    one. Left out: the names the task says (a rename or a removal means them), and everything when
+    one. Left out: the names the task says (a rename or a removal means them), a name the text
+    has with a renamed part (`test_add_song_works` as `test_enqueue_works`), and everything when
     the text defines nothing at all (not this file's text: the agent's own guard answers that)."""
     try:
         old, new = ast.parse(current), ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text, []
     defined = {node.name for node in new.body if isinstance(node, _DEFINITIONS)}
+    renames = renamed(task)
     missing = [
         node
         for node in old.body
         if isinstance(node, _DEFINITIONS)
         and node.name not in defined
         and not re.search(rf"(?<!\w){re.escape(node.name)}(?!\w)", task)
+        # test_add_song_works written as test_enqueue_works: the rename reaching a test's name
+        and not any(node.name.replace(a, b) in defined for a, b in renames if a in node.name)
     ]
     if not defined or not missing:
         return text, []

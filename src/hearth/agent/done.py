@@ -26,7 +26,9 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    evidence the work is not done; a script the task runs that the turn changed and
    never ran since goes back to be run.
 6. The task asks to rename a name and the old one is still in the workspace, or to remove one
-   and it is still in the files the task names (agent/leftovers).
+   and it is still in the files the task names; or, once the checks of 5 pass, to add one and it
+   is in none of them (agent/leftovers). A script that printed nothing and only defines
+   functions gets the lines that would call it (agent/entrypoint).
 7. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
    and nothing was changed or run in the turn; or that file, in the workspace, is the one the
    turn's writes and edits left alone (no command having run).
@@ -35,7 +37,8 @@ Plan mode's planning turn is left alone: a plan changes nothing yet.
 Before a finish the evidence contradicts goes back, when the workspace's checks (5: the tests, the
 task's commands) fail now, other versions of the file the model was changing are tried against
 them once in the turn (agent/versions); one they pass stays, and the finish is judged again. A
-turn stopped going in circles gets the same chance (`rescued`).
+turn stopped going in circles, or ended BLOCKED, gets the same chance (`rescued`). The file
+varied is the one the failure's traceback ends in (`traced_file`), else the model's (`target_file`).
 
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
 in a turn; a finish still contradicted after that ends the turn as not done (status limit, exit
@@ -54,8 +57,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hearth.agent.body import current_text
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.leftovers import leftover_problem
+from hearth.agent.entrypoint import missing_call
+from hearth.agent.leftovers import leftover_problem, missing_added, renamed
 from hearth.agent.named_files import named_paths
 from hearth.agent.state import SessionState
 from hearth.agent.versions import Versions, is_test_file
@@ -125,6 +130,9 @@ _ASKS_CHANGE = re.compile(
 _CLAUSE_END = re.compile(
     r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s|\s\(",
     re.IGNORECASE,
+)
+_CLAUSE_END_IN_ASIDES = re.compile(
+    r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s", re.IGNORECASE
 )
 _ASKS_COMMIT = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|then|please)\s+)commit\b", re.IGNORECASE)
 _NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
@@ -333,17 +341,20 @@ def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher
     return ""
 
 
-def asked_files(task: str) -> list[str]:
+def asked_files(task: str, *, asides: bool = False) -> list[str]:
     """The files the task asks to change: those named in a sentence opening with a change verb,
     before the clause ends. "Implement f in solution.py so that the tests in test_solution.py
     pass" asks for solution.py only (the tests are what judges it); "... out of the count:
     python3 linecount.py --skip-blank sample.txt must print 3" does not ask for sample.txt (an
-    input of the command); "Fix stats.py (do not change the tests)" stops at the "not"."""
+    input of the command); "Fix stats.py (do not change the tests)" stops at the "not".
+    `asides`: a parenthesis goes on with the clause ("Rename f everywhere (a.py and
+    test_a.py)"); else it ends it."""
     asked: list[str] = []
     for sentence in re.split(r"(?<=[.!?;])\s+|\n", task):
         if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
             continue  # "Commit notes.txt" asks for a commit of it, not a change to it
-        clause = _CLAUSE_END.split(_NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]
+        ends = _CLAUSE_END_IN_ASIDES if asides else _CLAUSE_END
+        clause = ends.split(_NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]
         asked.extend(n for n in _names(clause) if n not in asked)
     return asked
 
@@ -376,6 +387,31 @@ def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     root = dispatcher.context.workspace
     named = [p for p in asked_files(task) if not is_test_file(p) and (root / p).is_file()]
     return named[0] if len(named) == 1 else ""
+
+
+def changed_any(turn: Turn, dispatcher: Dispatcher) -> bool:
+    """Whether the model wrote or edited a file in this turn (whether it worked or not)."""
+    return any(call is not None and changing(dispatcher, r.name) for call, r in turn.results)
+
+
+def traced_file(failure: str, dispatcher: Dispatcher, task: str) -> str:
+    """The workspace file the failure's traceback ends in (its deepest frame there), when it may
+    be varied: a test file only when the task asks a rename and names the file (the 1.5B renamed
+    the method in the code and left a test calling the old name; a test file is otherwise the
+    judge, never varied). "" when the traceback ends in no such file (an assertion in a test the
+    task does not ask to change)."""
+    root = str(dispatcher.context.workspace)
+    for name in reversed(_FRAME.findall(failure)):
+        rel = os.path.relpath(name, root) if os.path.isabs(name) else os.path.normpath(name)
+        if rel.startswith("..") or not os.path.isfile(os.path.join(root, rel)):
+            continue  # the interpreter's own files, pytest's
+        if is_test_file(rel) and not (renamed(task) and rel in asked_files(task, asides=True)):
+            return ""
+        return rel
+    return ""
+
+
+_FRAME = re.compile(r'^\s*File "([^"]+)", line \d+', re.MULTILINE)
 
 
 def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
@@ -495,11 +531,16 @@ class FinishReview:
         checks fail now; "" when none was (or there were no checks, or no file to vary)."""
         if self.versions is None or self.versions.count < 1 or versions_tried(history):
             return ""
-        task = task_of(history)
-        path = target_file(Turn.of(history), self.dispatcher, task)
-        failure = await self.checks_failing(history, task) if path else None
+        task, turn = task_of(history), Turn.of(history)
+        path = target_file(turn, self.dispatcher, task)
+        failure = (
+            await self.checks_failing(history, task) if path or changed_any(turn, self.dispatcher) else None
+        )
         if not failure:
             return ""  # nothing to judge versions by, or nothing fails
+        path = traced_file(failure, self.dispatcher, task) or path
+        if not path:
+            return ""
 
         async def check() -> str:
             found = await self.checks_failing(history, task)
@@ -564,7 +605,11 @@ class FinishReview:
             shown = "the test files' tests" if command == PYTEST else f"`{command}`"
             return render("finish_problem_tests_fail", command=shown, output=tail)
         if result is None or result.ok:
-            found = await self._run_task_commands(history, task) or unrun_script(turn, self.dispatcher, task)
+            found = (
+                await self._run_task_commands(history, task)
+                or unrun_script(turn, self.dispatcher, task)
+                or missing_added(task, root, _names(task))
+            )
             if found:
                 return found
         if (
@@ -693,8 +738,21 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
         if step < changed[script]:
             return render("finish_problem_script_not_run", command=_shown(match), script=match.group(1))
         if output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
-            return render("finish_problem_script_silent", command=_shown(match), script=match.group(1))
+            return _silent(dispatcher, match)
     return ""
+
+
+def _silent(dispatcher: Dispatcher, match: re.Match[str]) -> str:
+    """A script that printed nothing: with the lines to add when it only defines functions."""
+    script = match.group(1)
+    text = current_text(dispatcher.context.paths, script)
+    found = missing_call(text) if text is not None else None
+    if found is None:
+        return render("finish_problem_script_silent", command=_shown(match), script=script)
+    function, lines = found
+    return render(
+        "finish_problem_script_uncalled", command=_shown(match), script=script, function=function, lines=lines
+    )
 
 
 def _script_steps(turn: Turn, dispatcher: Dispatcher) -> tuple[dict[str, int], dict[str, tuple[int, str]]]:

@@ -1,11 +1,16 @@
-"""What a rename or a removal the task asks for left behind: evidence a finish is premature.
+"""What a rename, a removal or an addition the task asks for left undone: evidence a finish is
+premature.
 
 "Rename the constant MAX_RETRIES to RETRY_LIMIT everywhere": a small model renamed it in one file
 and finished, the others still importing the old name. "Remove the legacy_pool setting": it wrote
 the file back with the key still there, and finished. Both are read from the task's own words:
 the old name of a rename must be gone from the workspace's text files; a name the task says to
 remove (one that reads as a name: quoted, or with an underscore) must be gone from the files the
-task names. Only names are judged, never prose ("remove the print calls" is not read).
+task names. "Add py312 to the envlist right after py311": it rewrote tox.ini without it, and
+finished; a name the task says to add (quoted, an option such as `--ignore-case`, an ini section
+such as `[testenv:types]`, or a word with an underscore or a digit) must be in one of the files
+the task names (in the workspace's text files when it names none). Only names are judged, never
+prose ("remove the print calls", "add a test for it" are not read).
 """
 
 from __future__ import annotations
@@ -23,12 +28,22 @@ _RENAME = re.compile(
     rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}(?:\s+(?:of|in|on)\s+[\w.]+)?\s+(?:to|into|as)\s+{_NAME}",
     re.IGNORECASE,
 )
-# "remove the legacy_pool setting", "delete `debug` from ...": a quoted word or a word with "_"
+# "remove the legacy_pool setting", "delete `debug` from ...", "delete the [testenv:docs] section":
+# a quoted word, a word with "_" or an ini section
 _REMOVE = re.compile(
     r"\b(?:remove|delete|drop)\s+(?:(?:the|a|an|all)\s+)?(?:\w+\s+)?"
-    r"(?:[`'\"]([A-Za-z_][\w-]*)[`'\"]|([A-Za-z]\w*_\w*))",
+    r"(?:[`'\"]([A-Za-z_][\w-]*)[`'\"]|([A-Za-z]\w*_\w*)|(\[[\w:. -]+\]))",
     re.IGNORECASE,
 )
+# "add py312 to the envlist", "add an --ignore-case option", "add a [testenv:types] section", "add
+# `retries`": the name right after the verb (and an article, and one more word: "add the option
+# `-q`"); "git add x" is a commit's step, not a change
+_ADD = re.compile(
+    r"(?<!git )\b(?:add|adds|adding)\s+(?:(?:a|an|the|new)\s+)?(?:(?:option|flag|section|key|setting)\s+)?"
+    r"(?:`([^`\s]+)`|'([^'\s]+)'|\"([^\"\s]+)\"|(--?[A-Za-z][\w-]*)|(\[[\w:. -]+\])|([A-Za-z_]\w*))",
+    re.IGNORECASE,
+)
+_FILE_LIKE = re.compile(r"^\.|\.[A-Za-z]\w{0,4}$")  # .gitignore, notes.txt: files, not names in them
 _TEST_FILE = re.compile(r"test_.*\.py$|.*_test\.py$")  # a test may check the name is gone
 _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", ".venv"})
 _MAX_FILES = 300
@@ -54,7 +69,25 @@ def _distinctive(name: str) -> bool:
 
 def removed(task: str) -> list[str]:
     """The names the task says to remove."""
-    return [m.group(1) or m.group(2) for m in _REMOVE.finditer(task)]
+    return [next(g for g in m.groups() if g) for m in _REMOVE.finditer(task)]
+
+
+def added(task: str) -> list[str]:
+    """The names the task says to add: quoted, an option, an ini section, or a word with an
+    underscore or a digit inside (`py312`, `MAX_SIZE`); never a file's name, a number or a plain
+    word ("add a test")."""
+    found: list[str] = []
+    for m in _ADD.finditer(task):
+        quoted = next((g for g in m.groups()[:3] if g), None)
+        name = quoted or next(g for g in m.groups()[3:] if g)
+        if _FILE_LIKE.search(name) or name.isdigit():
+            continue
+        plain = m.group(6) is not None
+        if plain and not (_distinctive(name) or any(c.isdigit() for c in name[1:])):
+            continue
+        if name not in found:
+            found.append(name)
+    return found
 
 
 def leftover_problem(task: str, root: Path, named: list[str]) -> str:
@@ -69,6 +102,18 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
         places = _where(name, files, root)
         if places:
             return render("finish_problem_leftover_removed", name=name, places=places)
+    return ""
+
+
+def missing_added(task: str, root: Path, named: list[str]) -> str:
+    """What the finish review says when a name the task says to add is in none of the files the
+    task names (none of the workspace's text files when it names none); "" when each is."""
+    files = [root / n for n in named if _regular(root / n)] or _text_files(root)
+    texts = [t for t in (_read(f) for f in files) if t is not None]
+    for name in added(task):
+        if not any(name in text for text in texts):
+            shown = ", ".join(str(f.relative_to(root)) for f in files[:_SHOWN]) or "the workspace"
+            return render("finish_problem_missing_added", name=name, files=shown)
     return ""
 
 

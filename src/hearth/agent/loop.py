@@ -38,6 +38,7 @@ from hearth.agent.turn import seen_unchanged
 from hearth.agent.versions import COUNT as VERSIONS
 from hearth.agent.versions import Versions
 from hearth.core.errors import (
+    Blocked,
     ContextOverflow,
     LimitReached,
     ModelError,
@@ -370,6 +371,12 @@ class Agent:
         except TaskDone as done:
             if self.profile.small and not await self._review().accepts(self.history, done):
                 return
+            raise
+        except Blocked:
+            # a small model said BLOCKED over work the checks can judge ("app.log already has
+            # this content"): a version of its file that the checks pass ends the turn done
+            if self.profile.small and await self._review().rescued(self.history):
+                raise TaskDone(render("versions_done"), final_text=render("versions_done")) from None
             raise
 
     def _review(self) -> FinishReview:
