@@ -25,6 +25,7 @@ SUITES = {
     "heldout5": ["k31", "k32", "k33", "k34", "k35", "k36", "k37"],
     "heldout6": ["k41", "k42", "k43", "k44", "k45", "k46", "k47"],
     "heldout7": ["k51", "k52", "k53", "k54", "k55", "k56", "k57"],
+    "heldout8": ["k61", "k62", "k63", "k64", "k65", "k66", "k67"],
 }
 ORDER = ("heldout", "heldout2", *SUITES)
 TASKS = {name: load_tasks(BENCH / name) for name in SUITES}
