@@ -880,3 +880,44 @@ def test_a_name_the_task_says_to_add_that_no_file_has_goes_back(hearth: HearthCl
     [notice] = notices(workspace)
     assert "the task asks to add py312, but it is in none of tox.ini" in notice.text
     assert "py311, py312, lint" in (workspace / "tox.ini").read_text()
+
+
+def test_a_commit_copied_by_its_message_only_goes_back_with_the_commit_to_cherry_pick(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to bring a commit from another branch, the 1.5B edited README.md and committed it
+    with that commit's message (exit 0). Git says the two are not the same change; the finish
+    goes back naming the commit, and its cherry-pick ends the run 0."""
+    init_repo(workspace)
+    git(workspace, "checkout", "-qb", "experiments")
+    (workspace / "app.py").write_text("print('app', round(2.345, 2))\n")
+    git(workspace, "commit", "-qam", "Fix rounding in total")
+    (workspace / "notes.txt").write_text("debug\n")
+    git(workspace, "add", "notes.txt")
+    git(workspace, "commit", "-qm", "Add debug notes")
+    fix = git(workspace, "rev-parse", "experiments~1").strip()
+    git(workspace, "checkout", "-q", "main")
+    (workspace / "README.md").write_text("# App\n")
+    git(workspace, "add", "README.md")
+    git(workspace, "commit", "-qm", "Describe the app")
+    task = "The branch experiments has a commit 'Fix rounding in total'. Bring just that commit onto main."
+    script = [
+        act("read", path="README.md"),
+        *wrote("README.md", "# App\n\nFix rounding in total.\n"),
+        act("git_add", paths=["README.md"]),
+        act("git_commit", message="Fix rounding in total"),
+        act("finish", summary="Brought the commit onto main."),
+        act("shell", command=f"git reset --hard HEAD~1 && git cherry-pick {fix[:7]}"),
+        act("finish", summary="Cherry-picked the commit onto main."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert f"'Fix rounding in total', is {fix[:7]} (it changes app.py)" in notice.text
+    assert "your commit with that message changes README.md instead" in notice.text
+    assert git(workspace, "log", "--format=%s", "-3").split("\n")[:2] == [
+        "Fix rounding in total",
+        "Describe the app",
+    ]
+    assert "round(2.345, 2)" in git(workspace, "show", "main:app.py")

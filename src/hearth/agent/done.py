@@ -10,7 +10,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    path, by the same tool) worked in the turn: nothing it meant to change was changed.
 2. The summary says something was committed, or the task asks for a commit, and no commit
    worked after the last change of a file; or the task names a branch for the work and no step
-   switched to it.
+   switched to it; or the turn's commit has the message of a commit the task quotes and other
+   changes than it (agent/commits).
 3. The summary says it changed something (added, fixed, wrote ...), and nothing that changes
    things worked in this turn (no write or edit, no command run); or it names a file the task
    names that is not in the workspace (".gitignore was added" with no .gitignore).
@@ -58,6 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.agent.body import current_text
+from hearth.agent.commits import LIST, compare, copied, differs, quoted_messages
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, renamed
@@ -577,6 +579,8 @@ class FinishReview:
             found = render("finish_problem_branch", branch=branch)
         if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
             found = render("finish_problem_commit_asked")
+        if not found and committed_last(turn, self.dispatcher):
+            found = await self._copied_commit(task, len(history))
         if found:
             return found
         touched = bool(kept) or any(
@@ -654,6 +658,39 @@ class FinishReview:
                 got = result.output.strip()[-600:] or "nothing"
                 return render("finish_problem_command_output", command=shown, expected=expected, output=got)
         return ""
+
+    async def _copied_commit(self, task: str, step: int) -> str:
+        """The turn's last commit carries the message of a commit the task quotes, and is not
+        that commit (agent/commits): what to do instead. "" when not, or git cannot tell."""
+        messages = quoted_messages(task)
+        if not messages or not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        listing = await self._git(LIST, step)
+        found = copied(listing, messages) if listing else None
+        output = await self._git(compare(found), step) if found else ""
+        files = differs(output, found) if found and output else None
+        if found is None or files is None:
+            return ""
+        head_files, original_files = files
+        return render(
+            "finish_problem_commit_copied",
+            message=found.message,
+            short=found.original[:7],
+            original_files=", ".join(original_files[:5]) or "no file",
+            head_files=", ".join(head_files[:5]) or "no file",
+        )
+
+    async def _git(self, command: str, step: int) -> str:
+        """A read-only git command's output, run like the model's (the dispatcher, the
+        sandbox); "" when it was refused or failed."""
+        call = ToolCall(
+            id=f"hearth-check-{step}", name="shell", arguments={"command": command, "timeout": 30}
+        )
+        events = await self.dispatcher.dispatch(call, self.state)
+        for event in events:
+            self.record(event)
+        result = events[-1]
+        return result.output if isinstance(result, ToolResult) and result.ok else ""
 
     async def _run_tests(self, command: str, step: int) -> ToolResult | None:
         """The tests' result, or None when nothing was checked (none found, or refused)."""

@@ -1,0 +1,88 @@
+"""A commit the task names by its message, copied by its message only.
+
+"The branch experiments has a commit 'Fix rounding in total'. Bring just that commit onto main":
+the 1.5B edited README.md, committed it with that message, and finished (exit 0); the commit it
+was to bring changed price.py. So when the task quotes the message of a commit that is in the
+repository, and the commit now at HEAD has that message but is not that commit, it must change
+the same files, or the finish goes back with the commit to bring and how (`git cherry-pick`). Read with git in the sandbox, through the one
+dispatcher like every check of the finish review; nothing in the repository is trusted to
+decide: commit names are taken only as 40 hex digits.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+_QUOTED = re.compile(r"'([^'\n]{3,120})'|\"([^\"\n]{3,120})\"|`([^`\n]{3,120})`")
+_COMMIT_WORD = re.compile(r"\bcommit", re.IGNORECASE)
+_SHA = re.compile(r"^[0-9a-f]{40}$")
+
+# every commit of every branch with its subject, the first line being HEAD's
+LIST = "git rev-parse HEAD && git log --all --format='%H%x09%s'"
+
+
+def quoted_messages(task: str) -> list[str]:
+    """The quoted texts of a task that speaks of a commit: the messages it may name."""
+    if not _COMMIT_WORD.search(task):
+        return []
+    return [next(g for g in m.groups() if g) for m in _QUOTED.finditer(task)]
+
+
+@dataclass(frozen=True)
+class Copied:
+    """HEAD, carrying the message of `original` (a commit HEAD does not contain)."""
+
+    head: str
+    original: str
+    message: str
+
+
+def copied(listing: str, messages: list[str]) -> Copied | None:
+    """From LIST's output: HEAD when its message is one the task quotes and another commit with
+    that message, not HEAD itself, exists (None otherwise)."""
+    lines = listing.strip().splitlines()
+    if not lines or not _SHA.match(lines[0].strip()):
+        return None
+    head = lines[0].strip()
+    subjects: dict[str, str] = {}
+    for line in lines[1:]:
+        sha, _, subject = line.partition("\t")
+        if _SHA.match(sha):
+            subjects[sha] = subject
+    message = subjects.get(head)
+    if message not in messages:
+        return None
+    others = [sha for sha, subject in subjects.items() if subject == message and sha != head]
+    return Copied(head, others[0], message) if len(others) == 1 else None
+
+
+def compare(found: Copied) -> str:
+    """A command printing, for HEAD and then the original, the files it changes (names only:
+    git printing a commit's content asks the person, as a committed secret may be among it),
+    then `contained` when HEAD already holds the original."""
+    parts = [
+        f"git log -1 --format='== %H' --name-only {shlex.quote(sha)}" for sha in (found.head, found.original)
+    ]
+    parts.append(f"git merge-base --is-ancestor {shlex.quote(found.original)} HEAD && echo contained")
+    return "; ".join(parts) + "; true"
+
+
+def differs(output: str, found: Copied) -> tuple[list[str], list[str]] | None:
+    """The files HEAD and the original change, when they are not the same files (and HEAD does
+    not hold the original); None when they are (the same change, as far as names tell), or the
+    output cannot be read."""
+    if re.search(r"^contained$", output, re.MULTILINE):
+        return None
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in output.splitlines():
+        if line.startswith("== "):
+            current = blocks.setdefault(line[3:].strip(), [])
+        elif current is not None and line.strip():
+            current.append(line.strip())
+    head, original = blocks.get(found.head), blocks.get(found.original)
+    if head is None or not original or set(head) == set(original):
+        return None
+    return head, original

@@ -1,0 +1,33 @@
+"""Reading git's answers about a commit copied by its message (agent/commits)."""
+
+from __future__ import annotations
+
+from hearth.agent.commits import Copied, compare, copied, differs, quoted_messages
+
+HEAD, FIX, OTHER = "a" * 40, "b" * 40, "c" * 40
+
+
+def test_only_a_task_speaking_of_a_commit_has_its_quotes_read_as_messages() -> None:
+    assert quoted_messages("The branch x has a commit 'Fix rounding in total'. Bring it onto main.") == [
+        "Fix rounding in total"
+    ]
+    assert quoted_messages("Make greet.py print 'hello there'.") == []
+
+
+def test_head_with_a_quoted_message_another_commit_has_is_a_copy_to_compare() -> None:
+    listing = f"{HEAD}\n{HEAD}\tFix rounding\n{OTHER}\tStart\n{FIX}\tFix rounding\n"
+    assert copied(listing, ["Fix rounding"]) == Copied(HEAD, FIX, "Fix rounding")
+    assert copied(listing, ["Start"]) is None  # HEAD does not carry that message
+    assert copied(f"{HEAD}\n{HEAD}\tFix rounding\n", ["Fix rounding"]) is None  # no other commit has it
+    assert copied("fatal: not a git repository\n", ["Fix rounding"]) is None
+    # a name that is not 40 hex digits is never taken (nor put into a command)
+    assert copied(f"{HEAD}\n{HEAD}\tFix\n$(rm -rf ~)\tFix\n", ["Fix"]) is None
+
+
+def test_the_same_files_or_a_head_holding_the_original_are_no_copy() -> None:
+    found = Copied(HEAD, FIX, "Fix rounding")
+    assert f"--name-only '{HEAD}'" not in compare(found) and f"--name-only {HEAD}" in compare(found)
+    assert differs(f"== {HEAD}\n\nREADME.md\n== {FIX}\n\nprice.py\n", found) == (["README.md"], ["price.py"])
+    assert differs(f"== {HEAD}\n\nprice.py\n== {FIX}\n\nprice.py\n", found) is None
+    assert differs(f"== {HEAD}\n\nREADME.md\n== {FIX}\n\nprice.py\ncontained\n", found) is None
+    assert differs("", found) is None
