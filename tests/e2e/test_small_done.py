@@ -588,6 +588,13 @@ def test_the_output_a_task_states_for_its_command_is_read_exactly_or_not_at_all(
     ]
     assert task_checks("Then `python3 count.py` prints `a, b`.", tmp_path)[0][1] == "a, b"
     assert task_checks("python3 count.py must print the same as before", tmp_path)[0][1] is None
+    # several quoted lines: the output line by line when the task says so, else no exact output
+    # (a right answer printing all three was judged against the first alone)
+    lines = "python3 count.py must print `1: ERROR disk full`, `3: error` and `4: Errors: 2`"
+    assert (
+        task_checks(f"{lines}, one per line.", tmp_path)[0][1] == "1: ERROR disk full\n3: error\n4: Errors: 2"
+    )
+    assert task_checks(f"{lines}.", tmp_path)[0][1] is None
 
 
 def test_a_script_printing_other_than_the_task_says_goes_back_then_ends_0_once_it_does(

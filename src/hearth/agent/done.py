@@ -751,11 +751,25 @@ _STATED = re.compile(
 
 
 def stated_output(words: str) -> str | None:
-    """The exact output the task's words right after a command say it prints, or None."""
-    match = _STATED.match(words.strip())
+    """The exact output the task's words right after a command say it prints, or None. Several
+    quoted lines ("must print `1: ERROR`, `3: error` and `4: Errors`, one per line") are that
+    output line by line when the task says they are lines, else not one exact output."""
+    text = words.strip()
+    match = _STATED.match(text)
     if match is None:
         return None
-    return next(g for g in match.groups() if g is not None)
+    first = next(g for g in match.groups() if g is not None)
+    more = _MORE_QUOTED.match(text, match.end())
+    if match.group(1) is None or more is None:
+        return first
+    lines = [first, *re.findall(r"`([^`\n]+)`", more.group(0))]
+    return "\n".join(lines) if _PER_LINE.match(text, more.end()) else None
+
+
+_MORE_QUOTED = re.compile(r"(?:\s*(?:,|,?\s+(?:and|then))\s*`[^`\n]+`)+")
+_PER_LINE = re.compile(
+    r",?\s*(?:one|each)\s+(?:per|a|on\s+(?:its|a)\s+own)\s+line|,?\s*on\s+separate\s+lines", re.I
+)
 
 
 def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
