@@ -595,6 +595,13 @@ def test_the_output_a_task_states_for_its_command_is_read_exactly_or_not_at_all(
         task_checks(f"{lines}, one per line.", tmp_path)[0][1] == "1: ERROR disk full\n3: error\n4: Errors: 2"
     )
     assert task_checks(f"{lines}.", tmp_path)[0][1] is None
+    # unquoted after "exactly", as the task spells it, when it reads as an output and not prose
+    exact = 'python3 count.py --json must print exactly {"lines": 3, "words": 14}. Add a test.'
+    assert task_checks(exact, tmp_path)[0] == (
+        "python3 count.py --json < /dev/null",
+        '{"lines": 3, "words": 14}',
+    )
+    assert task_checks("python3 count.py must print exactly two lines.", tmp_path)[0][1] is None
 
 
 def test_a_script_printing_other_than_the_task_says_goes_back_then_ends_0_once_it_does(

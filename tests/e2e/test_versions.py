@@ -282,3 +282,57 @@ def test_a_blocked_model_whose_file_a_version_fixes_ends_done(hearth: HearthCli,
         res = run(hearth, server, workspace, TASK)
     assert res.code == 3, res.stdout[-2000:]  # no version passes: blocked stands
     assert (workspace / "stats.py").read_text() == WRONG
+
+
+COUNTS = """import argparse
+import json
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    counts = {"lines": len(open(args.file).read().splitlines())}
+    print(%s)
+
+
+if __name__ == "__main__":
+    main()
+"""
+COUNTS_TESTS = "import subprocess\n\n\ndef test_plain():\n    assert subprocess.run(['python3', 'counts.py', 'poem.txt'])\n"
+
+
+def test_a_version_the_stated_output_passes_leaves_the_test_the_task_asks_for_to_the_model(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The task states the output exactly, unquoted ("must print exactly {...}"), and asks for
+    a test too. The 1.5B's own version printed Python's repr; a version printing the JSON is kept,
+    and the test file no write changed still sends the finish back (Hearth's own runs of the
+    checks are not the model's commands that might have changed it)."""
+    (workspace / "poem.txt").write_text("a\nb\nc\n")
+    (workspace / "counts.py").write_text(COUNTS % "counts")
+    (workspace / "test_counts.py").write_text(COUNTS_TESTS)
+    task = (
+        "Add a --json option to counts.py: python3 counts.py --json poem.txt must print exactly "
+        '{"lines": 3}. Add a test for the new option to test_counts.py.'
+    )
+    repr_version = COUNTS % "counts if args.json else counts['lines']"
+    right = COUNTS % "json.dumps(counts) if args.json else counts['lines']"
+    tests = COUNTS_TESTS + "\n\ndef test_json():\n    assert True\n"
+    script = [
+        *wrote("counts.py", repr_version),
+        act("finish", summary="Added --json."),
+        *wrote("test_counts.py", tests),
+        act("finish", summary="Added --json and its test."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of counts.py is wrong"] = [
+            fenced(repr_version.replace("lines", "lines")),
+            fenced(right),
+        ]
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "counts.py").read_text() == right
+    pushed = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+    assert len(pushed) == 1 and "test_counts.py" in pushed[0], pushed

@@ -91,6 +91,7 @@ PYTEST = (
 # nothing was checked: no tests collected, no pytest, or the run outlived TEST_SECONDS
 NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed: no exit after")
 TEST_SECONDS = 300
+CHECK_ID = "hearth-check-"  # the id of each call the finish review makes itself
 COMMAND_SECONDS = 60
 _TRACEBACK = "Traceback (most recent call last)"
 # argparse refusing the command the task gives ("unrecognized arguments: --sep"): the option the
@@ -323,18 +324,23 @@ def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     return ""
 
 
-def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher) -> str:
+def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
     """A file in the workspace that a sentence of the task asking for a change names (before any
     "not": "Fix stats.py (do not change the tests)"), which no write or edit of the turn changed:
-    "Add a test for it to test_greet.py" with test_greet.py as it was. Not judged when a command
-    ran (it may have changed the file)."""
-    if any(r.ok and _canonical(dispatcher, r.name) in RUNS for _, r in turn.results):
+    "Add a test for it to test_greet.py" with test_greet.py as it was (`kept`: a file a version
+    of Hearth's changed, agent/versions). Not judged when a command
+    ran (it may have changed the file); the finish review's own runs of the tests and the task's
+    commands are not the model's, and do not count."""
+    if any(
+        r.ok and _canonical(dispatcher, r.name) in RUNS and not r.call_id.startswith(CHECK_ID)
+        for _, r in turn.results
+    ):
         return ""
     changed = {
         os.path.normpath(str(c.arguments.get("path")))
         for c, r in turn.results
         if r.ok and c is not None and changing(dispatcher, r.name) and c.arguments.get("path")
-    }
+    } | ({os.path.normpath(kept)} if kept else set())
     task = task_of(history)
     root = dispatcher.context.workspace
     for name in asked_files(task):
@@ -591,7 +597,9 @@ class FinishReview:
             asks = _ASKS_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
-        found = asked_unchanged(history, turn, self.dispatcher) or leftover_problem(task, root, _names(task))
+        found = asked_unchanged(history, turn, self.dispatcher, kept) or leftover_problem(
+            task, root, _names(task)
+        )
         if found:
             return found
         python = changed_python(turn, self.dispatcher)
@@ -643,7 +651,7 @@ class FinishReview:
         work is not done."""
         for command, expected in task_checks(task, self.dispatcher.context.workspace):
             arguments = {"command": command, "timeout": COMMAND_SECONDS}
-            call = ToolCall(id=f"hearth-check-{len(history)}", name="shell", arguments=arguments)
+            call = ToolCall(id=f"{CHECK_ID}{len(history)}", name="shell", arguments=arguments)
             events = await self.dispatcher.dispatch(call, self.state)
             for event in events:
                 self.record(event)
@@ -683,9 +691,7 @@ class FinishReview:
     async def _git(self, command: str, step: int) -> str:
         """A read-only git command's output, run like the model's (the dispatcher, the
         sandbox); "" when it was refused or failed."""
-        call = ToolCall(
-            id=f"hearth-check-{step}", name="shell", arguments={"command": command, "timeout": 30}
-        )
+        call = ToolCall(id=f"{CHECK_ID}{step}", name="shell", arguments={"command": command, "timeout": 30})
         events = await self.dispatcher.dispatch(call, self.state)
         for event in events:
             self.record(event)
@@ -695,7 +701,7 @@ class FinishReview:
     async def _run_tests(self, command: str, step: int) -> ToolResult | None:
         """The tests' result, or None when nothing was checked (none found, or refused)."""
         arguments = {"command": command, "timeout": TEST_SECONDS}
-        call = ToolCall(id=f"hearth-check-{step}", name="shell", arguments=arguments)
+        call = ToolCall(id=f"{CHECK_ID}{step}", name="shell", arguments=arguments)
         events = await self.dispatcher.dispatch(call, self.state)
         for event in events:
             self.record(event)
@@ -722,7 +728,8 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         if not os.path.isfile(root / script) or os.path.islink(root / script):
             continue
         words = [f"python3 {shlex.quote(script)}"]
-        rest = _WORD.findall(match.group(2))
+        found = list(_WORD.finditer(match.group(2)))
+        rest = [m.group(0) for m in found]
         while rest and (_OPTION.fullmatch(arg := rest[0].strip("`'\",;")) or os.path.isfile(root / arg)):
             words.append(shlex.quote(arg))
             rest.pop(0)
@@ -732,7 +739,8 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
             continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
         command = " ".join(words) + " < /dev/null"
-        after = " ".join(rest)
+        # the task's own text after the arguments (its spacing kept: `{"a": 1}` is an output)
+        after = match.group(2)[found[len(found) - len(rest)].start() :] if rest else ""
         if task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`", "... must print `3`"
             tail = task[match.end() :].split("\n", 1)[0]
             after = f"{after} {tail}" if after else tail[1:]
@@ -744,7 +752,7 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
 # "must print 3.375, and ...", "should output `ok`", "prints 'done'": the output right after the
 # command, when it is one number or quoted text; "must print 3 lines" says no output
 _STATED = re.compile(
-    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+"
+    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+(?:exactly\s+)?"
     r"(?:`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'|(-?\d+(?:\.\d+)?)(?=[,;)]|\.?\s*$|\.\s|\s+(?:and|or|but)\b))",
     re.IGNORECASE,
 )
@@ -757,7 +765,8 @@ def stated_output(words: str) -> str | None:
     text = words.strip()
     match = _STATED.match(text)
     if match is None:
-        return None
+        exact = _EXACTLY.match(text)  # "must print exactly {"lines": 3}.": unquoted, but exact
+        return exact.group(1) if exact and _SYMBOL.search(exact.group(1)) else None
     first = next(g for g in match.groups() if g is not None)
     more = _MORE_QUOTED.match(text, match.end())
     if match.group(1) is None or more is None:
@@ -766,6 +775,11 @@ def stated_output(words: str) -> str | None:
     return "\n".join(lines) if _PER_LINE.match(text, more.end()) else None
 
 
+_EXACTLY = re.compile(
+    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+exactly\s+(?![`'\"])(\S.*?)(?=\.\s+[A-Z]|\.?\s*$)",
+    re.IGNORECASE,
+)
+_SYMBOL = re.compile(r"[{}\[\]()<>:=|/#@%$*+\"']")  # "exactly two lines" is prose, not an output
 _MORE_QUOTED = re.compile(r"(?:\s*(?:,|,?\s+(?:and|then))\s*`[^`\n]+`)+")
 _PER_LINE = re.compile(
     r",?\s*(?:one|each)\s+(?:per|a|on\s+(?:its|a)\s+own)\s+line|,?\s*on\s+separate\s+lines", re.I
