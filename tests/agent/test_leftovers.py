@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hearth.agent.body import kept_definitions
-from hearth.agent.leftovers import added, leftover_problem, missing_added, removed
+from hearth.agent.leftovers import added, leftover_problem, missing_added, removed, renamed
 
 TASK = "Rename the constant MAX_TRIES to TRY_LIMIT everywhere."
 
@@ -97,3 +97,12 @@ def test_a_test_renamed_with_the_name_is_not_put_back_as_left_out() -> None:
         "test_add_song_works",
         "test_other",
     ]
+
+
+def test_a_rename_of_a_parameter_of_two_functions_is_read_as_one(tmp_path: Path) -> None:
+    """ "Rename the parameter tax_pct of invoice_total and describe to vat_rate": the second owner
+    hid the rename, and the 1.5B's comment "# Rename tax_pct to vat_rate" was left unseen."""
+    task = "Rename the parameter tax_pct of invoice_total and describe to vat_rate everywhere (billing.py)."
+    assert renamed(task) == [("tax_pct", "vat_rate")]
+    (tmp_path / "billing.py").write_text("def describe(lines, vat_rate=0):  # Rename tax_pct to vat_rate\n")
+    assert "tax_pct is still in billing.py (line 1)" in leftover_problem(task, tmp_path, [])

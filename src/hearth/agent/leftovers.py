@@ -23,9 +23,12 @@ from pathlib import Path
 from hearth.prompts import render
 
 _NAME = r"[`'\"]?([A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
-# "rename the method add_song of Playlist to enqueue": the owner after the name is skipped
+# "rename the method add_song of Playlist to enqueue", "the parameter tax_pct of invoice_total
+# and describe to vat_rate": the owners after the name are skipped
 _RENAME = re.compile(
-    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}(?:\s+(?:of|in|on)\s+[\w.]+)?\s+(?:to|into|as)\s+{_NAME}",
+    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}"
+    r"(?:\s+(?:of|in|on)\s+[\w.]+(?:(?:\s*,\s*|\s+and\s+)(?!to\b)[\w.]+)*)?"
+    rf"\s+(?:to|into|as)\s+{_NAME}",
     re.IGNORECASE,
 )
 # "remove the legacy_pool setting", "delete `debug` from ...", "delete the [testenv:docs] section":
