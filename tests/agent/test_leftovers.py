@@ -6,6 +6,7 @@ from pathlib import Path
 
 from hearth.agent.body import kept_definitions
 from hearth.agent.leftovers import added, leftover_problem, missing_added, removed, renamed
+from hearth.agent.named_files import named_paths
 
 TASK = "Rename the constant MAX_TRIES to TRY_LIMIT everywhere."
 
@@ -106,3 +107,15 @@ def test_a_rename_of_a_parameter_of_two_functions_is_read_as_one(tmp_path: Path)
     assert renamed(task) == [("tax_pct", "vat_rate")]
     (tmp_path / "billing.py").write_text("def describe(lines, vat_rate=0):  # Rename tax_pct to vat_rate\n")
     assert "tax_pct is still in billing.py (line 1)" in leftover_problem(task, tmp_path, [])
+
+
+def test_a_host_name_is_no_file_name() -> None:
+    """ "HostName backup.example.com" was read as a file `backup.example` the task names; told it
+    was missing, the 1.5B created it."""
+    task = "In ssh_config, add a host backup with HostName backup.example.com; mail bob@example.org."
+    assert named_paths(task) == []
+    assert named_paths("Fix calc/ops.py and main.c, then write notes.txt.") == [
+        "calc/ops.py",
+        "main.c",
+        "notes.txt",
+    ]

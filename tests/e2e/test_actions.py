@@ -162,6 +162,14 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
         parse_action(f"{write}\n{write}", schema)
     with pytest.raises(ValueError, match=r"no text for a\.py followed"):
         parse_action(f"{write}\nI change f to say hi. ```", schema)  # a sentence and a bare fence
+    # the action fenced as the text (ssh_config became the JSON naming itself); a JSON file's
+    # own text with a "tool" key is still a text
+    fenced_action = '```json\n{\n  "tool": "write",\n  "args": {\n    "path": "a.py"\n  }\n}\n```'
+    with pytest.raises(ValueError, match=r"the fenced block is the write action again, not a\.py's text"):
+        parse_action(f"{write}\n{fenced_action}", schema)
+    settings = '{"tool": "black", "line-length": 100}\n'
+    conf = '{"tool": "write", "args": {"path": "conf.json"}}'
+    assert parse_action(f"{conf}\n```json\n{settings}```", schema).args["content"] == settings
     # a sentence on what changes, then the block: the block is the text
     assert parse_action(f"{write}\nI make f say hi.\n```python\n{code}```", schema).args["content"] == code
     # a file is written whole: append is not offered (small models appended new versions)

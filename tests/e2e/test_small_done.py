@@ -935,3 +935,30 @@ def test_a_commit_copied_by_its_message_only_goes_back_with_the_commit_to_cherry
         "Describe the app",
     ]
     assert "round(2.345, 2)" in git(workspace, "show", "main:app.py")
+
+
+def test_a_file_without_an_extension_the_task_names_is_where_an_added_name_must_be(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """`ssh_config` has no extension: the task names it all the same, and the name it says to
+    add is looked for there."""
+    config = "# Team hosts.\nHost build\n    HostName build.example.com\n    Port 22\n"
+    (workspace / "ssh_config").write_text(config)
+    (workspace / "README.md").write_text("# Hosts\n\nbuild: the CI machine\n")
+    task = (
+        "In ssh_config, change the Port of the build host to 2222 and add IdentityFile ~/.ssh/build_key "
+        "to it. README.md says what each host is for."
+    )
+    partial = config.replace("22\n", "2222\n")
+    script = [
+        act("read", path="ssh_config"),
+        *wrote("ssh_config", partial),
+        act("finish", summary="Changed the port and added the key."),
+        *wrote("ssh_config", partial + "    IdentityFile ~/.ssh/build_key\n"),
+        act("finish", summary="Changed the port and added the key."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "the task asks to add IdentityFile, but it is in none of README.md, ssh_config" in notice.text

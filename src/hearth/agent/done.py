@@ -310,6 +310,22 @@ def _names(text: str) -> list[str]:
     return named_paths(text) + _DOTFILE.findall(text)
 
 
+def _bare_names(task: str, root: Path) -> list[str]:
+    """The workspace's files without an extension that the task names as words (`ssh_config`,
+    `Makefile`): a file name to the person, not to `named_paths`."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [
+        e.name
+        for e in entries
+        if "." not in e.name
+        and e.is_file(follow_symlinks=False)
+        and re.search(rf"(?<![\w.-]){re.escape(e.name)}(?![\w-])", task)
+    ]
+
+
 def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     """A file the task names that a sentence of the summary names too (not denying it) and
     that is not in the workspace: ".gitignore was added and committed" with no .gitignore."""
@@ -620,7 +636,7 @@ class FinishReview:
             found = (
                 await self._run_task_commands(history, task)
                 or unrun_script(turn, self.dispatcher, task)
-                or missing_added(task, root, _names(task))
+                or missing_added(task, root, _names(task) + _bare_names(task, root))
             )
             if found:
                 return found

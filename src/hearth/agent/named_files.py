@@ -11,8 +11,11 @@ import os
 import re
 from pathlib import Path
 
+# a name with an extension, not a part of a longer dotted name (`backup.example.com`, a host, is
+# no file `backup.example`), an address (`bob@example.org`) or a web address (`example.com/a`)
 _NAMED_FILE = re.compile(
-    r"(?<![\w/.-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.(?:[A-Za-z0-9]{2,8}|[chrm]))(?![\w/-])"
+    r"(?<![\w/.@-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.(?!(?:com|org|net)\b)(?:[A-Za-z0-9]{2,8}|[chrm]))"
+    r"(?![\w/-]|\.\w)"
 )
 
 

@@ -137,6 +137,13 @@ def body_text(reply: str, path: str) -> str:
     block = _BLOCK.search(reply) or _CLOSED_INLINE.search(reply)
     if block:
         text = block.group(1)
+        if _is_action(text):
+            # the 1.5B fenced its write action again as the text, and ssh_config became six lines
+            # of JSON naming itself
+            raise BadAction(
+                f"the fenced block is the write action again, not {path}'s text: give the file's "
+                "whole text in one fenced code block right after the action"
+            )
         return text if text.endswith("\n") or not text else text + "\n"
     if _OPENED.search(reply):
         raise BadAction(
@@ -152,6 +159,17 @@ def body_text(reply: str, path: str) -> str:
             "fenced code block right after the action"
         )
     return reply.strip("\n") + "\n"
+
+
+def _is_action(text: str) -> bool:
+    """An action object ({"tool": ..., "args": {...}}), not a file's text."""
+    if not _ACTION_AGAIN.match(text):
+        return False
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(value, dict) and set(value) <= {"tool", "args"} and isinstance(value.get("args"), dict)
 
 
 def _split(content: str) -> tuple[Any, str]:
