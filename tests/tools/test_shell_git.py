@@ -116,6 +116,21 @@ def test_git_tools_work_and_never_run_repository_code(env: Env) -> None:
     assert not (env.ws / "FSMONITOR_RAN").exists()
 
 
+def test_a_forgotten_file_goes_into_the_last_commit_with_amend(env: Env) -> None:
+    """ "My last commit forgot about.css: put it into that same commit": git_commit amends."""
+    _repo(env.ws)
+    (env.ws / "about.html").write_text("<h1>About</h1>\n")
+    env.call("git_add", paths=["about.html"])
+    env.call("git_commit", message="Add about page")
+    (env.ws / "about.css").write_text("h1 { color: red; }\n")
+    env.call("git_add", paths=["about.css"])
+    env.call("git_commit", message="Add about page", amend=True)
+    log = subprocess.run(
+        ["git", "log", "--format=%s", "--name-only"], cwd=env.ws, capture_output=True, text=True
+    ).stdout.split("\n")
+    assert [line for line in log if line] == ["Add about page", "about.css", "about.html"]  # one commit
+
+
 def test_a_commit_keeps_the_repositorys_own_identity(env: Env) -> None:
     _repo(env.ws)
     subprocess.run(["git", "config", "user.name", "Repo Owner"], cwd=env.ws, check=True)

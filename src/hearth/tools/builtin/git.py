@@ -172,13 +172,15 @@ async def git_add(args: GitAddInput, ctx: RunContext) -> str:
 
 
 class GitCommitInput(ToolInput):
-    """Commit the staged changes."""
+    """Commit the staged changes (amend: into the last commit instead of a new one)."""
 
     message: str = Field(min_length=1)
+    amend: bool = Field(False)
 
 
 async def git_commit(args: GitCommitInput, ctx: RunContext) -> str:
-    return await _git(ctx, "commit", "--no-verify", "-m", args.message)
+    amend = ("--amend",) if args.amend else ()
+    return await _git(ctx, "commit", *amend, "--no-verify", "-m", args.message)
 
 
 class GitBranchInput(ToolInput):
