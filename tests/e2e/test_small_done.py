@@ -962,3 +962,58 @@ def test_a_file_without_an_extension_the_task_names_is_where_an_added_name_must_
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "the task asks to add IdentityFile, but it is in none of README.md, ssh_config" in notice.text
+
+
+def test_a_report_printing_lines_of_another_form_than_the_task_shows_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's report printed `Walden (271 days late)` where the task shows `Dune (mia): 14 days
+    late`, and finished (exit 0): no exact output is stated, but the line's form is."""
+    (workspace / "loans.csv").write_text("title,borrower,due\nDune,mia,2026-03-01\nWalden,lee,2026-02-15\n")
+    task = (
+        "Write overdue.py: python3 overdue.py FILE DATE reads a CSV like loans.csv and prints "
+        "`Dune (mia): 14 days late` for each book due before DATE."
+    )
+    body = (
+        "import csv, sys\nfrom datetime import date\n\nday = date.fromisoformat(sys.argv[2])\n"
+        "for row in csv.DictReader(open(sys.argv[1])):\n"
+        "    late = (day - date.fromisoformat(row['due'])).days\n"
+    )
+    wrong = body + "    print(f\"{row['title']} ({late} days late)\")\n"
+    right = body + "    print(f\"{row['title']} ({row['borrower']}): {late} days late\")\n"
+    script = [
+        *wrote("overdue.py", wrong),
+        act("shell", command="python3 overdue.py loans.csv 2026-03-15"),
+        act("finish", summary="Wrote overdue.py."),
+        *wrote("overdue.py", right),
+        act("shell", command="python3 overdue.py loans.csv 2026-03-15"),
+        act("finish", summary="Wrote overdue.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "lines of overdue.py's output like `Dune (mia): 14 days late`" in notice.text
+    assert "Dune (14 days late)" in notice.text  # what it printed
+
+
+def test_a_command_hearth_runs_itself_is_judged_by_the_form_the_task_shows(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The task's command names its input, so Hearth runs it; its lines must have the form shown."""
+    (workspace / "hours.csv").write_text("name,hours\nana,7.5\nben,4\n")
+    task = "Write hours.py: python3 hours.py hours.csv prints one line per person in the form `ana: 7.5 h`."
+    body = "import csv\n\nfor row in csv.DictReader(open('hours.csv')):\n"
+    wrong = body + "    print(row['name'], row['hours'])\n"
+    right = body + "    print(f\"{row['name']}: {float(row['hours'])} h\")\n"
+    script = [
+        *wrote("hours.py", wrong),
+        act("finish", summary="Wrote hours.py."),
+        *wrote("hours.py", right),
+        act("finish", summary="Wrote hours.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, HEARTH_VERSIONS="0")
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "like `ana: 7.5 h`" in notice.text and "ana 7.5" in notice.text

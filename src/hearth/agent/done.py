@@ -64,6 +64,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, renamed
 from hearth.agent.named_files import named_paths
+from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
 from hearth.agent.versions import Versions, is_test_file
 from hearth.agent.versions import tried as versions_tried
@@ -672,15 +673,22 @@ class FinishReview:
             for event in events:
                 self.record(event)
             result = events[-1]
-            if isinstance(result, ToolResult) and (
-                _TRACEBACK in result.output or _USAGE_ERROR.search(result.output)
-            ):
+            if not isinstance(result, ToolResult):
+                continue
+            if _TRACEBACK in result.output or _USAGE_ERROR.search(result.output):
                 tail = "\n".join(result.output.strip().splitlines()[-12:])[-1200:]
                 return render("finish_problem_command_fails", command=command, output=tail)
             shown = command.removesuffix(" < /dev/null")
-            if isinstance(result, ToolResult) and expected is not None and result.output.strip() != expected:
+            if expected is not None and result.output.strip() != expected:
                 got = result.output.strip()[-600:] or "nothing"
                 return render("finish_problem_command_output", command=shown, expected=expected, output=got)
+            example = (
+                unshaped(task, self.dispatcher.context.workspace, result.output) if expected is None else ""
+            )
+            if example:
+                printed = "\n".join(result.output.strip().splitlines()[:8])
+                script = shlex.split(command)[1]
+                return render("finish_problem_output_form", script=script, example=example, output=printed)
         return ""
 
     async def _copied_commit(self, task: str, step: int) -> str:
@@ -807,7 +815,8 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     that the turn changed and never ran after its last change: what it prints is the evidence
     the task asks for, and only running it shows it (the 1.5B wrote a report script that printed
     half of what was asked, unrun). Run, and printing nothing where the task says it prints, is
-    the same (the 1.5B's report script defined its function and never called it)."""
+    the same (the 1.5B's report script defined its function and never called it), and so is
+    printing no line of the form the task shows (agent/shapes)."""
     changed, ran = _script_steps(turn, dispatcher)
     # a command Hearth could run itself (task_commands) was run by the review: evidence enough
     covered = {os.path.normpath(shlex.split(c)[1]) for c in task_commands(task, dispatcher.context.workspace)}
@@ -820,6 +829,10 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
             return render("finish_problem_script_not_run", command=_shown(match), script=match.group(1))
         if output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
             return _silent(dispatcher, match)
+        example = unshaped(task, dispatcher.context.workspace, output)
+        if example:
+            shown = "\n".join(output.strip().splitlines()[:8])
+            return render("finish_problem_output_form", script=match.group(1), example=example, output=shown)
     return ""
 
 

@@ -1,0 +1,85 @@
+"""The form of the lines a task shows, checked against what its script printed.
+
+"... prints `Dune (mia): 14 days late` for each book whose due date is before DATE": the 1.5B's
+script printed `Walden (271 days late)`, and it finished (exit 0). No output is stated exactly
+(the date is the user's), but the example line has a form: the words from the workspace's data
+(`Dune`, `mia`, in loans.csv) stand for any such value, the numbers for any number, and the rest
+is literal. A run of the script that printed lines, none of that form, is evidence the work is
+not done. Only examples the task says are printed and that name the data are read: "`1 day late`
+for one day" is a fragment, "a CSV like `Dune,mia,2026-03-01`" is the input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+_EXAMPLE = re.compile(r"`([^`\n]{4,200})`")
+_TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[A-Za-z][\w'-]*|\s+|.", re.DOTALL)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# an example the task says is printed ("prints `...`", "in the form `...`", "a last line `...`"),
+# not one of the input ("a CSV like `Dune,mia,2026-03-01`")
+_PRINTED = re.compile(r"\b(?:prints?|printing|outputs?|form|format|lines?|shows?|displays?)\b[^`]*$", re.I)
+_DATA_SUFFIXES = (".csv", ".tsv", ".json", ".txt", ".log", ".jsonl")
+_MAX_BYTES = 200_000
+_MAX_FILES = 20
+
+
+def data_words(root: Path) -> set[str]:
+    """The words in the workspace's data files (top level: CSV, JSON, text, logs)."""
+    words: set[str] = set()
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return words
+    for entry in [e for e in entries if e.name.endswith(_DATA_SUFFIXES)][:_MAX_FILES]:
+        text = _read(Path(entry.path))
+        if text is not None:
+            words.update(re.findall(r"[A-Za-z][\w'-]*", text))
+    return words
+
+
+def _read(path: Path) -> str | None:
+    """A regular file's text, no symlink followed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        data = fh.read(_MAX_BYTES + 1)
+    return data.decode("utf-8", "replace") if len(data) <= _MAX_BYTES else None
+
+
+def shape(example: str, data: set[str]) -> re.Pattern[str] | None:
+    """The form of an example line, or None when it names nothing from the data."""
+    parts, named = [], False
+    for token in _TOKEN.findall(example.strip()):
+        if _NUMBER.fullmatch(token):
+            parts.append(r"-?\d+(?:\.\d+)?")
+        elif token in data:
+            parts.append(r"\S+(?: \S+)*?")
+            named = True
+        elif token.isspace():
+            parts.append(r"\s+")
+        else:
+            parts.append(re.escape(token))
+    return re.compile("".join(parts)) if named else None
+
+
+def unshaped(task: str, root: Path, output: str) -> str:
+    """The first example line of the task that names the data and that no line of `output`
+    has the form of; "" when each has one (or there is none to judge, or nothing printed)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    data = data_words(root)
+    if not any(word in data for line in lines for word in re.findall(r"[A-Za-z][\w'-]*", line)):
+        return ""  # nothing printed about the data (another input, an error): nothing to judge
+    for match in _EXAMPLE.finditer(task):
+        said = task[max(0, match.start() - 60) : match.start()].rsplit(".", 1)[-1]
+        form = shape(match.group(1), data) if _PRINTED.search(said) else None
+        if form is not None and not any(form.fullmatch(line) for line in lines):
+            return match.group(1)
+    return ""

@@ -1,0 +1,32 @@
+"""The form of the lines a task shows, against what its script printed (agent/shapes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hearth.agent.shapes import unshaped
+
+TASK = (
+    "Write overdue.py: python3 overdue.py FILE DATE reads a CSV like loans.csv and prints "
+    "`Dune (mia): 14 days late` for each book due before DATE (`1 day late` for one day), "
+    "then a last line `2 books overdue`."
+)
+
+
+def test_a_line_of_another_form_is_found_and_one_of_the_form_is_not(tmp_path: Path) -> None:
+    (tmp_path / "loans.csv").write_text("title,borrower,due\nDune,mia,2026-03-01\nWalden,lee,2026-02-15\n")
+    wrong = "Walden (271 days late)\nDune (270 days late)\n2 books overdue\n"
+    assert unshaped(TASK, tmp_path, wrong) == "Dune (mia): 14 days late"
+    right = "Walden (lee): 28 days late\nDune (mia): 14 days late\n2 books overdue\n"
+    assert unshaped(TASK, tmp_path, right) == ""
+    # nothing about the data printed (another input, an error): nothing to judge
+    assert unshaped(TASK, tmp_path, "nothing overdue\n") == ""
+    assert unshaped(TASK, tmp_path, "(no output)") == ""
+
+
+def test_only_printed_examples_naming_the_data_are_read(tmp_path: Path) -> None:
+    (tmp_path / "loans.csv").write_text("title,borrower,due\nDune,mia,2026-03-01\n")
+    task = "Write count.py: it reads a CSV like `Dune,mia,2026-03-01` and prints how many books there are."
+    assert unshaped(task, tmp_path, "Dune: 1\n") == ""  # the example is the input, not the output
+    task = "python3 count.py loans.csv prints `3 books` then `done`."
+    assert unshaped(task, tmp_path, "Dune\n") == ""  # examples naming no data: no form to judge
