@@ -336,3 +336,26 @@ def test_a_version_the_stated_output_passes_leaves_the_test_the_task_asks_for_to
     assert (workspace / "counts.py").read_text() == right
     pushed = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
     assert len(pushed) == 1 and "test_counts.py" in pushed[0], pushed
+
+
+def test_the_versions_vary_the_file_the_task_asks_to_change_not_its_input(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B wrote the task's input (poem.txt) back unchanged and finished; the versions were
+    asked of the poem. The file the task asks to change is the one varied."""
+    (workspace / "poem.txt").write_text("a\nb\nc\n")
+    (workspace / "counts.py").write_text(COUNTS % "counts")
+    (workspace / "test_counts.py").write_text(COUNTS_TESTS)
+    task = (
+        'Add a --json option to counts.py: python3 counts.py --json poem.txt must print exactly {"lines": 3}.'
+    )
+    right = COUNTS % "json.dumps(counts) if args.json else counts['lines']"
+    poem = ScriptedReply(text="```\na\nb\nc\n```")  # asked again, then which lines: the same text
+    script = [*wrote("poem.txt", "a\nb\nc\n"), poem, poem, act("finish", summary="Added --json.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of counts.py is wrong"] = [fenced(right)]
+        server.routes["This version of poem.txt is wrong"] = [ScriptedReply(text="```\nnot a poem\n```")] * 4
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "counts.py").read_text() == right
+    assert (workspace / "poem.txt").read_text() == "a\nb\nc\n"

@@ -92,6 +92,7 @@ PYTEST = (
 # nothing was checked: no tests collected, no pytest, or the run outlived TEST_SECONDS
 NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed: no exit after")
 TEST_SECONDS = 300
+_UNCHANGED = "already has exactly this content"  # the refusal of a write that changes nothing
 CHECK_ID = "hearth-check-"  # the id of each call the finish review makes itself
 COMMAND_SECONDS = 60
 _TRACEBACK = "Traceback (most recent call last)"
@@ -241,8 +242,8 @@ def failed_change(turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
         return ""  # a refusal by the policy is its answer, not the work failing
     target = call.arguments.get("path")
     name = _canonical(dispatcher, result.name)
-    if kept and target == kept:
-        return ""
+    if kept and (target == kept or _UNCHANGED in result.output):
+        return ""  # the version did the work; a write of a file as it is changed nothing to lose
     if any(
         r.ok and (c.arguments.get("path") == target if target else _canonical(dispatcher, r.name) == name)
         for c, r in attempts
@@ -403,14 +404,19 @@ def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
 
 def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     """The file the model was changing last (a write or edit, whether it worked or not) that is
-    not a test file; else the one file the task names that is in the workspace and not a test
-    file. "" when there is no such file."""
-    for call, result in reversed(turn.results):
-        path = call.arguments.get("path") if call is not None else None
-        if isinstance(path, str) and changing(dispatcher, result.name) and not is_test_file(path):
-            return path
+    not a test file, and is one the task asks to change when it names any; else the one file the
+    task asks to change that is in the workspace and not a test file. "" when there is no such
+    file. (The 1.5B wrote the task's input, poem.txt, back unchanged, and the versions varied
+    the poem rather than the script the task's command runs.)"""
     root = dispatcher.context.workspace
     named = [p for p in asked_files(task) if not is_test_file(p) and (root / p).is_file()]
+    asked = {os.path.normpath(p) for p in named}
+    for call, result in reversed(turn.results):
+        path = call.arguments.get("path") if call is not None else None
+        if not isinstance(path, str) or not changing(dispatcher, result.name) or is_test_file(path):
+            continue
+        if not asked or os.path.normpath(path) in asked:
+            return path
     return named[0] if len(named) == 1 else ""
 
 
