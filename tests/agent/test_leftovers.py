@@ -119,3 +119,15 @@ def test_a_host_name_is_no_file_name() -> None:
         "main.c",
         "notes.txt",
     ]
+
+
+def test_a_hyphenated_name_the_task_deletes_must_be_gone_from_a_file_without_an_extension(
+    tmp_path: Path,
+) -> None:
+    """ "delete the old-mirror host" in ssh_config: the 1.5B kept the host and finished."""
+    task = "In ssh_config, delete the old-mirror host."
+    assert removed(task) == ["old-mirror"]
+    (tmp_path / "ssh_config").write_text("Host build\n    Port 22\n\nHost old-mirror\n    User sync\n")
+    assert "old-mirror, but it is still in ssh_config (line 4)" in leftover_problem(
+        task, tmp_path, ["ssh_config"]
+    )

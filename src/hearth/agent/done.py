@@ -621,7 +621,7 @@ class FinishReview:
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
         found = asked_unchanged(history, turn, self.dispatcher, kept) or leftover_problem(
-            task, root, _names(task)
+            task, root, _names(task) + _bare_names(task, root)
         )
         if found:
             return found

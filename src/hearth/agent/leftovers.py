@@ -31,11 +31,11 @@ _RENAME = re.compile(
     rf"\s+(?:to|into|as)\s+{_NAME}",
     re.IGNORECASE,
 )
-# "remove the legacy_pool setting", "delete `debug` from ...", "delete the [testenv:docs] section":
-# a quoted word, a word with "_" or an ini section
+# "remove the legacy_pool setting", "delete `debug` from ...", "delete the [testenv:docs] section",
+# "delete the old-mirror host": a quoted word, a word with "_" or "-" inside, or an ini section
 _REMOVE = re.compile(
     r"\b(?:remove|delete|drop)\s+(?:(?:the|a|an|all)\s+)?(?:\w+\s+)?"
-    r"(?:[`'\"]([A-Za-z_][\w-]*)[`'\"]|([A-Za-z]\w*_\w*)|(\[[\w:. -]+\]))",
+    r"(?:[`'\"]([A-Za-z_][\w-]*)[`'\"]|([A-Za-z]\w*[_-][\w-]*\w)|(\[[\w:. -]+\]))",
     re.IGNORECASE,
 )
 # "add py312 to the envlist", "add an --ignore-case option", "add a [testenv:types] section", "add
