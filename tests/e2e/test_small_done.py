@@ -1017,3 +1017,26 @@ def test_a_command_hearth_runs_itself_is_judged_by_the_form_the_task_shows(
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "like `ana: 7.5 h`" in notice.text and "ana 7.5" in notice.text
+
+
+def test_a_config_section_a_write_left_out_that_the_task_never_named_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Told to delete the old-mirror host, the 1.5B deleted the db host too and finished (exit 0)."""
+    config = "Host build\n    Port 22\n\nHost old-mirror\n    User sync\n\nHost db\n    User postgres\n"
+    (workspace / "ssh_config").write_text(config)
+    task = "In ssh_config, delete the old-mirror host. Keep everything else as it is."
+    script = [
+        act("read", path="ssh_config"),
+        *wrote("ssh_config", "Host build\n    Port 22\n"),
+        act("finish", summary="Deleted the old-mirror host."),
+        *wrote("ssh_config", "Host build\n    Port 22\n\nHost db\n    User postgres\n"),
+        act("finish", summary="Deleted the old-mirror host."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert (
+        "ssh_config no longer has this section" in notice.text and "Host db\n    User postgres" in notice.text
+    )

@@ -28,7 +28,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
    never ran since goes back to be run.
 6. The task asks to rename a name and the old one is still in the workspace, or to remove one
    and it is still in the files the task names; or, once the checks of 5 pass, to add one and it
-   is in none of them (agent/leftovers). A script that printed nothing and only defines
+   is in none of them (agent/leftovers). A config file's section the model read and a write left
+   out, which the task does not name, was lost (agent/sections). A script that printed nothing and only defines
    functions gets the lines that would call it (agent/entrypoint).
 7. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
    and nothing was changed or run in the turn; or that file, in the workspace, is the one the
@@ -64,6 +65,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, renamed
 from hearth.agent.named_files import named_paths
+from hearth.agent.sections import dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
 from hearth.agent.versions import Versions, is_test_file
@@ -420,6 +422,33 @@ def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     return named[0] if len(named) == 1 else ""
 
 
+def lost_section(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
+    """A section of a non-Python file the turn wrote, there when the model first read it whole in
+    the turn, gone now, and not named by the task (agent/sections); "" when none is."""
+    written = {
+        str(c.arguments.get("path"))
+        for c, r in turn.results
+        if r.ok and c is not None and _canonical(dispatcher, r.name) == "write"
+    }
+    reads: dict[str, str] = {}
+    for call, result in turn.results:
+        if call is None or not result.ok or _canonical(dispatcher, result.name) != "read":
+            continue
+        path = str(call.arguments.get("path"))
+        whole = int(call.arguments.get("offset") or 1) <= 1
+        before = read_text(result.output) if whole and path in written and path not in reads else None
+        if before is not None:
+            reads[path] = before
+    for path, before in reads.items():
+        if path.endswith(".py"):
+            continue  # the change guard keeps a Python file's definitions
+        now = current_text(dispatcher.context.paths, path)
+        lost = dropped(before, now, task) if now is not None else []
+        if lost:
+            return render("finish_problem_section_dropped", path=path, block=lost[0])
+    return ""
+
+
 def changed_any(turn: Turn, dispatcher: Dispatcher) -> bool:
     """Whether the model wrote or edited a file in this turn (whether it worked or not)."""
     return any(call is not None and changing(dispatcher, r.name) for call, r in turn.results)
@@ -623,6 +652,9 @@ class FinishReview:
         found = asked_unchanged(history, turn, self.dispatcher, kept) or leftover_problem(
             task, root, _names(task) + _bare_names(task, root)
         )
+        if found:
+            return found
+        found = lost_section(turn, self.dispatcher, task)
         if found:
             return found
         python = changed_python(turn, self.dispatcher)
