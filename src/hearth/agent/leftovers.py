@@ -112,7 +112,7 @@ def missing_added(task: str, root: Path, named: list[str]) -> str:
     """What the finish review says when a name the task says to add is in none of the files the
     task names (none of the workspace's text files when it names none); "" when each is."""
     files = [root / n for n in named if _regular(root / n)] or _text_files(root)
-    texts = [t for t in (_read(f) for f in files) if t is not None]
+    texts = [t for t in (read_text_file(f) for f in files) if t is not None]
     for name in added(task):
         if not any(name in text for text in texts):
             shown = ", ".join(str(f.relative_to(root)) for f in files[:_SHOWN]) or "the workspace"
@@ -130,7 +130,7 @@ def _where(name: str, files: list[Path], root: Path | None = None, *, in_test_na
     word = re.compile(pattern)
     found: list[str] = []
     for path in files:
-        text = _read(path)
+        text = read_text_file(path)
         if text is None:
             continue
         lines = [str(i) for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
@@ -156,7 +156,7 @@ def _text_files(root: Path) -> list[Path]:
     return files
 
 
-def _read(path: Path) -> str | None:
+def read_text_file(path: Path) -> str | None:
     """The file's text, opened without following a symlink (one a process swapped in after the
     walk is never read) and only while it is a regular file."""
     try:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from pathlib import Path
+
+from hearth.agent.leftovers import read_text_file
 
 _EXAMPLE = re.compile(r"`([^`\n]{4,200})`")
 _TOKEN = re.compile(r"-?\d+(?:\.\d+)?|[A-Za-z][\w'-]*|\s+|.", re.DOTALL)
@@ -23,7 +24,6 @@ _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # not one of the input ("a CSV like `Dune,mia,2026-03-01`")
 _PRINTED = re.compile(r"\b(?:prints?|printing|outputs?|form|format|lines?|shows?|displays?)\b[^`]*$", re.I)
 _DATA_SUFFIXES = (".csv", ".tsv", ".json", ".txt", ".log", ".jsonl")
-_MAX_BYTES = 200_000
 _MAX_FILES = 20
 
 
@@ -35,23 +35,10 @@ def data_words(root: Path) -> set[str]:
     except OSError:
         return words
     for entry in [e for e in entries if e.name.endswith(_DATA_SUFFIXES)][:_MAX_FILES]:
-        text = _read(Path(entry.path))
+        text = read_text_file(Path(entry.path))
         if text is not None:
             words.update(re.findall(r"[A-Za-z][\w'-]*", text))
     return words
-
-
-def _read(path: Path) -> str | None:
-    """A regular file's text, no symlink followed."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-            return None
-        data = fh.read(_MAX_BYTES + 1)
-    return data.decode("utf-8", "replace") if len(data) <= _MAX_BYTES else None
 
 
 def shape(example: str, data: set[str]) -> re.Pattern[str] | None:
