@@ -7,11 +7,13 @@ from hearth.agent.commits import Copied, compare, copied, differs, quoted_messag
 HEAD, FIX, OTHER = "a" * 40, "b" * 40, "c" * 40
 
 
-def test_only_a_task_speaking_of_a_commit_has_its_quotes_read_as_messages() -> None:
+def test_only_a_quote_naming_a_commit_is_read_as_its_message() -> None:
     assert quoted_messages("The branch x has a commit 'Fix rounding in total'. Bring it onto main.") == [
         "Fix rounding in total"
     ]
     assert quoted_messages("Make greet.py print 'hello there'.") == []
+    # a message given for a new commit names none: the usual commit costs no look at git
+    assert quoted_messages("Stage README.md and commit it with the message 'Update readme'.") == []
 
 
 def test_head_with_a_quoted_message_another_commit_has_is_a_copy_to_compare() -> None:

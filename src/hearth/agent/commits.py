@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass
 
 _QUOTED = re.compile(r"'([^'\n]{3,120})'|\"([^\"\n]{3,120})\"|`([^`\n]{3,120})`")
-_COMMIT_WORD = re.compile(r"\bcommit", re.IGNORECASE)
+_NAMES_COMMIT = re.compile(r"\bcommit(?:ted)?\s*,?\s*(?:called\s+|named\s+)?$", re.IGNORECASE)
 _SHA = re.compile(r"^[0-9a-f]{40}$")
 
 # every commit of every branch with its subject, the first line being HEAD's
@@ -24,10 +24,15 @@ LIST = "git rev-parse HEAD && git log --all --format='%H%x09%s'"
 
 
 def quoted_messages(task: str) -> list[str]:
-    """The quoted texts of a task that speaks of a commit: the messages it may name."""
-    if not _COMMIT_WORD.search(task):
-        return []
-    return [next(g for g in m.groups() if g) for m in _QUOTED.finditer(task)]
+    """The quoted texts the task names a commit by ("a commit 'Fix rounding in total'", "the
+    commit `Add about page`"); not a message it gives for a new one ("commit it with the message
+    'Update readme'"), so the usual commit costs no look at git."""
+    found = []
+    for m in _QUOTED.finditer(task):
+        before = task[max(0, m.start() - 30) : m.start()]
+        if _NAMES_COMMIT.search(before):
+            found.append(next(g for g in m.groups() if g))
+    return found
 
 
 @dataclass(frozen=True)
