@@ -97,6 +97,7 @@ TEST_SECONDS = 300
 _UNCHANGED = "already has exactly this content"  # the refusal of a write that changes nothing
 CHECK_ID = "hearth-check-"  # the id of each call the finish review makes itself
 COMMAND_SECONDS = 60
+GIT_SECONDS = 30
 _TRACEBACK = "Traceback (most recent call last)"
 # argparse refusing the command the task gives ("unrecognized arguments: --sep"): the option the
 # task asks for is not there
@@ -134,13 +135,10 @@ _ASKS_CHANGE = re.compile(
 )
 # Where the object of a change verb ends: what follows says why or how it is judged ("so that
 # the tests in test_x.py pass"), or gives a command and its inputs ("...: python3 a.py b.txt").
-_CLAUSE_END = re.compile(
-    r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s|\s\(",
-    re.IGNORECASE,
-)
 _CLAUSE_END_IN_ASIDES = re.compile(
     r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s", re.IGNORECASE
 )
+_CLAUSE_END = re.compile(_CLAUSE_END_IN_ASIDES.pattern + r"|\s\(", re.IGNORECASE)  # "(" ends one too
 _ASKS_COMMIT = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|then|please)\s+)commit\b", re.IGNORECASE)
 _NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
 _ASKS_BRANCH = re.compile(
@@ -649,9 +647,8 @@ class FinishReview:
             asks = _ASKS_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
-        found = asked_unchanged(history, turn, self.dispatcher, kept) or leftover_problem(
-            task, root, _names(task) + _bare_names(task, root)
-        )
+        named = _names(task) + _bare_names(task, root)
+        found = asked_unchanged(history, turn, self.dispatcher, kept) or leftover_problem(task, root, named)
         if found:
             return found
         found = lost_section(turn, self.dispatcher, task)
@@ -675,7 +672,7 @@ class FinishReview:
             found = (
                 await self._run_task_commands(history, task)
                 or unrun_script(turn, self.dispatcher, task)
-                or missing_added(task, root, _names(task) + _bare_names(task, root))
+                or missing_added(task, root, named)
             )
             if found:
                 return found
@@ -704,14 +701,10 @@ class FinishReview:
         before"); one that now fails with a Python traceback or refuses its arguments (argparse's
         usage error), or prints other than the output the task states for it, is evidence the
         work is not done."""
-        for command, expected in task_checks(task, self.dispatcher.context.workspace):
-            arguments = {"command": command, "timeout": COMMAND_SECONDS}
-            call = ToolCall(id=f"{CHECK_ID}{len(history)}", name="shell", arguments=arguments)
-            events = await self.dispatcher.dispatch(call, self.state)
-            for event in events:
-                self.record(event)
-            result = events[-1]
-            if not isinstance(result, ToolResult):
+        root = self.dispatcher.context.workspace
+        for command, expected in task_checks(task, root):
+            result = await self._shell(command, len(history), COMMAND_SECONDS)
+            if result is None:
                 continue
             if _TRACEBACK in result.output or _USAGE_ERROR.search(result.output):
                 tail = "\n".join(result.output.strip().splitlines()[-12:])[-1200:]
@@ -720,13 +713,11 @@ class FinishReview:
             if expected is not None and result.output.strip() != expected:
                 got = result.output.strip()[-600:] or "nothing"
                 return render("finish_problem_command_output", command=shown, expected=expected, output=got)
-            example = (
-                unshaped(task, self.dispatcher.context.workspace, result.output) if expected is None else ""
+            found = (
+                output_form(task, root, shlex.split(command)[1], result.output) if expected is None else ""
             )
-            if example:
-                printed = "\n".join(result.output.strip().splitlines()[:8])
-                script = shlex.split(command)[1]
-                return render("finish_problem_output_form", script=script, example=example, output=printed)
+            if found:
+                return found
         return ""
 
     async def _copied_commit(self, task: str, step: int) -> str:
@@ -751,27 +742,28 @@ class FinishReview:
         )
 
     async def _git(self, command: str, step: int) -> str:
-        """A read-only git command's output, run like the model's (the dispatcher, the
-        sandbox); "" when it was refused or failed."""
-        call = ToolCall(id=f"{CHECK_ID}{step}", name="shell", arguments={"command": command, "timeout": 30})
-        events = await self.dispatcher.dispatch(call, self.state)
-        for event in events:
-            self.record(event)
-        result = events[-1]
-        return result.output if isinstance(result, ToolResult) and result.ok else ""
+        """A read-only git command's output; "" when it was refused or failed."""
+        result = await self._shell(command, step, GIT_SECONDS)
+        return result.output if result is not None and result.ok else ""
 
     async def _run_tests(self, command: str, step: int) -> ToolResult | None:
         """The tests' result, or None when nothing was checked (none found, or refused)."""
-        arguments = {"command": command, "timeout": TEST_SECONDS}
-        call = ToolCall(id=f"{CHECK_ID}{step}", name="shell", arguments=arguments)
+        result = await self._shell(command, step, TEST_SECONDS)
+        if result is None or result.output.startswith("Denied:") or any(m in result.output for m in NO_TESTS):
+            return None
+        return result
+
+    async def _shell(self, command: str, step: int, timeout: int) -> ToolResult | None:
+        """A command of the review's own, run like the model's (the one dispatcher, its
+        permissions and the sandbox), its events recorded; its result."""
+        call = ToolCall(
+            id=f"{CHECK_ID}{step}", name="shell", arguments={"command": command, "timeout": timeout}
+        )
         events = await self.dispatcher.dispatch(call, self.state)
         for event in events:
             self.record(event)
         result = events[-1]
-        assert isinstance(result, ToolResult)
-        if result.output.startswith("Denied:") or any(m in result.output for m in NO_TESTS):
-            return None
-        return result
+        return result if isinstance(result, ToolResult) else None
 
 
 def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
@@ -867,11 +859,20 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
             return render("finish_problem_script_not_run", command=_shown(match), script=match.group(1))
         if output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
             return _silent(dispatcher, match)
-        example = unshaped(task, dispatcher.context.workspace, output)
-        if example:
-            shown = "\n".join(output.strip().splitlines()[:8])
-            return render("finish_problem_output_form", script=match.group(1), example=example, output=shown)
+        found = output_form(task, dispatcher.context.workspace, match.group(1), output)
+        if found:
+            return found
     return ""
+
+
+def output_form(task: str, root: Path, script: str, output: str) -> str:
+    """What the review says when a run of `script` printed no line of the form the task shows
+    (agent/shapes); "" when it did, or there is no form to judge."""
+    example = unshaped(task, root, output)
+    if not example:
+        return ""
+    shown = "\n".join(output.strip().splitlines()[:8])
+    return render("finish_problem_output_form", script=script, example=example, output=shown)
 
 
 def _silent(dispatcher: Dispatcher, match: re.Match[str]) -> str:

@@ -78,6 +78,12 @@ MIN_REPLY_TOKENS = 256  # a reply cap never goes below this, however full the wi
 RESULT_STOP = "\n" + render("tool_result_text", name="\x00", output="").split("\x00", 1)[0]
 
 
+def _done_by_a_version() -> TaskDone:
+    """The end of a turn a version of Hearth's finished (agent/versions): its checks pass."""
+    text = render("versions_done")
+    return TaskDone(text, final_text=text)
+
+
 @dataclass(frozen=True)
 class Limits:
     max_iterations: int = 50
@@ -376,7 +382,7 @@ class Agent:
             # a small model said BLOCKED over work the checks can judge ("app.log already has
             # this content"): a version of its file that the checks pass ends the turn done
             if self.profile.small and await self._review().rescued(self.history):
-                raise TaskDone(render("versions_done"), final_text=render("versions_done")) from None
+                raise _done_by_a_version() from None
             raise
 
     def _review(self) -> FinishReview:
@@ -413,7 +419,7 @@ class Agent:
             self.record(Notice(reason=NoticeReason.VERDICT, text=text))
             stop = LimitReached(text)
         if await review.rescued(self.history):
-            return TaskDone(render("versions_done"), final_text=render("versions_done"))
+            return _done_by_a_version()
         return stop
 
     async def step(self, start: int) -> None:
