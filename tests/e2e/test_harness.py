@@ -17,6 +17,7 @@ from hearth.core.events import (
     Compacted,
     Finished,
     ModelReply,
+    ModelUsed,
     Notice,
     Reflected,
     SessionStarted,
@@ -68,9 +69,14 @@ def notices(ws: Path, reason: str) -> list[Notice]:
     return [e for e in events(ws) if isinstance(e, Notice) and e.reason == reason]
 
 
+def reflecting(event: Any) -> bool:
+    return isinstance(event, ModelUsed) and event.purpose == "reflection"
+
+
 def finished(ws: Path) -> Finished:
-    """The session's end: its last event, or the one before the reflection on its work."""
-    tail = [e for e in events(ws) if not isinstance(e, Reflected)]
+    """The session's end: its last event, or the one before the reflection on its work (and what
+    the reflection's request cost)."""
+    tail = [e for e in events(ws) if not isinstance(e, Reflected) and not reflecting(e)]
     assert isinstance(tail[-1], Finished)
     return tail[-1]
 

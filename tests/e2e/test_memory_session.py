@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from hearth.core.events import ModelUsed
 from hearth.memory.store import MemoryStore
+from hearth.store.sessions import SessionStore
 from hearth.testing.script import ScriptedCall, ScriptedReply
 from hearth.testing.server import ScriptedServer
 from support import state_of, wait_reflected
@@ -250,9 +252,14 @@ def test_reflection_uses_the_summarizer_role(hearth: Any, server: ScriptedServer
     roles = json.dumps({"summarizer": {"model": "tiny-summarizer", "temperature": 0.0}})
     res = hearth("run", "list files", "-w", str(workspace), "--json", env=_env(server, HEARTH_ROLES=roles))
     assert res.code == 0, res.stderr
-    wait_reflected(workspace, res.json_lines()[0]["session"])
+    session = res.json_lines()[0]["session"]
+    wait_reflected(workspace, session)
     [request] = server.reflections
     assert request["model"] == "tiny-summarizer" and request["temperature"] == 0.0
+    store = SessionStore(state_of(workspace) / "sessions.db")
+    [used] = [e for e in store.events(session) if isinstance(e, ModelUsed)]  # counted in the session's usage
+    assert used.purpose == "reflection" and used.usage.prompt_tokens > 0
+    assert store.usage(session_id=session).requests == 3  # two replies and the reflection
     assert all(r.get("model") != "tiny-summarizer" for r in server.requests)
 
 

@@ -13,11 +13,12 @@ from typing import Any
 
 from e2e.test_actions import act, events, finished, run, wrote
 from e2e.test_small_done import MEDIAN_BUG, MEDIAN_FIXED, MEDIAN_TESTS, SMALL
-from hearth.core.events import Notice, ToolResult
+from hearth.core.events import ModelReply, ModelUsed, Notice, ToolResult
 from hearth.llm.actions import JSON_OBJECT
+from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedReply, ScriptedServer
 from hearth.testing.script import ScriptItem
-from support import HearthCli
+from support import HearthCli, state_of
 
 TASK = "A test in test_stats.py fails. Fix the bug in stats.py."
 WRONG = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
@@ -359,3 +360,61 @@ def test_the_versions_vary_the_file_the_task_asks_to_change_not_its_input(
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "counts.py").read_text() == right
     assert (workspace / "poem.txt").read_text() == "a\nb\nc\n"
+
+
+VERSION_USAGE = {"prompt_tokens": 3000, "completion_tokens": 400}
+
+
+def costly(text: str) -> ScriptedReply:
+    return ScriptedReply(text=f"```python\n{text}```", usage=VERSION_USAGE)
+
+
+def test_what_the_versions_cost_counts_in_the_sessions_usage(hearth: HearthCli, workspace: Path) -> None:
+    """The versions are requests of their own: a person reading the session's tokens (the
+    `done` totals, `hearth sessions`) sees them, not only the model's replies."""
+    setup(workspace)
+    script = [*wrote("stats.py", WRONG), act("finish", summary="Fixed median().")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [costly(ALSO_WRONG), costly(MEDIAN_FIXED)]
+        res = run(hearth, server, workspace, TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    used = [e for e in events(workspace) if isinstance(e, ModelUsed)]
+    assert [(u.purpose, u.usage.prompt_tokens, u.usage.completion_tokens) for u in used] == [
+        ("version", 3000, 400),
+        ("version", 3000, 400),
+    ]
+    replies = [e for e in events(workspace) if isinstance(e, ModelReply)]
+    own = sum(r.usage.prompt_tokens for r in replies)
+    store = SessionStore(state_of(workspace) / "sessions.db")
+    [info] = store.list_sessions()[:1]
+    totals = store.usage(session_id=info.id)
+    assert totals.prompt_tokens == own + 6000 and info.prompt_tokens == own + 6000
+    assert totals.requests == len(replies) + 2
+    done = json.loads(next(line for line in res.stdout.splitlines() if '"type": "done"' in line))
+    assert done["usage"]["prompt_tokens"] == own + 6000
+    shown = [json.loads(line) for line in res.stdout.splitlines() if '"type": "model_used"' in line]
+    assert [m["purpose"] for m in shown] == ["version", "version"]
+
+
+def test_versions_spend_the_token_budget(hearth: HearthCli, workspace: Path) -> None:
+    """A budget the versions use up stops the run at the model's next step, as the model's
+    own replies would."""
+    setup(workspace)
+    script = [
+        *wrote("stats.py", WRONG),
+        act("finish", summary="Fixed median()."),
+        *[act("read", path="stats.py")] * 6,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [costly(ALSO_WRONG)] * 4
+        res = hearth(
+            "run", TASK, "-w", str(workspace), "--json", "--permission", "auto", "--budget", "5000",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+    reason = finished(workspace).reason
+    assert "token budget of 5000 tokens is used up" in reason, reason
+    replies = [e for e in events(workspace) if isinstance(e, ModelReply)]
+    assert (
+        sum(r.usage.prompt_tokens + r.usage.completion_tokens for r in replies) < 5000
+    )  # the replies alone fit
+    assert (workspace / "stats.py").read_text() == WRONG, res.stdout[-1000:]

@@ -316,8 +316,10 @@ def test_live_websocket_and_sse_send_what_the_history_keeps(web: Web) -> None:
     live = [m for m in _strip(over_ws) + over_sse if m["type"] not in LIVE_ONLY | {"reflected"}]
     assert history[0]["type"] == "session_started"
     # Between the two tasks no one watched: the session ended there, and reflection on its work
-    # was recorded (sent live only to whoever watches then).
+    # was recorded with what its request cost (sent live only to whoever watches then).
     kinds = [m["type"] for m in history]
     assert kinds.count("reflected") >= 1 and kinds.index("reflected") > kinds.index("done")
-    assert live == [m for m in history[1:] if m["type"] != "reflected"]
+    reflecting = [m for m in history if m["type"] == "model_used" and m["purpose"] == "reflection"]
+    assert reflecting and history.index(reflecting[0]) == kinds.index("reflected") - 1
+    assert live == [m for m in history[1:] if m["type"] != "reflected" and m not in reflecting]
     assert [m["type"] for m in over_sse if m["type"] not in LIVE_ONLY][-1] == "done"

@@ -12,7 +12,7 @@ import pytest
 
 from hearth.agent.policy import PermissionMode
 from hearth.core.errors import HearthError
-from hearth.core.events import Compacted, ModelChosen
+from hearth.core.events import Compacted, ModelChosen, ModelUsed
 from hearth.runtime.config import Settings, load_settings
 from hearth.runtime.conversation import open_conversation
 from hearth.runtime.session import open_runtime
@@ -93,6 +93,9 @@ def test_the_summarizer_role_writes_compaction_summaries(workspace: Path, srv: S
     assert summary_request["temperature"] == 0.0 and summary_request["max_tokens"] == 300
     assert any(isinstance(e, Compacted) and e.summary and "SUMMARY-TEXT" in e.summary for e in events)
     assert all(b["model"] == "main-model" for b in srv.requests[:-1])
+    # what the summary cost is the session's too (its usage totals and any token budget)
+    [used] = [e for e in events if isinstance(e, ModelUsed)]
+    assert used.purpose == "summary" and used.usage.prompt_tokens > 0 and used.usage.completion_tokens > 0
 
 
 def test_a_roles_model_switches_at_run_time_and_survives_resume(workspace: Path, srv: ScriptedServer) -> None:

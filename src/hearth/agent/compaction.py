@@ -21,7 +21,7 @@ from typing import Any
 
 from hearth.agent.context import build_messages
 from hearth.agent.tracing import NO_TRACING, Tracer
-from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
+from hearth.core.events import Compacted, Event, ModelReply, ModelUsed, Notice, ToolResult, UserMessage
 from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolSpec
 from hearth.prompts import render
@@ -117,7 +117,12 @@ class Compactor:
         return cut
 
     async def summarise(
-        self, model: Model, events: Sequence[Event], upto: int, tracer: Tracer = NO_TRACING
+        self,
+        model: Model,
+        events: Sequence[Event],
+        upto: int,
+        tracer: Tracer = NO_TRACING,
+        record: Callable[[Event], None] | None = None,
     ) -> str:
         chosen, sampling = self.choose() if self.choose is not None else (self.model, self.sampling)
         model = chosen or model
@@ -137,6 +142,14 @@ class Compactor:
         with tracer.model_request(model.name, request) as span:  # a span of the agent's turn
             response = await model.complete(request)
             span.outcome(response)
+        if record is not None:  # what the summary cost counts like a reply
+            used = ModelUsed(
+                purpose="summary",
+                model=response.model or model.name,
+                usage=response.usage,
+                timings=response.timings,
+            )
+            record(used)
         from hearth.llm.thinking import split_thinking
 
         return split_thinking(response.content)[0].strip() or "(the summary came back empty)"
@@ -178,7 +191,7 @@ class Compactor:
         upto = self.boundary(history)
         after = before_summary
         if upto > first_task + 1:
-            summary = await self.summarise(model, history, upto, tracer)
+            summary = await self.summarise(model, history, upto, tracer, record)
             event = Compacted(
                 summary=summary,
                 summary_upto=upto,

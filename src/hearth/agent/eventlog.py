@@ -15,6 +15,7 @@ from hearth.core.events import (
     Event,
     Finished,
     ModelReply,
+    ModelUsed,
     PermissionDecided,
     SessionStarted,
     ToolResult,
@@ -43,6 +44,16 @@ def fields(event: Event) -> dict[str, Any]:
             "ttft_ms": None if event.timings.ttft_ms is None else round(event.timings.ttft_ms, 1),
             "tool_calls": [c.name for c in event.tool_calls],
             "finish_reason": event.finish_reason,
+        }
+    if isinstance(event, ModelUsed):
+        return {
+            "purpose": event.purpose,
+            "model": event.model,
+            "prompt_tokens": event.usage.prompt_tokens,
+            "cached_tokens": event.usage.cached_tokens,
+            "completion_tokens": event.usage.completion_tokens,
+            "estimated": event.usage.estimated,
+            "duration_ms": round(event.timings.total_ms, 1),
         }
     if isinstance(event, ToolResult):
         return {"tool": event.name, "success": event.ok, "duration_ms": round(event.duration_ms, 1)}

@@ -27,6 +27,7 @@ from hearth.core.events import (
     ModeChanged,
     ModelChosen,
     ModelReply,
+    ModelUsed,
     Notice,
     NoticeReason,
     RuleRemembered,
@@ -88,7 +89,7 @@ class SessionState:
             self.models[event.role] = event.model
         elif isinstance(event, BudgetSet):
             self.budget = TokenBudget(event.tokens)
-        elif isinstance(event, ModelReply) and self.budget is not None:
+        elif isinstance(event, ModelReply | ModelUsed) and self.budget is not None:
             self.budget.spend(event.usage)
         elif isinstance(event, WorkUpdated):
             self.work = event.state.model_copy(deep=True)

@@ -84,6 +84,18 @@ class ModelReply(EventBase):
     timings: Timings = Timings()
 
 
+class ModelUsed(EventBase):
+    """A request Hearth made to a model beside the conversation (a summary when compacting,
+    versions of a file, a reflection after the task): what it cost. Counted in the session's
+    usage and its token budget; never part of what the model is shown."""
+
+    kind: Literal["model_used"] = "model_used"
+    purpose: str  # summary | version | reflection
+    model: str = ""
+    usage: Usage = Usage()
+    timings: Timings = Timings()
+
+
 class ToolResult(EventBase):
     kind: Literal["tool_result"] = "tool_result"
     call_id: str
@@ -264,6 +276,7 @@ Event = Annotated[
     | UserMessage
     | HearthMessage
     | ModelReply
+    | ModelUsed
     | ToolResult
     | PermissionDecided
     | WorkUpdated

@@ -18,7 +18,9 @@ from hearth.history.wire import encode_all
 from hearth.store.sessions import SessionInfo, SessionStore
 
 # Messages left out of the Markdown: streaming details, bookkeeping and the audit trail.
-QUIET = frozenset({"thinking", "usage", "permission", "task_update", "checkpoint", "budget_set"})
+QUIET = frozenset(
+    {"thinking", "usage", "model_used", "permission", "task_update", "checkpoint", "budget_set"}
+)
 CALL_ARGS = 500
 OUTPUT = 4000
 

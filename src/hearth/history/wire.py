@@ -50,6 +50,7 @@ from hearth.core.events import (
     Finished,
     HearthMessage,
     ModelReply,
+    ModelUsed,
     ToolResult,
     UserMessage,
     WorkUpdated,
@@ -135,6 +136,8 @@ class Encoder:
         elif isinstance(event, WorkUpdated):
             del message["state"]
             message.update(work_json(event.state))
+        elif isinstance(event, ModelUsed):  # counted in the task's totals like a reply
+            self._count(event)
         elif isinstance(event, ToolResult):
             message["output"] = strip_control(event.output)
             message["result_preview"] = message["output"][:PREVIEW]
@@ -145,11 +148,14 @@ class Encoder:
             message["usage"] = dict(self.usage)
         return [message]
 
+    def _count(self, event: ModelReply | ModelUsed) -> None:
+        for key in self.usage:
+            self.usage[key] += getattr(event.usage, key)
+
     def _reply(self, event: ModelReply) -> list[dict[str, Any]]:
         self.iteration += 1
         self.model = event.model or self.model
-        for key in self.usage:
-            self.usage[key] += getattr(event.usage, key)
+        self._count(event)
         ts = event.model_dump(mode="json", include={"ts"})["ts"]
         tokens_used = self.usage["prompt_tokens"] + self.usage["completion_tokens"]
         out: list[dict[str, Any]] = [

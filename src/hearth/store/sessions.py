@@ -62,6 +62,10 @@ class SessionInfo:
     parent: str | None = None  # the session that delegated this one
 
 
+# The events that cost tokens: the model's replies, and Hearth's requests beside the conversation.
+SPENT = "('model_reply', 'model_used')"
+
+
 @dataclass(frozen=True)
 class UsageTotals:
     prompt_tokens: int = 0
@@ -215,7 +219,7 @@ class SessionStore:
             self._db.execute("DELETE FROM sessions WHERE id=?", (session_id,))
 
     def usage(self, since: datetime | None = None, session_id: str | None = None) -> UsageTotals:
-        where, params = ["kind='model_reply'"], []
+        where, params = [f"kind IN {SPENT}"], []
         if since is not None:
             where.append("ts >= ?")
             params.append(since.isoformat())
@@ -234,7 +238,7 @@ class SessionStore:
 
     def usage_by_day(self, since: datetime | None = None) -> list[tuple[str, UsageTotals]]:
         """Token totals per UTC day (oldest first), for a usage chart."""
-        where, params = "kind='model_reply'", []
+        where, params = f"kind IN {SPENT}", []
         if since is not None:
             where += " AND ts >= ?"
             params.append(since.isoformat())
@@ -270,7 +274,7 @@ class SessionStore:
             " COALESCE(SUM(json_extract(e.data,'$.usage.prompt_tokens')),0),"
             " COALESCE(SUM(json_extract(e.data,'$.usage.cached_tokens')),0),"
             " COALESCE(SUM(json_extract(e.data,'$.usage.completion_tokens')),0)"
-            " FROM sessions s LEFT JOIN events e ON e.session_id=s.id AND e.kind='model_reply'"
+            f" FROM sessions s LEFT JOIN events e ON e.session_id=s.id AND e.kind IN {SPENT}"
             f" {where} GROUP BY s.id ORDER BY s.updated DESC LIMIT ?"
         )
         with self._lock:

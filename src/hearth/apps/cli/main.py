@@ -155,7 +155,7 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
     from hearth.apps.cli.approve import ask_in_terminal, ask_plan_in_terminal
     from hearth.apps.cli.jsonl import dumps, event_lines
     from hearth.apps.cli.render import TerminalView
-    from hearth.core.events import Event, ModelReply, Notice, NoticeReason
+    from hearth.core.events import Event, ModelReply, ModelUsed, Notice, NoticeReason
     from hearth.runtime.conversation import open_conversation
     from hearth.runtime.reflection import wanted
     from hearth.runtime.session import check_workspace, open_runtime
@@ -224,7 +224,9 @@ async def _run(loaded: LoadedSettings, opts: RunOptions) -> Finished:
         reflect_later = settings.model.url != "" and wanted(rt, session.agent.history)
         if not opts.json_out:
             u = rt.store.usage(session_id=session.id)
-            estimated = any(isinstance(e, ModelReply) and e.usage.estimated for e in session.events)
+            estimated = any(
+                isinstance(e, ModelReply | ModelUsed) and e.usage.estimated for e in session.events
+            )
             view.usage_line(u.prompt_tokens, u.cached_tokens, u.completion_tokens, estimated)
         return finished
     finally:

@@ -419,12 +419,16 @@ function render(msg) {
       showBudget();
       break;
     case "usage":
+    case "model_used": {
+      // a reply's usage, or that of Hearth's own request beside the conversation (a summary, versions)
+      const u = msg.type === "usage" ? msg : msg.usage;
       if (state.budget) {
         // what the budget counts (agent/budget.py): new prompt tokens plus output
-        state.budget.used += Math.max(0, msg.prompt_tokens - msg.cached_tokens) + msg.completion_tokens;
+        state.budget.used += Math.max(0, u.prompt_tokens - u.cached_tokens) + u.completion_tokens;
         showBudget();
       }
       break;
+    }
     case "notice":
       line(`note (${msg.reason}): ${msg.text.length > 300 ? msg.text.slice(0, 300) + "…" : msg.text}`);
       break;
