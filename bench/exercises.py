@@ -35,6 +35,10 @@ and `--set heldout7` the seventh round's:
 and `--set heldout8` the eighth round's:
 
     python bench/exercises.py --set heldout8 --out bench/heldout8/exercises
+
+and `--set heldout9` the ninth round's:
+
+    python bench/exercises.py --set heldout9 --out bench/heldout9/exercises
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The sixth (heldout6): in none of the five before, chosen the same way, by reading the problems only.
 # The seventh (heldout7): in none of the six before, again chosen by reading the problems only.
 # The eighth (heldout8): in none of the seven before, chosen the same way, by reading the problems only.
+# The ninth (heldout9): in none of the eight before, again chosen by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -65,6 +70,7 @@ SETS = {
     "heldout6": (21, 25, 36, 49, 63, 70, 73, 80),
     "heldout7": (45, 59, 72, 79, 82, 85, 98, 104),
     "heldout8": (40, 97, 122, 131, 150, 152, 155, 157),
+    "heldout9": (17, 46, 96, 100, 133, 139, 151, 159),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."

@@ -26,6 +26,7 @@ SUITES = {
     "heldout6": ["k41", "k42", "k43", "k44", "k45", "k46", "k47"],
     "heldout7": ["k51", "k52", "k53", "k54", "k55", "k56", "k57"],
     "heldout8": ["k61", "k62", "k63", "k64", "k65", "k66", "k67"],
+    "heldout9": ["k71", "k72", "k73", "k74", "k75", "k76", "k77"],
 }
 ORDER = ("heldout", "heldout2", *SUITES)
 TASKS = {name: load_tasks(BENCH / name) for name in SUITES}
