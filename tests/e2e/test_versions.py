@@ -64,6 +64,14 @@ def test_a_wrong_fix_finished_over_failing_tests_is_replaced_by_a_version_they_p
     [notice] = version_notices(workspace)
     assert "version 2" in notice.text and "(xs[mid - 1] + xs[mid]) / 2" in notice.text
     assert finished(workspace).final_text == "Fixed median()."
+    # the tests ran before any change (the task says one fails), once on the model's file (the
+    # finish's evidence is also what the versions are asked to fix), once after each version, and
+    # not again for the finish once the second passed
+    runs = [
+        e.call_id for e in events(workspace) if isinstance(e, ToolResult) and e.name in ("shell", "write")
+    ]
+    hearths = [c.split("-")[1] for c in runs if c.startswith("hearth-")]
+    assert hearths == ["check", "check", "version", "check", "version", "check"], " ".join(runs)
 
 
 def test_when_no_version_passes_the_file_is_put_back_and_the_model_can_go_on(

@@ -56,7 +56,7 @@ import re
 import shlex
 import stat
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.agent.body import current_text
@@ -71,7 +71,16 @@ from hearth.agent.state import SessionState
 from hearth.agent.versions import Versions, is_test_file
 from hearth.agent.versions import tried as versions_tried
 from hearth.core.errors import Blocked, LimitReached, TaskDone, ToolError
-from hearth.core.events import Event, HearthMessage, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
+from hearth.core.events import (
+    Event,
+    HearthMessage,
+    ModelReply,
+    ModelUsed,
+    Notice,
+    NoticeReason,
+    ToolResult,
+    UserMessage,
+)
 from hearth.core.types import ToolCall
 from hearth.prompts import render
 from hearth.sandbox.secrets import is_secret_path
@@ -96,6 +105,7 @@ NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed:
 TEST_SECONDS = 300
 _UNCHANGED = "already has exactly this content"  # the refusal of a write that changes nothing
 CHECK_ID = "hearth-check-"  # the id of each call the finish review makes itself
+SAID = (Notice, ModelUsed)  # events that change nothing in the workspace
 COMMAND_SECONDS = 60
 GIT_SECONDS = 30
 _TRACEBACK = "Traceback (most recent call last)"
@@ -551,6 +561,10 @@ class FinishReview:
     record: Callable[[Event], None]
     state: SessionState | None = None  # the session's (its permission mode and rules)
     versions: Versions | None = None  # asks for other versions of a file the checks fail on
+    # The last result of each of the review's own commands, with the history's length after it:
+    # with nothing but words recorded since, nothing changed, and it is not run again (the
+    # finish's problem and then the versions' first check asked for the same test run).
+    _ran: dict[tuple[str, int], tuple[int, ToolResult]] = field(default_factory=dict)
 
     async def accepts(self, history: Sequence[Event], done: TaskDone) -> bool:
         """True when the evidence supports the finish. False when it goes back to the model (a
@@ -613,7 +627,7 @@ class FinishReview:
         root = self.dispatcher.context.workspace
         command = test_command(root)
         stated = any(expected is not None for _, expected in task_checks(task, root))
-        result = await self._run_tests(command, len(history)) if command else None
+        result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
             return "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
         if result is None and not stated:
@@ -636,7 +650,7 @@ class FinishReview:
         if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
             found = render("finish_problem_commit_asked")
         if not found and committed_last(turn, self.dispatcher):
-            found = await self._copied_commit(task, len(history))
+            found = await self._copied_commit(task, history)
         if found:
             return found
         touched = bool(kept) or any(
@@ -663,7 +677,7 @@ class FinishReview:
         ran = any(r.ok and _canonical(self.dispatcher, r.name) in RUNS for _, r in turn.results)
         if command == PYTEST and not python and not ran:
             command = ""  # Python tests, and only text files changed (a README): nothing they check
-        result = await self._run_tests(command, len(history)) if command else None
+        result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
             tail = "\n".join(result.output.strip().splitlines()[-15:])[-1500:]
             shown = "the test files' tests" if command == PYTEST else f"`{command}`"
@@ -684,12 +698,12 @@ class FinishReview:
             return render("finish_problem_tests_not_run")
         return ""
 
-    async def failing_now(self, task: str, step: int) -> str:
+    async def failing_now(self, task: str, history: Sequence[Event]) -> str:
         """For a task that says the tests fail: their failure as it is before any change (what the
         model is to make pass; a small model that never ran them rewrote the file unchanged).
         "" when the task says no such thing, or nothing fails."""
         command = test_command(self.dispatcher.context.workspace) if _SAYS_TESTS_FAIL.search(task) else ""
-        result = await self._run_tests(command, step) if command else None
+        result = await self._run_tests(command, history) if command else None
         if result is None or result.ok:
             return ""
         tail = "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
@@ -703,7 +717,7 @@ class FinishReview:
         work is not done."""
         root = self.dispatcher.context.workspace
         for command, expected in task_checks(task, root):
-            result = await self._shell(command, len(history), COMMAND_SECONDS)
+            result = await self._shell(command, history, COMMAND_SECONDS)
             if result is None:
                 continue
             if _TRACEBACK in result.output or _USAGE_ERROR.search(result.output):
@@ -720,15 +734,15 @@ class FinishReview:
                 return found
         return ""
 
-    async def _copied_commit(self, task: str, step: int) -> str:
+    async def _copied_commit(self, task: str, history: Sequence[Event]) -> str:
         """The turn's last commit carries the message of a commit the task quotes, and is not
         that commit (agent/commits): what to do instead. "" when not, or git cannot tell."""
         messages = quoted_messages(task)
         if not messages or not os.path.lexists(self.dispatcher.context.workspace / ".git"):
             return ""
-        listing = await self._git(LIST, step)
+        listing = await self._git(LIST, history)
         found = copied(listing, messages) if listing else None
-        output = await self._git(compare(found), step) if found else ""
+        output = await self._git(compare(found), history) if found else ""
         files = differs(output, found) if found and output else None
         if found is None or files is None:
             return ""
@@ -741,21 +755,25 @@ class FinishReview:
             head_files=", ".join(head_files[:5]) or "no file",
         )
 
-    async def _git(self, command: str, step: int) -> str:
+    async def _git(self, command: str, history: Sequence[Event]) -> str:
         """A read-only git command's output; "" when it was refused or failed."""
-        result = await self._shell(command, step, GIT_SECONDS)
+        result = await self._shell(command, history, GIT_SECONDS)
         return result.output if result is not None and result.ok else ""
 
-    async def _run_tests(self, command: str, step: int) -> ToolResult | None:
+    async def _run_tests(self, command: str, history: Sequence[Event]) -> ToolResult | None:
         """The tests' result, or None when nothing was checked (none found, or refused)."""
-        result = await self._shell(command, step, TEST_SECONDS)
+        result = await self._shell(command, history, TEST_SECONDS)
         if result is None or result.output.startswith("Denied:") or any(m in result.output for m in NO_TESTS):
             return None
         return result
 
-    async def _shell(self, command: str, step: int, timeout: int) -> ToolResult | None:
+    async def _shell(self, command: str, history: Sequence[Event], timeout: int) -> ToolResult | None:
         """A command of the review's own, run like the model's (the one dispatcher, its
         permissions and the sandbox), its events recorded; its result."""
+        step = len(history)
+        last = self._ran.get((command, timeout))
+        if last is not None and last[0] <= step and all(isinstance(e, SAID) for e in history[last[0] :]):
+            return last[1]
         call = ToolCall(
             id=f"{CHECK_ID}{step}", name="shell", arguments={"command": command, "timeout": timeout}
         )
@@ -763,7 +781,10 @@ class FinishReview:
         for event in events:
             self.record(event)
         result = events[-1]
-        return result if isinstance(result, ToolResult) else None
+        if not isinstance(result, ToolResult):
+            return None
+        self._ran[command, timeout] = (step + len(events), result)
+        return result
 
 
 def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:

@@ -248,7 +248,7 @@ class Conversation:
         the finish review's run (the session's permissions and sandbox)."""
         agent = self.agent
         review = FinishReview(agent.dispatcher, agent.record, agent.state)
-        found = await review.failing_now(task, len(agent.history))
+        found = await review.failing_now(task, agent.history)
         return "\n" + found if found else ""
 
     def _named_files(self, task: str) -> str:
