@@ -112,6 +112,38 @@ def test_committed_with_no_commit_goes_back_then_ends_0_once_committed(
     assert git(workspace, "log", "-1", "--format=%s").strip() == "Add gitignore"
 
 
+def test_a_file_left_out_of_the_last_commit_goes_back_asking_for_an_amend_then_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: asked to put a forgotten file into the last commit, the 1.5B wrote the file
+    back as it was (refused: nothing would change) and finished; it was told its write had
+    failed, and wrote it again and again. The file is as it should be: what is missing is the
+    commit, and the task asks for it as an amend."""
+    init_repo(workspace)
+    (workspace / "about.html").write_text("<h1>About</h1>\n")
+    git(workspace, "add", "about.html")
+    git(workspace, "commit", "-qm", "Add about page")
+    (workspace / "about.css").write_text("h1 { color: brown; }\n")
+    script = [
+        act("read", path="about.css"),
+        *wrote("about.css", "h1 { color: brown; }\n"),
+        ScriptedReply(text="```\nh1 { color: brown; }\n```"),  # asked again: the same
+        ScriptedReply(text="No line must change."),  # asked which lines must change: the write is refused
+        act("finish", summary="The task is done."),
+        act("git_add", paths=["about.css"]),
+        act("git_commit", message="Add about page", amend=True),
+        act("finish", summary="about.css is in the commit."),
+    ]
+    task = "My last commit, 'Add about page', forgot about.css. Put about.css into that same commit instead of making a new one, keeping its message."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "git_commit with amend true" in notice.text and "was not made" not in notice.text
+    assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add about page", "init"]
+    assert git(workspace, "show", "--name-only", "--format=", "HEAD").split() == ["about.css", "about.html"]
+
+
 def test_committed_with_no_commit_to_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:
     init_repo(workspace)
     script = [
@@ -695,6 +727,9 @@ def test_asking_for_a_commit_is_a_commit_verb_not_denied() -> None:
 
     assert asks_commit("Fix it and commit only README.md with the message 'x'.")
     assert asks_commit("Commit the fix.")
+    assert asks_commit("Put about.css into that same commit instead of making a new one.")
+    assert asks_commit("Amend the last commit so it includes the test.")
+    assert not asks_commit("Do not amend anything; never commit.")
     assert not asks_commit("Fix the bug; do not commit.")
     assert not asks_commit("Show the last commit message.")
 

@@ -150,6 +150,11 @@ _CLAUSE_END_IN_ASIDES = re.compile(
 )
 _CLAUSE_END = re.compile(_CLAUSE_END_IN_ASIDES.pattern + r"|\s\(", re.IGNORECASE)  # "(" ends one too
 _ASKS_COMMIT = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|then|please)\s+)commit\b", re.IGNORECASE)
+# "put about.css into that same commit", "amend the last commit": a commit again, as --amend
+_ASKS_AMEND = re.compile(
+    r"\bamend\b|\b(?:into|in|to)\s+(?:that|the|my|this)\s+(?:same|last|previous)\s+commit\b|\bsame\s+commit\b",
+    re.IGNORECASE,
+)
 _NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
 _ASKS_BRANCH = re.compile(
     r"\bbranch\s+(?:named|called)\s+[`'\"]?([\w./-]*\w)|\bbranch\s+[`'\"]([\w./-]+)[`'\"]"
@@ -238,7 +243,7 @@ def failed_change(turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
     target (the same file; for a tool with no path, the same tool) worked in the turn. A change
     refused after the same file was changed well (the fixed script about to be overwritten with
     its expected output, or `kept`: a version Hearth wrote that the checks pass) leaves the good
-    change standing."""
+    change standing; a write refused because the file already has its content lost nothing."""
     not_run = render("error_one_call")  # skipped by the one-call rule: never tried, not failed
     attempts = [
         (c, r)
@@ -252,8 +257,10 @@ def failed_change(turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
         return ""  # a refusal by the policy is its answer, not the work failing
     target = call.arguments.get("path")
     name = _canonical(dispatcher, result.name)
-    if kept and (target == kept or _UNCHANGED in result.output):
-        return ""  # the version did the work; a write of a file as it is changed nothing to lose
+    if _UNCHANGED in result.output or (kept and target == kept):
+        # a write of a file as it is lost nothing (what else is wrong is judged after this);
+        # `kept`: the version did the work
+        return ""
     if any(
         r.ok and (c.arguments.get("path") == target if target else _canonical(dispatcher, r.name) == name)
         for c, r in attempts
@@ -302,7 +309,12 @@ def switched_to(turn: Turn, dispatcher: Dispatcher, branch: str) -> bool:
 def asks_commit(task: str) -> bool:
     """The task asks for a commit ("... and commit only README.md", "Commit the fix"), not
     "do not commit" or "the last commit"."""
-    return bool(_ASKS_COMMIT.search(task)) and not _NO_COMMIT.search(task)
+    return bool(_ASKS_COMMIT.search(task) or asks_amend(task)) and not _NO_COMMIT.search(task)
+
+
+def asks_amend(task: str) -> bool:
+    """The task asks for its change in the last commit ("put about.css into that same commit")."""
+    return bool(_ASKS_AMEND.search(task))
 
 
 def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
@@ -648,7 +660,9 @@ class FinishReview:
         if not found and branch and not switched_to(turn, self.dispatcher, branch):
             found = render("finish_problem_branch", branch=branch)
         if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
-            found = render("finish_problem_commit_asked")
+            found = render(
+                "finish_problem_amend_asked" if asks_amend(task) else "finish_problem_commit_asked"
+            )
         if not found and committed_last(turn, self.dispatcher):
             found = await self._copied_commit(task, history)
         if found:
