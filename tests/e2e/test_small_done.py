@@ -1075,3 +1075,27 @@ def test_a_config_section_a_write_left_out_that_the_task_never_named_goes_back(
     assert (
         "ssh_config no longer has this section" in notice.text and "Host db\n    User postgres" in notice.text
     )
+
+
+def test_a_file_shown_with_the_first_task_counts_as_read_after_a_resume(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The files a task names are shown whole with it and count as read; a session resumed in
+    a new process knows them too (it had refused the rewrite of a file the model was shown)."""
+    (workspace / "notes.txt").write_text("hi\n")
+    with ScriptedServer(
+        [act("finish", summary="notes.txt says hi.")], model=SMALL, formats=(JSON_OBJECT,)
+    ) as server:
+        first = run(hearth, server, workspace, "What does notes.txt say?")
+    assert first.code == 0, first.stdout[-2000:]
+    sid = first.json_lines()[0]["session"]
+    script = [*wrote("notes.txt", "hello\n"), act("finish", summary="notes.txt says hello.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        again = hearth(
+            "run", "Now make it say hello.", "--resume", sid, "-w", str(workspace), "--json",
+            "--permission", "auto", env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+    assert again.code == 0, again.stdout[-2000:]
+    writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
+    assert [w.ok for w in writes] == [True], writes[-1].output
+    assert (workspace / "notes.txt").read_text() == "hello\n"

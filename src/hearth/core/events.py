@@ -64,6 +64,7 @@ class HearthMessage(EventBase):
     kind: Literal["hearth_message"] = "hearth_message"
     reason: str  # plan | plan_approved | deep | resume | conversation | memories | files (a small model's first look)
     text: str
+    shown: tuple[str, ...] = ()  # workspace paths `text` shows whole: they count as read (a resume too)
 
 
 class ModelReply(EventBase):

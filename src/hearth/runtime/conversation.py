@@ -204,9 +204,10 @@ class Conversation:
                 raise HearthError("The message is empty.", "Say what you want done.")
             opening.append(UserMessage(text=text))
             if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
-                first_look = self._first_look(text) + await self._failing_tests(text)
+                first_look, shown = self._first_look(text)
+                first_look += await self._failing_tests(text)
                 if first_look:
-                    opening.append(HearthMessage(reason="files", text=first_look))
+                    opening.append(HearthMessage(reason="files", text=first_look, shown=shown))
             offer = self._memories(text)
             if offer:
                 opening.append(HearthMessage(reason="memories", text=offer))
@@ -221,27 +222,29 @@ class Conversation:
             return await self._plan(opening)
         return await self.agent.run(*opening)
 
-    def _first_look(self, task: str) -> str:
+    def _first_look(self, task: str) -> tuple[str, tuple[str, ...]]:
         """For a small model's first task: the workspace's files, the files the task names that
         are not there (the 1.5B summarised notes.txt when the report it was asked about was
         missing), and in a git repository the git tools its short prompt leaves out (shown there,
-        they made it `git init` where no one asked; left out, it could not commit where asked)."""
+        they made it `git init` where no one asked; left out, it could not commit where asked).
+        With it, the files it shows whole."""
         root = self.agent.dispatcher.context.workspace
         listing = workspace_overview(root)
         if not listing:
-            return ""
+            return "", ()
         text = render("workspace_files", listing=listing)
         missing = missing_paths(root, task)
         if missing:
             text += "\n" + render("workspace_missing", names=", ".join(missing))
-        text += self._named_files(task)
+        named, shown = self._named_files(task)
+        text += named
         if (root / ".git").exists() and self.agent.profile.tool_mode is not ToolMode.NATIVE:
             toolset = self.agent.dispatcher.toolset
             names = (*GIT_TOOLS, "git_branch") if asked_branch(task) else GIT_TOOLS
             tools = [t for t in (toolset.get(n) for n in names) if t is not None]
             lines = "\n".join(f"- {signature(t)}: {t.description.splitlines()[0]}" for t in tools)
             text += render("workspace_git", tool_list=lines)
-        return text
+        return text, shown
 
     async def _failing_tests(self, task: str) -> str:
         """When the task says the tests fail: their output now, run through the dispatcher like
@@ -251,18 +254,19 @@ class Conversation:
         found = await review.failing_now(task, agent.history)
         return "\n" + found if found else ""
 
-    def _named_files(self, task: str) -> str:
+    def _named_files(self, task: str) -> tuple[str, tuple[str, ...]]:
         """The small files the task names, whole (agent/overview), each then counting as read:
-        the read-before-write guard lets a whole-file rewrite of what the model was shown through."""
+        the read-before-write guard lets a whole-file rewrite of what the model was shown through.
+        With them, their names."""
         context = self.agent.dispatcher.context
         shown = named_contents(context.paths, task)
         if not shown:
-            return ""
+            return "", ()
         for _, path, _ in shown:
             if context.known is not None:
                 context.known.note(context.paths, path, shown=True)
         files = "\n".join(render("workspace_named_file", name=n, content=c.rstrip("\n")) for n, _, c in shown)
-        return "\n" + render("workspace_named_files", files=files)
+        return "\n" + render("workspace_named_files", files=files), tuple(n for n, _, _ in shown)
 
     def _memories(self, text: str) -> str | None:
         """Memories for a new task: a message after the stable prefix (the system prompt never

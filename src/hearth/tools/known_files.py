@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, ModelReply, ToolResult
+from hearth.core.events import Event, HearthMessage, ModelReply, ToolResult
 from hearth.core.protocols import WorkspacePaths
 from hearth.tools.builtin.pycheck import python_note
 
@@ -181,13 +181,20 @@ class KnownFiles:
         *,
         strict: bool = False,
     ) -> KnownFiles:
-        """The files this session's successful reads, writes and edits touched, as they are now.
+        """The files this session's successful reads, writes and edits touched, and those Hearth
+        showed whole with a task, as they are now.
 
         `canonical` maps a tool name the model used (maybe an alias) to the tool's own name."""
         known = cls(strict=strict)
         calls: dict[str, str] = {}
         for event in events:
-            if isinstance(event, ModelReply):
+            if isinstance(event, HearthMessage):
+                for shown in event.shown:  # the files shown whole with the task, as when first shown
+                    try:
+                        known.note(paths, paths.resolve(shown), shown=True)
+                    except ToolError:
+                        continue
+            elif isinstance(event, ModelReply):
                 for call in event.tool_calls:
                     target = call.arguments.get("path")
                     if canonical(call.name) in SEEN_BY and isinstance(target, str):
