@@ -426,3 +426,45 @@ def test_versions_spend_the_token_budget(hearth: HearthCli, workspace: Path) -> 
         sum(r.usage.prompt_tokens + r.usage.completion_tokens for r in replies) < 5000
     )  # the replies alone fit
     assert (workspace / "stats.py").read_text() == WRONG, res.stdout[-1000:]
+
+
+EXERCISE = '''def count_up_to(n):
+    """Take a non-negative integer and return a list of the prime numbers that are
+    less than it, smallest first.
+    for example:
+    count_up_to(5) => [2, 3]
+    count_up_to(12) => [2, 3, 5, 7, 11]
+    count_up_to(1) => []
+    """
+    raise NotImplementedError
+'''
+EXERCISE_TESTS = (
+    "from solution import count_up_to\n\n\ndef test_primes():\n"
+    "    assert count_up_to(5) == [2, 3]\n    assert count_up_to(12) == [2, 3, 5, 7, 11]\n"
+)
+PRIMES = "def count_up_to(n):\n    return [k for k in range(2, n) if all(k % d for d in range(2, k))]\n"
+
+
+def test_a_version_asked_for_without_docstrings_is_written_with_them(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Every other version is asked for with the docstrings said apart, and the model writes the
+    code alone: written as it came, it dropped lines of a file shown with the task and the
+    change guard refused it (a held-out exercise ended 2 with a passing version refused)."""
+    (workspace / "solution.py").write_text(EXERCISE)
+    (workspace / "test_solution.py").write_text(EXERCISE_TESTS)
+    task = "Implement the function count_up_to in solution.py so that the tests in test_solution.py pass."
+    with ScriptedServer([act("finish", summary="Done.")], model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of solution.py is wrong"] = [
+            fenced(EXERCISE.split("    raise")[0].removesuffix('    """\n')),  # ran on: does not parse
+            fenced(PRIMES),  # shown without docstrings: the code alone, right
+            *[fenced(EXERCISE.split("    raise")[0].removesuffix('    """\n'))] * 2,
+        ]
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    text = (workspace / "solution.py").read_text()
+    assert text == EXERCISE.replace("    raise NotImplementedError\n", PRIMES.split("\n", 1)[1])
+    writes = [
+        e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-version-")
+    ]
+    assert [w.ok for w in writes] == [True], writes[-1].output
