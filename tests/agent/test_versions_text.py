@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from hearth.agent.versions import docstrings_back, is_test_file, without_docstrings
+from hearth.agent.docstrings import docstrings_back, without_docstrings
+from hearth.agent.versions import is_test_file
 
 STUB = '''"""Exercises."""
 

@@ -400,6 +400,46 @@ def test_a_reply_still_coming_at_the_time_limit_is_not_acted_on(hearth: HearthCl
     assert not (workspace / "late.txt").exists()
 
 
+SPEC = '''def count_up_to(n):
+    """Take a non-negative integer and return a list of the prime numbers that are
+    less than it, smallest first.
+    for example:
+    count_up_to(5) => [2, 3]
+    count_up_to(12) => [2, 3, 5, 7, 11]
+    """
+    raise NotImplementedError
+'''
+PRIMES_CODE = "def count_up_to(n):\n    return [k for k in range(2, n) if all(k % d for d in range(2, k))]\n"
+
+
+def test_a_docstring_that_runs_on_gets_the_code_asked_for_alone_and_the_docstring_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B wrote an exercise's file as its docstring run on into the examples and the tests
+    it was shown, never closed and with no code; every write was refused as breaking the file.
+    Asked for the file without its docstrings, it writes the code; Hearth puts them back."""
+    (workspace / "solution.py").write_text(SPEC)
+    run_on = SPEC.split("    raise")[0].removesuffix('    """\n') + "    assert candidate(20) == [2, 3, 5]\n"
+    used = {"prompt_tokens": 100, "completion_tokens": 10}
+    script = [
+        ScriptedReply(text=act("write", path="solution.py").text, usage=used),
+        ScriptedReply(text=f"```python\n{run_on}```", usage=used),
+        ScriptedReply(text=f"```python\n{PRIMES_CODE}```", usage=used),  # asked for the code alone
+        act("finish", summary="count_up_to is written."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Implement count_up_to in solution.py.")
+        asked = server.requests[2]["messages"][-1]["content"]
+    assert res.code == 0, res.stdout[-2000:]
+    assert "docstring is opened and never closed" in asked and "raise NotImplementedError" in asked
+    assert "Take a non-negative integer" in asked and '"""' not in asked.split("What the code must do")[0]
+    assert (workspace / "solution.py").read_text() == SPEC.replace(
+        "    raise NotImplementedError\n", PRIMES_CODE.split("\n", 1)[1]
+    )
+    write = next(e for e in events(workspace) if isinstance(e, ModelReply) and e.tool_calls)
+    assert (write.usage.prompt_tokens, write.usage.completion_tokens) == (300, 30)  # each request once
+
+
 def test_a_one_line_docstring_copied_without_its_closing_quotes_gets_them_back(
     hearth: HearthCli, workspace: Path
 ) -> None:

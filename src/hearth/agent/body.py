@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from hearth.agent.docstrings import docstrings_back, runs_on, without_docstrings
 from hearth.agent.leftovers import renamed
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
@@ -153,16 +154,58 @@ async def with_body(
                 bodies.append(replace(answer, content=f"```\n{changed}```", reasoning=thought))
     text = _text(bodies[-1].content, args)
     if current is not None and text is not None and path.endswith(".py"):
+        # the text as Hearth mends it replaces the last body's (its usage counted once)
         closed = closed_quotes(text, current)
         if closed is not None:
             text = closed
-            bodies.append(replace(bodies[-1], content=f"```\n{text}```"))
+            bodies[-1] = replace(bodies[-1], content=f"```\n{text}```")
+        elif runs_on(text):
+            alone = await _code_alone(model, follow, bodies[-1], path, current, sink, tracer)
+            if alone is not None:
+                bodies.append(alone)
+                text = _text(alone.content, args) or text
         whole, names = kept_definitions(text, current, task)
         if names:
-            bodies.append(replace(bodies[-1], content=f"```\n{whole}```"))
+            bodies[-1] = replace(bodies[-1], content=f"```\n{whole}```")
             if kept is not None:
                 kept.extend(names)
     return _merged(action, bodies)
+
+
+async def _code_alone(
+    model: Model,
+    follow: ModelRequest,
+    body: ModelResponse,
+    path: str,
+    current: str,
+    sink: DeltaSink | None,
+    tracer: Tracer,
+) -> ModelResponse | None:
+    """For a text whose docstring runs on (agent/docstrings): the file asked for again without
+    its docstrings, their text said apart, and the answer with them put back (its text in a
+    fenced block); None when the file has none, or the answer does not parse either."""
+    code, docs = without_docstrings(current)
+    if not docs:
+        return None
+    ask = render("body_code", path=path, code=code.rstrip("\n"), docs="\n\n".join(docs))
+    request = replace(
+        follow,
+        messages=[
+            *follow.messages,
+            Message(role="assistant", content=body.content),
+            Message(role="user", content=ask),
+        ],
+    )
+    answer = await _ask(model, request, sink, tracer)
+    text = _text(answer.content, {"path": path})
+    if text is None or runs_on(text):
+        return None
+    restored = docstrings_back(text, current)
+    try:
+        ast.parse(restored)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return replace(answer, content=f"```\n{_ended(restored)}```")
 
 
 def closed_quotes(text: str, current: str) -> str | None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import inspect
 import logging
 import os
 import re
@@ -33,6 +32,7 @@ from typing import Any
 
 from hearth.agent.body import current_text, kept_definitions
 from hearth.agent.dispatch import Dispatcher
+from hearth.agent.docstrings import docstrings_back, without_docstrings
 from hearth.agent.policy import Decision
 from hearth.agent.state import SessionState
 from hearth.agent.tracing import Tracer
@@ -63,101 +63,6 @@ def is_test_file(path: str) -> bool:
     return name == "conftest.py" or (
         name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
     )
-
-
-def without_docstrings(source: str) -> tuple[str, list[str]]:
-    """The Python source without the docstrings of its module, classes and functions, and those
-    docstrings' text; the source as it is when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return source, []
-    spans: list[tuple[int, int]] = []
-    docs: list[str] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        first = node.body[0] if node.body else None
-        if (
-            isinstance(first, ast.Expr)
-            and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)
-            and first.end_lineno is not None
-        ):
-            spans.append((first.lineno, first.end_lineno))
-            docs.append(inspect.cleandoc(first.value.value))
-    lines = source.splitlines(keepends=True)
-    kept = [line for i, line in enumerate(lines, 1) if not any(a <= i <= b for a, b in spans)]
-    return "".join(kept), docs
-
-
-_SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _docstring(node: ast.AST) -> ast.Expr | None:
-    body = getattr(node, "body", None)
-    first = body[0] if body else None
-    if (
-        isinstance(first, ast.Expr)
-        and isinstance(first.value, ast.Constant)
-        and isinstance(first.value.value, str)
-    ):
-        return first
-    return None
-
-
-def _scopes(tree: ast.Module) -> dict[str, ast.AST]:
-    """The module and its definitions by dotted name (`Stack.push`), nested ones included."""
-    found: dict[str, ast.AST] = {"": tree}
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in getattr(node, "body", []):
-            if isinstance(child, _SCOPES):
-                name = f"{prefix}{child.name}"  # type: ignore[union-attr]
-                found[name] = child
-                visit(child, name + ".")
-
-    visit(tree, "")
-    return found
-
-
-def docstrings_back(text: str, original: str) -> str:
-    """`text` (a version of the Python file `original`) with the docstrings it left out put back:
-    those of the module and of each definition it kept under the same name. A version asked for
-    without them is written with them (the file keeps its spec; a rewrite of a file shown with
-    the task that drops lines of it is refused)."""
-    try:
-        old, new = ast.parse(original), ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return text
-    source, lines = original.splitlines(keepends=True), text.splitlines(keepends=True)
-    wanted = _scopes(old)
-    inserts: list[tuple[int, list[str]]] = []
-    for name, node in _scopes(new).items():
-        doc = _docstring(wanted[name]) if name in wanted else None
-        body = getattr(node, "body", None)
-        if doc is None or doc.end_lineno is None or not body or _docstring(node) is not None:
-            continue
-        first = body[0]
-        if name and first.lineno <= node.lineno:  # type: ignore[attr-defined]
-            continue  # `def f(): return 1` on one line: nowhere to put it
-        block = [
-            line if line.endswith("\n") else line + "\n" for line in source[doc.lineno - 1 : doc.end_lineno]
-        ]
-        shift = first.col_offset - doc.col_offset
-        if shift > 0:
-            block = [" " * shift + line if line.strip() else line for line in block]
-        elif shift < 0:
-            block = [line[-shift:] if line.strip() and not line[:-shift].strip() else line for line in block]
-        inserts.append((first.lineno - 1, block))
-    for at, block in sorted(inserts, reverse=True):
-        lines[at:at] = block
-    joined = "".join(lines)
-    try:
-        ast.parse(joined)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return text
-    return joined
 
 
 def tried(history: Sequence[Event]) -> bool:
