@@ -109,6 +109,23 @@ def test_a_rename_of_a_parameter_of_two_functions_is_read_as_one(tmp_path: Path)
     assert "tax_pct is still in billing.py (line 1)" in leftover_problem(task, tmp_path, [])
 
 
+def test_a_plain_word_said_with_its_kind_is_a_name_to_rename(tmp_path: Path) -> None:
+    """ "Rename the field qty of the Item dataclass to quantity": a plain word, read as a name
+    because the task says what it is; the 1.5B left `qty=` in two files and was told only that
+    the tests failed."""
+    task = (
+        "Rename the field qty of the Item dataclass to quantity everywhere (stock.py and report.py), "
+        "the places that make an Item with qty= included."
+    )
+    assert renamed(task) == [("qty", "quantity")]
+    assert renamed("Rename the constant limit to max_items.") == [("limit", "max_items")]
+    assert renamed("Rename get to fetch.") == []  # a plain word, no kind said: too common to look for
+    assert renamed("Rename the word color to colour in README.md.") == []
+    (tmp_path / "stock.py").write_text("class Item:\n    quantity: int\n")
+    (tmp_path / "report.py").write_text("from stock import Item\n\nSTOCK = [Item(qty=4)]\n")
+    assert "qty is still in report.py (line 3)" in leftover_problem(task, tmp_path, [])
+
+
 def test_a_host_name_is_no_file_name() -> None:
     """ "HostName backup.example.com" was read as a file `backup.example` the task names; told it
     was missing, the 1.5B created it."""

@@ -25,9 +25,16 @@ from hearth.prompts import render
 _NAME = r"[`'\"]?([A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
 # "rename the method add_song of Playlist to enqueue", "the parameter tax_pct of invoice_total
 # and describe to vat_rate": the owners after the name are skipped
+# "the field qty of the Item dataclass": an owner may be said with its kind, and a name said with
+# its kind (field, parameter, ...) reads as a name even when it is a plain word
+_KINDS = (
+    r"field|attribute|property|parameter|argument|function|method|class|constant|variable|key|"
+    r"column|setting|option|module|dataclass"
+)
 _RENAME = re.compile(
-    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?{_NAME}"
-    r"(?:\s+(?:of|in|on)\s+[\w.]+(?:(?:\s*,\s*|\s+and\s+)(?!to\b)[\w.]+)*)?"
+    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:(?P<kind>{_KINDS})\s+|\w+\s+)?{_NAME}"
+    rf"(?:\s+(?:of|in|on)\s+(?:the\s+)?[\w.]+(?:\s+(?:{_KINDS}))?"
+    r"(?:(?:\s*,\s*|\s+and\s+)(?!to\b)[\w.]+)*)?"
     rf"\s+(?:to|into|as)\s+{_NAME}",
     re.IGNORECASE,
 )
@@ -55,13 +62,14 @@ _SHOWN = 4
 
 
 def renamed(task: str) -> list[tuple[str, str]]:
-    """(old, new) for each rename the task asks for of a name that reads as one (quoted, or with
-    an underscore or a capital inside: a plain word such as `get` stands in too many places)."""
+    """(old, new) for each rename the task asks for of a name that reads as one (quoted, said
+    with its kind, "the field qty", or with an underscore or a capital inside: a plain word such
+    as `get` stands in too many places)."""
     found = []
     for m in _RENAME.finditer(task):
-        old, new = m.group(1), m.group(2)
+        old, new = m.group(2), m.group(3)  # 1: the kind
         quoted = m.group(0).split(old, 1)[0][-1:] in "`'\""
-        if old != new and (quoted or _distinctive(old)):
+        if old != new and (quoted or m.group("kind") or _distinctive(old)):
             found.append((old, new))
     return found
 
