@@ -468,3 +468,19 @@ def test_a_version_asked_for_without_docstrings_is_written_with_them(
         e for e in events(workspace) if isinstance(e, ToolResult) and e.call_id.startswith("hearth-version-")
     ]
     assert [w.ok for w in writes] == [True], writes[-1].output
+
+
+def test_a_task_asking_changes_to_several_files_gets_one_version(hearth: HearthCli, workspace: Path) -> None:
+    """A version of one file does not do a task that asks changes to two: one try, and the rest
+    of the turn's time is the model's (four versions took 100 of a held-out task's 180 s)."""
+    setup(workspace)
+    task = "Fix the bug in stats.py and add a test of a one-item list to test_stats.py."
+    script = [*wrote("stats.py", WRONG), *[act("finish", summary="Fixed median().")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(ALSO_WRONG)] * 4
+        res = run(hearth, server, workspace, task)
+        asked = version_requests(server)
+    assert res.code == 2, res.stdout[-2000:]
+    assert len(asked) == 1
+    [notice] = version_notices(workspace)
+    assert "none made the checks pass" in notice.text

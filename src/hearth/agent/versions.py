@@ -100,10 +100,18 @@ class Versions:
         verdict = policy.decide(tool, {"path": path, "content": ""}, self.dispatcher.context.paths)
         return verdict.decision is Decision.ALLOW
 
-    async def find(self, path: str, task: str, failure: str, check: Callable[[], Awaitable[str]]) -> bool:
-        """Try versions of `path` until `check` (what still fails, "" when nothing does) passes.
-        True: one passed and is in the workspace (a notice says so). False: none did, or none
-        could be tried; the file is as it was."""
+    async def find(
+        self,
+        path: str,
+        task: str,
+        failure: str,
+        check: Callable[[], Awaitable[str]],
+        *,
+        most: int | None = None,
+    ) -> bool:
+        """Try versions of `path` until `check` (what still fails, "" when nothing does) passes,
+        at most `most` of them (default: `count`). True: one passed and is in the workspace (a
+        notice says so). False: none did, or none could be tried; the file is as it was."""
         paths = self.dispatcher.context.paths
         original = current_text(paths, path)
         if original is None or original.count("\n") > _MAX_LINES or not self.allowed(path):
@@ -112,7 +120,8 @@ class Versions:
         tests = self._test_file(failure, path)
         seen: set[str] = {original}
         try:
-            number = await self._first_passing(path, task, original, failure, tests, check, seen)
+            count = self.count if most is None else min(most, self.count)
+            number = await self._first_passing(path, task, original, failure, tests, check, seen, count)
         except BaseException:
             self._restore(path, original)  # stopped midway (Ctrl-C, an error): never leave a try behind
             raise
@@ -138,11 +147,12 @@ class Versions:
         tests: tuple[str, str] | None,
         check: Callable[[], Awaitable[str]],
         seen: set[str],
+        count: int,
     ) -> int | None:
         """The number (from 1) of the first version the checks pass, written in the workspace; 0
         when none did; None when there was no time to ask for one. `seen` gets each text tried."""
         longest, asked = _FIRST_SECONDS, 0
-        for n in range(self.count):
+        for n in range(count):
             if not self._has_time(longest):
                 break
             started = time.monotonic()
