@@ -1099,3 +1099,55 @@ def test_a_file_shown_with_the_first_task_counts_as_read_after_a_resume(
     writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
     assert [w.ok for w in writes] == [True], writes[-1].output
     assert (workspace / "notes.txt").read_text() == "hello\n"
+
+
+HOSTS = "# web\n[web]\nport = 8080\n# cache\n[cache]\nexpire = 30\n# old mirror\n[mirror]\nurl = http://old\n"
+HOSTS_TASK = (
+    "In hosts.ini, change the web port to 8081, make the cache expire after 60 seconds, delete the "
+    "mirror section together with its comment, and add a section [backup] with dir = /srv."
+)
+HOSTS_DONE = "# web\n[web]\nport = 8081\n# cache\n[cache]\nexpire = 60\n[backup]\ndir = /srv\n"
+
+
+def checklists(ws: Path) -> list[Notice]:
+    return [e for e in events(ws) if isinstance(e, Notice) and e.reason == "finish_checklist"]
+
+
+def test_a_task_asking_several_changes_gets_them_listed_at_the_first_finish(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: asked for four changes to a crontab in one sentence, the 1.5B made the last
+    and finished (exit 0). Its first finish is shown the list with the file as it is now."""
+    (workspace / "hosts.ini").write_text(HOSTS)
+    partial = HOSTS + "[backup]\ndir = /srv\n"
+    script = [
+        act("read", path="hosts.ini"),
+        *wrote("hosts.ini", partial),
+        act("finish", summary="Added the backup section."),
+        *wrote("hosts.ini", HOSTS_DONE),
+        act("finish", summary="Made the four changes."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, HOSTS_TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    [notice] = checklists(workspace)
+    assert "The task asks for 4 changes:\n1. change the web port to 8081\n" in notice.text
+    assert "4. add a section [backup] with dir = /srv" in notice.text
+    assert "hosts.ini:\n```\n# web\n[web]\nport = 8080" in notice.text  # the file as the model left it
+    assert notices(workspace) == []  # not a finish contradicted: no round spent
+    assert (workspace / "hosts.ini").read_text() == HOSTS_DONE
+
+
+def test_a_second_finish_after_the_list_is_taken_as_it_is(hearth: HearthCli, workspace: Path) -> None:
+    (workspace / "hosts.ini").write_text(HOSTS)
+    script = [
+        act("read", path="hosts.ini"),
+        *wrote("hosts.ini", HOSTS_DONE),
+        act("finish", summary="Made the four changes."),
+        act("finish", summary="Made the four changes."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, HOSTS_TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert len(checklists(workspace)) == 1
+    assert finished(workspace).final_text == "Made the four changes."

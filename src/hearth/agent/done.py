@@ -59,6 +59,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hearth.agent import parts
 from hearth.agent.body import current_text
 from hearth.agent.commits import LIST, compare, copied, differs, quoted_messages
 from hearth.agent.dispatch import Dispatcher
@@ -596,13 +597,31 @@ class FinishReview:
             if kept:
                 problem = await self.problem(history, summary, kept=kept)
         if not problem:
-            return True
+            return not self._checklist(history)
         start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
         rounds = sum(1 for e in history[start + 1 :] if isinstance(e, Notice) and e.reason == NOTICE)
         if rounds >= ROUNDS:
             raise LimitReached(f"the model finished, but the evidence says the work is not done: {problem}")
         self.record(Notice(reason=NOTICE, text=render("notice_finish_unsupported", problem=problem)))
         return False
+
+    def _checklist(self, history: Sequence[Event]) -> bool:
+        """At the first finish of a turn that changed files for a task asking several changes:
+        the changes listed with the files as they are now (agent/parts), recorded; True when it
+        was. It goes back once and is not a finish contradicted (it spends no round)."""
+        if parts.shown(history):
+            return False
+        changed: dict[str, str] = {}
+        for call, result in Turn.of(history).results:
+            path = call.arguments.get("path") if call is not None else None
+            if result.ok and isinstance(path, str) and changing(self.dispatcher, result.name):
+                text = current_text(self.dispatcher.context.paths, path)
+                if text is not None:
+                    changed[path] = text
+        text = parts.checklist(task_of(history), list(changed.items())) if changed else ""
+        if text:
+            self.record(Notice(reason=parts.REASON, text=text))
+        return bool(text)
 
     async def rescued(self, history: Sequence[Event]) -> bool:
         """For a turn stopped going in circles: whether a version of the file the model was

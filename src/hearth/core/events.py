@@ -181,6 +181,9 @@ class NoticeReason(StrEnum):
     FINISH_AFTER_FAILURE = "finish_after_failure"  # a finish right after a failed check
     FINISH_REFUSED = "finish_refused"  # a finish with tracked work still open
     FINISH_UNSUPPORTED = "finish_unsupported"  # a small model's finish the evidence contradicts (agent/done)
+    FINISH_CHECKLIST = (
+        "finish_checklist"  # a small model's first finish of a task asking several changes (agent/parts)
+    )
     KEPT_DEFINITIONS = (
         "kept_definitions"  # a small model's whole-file write left out definitions; kept (agent/body)
     )
