@@ -448,20 +448,25 @@ PRIMES = "def count_up_to(n):\n    return [k for k in range(2, n) if all(k % d f
 def test_a_version_asked_for_without_docstrings_is_written_with_them(
     hearth: HearthCli, workspace: Path
 ) -> None:
-    """Every other version is asked for with the docstrings said apart, and the model writes the
-    code alone: written as it came, it dropped lines of a file shown with the task and the
-    change guard refused it (a held-out exercise ended 2 with a passing version refused)."""
+    """The later half of the versions is asked for with the docstrings said apart, and the model
+    writes the code alone: written as it came, it dropped lines of a file shown with the task and
+    the change guard refused it (a held-out exercise ended 2 with a passing version refused). The
+    two halves each ask the same request twice running: the server keeps the last prompt, so the
+    second costs it no new prompt."""
     (workspace / "solution.py").write_text(EXERCISE)
     (workspace / "test_solution.py").write_text(EXERCISE_TESTS)
     task = "Implement the function count_up_to in solution.py so that the tests in test_solution.py pass."
     with ScriptedServer([act("finish", summary="Done.")], model=SMALL, formats=(JSON_OBJECT,)) as server:
         server.routes["This version of solution.py is wrong"] = [
-            fenced(EXERCISE.split("    raise")[0].removesuffix('    """\n')),  # ran on: does not parse
+            *[fenced(EXERCISE.split("    raise")[0].removesuffix('    """\n'))] * 2,  # ran on: no code
             fenced(PRIMES),  # shown without docstrings: the code alone, right
-            *[fenced(EXERCISE.split("    raise")[0].removesuffix('    """\n'))] * 2,
+            fenced(PRIMES),
         ]
         res = run(hearth, server, workspace, task)
+        asked = [r["messages"] for r in server.requests if "This version of solution.py" in json.dumps(r)]
     assert res.code == 0, res.stdout[-2000:]
+    assert len(asked) == 3 and asked[0] == asked[1] and "Take a non-negative" in asked[0][1]["content"]
+    assert '"""' not in asked[2][1]["content"] and "What the code must do" in asked[2][1]["content"]
     text = (workspace / "solution.py").read_text()
     assert text == EXERCISE.replace("    raise NotImplementedError\n", PRIMES.split("\n", 1)[1])
     writes = [

@@ -157,7 +157,8 @@ class Versions:
                 break
             started = time.monotonic()
             try:
-                reply = await self._in_time(self._ask(path, task, original, failure, tests, n))
+                bare = n >= (count + 1) // 2  # the later half without docstrings (see _ask)
+                reply = await self._in_time(self._ask(path, task, original, failure, tests, n, bare))
             except TimeoutError:
                 break  # the turn's end came first
             longest = max(longest if asked else 0.0, time.monotonic() - started)
@@ -194,14 +195,23 @@ class Versions:
         return None
 
     async def _ask(
-        self, path: str, task: str, current: str, failure: str, tests: tuple[str, str] | None, number: int
+        self,
+        path: str,
+        task: str,
+        current: str,
+        failure: str,
+        tests: tuple[str, str] | None,
+        number: int,
+        bare: bool = False,
     ) -> str:
-        """One version: the first at the session's temperature, the others at a higher one; every
-        other one (from the second) shows a Python file without its docstrings, which are said
-        apart: the 1.5B copying an exercise's long docstring back ran on into the tests and never
-        closed it (the file did not parse), while without them it wrote the code."""
+        """One version: the first at the session's temperature, the others at a higher one. A
+        `bare` one shows a Python file without its docstrings, which are said apart: the 1.5B
+        copying an exercise's long docstring back ran on into the tests and never closed it (the
+        file did not parse), while without them it wrote the code. The bare ones come last, one
+        after another: the same request again costs the server no new prompt (it keeps the last
+        prompt's prefix), where alternating the two paid for the whole prompt each time."""
         shown, spec = current, ""
-        if number % 2 == 1 and path.endswith(".py"):
+        if bare and path.endswith(".py"):
             shown, docs = without_docstrings(current)
             spec = render("version_spec", docs="\n\n".join(docs)) if docs else ""
         content = render(
