@@ -249,8 +249,15 @@ def test_sessions_usage_activity_models_tools(web: Web) -> None:
             and listed[0]["status"] == "done"
             and listed[0]["title"] == "read a.txt"
         )
+        # the reflection after the task is a request too: once it is recorded, three in all
+        deadline = time.monotonic() + 30
+        while not any(
+            m["type"] == "reflected" for m in api.get("/api/sessions/s-one/history").json()["events"]
+        ):
+            assert time.monotonic() < deadline, "no reflection was recorded"
+            time.sleep(0.1)
         usage = api.get("/api/usage", params={"range": "7d"}).json()
-        assert usage["requests"] == 2 and len(usage["days"]) == 1 and usage["prompt_tokens"] > 0
+        assert usage["requests"] == 3 and len(usage["days"]) == 1 and usage["prompt_tokens"] > 0
         assert api.get("/api/usage", params={"range": "year"}).status_code == 422
         activity = api.get("/api/activity", params={"limit": 10}).json()
         assert any(a["type"] == "tool_result" and a["tool"] == "read" for a in activity)
