@@ -265,7 +265,12 @@ def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: P
     assert "## User" in md.stdout and "call `write`" in md.stdout and "**done**" in md.stdout
     wait_reflected(workspace, sid)
     data = json.loads(hearth("sessions", "export", sid, "--format", "json", "-w", str(workspace)).stdout)
-    assert data["id"] == sid and [e["type"] for e in data["events"]][-2:] == ["done", "reflected"]
+    # the reflection after the task: what its request cost, then what it stored
+    assert data["id"] == sid and [e["type"] for e in data["events"]][-3:] == [
+        "done",
+        "model_used",
+        "reflected",
+    ]
     assert hearth("sessions", "rm", sid, "-w", str(workspace)).stdout.strip() == f"Deleted session {sid}."
     assert "No sessions yet" in hearth("sessions", "-w", str(workspace)).stdout
     missing = hearth("sessions", "rm", sid, "-w", str(workspace))

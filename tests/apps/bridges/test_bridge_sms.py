@@ -96,7 +96,15 @@ def test_signed_requests_are_answered_and_badly_signed_ones_refused(
                 assert proc.poll() is None, log.read_text()
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
-            time.sleep(0.3)
+            # the log line comes before the server listens: wait until it takes a connection
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert proc.poll() is None, log.read_text()
+                    assert time.monotonic() < deadline, "the bridge never listened"
+                    time.sleep(0.05)
             fields = {"From": ALICE, "To": OURS, "Body": "hi by text", "MessageSid": "SM1"}
             good = twilio_signature(AUTH, public, fields)
             bad_variants = {
