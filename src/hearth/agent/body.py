@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from hearth.agent.docstrings import docstrings_back, runs_on, without_docstrings
+from hearth.agent.docstrings import docstrings_back, parses, runs_on, without_docstrings
 from hearth.agent.leftovers import renamed
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
@@ -198,14 +198,9 @@ async def _code_alone(
     )
     answer = await _ask(model, request, sink, tracer)
     text = _text(answer.content, {"path": path})
-    if text is None or runs_on(text):
+    if text is None or not parses(text):
         return None
-    restored = docstrings_back(text, current)
-    try:
-        ast.parse(restored)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return replace(answer, content=f"```\n{_ended(restored)}```")
+    return replace(answer, content=f"```\n{_ended(docstrings_back(text, current))}```")
 
 
 def closed_quotes(text: str, current: str) -> str | None:

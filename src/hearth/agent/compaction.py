@@ -21,7 +21,7 @@ from typing import Any
 
 from hearth.agent.context import build_messages
 from hearth.agent.tracing import NO_TRACING, Tracer
-from hearth.core.events import Compacted, Event, ModelReply, ModelUsed, Notice, ToolResult, UserMessage
+from hearth.core.events import Compacted, Event, ModelReply, Notice, ToolResult, UserMessage
 from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolSpec
 from hearth.prompts import render
@@ -143,13 +143,7 @@ class Compactor:
             response = await model.complete(request)
             span.outcome(response)
         if record is not None:  # what the summary cost counts like a reply
-            used = ModelUsed(
-                purpose="summary",
-                model=response.model or model.name,
-                usage=response.usage,
-                timings=response.timings,
-            )
-            record(used)
+            record(response.used("summary", model.name))
         from hearth.llm.thinking import split_thinking
 
         return split_thinking(response.content)[0].strip() or "(the summary came back empty)"

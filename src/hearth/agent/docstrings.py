@@ -8,7 +8,30 @@ docstrings (their text said apart), it writes the code; Hearth puts the docstrin
 from __future__ import annotations
 
 import ast
-import inspect
+
+_SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def parses(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _docstring(node: ast.AST) -> ast.Expr | None:
+    """The module's, class's or function's docstring statement; None when it has none."""
+    body = getattr(node, "body", None)
+    first = body[0] if body else None
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+        and first.end_lineno is not None
+    ):
+        return first
+    return None
 
 
 def without_docstrings(source: str) -> tuple[str, list[str]]:
@@ -16,40 +39,18 @@ def without_docstrings(source: str) -> tuple[str, list[str]]:
     docstrings' text; the source as it is when it does not parse."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source, []
     spans: list[tuple[int, int]] = []
     docs: list[str] = []
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        first = node.body[0] if node.body else None
-        if (
-            isinstance(first, ast.Expr)
-            and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)
-            and first.end_lineno is not None
-        ):
-            spans.append((first.lineno, first.end_lineno))
-            docs.append(inspect.cleandoc(first.value.value))
+        doc = _docstring(node) if isinstance(node, _SCOPES) else None
+        if doc is not None and doc.end_lineno is not None:
+            spans.append((doc.lineno, doc.end_lineno))
+            docs.append(ast.get_docstring(node) or "")  # type: ignore[arg-type]
     lines = source.splitlines(keepends=True)
     kept = [line for i, line in enumerate(lines, 1) if not any(a <= i <= b for a, b in spans)]
     return "".join(kept), docs
-
-
-_SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _docstring(node: ast.AST) -> ast.Expr | None:
-    body = getattr(node, "body", None)
-    first = body[0] if body else None
-    if (
-        isinstance(first, ast.Expr)
-        and isinstance(first.value, ast.Constant)
-        and isinstance(first.value.value, str)
-    ):
-        return first
-    return None
 
 
 def _scopes(tree: ast.Module) -> dict[str, ast.AST]:
@@ -99,11 +100,7 @@ def docstrings_back(text: str, original: str) -> str:
     for at, block in sorted(inserts, reverse=True):
         lines[at:at] = block
     joined = "".join(lines)
-    try:
-        ast.parse(joined)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return text
-    return joined
+    return joined if parses(joined) else text
 
 
 def runs_on(text: str) -> bool:

@@ -611,14 +611,19 @@ class FinishReview:
         was. It goes back once and is not a finish contradicted (it spends no round)."""
         if parts.shown(history):
             return False
-        changed: dict[str, str] = {}
+        written: list[str] = []  # each file once, however often it was written
         for call, result in Turn.of(history).results:
             path = call.arguments.get("path") if call is not None else None
-            if result.ok and isinstance(path, str) and changing(self.dispatcher, result.name):
-                text = current_text(self.dispatcher.context.paths, path)
-                if text is not None:
-                    changed[path] = text
-        text = parts.checklist(task_of(history), list(changed.items())) if changed else ""
+            if (
+                result.ok
+                and isinstance(path, str)
+                and path not in written
+                and changing(self.dispatcher, result.name)
+            ):
+                written.append(path)
+        paths = self.dispatcher.context.paths
+        changed = [(p, t) for p in written if (t := current_text(paths, p)) is not None]
+        text = parts.checklist(task_of(history), changed) if changed else ""
         if text:
             self.record(Notice(reason=parts.REASON, text=text))
         return bool(text)

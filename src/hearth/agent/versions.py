@@ -37,7 +37,7 @@ from hearth.agent.policy import Decision
 from hearth.agent.state import SessionState
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, ModelUsed, Notice, NoticeReason, ToolResult, UserMessage
+from hearth.core.events import Event, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolCall
 from hearth.llm.actions import BadAction, body_text
@@ -235,8 +235,7 @@ class Versions:
         with self.tracer.model_request(self.model.name, request) as span:
             response = await self.model.complete(request, None)
             span.outcome(response)
-        model = response.model or self.model.name
-        self.record(ModelUsed(purpose="version", model=model, usage=response.usage, timings=response.timings))
+        self.record(response.used("version", self.model.name))
         return response.content
 
     @staticmethod

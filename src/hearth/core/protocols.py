@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from hearth.core.events import Event
+from hearth.core.events import Event, ModelUsed
 from hearth.core.types import Message, Timings, ToolSpec, Usage
 
 
@@ -46,6 +46,11 @@ class ModelResponse:
     usage: Usage
     timings: Timings
     model: str
+
+    def used(self, purpose: str, model: str = "") -> ModelUsed:
+        """What this reply cost, for a request beside the conversation (`model`: the name asked
+        for, when the server gave none)."""
+        return ModelUsed(purpose=purpose, model=self.model or model, usage=self.usage, timings=self.timings)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hearth.core.events import Event, ModelReply, ModelUsed, Reflected, ToolResult, UserMessage
+from hearth.core.events import Event, ModelReply, Reflected, ToolResult, UserMessage
 from hearth.core.protocols import ModelRequest
 from hearth.core.types import Message
 from hearth.llm.thinking import split_thinking
@@ -145,10 +145,7 @@ async def reflect(
         return _record(conversation, Reflected(upto=upto, model=model.name, error=f"the model failed: {e}"))
     if current is not None and not current():
         return None
-    name = response.model or model.name
-    conversation.agent.record(
-        ModelUsed(purpose="reflection", model=name, usage=response.usage, timings=response.timings)
-    )
+    conversation.agent.record(response.used("reflection", model.name))
     lessons = parse_lessons(response.content)
     stored: list[str] = []
     refused: list[str] = []
