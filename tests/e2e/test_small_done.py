@@ -537,6 +537,8 @@ def test_the_files_a_task_asks_to_change_are_the_objects_of_its_change_verbs() -
     assert asked_files("Bump the version in package.json and README.md") == ["package.json", "README.md"]
     assert asked_files("Replace foo with bar in app.py") == ["app.py"]
     assert asked_files("Summarise notes.txt") == []
+    assert asked_files("test_total fails: fix the bug in bill.py (not the test)") == ["bill.py"]
+    assert asked_files("Two jobs: update a.py and b.py") == ["a.py", "b.py"]
 
 
 def test_a_finish_over_a_name_the_changed_file_never_defines_goes_back(
@@ -575,6 +577,10 @@ def test_a_script_the_task_runs_that_now_fails_with_a_traceback_goes_back(
         act("finish", summary="client.py reads config.json."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        # the versions Hearth asks for over the crash (agent/versions) bring the same file back
+        server.routes["This version of client.py is wrong"] = [
+            ScriptedReply(text=f"```python\n{broken}```")
+        ] * 4
         task = "Make client.py read BASE from config.json. python3 client.py must print the same as before."
         res = hearth(
             "run", task, "-w", str(workspace), "--json", "--permission", "auto",
@@ -903,6 +909,10 @@ def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, work
         act("finish", summary="Added --sep."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        # the versions Hearth asks for over the failing command (agent/versions) change nothing
+        server.routes["This version of joinlines.py is wrong"] = [
+            ScriptedReply(text=f"```python\n{JOIN}```")
+        ] * 4
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
@@ -1151,3 +1161,28 @@ def test_a_second_finish_after_the_list_is_taken_as_it_is(hearth: HearthCli, wor
     assert res.code == 0, res.stdout[-2000:]
     assert len(checklists(workspace)) == 1
     assert finished(workspace).final_text == "Made the four changes."
+
+
+def test_a_finish_over_a_function_left_ignoring_its_parameter_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: asked to move a repeated loop into read_records(path), the 1.5B called it
+    with a fixed file name inside load_users(path) and finished; it ended 0 over broken work."""
+    loader = "def load_users(path):\n    return [line.split(':') for line in open(path)]\n"
+    (workspace / "accounts.py").write_text(loader)
+    helper = "def read_records(path):\n    return [line.split(':') for line in open(path)]\n\n\n"
+    fixed_name = helper + "def load_users(path):\n    return read_records('users.txt')\n"
+    right = helper + "def load_users(path):\n    return read_records(path)\n"
+    task = "Move the loop of load_users in accounts.py into a function read_records(path) and use it."
+    script = [
+        *wrote("accounts.py", fixed_name),
+        act("finish", summary="Done."),
+        *wrote("accounts.py", right),
+        act("finish", summary="Done."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "load_users() ignores its parameter `path`" in notice.text
+    assert (workspace / "accounts.py").read_text() == right

@@ -489,3 +489,40 @@ def test_a_task_asking_changes_to_several_files_gets_two_versions(hearth: Hearth
     assert len(asked) == 2
     [notice] = version_notices(workspace)
     assert "none made the checks pass" in notice.text
+
+
+def test_a_script_task_giving_its_input_as_a_placeholder_runs_it_on_the_example_file(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "python3 agenda.py FILE reads a JSON list like meetings.json": the 1.5B's script crashed
+    on the example file and it wrote the same text back until the turn ended. The review runs
+    the script on the example the task names, and the crash is the check the versions answer."""
+    (workspace / "prices.csv").write_text("item,price\ntea,3\ncake,4\n")
+    crashing = (
+        "import csv, sys\n\nrows = list(csv.DictReader(open(sys.argv[1])))\n"
+        "print('total: ' + sum(r['price'] for r in rows))\n"
+    )
+    right = (
+        "import csv, sys\n\nrows = list(csv.DictReader(open(sys.argv[1])))\n"
+        "print(f\"total: {sum(int(r['price']) for r in rows)}\")\n"
+    )
+    task = "Write total.py: python3 total.py FILE reads a CSV like prices.csv (columns item, price) and prints `total: N`."
+    script = [*wrote("total.py", crashing), act("finish", summary="total.py prints the total.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of total.py is wrong"] = [fenced(right)]
+        res = hearth(
+            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+        asked = [r for r in server.requests if "This version of total.py" in json.dumps(r["messages"][:2])]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "total.py").read_text() == right
+    shown = asked[0]["messages"][1]["content"]
+    assert "TypeError" in shown  # the crash on prices.csv is what the version is asked to fix
+    checks = [
+        e.output
+        for e in events(workspace)
+        if isinstance(e, ToolResult) and e.call_id.startswith("hearth-check")
+    ]
+    assert "TypeError" in checks[0] and checks[-1].strip() == "total: 7", checks
+    assert "Traceback" not in res.stderr

@@ -89,3 +89,38 @@ def test_code_nested_too_deep_to_parse_is_written_without_a_note(workspace: Path
     deep = "x = " + "-" * 100_000 + "1\n"  # valid Python, but too deep for the parser's recursion
     out = call(workspace, "write", path="deep.py", content=deep)
     assert out == "Created deep.py (1 lines, 100006 bytes)." and (workspace / "deep.py").read_text() == deep
+
+
+LOADER = (
+    "def load_users(path):\n    users = {}\n    for line in open(path):\n"
+    "        name, full = line.split(':')\n        users[name] = full\n    return users\n"
+)
+
+
+def test_a_parameter_the_change_stopped_using_is_named(workspace: Path) -> None:
+    """Moving a loop into a helper, the 1.5B wrote `read_records("users.txt")` inside
+    `load_users(path)`: every caller's file was ignored, and nothing said so."""
+    (workspace / "accounts.py").write_text(LOADER)
+    call(workspace, "read", path="accounts.py")
+    fixed_path = (
+        "def read_records(path):\n    return [line.split(':') for line in open(path)]\n\n\n"
+        "def load_users(path):\n    return dict(read_records('users.txt'))\n"
+    )
+    out = call(workspace, "write", path="accounts.py", content=fixed_path)
+    assert "Problem: in accounts.py, load_users() ignores its parameter `path`" in out
+    right = fixed_path.replace("read_records('users.txt')", "read_records(path)")
+    assert "Problem" not in call(workspace, "write", path="accounts.py", content=right)
+    # an edit is judged the same way; a parameter ignored before as well is not news
+    edited = call(
+        workspace,
+        "edit",
+        path="accounts.py",
+        old="dict(read_records(path))",
+        new="dict(read_records('a.txt'))",
+    )
+    assert "ignores its parameter `path`" in edited
+    (workspace / "hook.py").write_text("def handler(signum, frame):\n    return 1\n")
+    call(workspace, "read", path="hook.py")
+    assert "Problem" not in call(
+        workspace, "write", path="hook.py", content="def handler(signum, frame):\n    return 2\n"
+    )

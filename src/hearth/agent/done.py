@@ -85,7 +85,7 @@ from hearth.core.events import (
 from hearth.core.types import ToolCall
 from hearth.prompts import render
 from hearth.sandbox.secrets import is_secret_path
-from hearth.tools.builtin.pycheck import undefined_names
+from hearth.tools.builtin.pycheck import IGNORES, still_ignored, undefined_names
 
 ROUNDS = 2  # a contradicted finish goes back to the model this many times per turn
 NOTICE = NoticeReason.FINISH_UNSUPPORTED
@@ -125,10 +125,15 @@ _OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"")
 # The words that end a command the task gives and go on with what it should do
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
-     "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", ""}
+     "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
+     "takes", ""}
 )  # fmt: skip
 _SAYS_PRINTS = re.compile(r"\b(?:prints?|outputs?|writes? out|shows?)\b", re.IGNORECASE)
 _OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
+# "python3 agenda.py FILE reads a JSON list like meetings.json": a file placeholder, and the
+# workspace file the task gives as its example (run with it, the script shows a traceback)
+_FILE_PLACEHOLDER = re.compile(r"FILE|PATH|INPUT|CSV|JSON|LOG|[A-Z]+_FILE")
+_EXAMPLE_FILE = re.compile(r"\blike\s+`?((?:[\w-]+/)*[\w-]+\.\w+)")
 # Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
 _COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
@@ -400,7 +405,8 @@ def asked_files(task: str, *, asides: bool = False) -> list[str]:
     `asides`: a parenthesis goes on with the clause ("Rename f everywhere (a.py and
     test_a.py)"); else it ends it."""
     asked: list[str] = []
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n", task):
+    # a colon ends a sentence too: "test_total fails: fix the bug in bill.py" asks for bill.py
+    for sentence in re.split(r"(?<=[.!?;:])\s+|\n", task):
         if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
             continue  # "Commit notes.txt" asks for a commit of it, not a change to it
         ends = _CLAUSE_END_IN_ASIDES if asides else _CLAUSE_END
@@ -517,6 +523,26 @@ def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
         if missing:
             names = ", ".join(f"`{name}` (line {line})" for name, line in missing[:3])
             return render("finish_problem_undefined", path=shown, names=names)
+    return ""
+
+
+_IGNORED = re.compile(rf"(\w+)\(\) {IGNORES} `(\w+)`")
+
+
+def ignored_parameter(turn: Turn, dispatcher: Dispatcher) -> str:
+    """A function the turn's last change of a Python file left ignoring a parameter it used
+    before (the change's result said so: see pycheck), still ignoring it now."""
+    last: dict[str, str] = {}
+    for call, result in turn.results:
+        path = call.arguments.get("path") if call is not None else None
+        if result.ok and isinstance(path, str) and changing(dispatcher, result.name):
+            last[os.path.normpath(path)] = result.output
+    for path, output in last.items():
+        found = _IGNORED.findall(output)
+        text = current_text(dispatcher.context.paths, path) if found else None
+        for function, param in found if text is not None else []:
+            if still_ignored(text or "", function, param):
+                return render("finish_problem_ignored_parameter", path=path, function=function, param=param)
     return ""
 
 
@@ -668,11 +694,10 @@ class FinishReview:
         they pass; None when there are none to run."""
         root = self.dispatcher.context.workspace
         command = test_command(root)
-        stated = any(expected is not None for _, expected in task_checks(task, root))
         result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
             return "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
-        if result is None and not stated:
+        if result is None and not task_checks(task, root):
             return None
         return await self._run_task_commands(history, task)
 
@@ -714,7 +739,7 @@ class FinishReview:
             return found
         python = changed_python(turn, self.dispatcher)
         python += [kept] if kept.endswith(".py") and kept not in python else []
-        found = broken_python(self.dispatcher, python)
+        found = broken_python(self.dispatcher, python) or ignored_parameter(turn, self.dispatcher)
         if found:
             return found
         command = test_command(self.dispatcher.context.workspace)
@@ -849,7 +874,13 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         words = [f"python3 {shlex.quote(script)}"]
         found = list(_WORD.finditer(match.group(2)))
         rest = [m.group(0) for m in found]
-        while rest and (_OPTION.fullmatch(arg := rest[0].strip("`'\",;")) or os.path.isfile(root / arg)):
+        example = _example_file(task[match.start() :], root)
+        while rest and (
+            _OPTION.fullmatch(arg := rest[0].strip("`'\",;"))
+            or os.path.isfile(root / arg)
+            or (example and _FILE_PLACEHOLDER.fullmatch(arg))
+        ):
+            arg = example if _FILE_PLACEHOLDER.fullmatch(arg) and example else arg
             words.append(shlex.quote(arg))
             rest.pop(0)
             if arg.startswith("-") and rest and _OPTION_VALUE.fullmatch(rest[0].rstrip(",;")):
@@ -866,6 +897,15 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         if command not in (c for c, _ in checks):
             checks.append((command, stated_output(after)))
     return checks[:limit]
+
+
+def _example_file(text: str, root: Path) -> str:
+    """The workspace file the task gives as the example of a command's input ("like
+    meetings.json"), in the text from the command on; "" when none is a file there."""
+    match = _EXAMPLE_FILE.search(text)
+    if match is None or os.path.islink(root / match.group(1)) or not os.path.isfile(root / match.group(1)):
+        return ""
+    return match.group(1)
 
 
 # "must print 3.375, and ...", "should output `ok`", "prints 'done'": the output right after the

@@ -212,6 +212,7 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     if existed and args.append:
         return _append(args, ctx, path)
     data = args.content.encode("utf-8")
+    before: str | None = None  # the text written over, for the look at a Python file (pycheck)
     if existed:
         if ctx.known is not None:
             ctx.known.check(ctx.paths, path, args.path)
@@ -231,6 +232,9 @@ def write(args: WriteInput, ctx: RunContext) -> str:
                     "change. If the task is done, check it (run it) and finish; "
                     "otherwise change something else."
                 )
+            before = (
+                old[:WHOLE_READ_BYTES].decode("utf-8", "replace") if len(old) <= WHOLE_READ_BYTES else None
+            )
             if ctx.known is not None:
                 text = old[:WHOLE_READ_BYTES].decode("utf-8", "replace")
                 ctx.known.check_overwrite(path, text, args.content, args.path)
@@ -241,15 +245,20 @@ def write(args: WriteInput, ctx: RunContext) -> str:
     lines = args.content.count("\n") + (0 if args.content.endswith("\n") or not args.content else 1)
     verb = "Overwrote" if existed else "Created"
     return _with_check(
-        f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes){cleaned}.", ctx, path, args.content
+        f"{verb} {_rel(ctx, path)} ({lines} lines, {len(data)} bytes){cleaned}.",
+        ctx,
+        path,
+        args.content,
+        before,
     )
 
 
-def _with_check(result: str, ctx: RunContext, path: Path, text: str) -> str:
-    """The result, and what is wrong with a Python file just changed (see pycheck)."""
+def _with_check(result: str, ctx: RunContext, path: Path, text: str, before: str | None = None) -> str:
+    """The result, and what is wrong with a Python file just changed (see pycheck); `before`:
+    the text it replaced."""
     if path.suffix != ".py":
         return result
-    note = python_note(_rel(ctx, path), text)
+    note = python_note(_rel(ctx, path), text, before)
     return f"{result}\n{note}" if note else result
 
 
@@ -337,7 +346,9 @@ def edit(args: EditInput, ctx: RunContext) -> str:
     lines = ", ".join(str(m.first_line) for m in matches[:10])
     how = "" if matches[0].how == "exact" else f" (matched {matches[0].how})"
     count = "1 occurrence" if len(matches) == 1 else f"{len(matches)} occurrences"
-    return _with_check(f"Edited {_rel(ctx, path)}: replaced {count} at line {lines}{how}.", ctx, path, text)
+    return _with_check(
+        f"Edited {_rel(ctx, path)}: replaced {count} at line {lines}{how}.", ctx, path, text, before
+    )
 
 
 def _walk(root: Path, ctx: RunContext) -> Iterator[Path]:

@@ -24,10 +24,13 @@ KNOWN = frozenset(dir(builtins)) | MODULE_NAMES | {"WindowsError"}  # built in o
 TYPE_PARAMS = tuple(getattr(ast, n) for n in ("TypeVar", "ParamSpec", "TypeVarTuple") if hasattr(ast, n))
 MAX_NAMED = 3
 MAX_CHECKED_CHARS = 500_000  # larger files are written without a look
+IGNORES = "ignores its parameter"
 
 
-def python_note(rel: str, text: str) -> str:
-    """One line on what is wrong with the Python file `rel` (empty when nothing is found)."""
+def python_note(rel: str, text: str, before: str | None = None) -> str:
+    """One line on what is wrong with the Python file `rel` (empty when nothing is found).
+    `before`: the text it replaced, when it was Python too (a parameter it used and `text` no
+    longer does is named)."""
     if len(text) > MAX_CHECKED_CHARS:
         return ""
     try:
@@ -39,7 +42,7 @@ def python_note(rel: str, text: str) -> str:
     except (ValueError, RecursionError, MemoryError):  # a NUL byte; nesting too deep to parse
         return ""
     if not missing:
-        return ""
+        return _ignored_note(rel, tree, before)
     named = ", ".join(f"`{name}` (line {line})" for name, line in missing[:MAX_NAMED])
     more = f" and {len(missing) - MAX_NAMED} more" if len(missing) > MAX_NAMED else ""
     return (
@@ -82,3 +85,54 @@ def undefined_names(tree: ast.AST) -> list[tuple[str, int]]:
         ((name, line) for name, line in used.items() if name not in bound and name not in KNOWN),
         key=lambda item: item[1],
     )
+
+
+def _ignored_note(rel: str, tree: ast.AST, before: str | None) -> str:
+    """The note on parameters a function used before the change and ignores now (the 1.5B, moving
+    a loop into a helper, wrote `read_records("users.txt")` in `load_users(path)`)."""
+    if before is None or len(before) > MAX_CHECKED_CHARS:
+        return ""
+    try:
+        old = ast.parse(before)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ""
+    ignored = [
+        (name, param) for name, params in _parameter_use(tree).items()
+        for param, used in params.items()
+        if not used and _parameter_use(old).get(name, {}).get(param)
+    ]  # fmt: skip
+    if not ignored:
+        return ""
+    named = ", ".join(f"{name}() {IGNORES} `{param}`" for name, param in ignored[:MAX_NAMED])
+    return (
+        f"Problem: in {rel}, {named}, which it used before this change. Use the parameter where "
+        "the function needs what the caller gives (not a fixed value)."
+    )
+
+
+def _parameter_use(tree: ast.AST) -> dict[str, dict[str, bool]]:
+    """Per top-level or class-level function name: each parameter, and whether its body reads it."""
+    found: dict[str, dict[str, bool]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        args = node.args
+        params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+        params = [p for p in params if p not in ("self", "cls") and not p.startswith("_")]
+        read = {
+            n.id
+            for stmt in node.body
+            for n in ast.walk(stmt)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        found[node.name] = {p: p in read for p in params}
+    return found
+
+
+def still_ignored(text: str, function: str, param: str) -> bool:
+    """Whether `function` in the Python `text` has the parameter `param` and never reads it."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return _parameter_use(tree).get(function, {}).get(param) is False
