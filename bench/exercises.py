@@ -39,6 +39,10 @@ and `--set heldout8` the eighth round's:
 and `--set heldout9` the ninth round's:
 
     python bench/exercises.py --set heldout9 --out bench/heldout9/exercises
+
+and `--set heldout10` the tenth round's:
+
+    python bench/exercises.py --set heldout10 --out bench/heldout10/exercises
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The seventh (heldout7): in none of the six before, again chosen by reading the problems only.
 # The eighth (heldout8): in none of the seven before, chosen the same way, by reading the problems only.
 # The ninth (heldout9): in none of the eight before, again chosen by reading the problems only.
+# The tenth (heldout10): in none of the nine before, chosen the same way, by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -71,6 +76,7 @@ SETS = {
     "heldout7": (45, 59, 72, 79, 82, 85, 98, 104),
     "heldout8": (40, 97, 122, 131, 150, 152, 155, 157),
     "heldout9": (17, 46, 96, 100, 133, 139, 151, 159),
+    "heldout10": (23, 86, 90, 102, 112, 121, 136, 162),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."

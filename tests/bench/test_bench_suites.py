@@ -27,6 +27,7 @@ SUITES = {
     "heldout7": ["k51", "k52", "k53", "k54", "k55", "k56", "k57"],
     "heldout8": ["k61", "k62", "k63", "k64", "k65", "k66", "k67"],
     "heldout9": ["k71", "k72", "k73", "k74", "k75", "k76", "k77"],
+    "heldout10": ["k81", "k82", "k83", "k84", "k85", "k86", "k87"],
 }
 ORDER = ("heldout", "heldout2", *SUITES)
 TASKS = {name: load_tasks(BENCH / name) for name in SUITES}
