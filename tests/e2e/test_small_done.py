@@ -1186,3 +1186,61 @@ def test_a_finish_over_a_function_left_ignoring_its_parameter_goes_back(
     [notice] = notices(workspace)
     assert "load_users() ignores its parameter `path`" in notice.text
     assert (workspace / "accounts.py").read_text() == right
+
+
+def test_a_commit_that_does_not_undo_the_one_the_task_names_goes_back_with_git_revert(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to undo a commit with a new one, the 1.5B rewrote README.md, committed it with the
+    message asked, and finished (exit 0). The last commit's line counts do not mirror the named
+    commit's; the finish goes back with `git revert`, and the revert ends the run 0."""
+    init_repo(workspace)
+    (workspace / "theme.py").write_text("COLOUR = 'blue'\nSIZE = 3\n")
+    git(workspace, "add", "theme.py")
+    git(workspace, "commit", "-qm", "Add the theme")
+    (workspace / "theme.py").write_text("COLOUR = 'red'\nBORDER = 'red'\nSIZE = 3\n")
+    git(workspace, "commit", "-qam", "Make red the default colour")
+    red = git(workspace, "rev-parse", "HEAD").strip()
+    (workspace / "README.md").write_text("# Painter\n\nRun theme.py.\n")
+    git(workspace, "add", "README.md")
+    git(workspace, "commit", "-qm", "Add usage notes")
+    task = (
+        "Undo the commit 'Make red the default colour' with a new commit that reverts it, with the "
+        "message 'Go back to blue'. Do not rewrite history."
+    )
+    script = [
+        act("read", path="README.md"),
+        *wrote("README.md", "# Painter\n\nGo back to blue\n"),
+        act("git_add", paths=["README.md"]),
+        act("git_commit", message="Go back to blue"),
+        act("finish", summary="Reverted the commit."),
+        act("shell", command=f"git reset --hard HEAD~1 && git revert --no-commit {red[:7]}"),
+        act("git_commit", message="Go back to blue"),
+        act("finish", summary="Reverted the commit."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert f"undo the commit 'Make red the default colour' ({red[:7]})" in notice.text
+    assert f"git revert --no-commit {red[:7]}" in notice.text
+    assert git(workspace, "log", "--format=%s", "-3").split("\n")[:3] == [
+        "Go back to blue",
+        "Add usage notes",
+        "Make red the default colour",
+    ]
+    assert (workspace / "theme.py").read_text() == "COLOUR = 'blue'\nSIZE = 3\n"
+
+
+def test_a_task_asking_to_undo_a_commit_is_read_with_the_commit_it_quotes() -> None:
+    from hearth.agent.commits import asks_undo, undoes
+
+    assert asks_undo("Undo the commit 'Make red the default colour' with a new commit")
+    assert asks_undo('Revert the commit "Add caching" please')
+    assert not asks_undo("Commit it with the message 'Undo the colour'")  # a new commit's message
+    assert not asks_undo("Undo my last change to app.py")
+    head, red = "a" * 40, "b" * 40
+    listing = f"== {head}\n\n2\t1\ttheme.py\n== {red}\n\n1\t2\ttheme.py\n"
+    assert undoes(listing, head, red) is True
+    assert undoes(listing.replace("2\t1\ttheme.py", "1\t0\tREADME.md"), head, red) is False
+    assert undoes("fatal: bad object", head, red) is None

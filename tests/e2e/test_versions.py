@@ -526,3 +526,47 @@ def test_a_script_task_giving_its_input_as_a_placeholder_runs_it_on_the_example_
     ]
     assert "TypeError" in checks[0] and checks[-1].strip() == "total: 7", checks
     assert "Traceback" not in res.stderr
+
+
+def test_the_same_text_written_back_over_a_crash_of_its_own_run_gets_versions(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B ran its script (`python3 overdue.py loans.csv 2026-03-15`, a command the task
+    gives only with placeholders), saw a TypeError, and wrote the same text back until the time
+    ran out. A write refused for changing nothing, after its own run crashed, brings versions at
+    once, judged by running that command again."""
+    (workspace / "loans.csv").write_text("title,due\nDune,2026-03-01\n")
+    crashing = (
+        "import csv, sys\n\nfor row in csv.DictReader(open(sys.argv[1])):\n"
+        "    if row['due'] < sys.argv[2]:\n        print(row['title'] + 1)\n"
+    )
+    right = crashing.replace("row['title'] + 1", "row['title']")
+    task = "Write overdue.py: python3 overdue.py FILE DATE prints the title of each book due before DATE."
+    script = [
+        *wrote("overdue.py", crashing),
+        act("shell", command="python3 overdue.py loans.csv 2026-03-15"),
+        # the same text again, and again twice when asked for a changed one: refused, nothing would change
+        *wrote("overdue.py", crashing),
+        fenced(crashing),
+        fenced(crashing),
+        act("finish", summary="overdue.py lists overdue books."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of overdue.py is wrong"] = [fenced(right)]
+        res = hearth(
+            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+        asked = [r for r in server.requests if "This version of overdue.py" in json.dumps(r["messages"][:2])]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "overdue.py").read_text() == right
+    assert "TypeError" in asked[0]["messages"][1]["content"]
+    [notice] = version_notices(workspace)
+    assert "version 1" in notice.text
+    runs = [
+        (e.call_id, e.output.strip())
+        for e in events(workspace)
+        if isinstance(e, ToolResult) and e.name == "shell"
+    ]
+    assert "TypeError" in runs[0][1] and not runs[0][0].startswith("hearth-")  # the model's own run
+    assert runs[-1][1] == "Dune" and runs[-1][0].startswith("hearth-check")  # run again on the version

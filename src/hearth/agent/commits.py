@@ -1,4 +1,4 @@
-"""A commit the task names by its message, copied by its message only.
+"""A commit the task names by its message: copied by its message only, or not undone.
 
 "The branch experiments has a commit 'Fix rounding in total'. Bring just that commit onto main":
 the 1.5B edited README.md, committed it with that message, and finished (exit 0); the commit it
@@ -7,6 +7,12 @@ repository, and the commit now at HEAD has that message but is not that commit, 
 the same files, or the finish goes back with the commit to bring and how (`git cherry-pick`). Read with git in the sandbox, through the one
 dispatcher like every check of the finish review; nothing in the repository is trusted to
 decide: commit names are taken only as 40 hex digits.
+
+"Undo the commit 'Make red the default colour' with a new commit": the 1.5B rewrote README.md,
+committed it with the message asked, and finished (exit 0). A commit undoing another changes
+the same files by the same counts of lines the other way round (what it added, it removes), so
+when the task asks to undo or revert a commit it quotes, the last commit's per-file counts
+(`git log --numstat`: numbers and names, never the content) must mirror that commit's.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass
 _QUOTED = re.compile(r"'([^'\n]{3,120})'|\"([^\"\n]{3,120})\"|`([^`\n]{3,120})`")
 _NAMES_COMMIT = re.compile(r"\bcommit(?:ted)?\s*,?\s*(?:called\s+|named\s+)?$", re.IGNORECASE)
 _SHA = re.compile(r"^[0-9a-f]{40}$")
+_ASKS_UNDO = re.compile(r"\b(?:undo|revert|reverse|back\s+out)\b", re.IGNORECASE)
 
 # every commit of every branch with its subject, the first line being HEAD's
 LIST = "git rev-parse HEAD && git log --all --format='%H%x09%s'"
@@ -91,3 +98,47 @@ def differs(output: str, found: Copied) -> tuple[list[str], list[str]] | None:
     if head is None or not original or set(head) == set(original):
         return None
     return head, original
+
+
+def asks_undo(task: str) -> bool:
+    """The task asks to undo (revert) a commit it names by its quoted message."""
+    return bool(_ASKS_UNDO.search(task)) and bool(quoted_messages(task))
+
+
+def named(listing: str, messages: list[str]) -> tuple[str, str, str] | None:
+    """From LIST's output: HEAD, and the one commit other than HEAD whose message the task
+    quotes, with that message (None when there is no such single commit)."""
+    lines = listing.strip().splitlines()
+    if not lines or not _SHA.match(lines[0].strip()):
+        return None
+    head = lines[0].strip()
+    found = []
+    for line in lines[1:]:
+        sha, _, subject = line.partition("\t")
+        if _SHA.match(sha) and subject in messages and sha != head:
+            found.append((sha, subject))
+    return (head, *found[0]) if len(set(found)) == 1 else None
+
+
+def counts(head: str, original: str) -> str:
+    """A command printing each commit's per-file line counts (`== sha` before each)."""
+    return " && ".join(
+        f"git log -1 --numstat --format='== %H' {shlex.quote(sha)}" for sha in (head, original)
+    )
+
+
+def undoes(output: str, head: str, original: str) -> bool | None:
+    """Whether HEAD's counts mirror the original's, file by file (what one adds, the other
+    removes); None when the output cannot be read."""
+    blocks: dict[str, dict[str, tuple[str, str]]] = {}
+    current: dict[str, tuple[str, str]] | None = None
+    for line in output.splitlines():
+        if line.startswith("== "):
+            current = blocks.setdefault(line[3:].strip(), {})
+        elif current is not None and line.count("\t") >= 2:
+            added, removed, path = line.split("\t", 2)
+            current[path] = (added, removed)
+    if head not in blocks or not blocks.get(original):
+        return None
+    mine = blocks[head]
+    return all(mine.get(path) == (removed, added) for path, (added, removed) in blocks[original].items())

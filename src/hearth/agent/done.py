@@ -61,7 +61,17 @@ from pathlib import Path
 
 from hearth.agent import parts
 from hearth.agent.body import current_text
-from hearth.agent.commits import LIST, compare, copied, differs, quoted_messages
+from hearth.agent.commits import (
+    LIST,
+    asks_undo,
+    compare,
+    copied,
+    counts,
+    differs,
+    named,
+    quoted_messages,
+    undoes,
+)
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, renamed
@@ -529,6 +539,39 @@ def broken_python(dispatcher: Dispatcher, paths: list[str]) -> str:
 _IGNORED = re.compile(rf"(\w+)\(\) {IGNORES} `(\w+)`")
 
 
+def own_failed_run(turn: Turn, dispatcher: Dispatcher) -> str:
+    """The model's last run of a Python script the turn changed, when it came after the turn's
+    last change and crashed with a traceback: its command (a plain `python3 script.py args`, no
+    shell syntax), to run again as a check. "" when there is none."""
+    changed: set[str] = set()
+    last = ""
+    for call, result in turn.results:
+        if call is None or result.call_id.startswith(CHECK_ID):
+            continue
+        name = _canonical(dispatcher, result.name)
+        if result.ok and changing(dispatcher, name):
+            changed.add(os.path.normpath(str(call.arguments.get("path", ""))))
+            last = ""
+        elif name == "shell":
+            command = str(call.arguments.get("command", ""))
+            plain = _PLAIN_RUN.fullmatch(command.strip())
+            crashed = plain is not None and _TRACEBACK in result.output
+            last = (
+                command.strip() if crashed and plain and os.path.normpath(plain.group(1)) in changed else ""
+            )
+    return last
+
+
+_PLAIN_RUN = re.compile(r"python3?\s+((?:[\w-]+/)*[\w-]+\.py)(?:\s+[\w./:=,-]+)*")
+
+
+def stuck_rewrite(history: Sequence[Event]) -> bool:
+    """The turn's last event is a write refused because it would change nothing (the 1.5B,
+    after its script crashed, wrote the same text back again and again)."""
+    last = history[-1] if history else None
+    return isinstance(last, ToolResult) and not last.ok and _UNCHANGED in last.output
+
+
 def ignored_parameter(turn: Turn, dispatcher: Dispatcher) -> str:
     """A function the turn's last change of a Python file left ignoring a parameter it used
     before (the change's result said so: see pycheck), still ignoring it now."""
@@ -690,16 +733,27 @@ class FinishReview:
 
     async def checks_failing(self, history: Sequence[Event], task: str) -> str | None:
         """What the workspace's checks print when they fail now: the project's tests, then the
-        commands the task gives (a traceback, or an output other than the stated one). "" when
-        they pass; None when there are none to run."""
+        commands the task gives (a traceback, or an output other than the stated one), then the
+        model's own last run of its script when that crashed (`own_failed_run`). "" when they
+        pass; None when there are none to run."""
         root = self.dispatcher.context.workspace
         command = test_command(root)
         result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
             return "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
-        if result is None and not task_checks(task, root):
-            return None
-        return await self._run_task_commands(history, task)
+        checked = result is not None
+        if task_checks(task, root):
+            found = await self._run_task_commands(history, task)
+            if found:
+                return found
+            checked = True
+        own = own_failed_run(Turn.of(history), self.dispatcher)
+        if own:  # the model's own run of its script crashed: run again, it is the check
+            ran = await self._shell(own, history, COMMAND_SECONDS)
+            if ran is not None and _TRACEBACK in ran.output:
+                return "\n".join(ran.output.strip().splitlines()[-12:])[-1200:]
+            checked = True
+        return "" if checked else None
 
     async def problem(self, history: Sequence[Event], summary: str, kept: str = "") -> str:
         """What the evidence says is wrong with a finish ("" when nothing). `kept`: a file Hearth
@@ -720,6 +774,8 @@ class FinishReview:
             )
         if not found and committed_last(turn, self.dispatcher):
             found = await self._copied_commit(task, history)
+        if not found and asks_undo(task):
+            found = await self._not_undone(task, history)
         if found:
             return found
         touched = bool(kept) or any(
@@ -823,6 +879,20 @@ class FinishReview:
             original_files=", ".join(original_files[:5]) or "no file",
             head_files=", ".join(head_files[:5]) or "no file",
         )
+
+    async def _not_undone(self, task: str, history: Sequence[Event]) -> str:
+        """The task asks to undo a commit it quotes, and the last commit does not mirror its
+        changes (agent/commits): what to do instead. "" when it does, or git cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        listing = await self._git(LIST, history)
+        found = named(listing, quoted_messages(task)) if listing else None
+        if found is None:
+            return ""
+        head, original, message = found
+        if undoes(await self._git(counts(head, original), history), head, original) is not False:
+            return ""
+        return render("finish_problem_not_undone", message=message, short=original[:7])
 
     async def _git(self, command: str, history: Sequence[Event]) -> str:
         """A read-only git command's output; "" when it was refused or failed."""

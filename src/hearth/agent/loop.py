@@ -24,7 +24,7 @@ from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profi
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.done import FinishReview
+from hearth.agent.done import FinishReview, stuck_rewrite
 from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
@@ -384,6 +384,10 @@ class Agent:
             if self.profile.small and await self._review().rescued(self.history):
                 raise _done_by_a_version() from None
             raise
+        # the same text written back over failing checks (the 1.5B's circle after a crash): other
+        # versions of it now, and done when one passes and nothing else is wrong
+        if self.profile.small and stuck_rewrite(self.history) and await self._review().rescued(self.history):
+            raise _done_by_a_version()
 
     def _review(self) -> FinishReview:
         """The judge of a small model's finish, able to try versions of a file (agent/versions)."""
