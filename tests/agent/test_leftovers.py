@@ -73,6 +73,18 @@ def test_names_the_task_says_to_add_must_be_in_the_file_and_a_deleted_section_go
     assert missing_added(TOX_TASK, tmp_path, ["tox.ini"]) == ""
 
 
+def test_a_name_to_add_inside_another_word_is_not_there(tmp_path: Path) -> None:
+    """Asked to add a "lint" script and eslint, the 1.5B added eslint only and finished (exit 0):
+    "lint" was found inside "eslint"."""
+    task = 'In package.json, add a "lint" script "eslint src" and "eslint": "^9.5.0" to the devDependencies.'
+    (tmp_path / "package.json").write_text('{"scripts": {}, "devDependencies": {"eslint": "^9.5.0"}}\n')
+    assert "the task asks to add lint" in missing_added(task, tmp_path, ["package.json"])
+    (tmp_path / "package.json").write_text(
+        '{"scripts": {"lint": "eslint src"}, "devDependencies": {"eslint": "^9.5.0"}}\n'
+    )
+    assert missing_added(task, tmp_path, ["package.json"]) == ""
+
+
 def test_only_names_are_read_as_added_never_prose_files_or_a_commits_step() -> None:
     assert added("Add an --ignore-case option (short form -i) to search.py. Add a test for it.") == [
         "--ignore-case"

@@ -28,5 +28,24 @@ def test_only_printed_examples_naming_the_data_are_read(tmp_path: Path) -> None:
     (tmp_path / "loans.csv").write_text("title,borrower,due\nDune,mia,2026-03-01\n")
     task = "Write count.py: it reads a CSV like `Dune,mia,2026-03-01` and prints how many books there are."
     assert unshaped(task, tmp_path, "Dune: 1\n") == ""  # the example is the input, not the output
-    task = "python3 count.py loans.csv prints `3 books` then `done`."
-    assert unshaped(task, tmp_path, "Dune\n") == ""  # examples naming no data: no form to judge
+    task = "python3 count.py loans.csv prints `done` when it is finished."
+    assert unshaped(task, tmp_path, "Dune\n") == ""  # an example naming no data and no number
+
+
+def test_an_example_with_numbers_has_a_form_without_naming_the_data(tmp_path: Path) -> None:
+    """The 1.5B's monthly totals printed `2026-01-03: 1508.1000000000001 (1 expenses)` for the
+    form `2026-01: 736.70 (3 expenses)`, and it finished with exit 0."""
+    (tmp_path / "expenses.csv").write_text("date,category,amount\n2026-01-03,rent,650.00\n")
+    task = (
+        "python3 monthly.py FILE reads a CSV like expenses.csv and prints one line per month in the "
+        "form `2026-01: 736.70 (3 expenses)`, then a last line `most spent in 2026-02`; for a file "
+        "with no rows it prints just `no expenses`."
+    )
+    wrong = "2026-01-03: 1508.1000000000001 (1 expenses)\nmost spent in 2026-01-03\n"
+    assert unshaped(task, tmp_path, wrong) == "2026-01: 736.70 (3 expenses)"
+    right = "2026-01: 650.00 (1 expenses)\nmost spent in 2026-01\n"
+    assert unshaped(task, tmp_path, right) == ""
+    assert unshaped(task, tmp_path, "no expenses\n") == ""  # another input's output: not judged
+    placeholder = "python3 total.py FILE prints `total: N minutes`."
+    assert unshaped(placeholder, tmp_path, "total: 170 minutes\n") == ""
+    assert unshaped(placeholder, tmp_path, "170\n") == "total: N minutes"

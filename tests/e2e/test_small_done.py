@@ -1244,3 +1244,39 @@ def test_a_task_asking_to_undo_a_commit_is_read_with_the_commit_it_quotes() -> N
     assert undoes(listing, head, red) is True
     assert undoes(listing.replace("2\t1\ttheme.py", "1\t0\tREADME.md"), head, red) is False
     assert undoes("fatal: bad object", head, red) is None
+
+
+def test_a_file_to_rename_still_there_under_its_old_name_goes_back_with_git_mv(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to rename notes.txt to NOTES.md, the 1.5B wrote NOTES.md as a copy, committed it and
+    finished; told notes.txt was unchanged, it edited its text. The finish goes back saying the
+    file is still there, with the command that moves it."""
+    init_repo(workspace)
+    notes = "Pancakes: 2 eggs.\n"
+    (workspace / "notes.txt").write_text(notes)
+    (workspace / "build.py").write_text("print(open('notes.txt').read())\n")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-qm", "Add notes")
+    task = (
+        "Rename notes.txt to NOTES.md so that git records it as a rename, make build.py read "
+        "NOTES.md instead, and commit both changes together with the message 'Rename notes'."
+    )
+    script = [
+        *wrote("NOTES.md", "## Rename notes\n\n" + notes),
+        act("edit", path="build.py", old="notes.txt", new="NOTES.md"),
+        act("git_add", paths=["build.py", "NOTES.md"]),
+        act("git_commit", message="Rename notes"),
+        act("finish", summary="Renamed notes.txt."),
+        act("shell", command="git reset -q --soft HEAD~1 && git mv -f notes.txt NOTES.md"),
+        act("git_commit", message="Rename notes"),
+        act("finish", summary="Renamed notes.txt."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "notes.txt is still there" in notice.text and "`git mv -f notes.txt NOTES.md`" in notice.text
+    assert not (workspace / "notes.txt").exists()
+    assert (workspace / "NOTES.md").read_text() == notes
+    assert git(workspace, "log", "--format=%s", "-2").split("\n")[:2] == ["Rename notes", "Add notes"]

@@ -371,7 +371,8 @@ def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     """A file the task names that a sentence of the summary names too (not denying it) and
     that is not in the workspace: ".gitignore was added and committed" with no .gitignore."""
     task = task_of(history)
-    asked = set(_names(task))
+    moved = {m.group(1) for m in _FILE_MOVE.finditer(task)}  # gone by design: "Renamed notes.txt"
+    asked = set(_names(task)) - moved
     for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
         if _NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
             continue  # not a claim that something was done ("Create counts.py" in a plan)
@@ -403,6 +404,27 @@ def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher
     for name in asked_files(task):
         if os.path.isfile(root / name) and os.path.normpath(name) not in changed:
             return render("finish_problem_file_unchanged", name=name)
+    return ""
+
+
+_FILE_MOVE = re.compile(
+    r"\b(?:rename|move)\s+(?:the\s+file\s+)?[`'\"]?((?:[\w-]+/)*[\w-]+\.\w+)[`'\"]?\s+(?:to|as|into)\s+"
+    r"(?:the\s+(?:file|folder)\s+)?[`'\"]?((?:[\w.-]+/)*[\w-]+(?:\.\w+|/))[`'\"]?",
+    re.IGNORECASE,
+)
+
+
+def file_not_moved(task: str, root: Path) -> str:
+    """A file the task asks to rename or move ("Rename notes.txt to NOTES.md") still in the
+    workspace under its old name: the 1.5B wrote NOTES.md as a copy, committed it, and was
+    then told notes.txt was unchanged. What to run instead; "" when every such file moved."""
+    for match in _FILE_MOVE.finditer(task):
+        old, new = match.group(1), match.group(2)
+        if os.path.normpath(old) == os.path.normpath(new) or not os.path.lexists(root / old):
+            continue
+        mover = "git mv -f" if os.path.lexists(root / ".git") else "mv -f"
+        command = f"{mover} {shlex.quote(old)} {shlex.quote(new)}"
+        return render("finish_problem_file_not_moved", old=old, new=new, command=command)
     return ""
 
 
@@ -787,7 +809,11 @@ class FinishReview:
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
         named = _names(task) + _bare_names(task, root)
-        found = asked_unchanged(history, turn, self.dispatcher, kept) or leftover_problem(task, root, named)
+        found = (
+            file_not_moved(task, root)
+            or asked_unchanged(history, turn, self.dispatcher, kept)
+            or leftover_problem(task, root, named)
+        )
         if found:
             return found
         found = lost_section(turn, self.dispatcher, task)

@@ -122,10 +122,17 @@ def missing_added(task: str, root: Path, named: list[str]) -> str:
     files = [root / n for n in named if _regular(root / n)] or _text_files(root)
     texts = [t for t in (read_text_file(f) for f in files) if t is not None]
     for name in added(task):
-        if not any(name in text for text in texts):
+        if not any(_stands_in(name, text) for text in texts):
             shown = ", ".join(str(f.relative_to(root)) for f in files[:_SHOWN]) or "the workspace"
             return render("finish_problem_missing_added", name=name, files=shown)
     return ""
+
+
+def _stands_in(name: str, text: str) -> bool:
+    """Whether `name` is in `text` as a word of its own: "lint" is not in "eslint"."""
+    before = r"(?<![\w-])" if name[:1].isalnum() or name[:1] == "_" else ""
+    after = r"(?![\w-])" if name[-1:].isalnum() or name[-1:] == "_" else ""
+    return re.search(before + re.escape(name) + after, text) is not None
 
 
 def _where(name: str, files: list[Path], root: Path | None = None, *, in_test_names: bool = False) -> str:

@@ -7,6 +7,11 @@ script printed `Walden (271 days late)`, and it finished (exit 0). No output is 
 is literal. A run of the script that printed lines, none of that form, is evidence the work is
 not done. Only examples the task says are printed and that name the data are read: "`1 day late`
 for one day" is a fragment, "a CSV like `Dune,mia,2026-03-01`" is the input.
+
+An example naming no data has a form too when it holds a number (`2026-01: 736.70 (3 expenses)`,
+`total: 170 minutes`): the numbers are the computed part; one without (`no expenses`) is the
+output of another input. A number with decimals stands for one with as many (`736.70`: the 1.5B
+printed `1508.1000000000001`), and a word in capitals for any value (`total: N minutes`).
 """
 
 from __future__ import annotations
@@ -42,19 +47,24 @@ def data_words(root: Path) -> set[str]:
 
 
 def shape(example: str, data: set[str]) -> re.Pattern[str] | None:
-    """The form of an example line, or None when it names nothing from the data."""
+    """The form of an example line, or None when it names nothing from the data and holds no
+    number or placeholder."""
     parts, named = [], False
     for token in _TOKEN.findall(example.strip()):
         if _NUMBER.fullmatch(token):
-            parts.append(r"-?\d+(?:\.\d+)?")
+            decimals = len(token.partition(".")[2])
+            parts.append(rf"-?\d+\.\d{{{decimals}}}" if decimals else r"-?\d+")
         elif token in data:
             parts.append(r"\S+(?: \S+)*?")
+            named = True
+        elif token.isupper() and token.isalpha() and token not in ("I", "A"):  # a placeholder: N, YYYY
+            parts.append(r"\S+")
             named = True
         elif token.isspace():
             parts.append(r"\s+")
         else:
             parts.append(re.escape(token))
-    return re.compile("".join(parts)) if named else None
+    return re.compile("".join(parts)) if named or any(c.isdigit() for c in example) else None
 
 
 def unshaped(task: str, root: Path, output: str) -> str:
@@ -62,8 +72,11 @@ def unshaped(task: str, root: Path, output: str) -> str:
     has the form of; "" when each has one (or there is none to judge, or nothing printed)."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     data = data_words(root)
-    if not any(word in data for line in lines for word in re.findall(r"[A-Za-z][\w'-]*", line)):
-        return ""  # nothing printed about the data (another input, an error): nothing to judge
+    if not any(
+        any(c.isdigit() for c in line) or any(w in data for w in re.findall(r"[A-Za-z][\w'-]*", line))
+        for line in lines
+    ):
+        return ""  # nothing printed about the data, no number (another input): nothing to judge
     for match in _EXAMPLE.finditer(task):
         said = task[max(0, match.start() - 60) : match.start()].rsplit(".", 1)[-1]
         form = shape(match.group(1), data) if _PRINTED.search(said) else None
