@@ -1280,3 +1280,33 @@ def test_a_file_to_rename_still_there_under_its_old_name_goes_back_with_git_mv(
     assert not (workspace / "notes.txt").exists()
     assert (workspace / "NOTES.md").read_text() == notes
     assert git(workspace, "log", "--format=%s", "-2").split("\n")[:2] == ["Rename notes", "Add notes"]
+
+
+def test_a_script_run_on_the_tasks_example_that_prints_nothing_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: "python3 monthly.py FILE reads a CSV like expenses.csv and prints ...": the
+    1.5B's script defined its function and never called it; Hearth ran it on expenses.csv, saw
+    nothing printed, and the run ended 0."""
+    (workspace / "prices.csv").write_text("item,price\ntea,3\ncake,4\n")
+    uncalled = (
+        "import csv, sys\n\n\ndef total(path):\n"
+        "    print(f\"total: {sum(int(r['price']) for r in csv.DictReader(open(path)))}\")\n"
+    )
+    called = uncalled + "\n\nif __name__ == '__main__':\n    total(sys.argv[1])\n"
+    task = "Write total.py: python3 total.py FILE reads a CSV like prices.csv and prints `total: N`."
+    script = [
+        *wrote("total.py", uncalled),
+        act("finish", summary="Wrote total.py."),
+        *wrote("total.py", called),
+        act("finish", summary="Wrote total.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        # the versions asked over the silent run (agent/versions) bring the same text back
+        server.routes["This version of total.py is wrong"] = [
+            ScriptedReply(text=f"```python\n{uncalled}```")
+        ] * 4
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "if __name__ ==" in notice.text and "total(" in notice.text

@@ -570,3 +570,61 @@ def test_the_same_text_written_back_over_a_crash_of_its_own_run_gets_versions(
     ]
     assert "TypeError" in runs[0][1] and not runs[0][0].startswith("hearth-")  # the model's own run
     assert runs[-1][1] == "Dune" and runs[-1][0].startswith("hearth-check")  # run again on the version
+
+
+HEALTH = "def calc_bmi(weight, height):\n    return round(weight / height**2, 1)\n"
+CHECKUP = "from health import calc_bmi\n\nprint(calc_bmi(70.0, 1.75))\n"
+HEALTH_TESTS = (
+    "from health import calc_bmi\n\n\ndef test_calc_bmi():\n    assert calc_bmi(70.0, 1.75) == 22.9\n"
+)
+
+
+def test_a_rename_left_half_done_over_failing_tests_is_finished_by_hearth(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B renamed the function where it is defined and rewrote the test file whole, losing
+    what it was not asked to change. With the checks failing, Hearth replaces the old name as a
+    word in the files that still have it (test names too), and keeps that when the checks pass:
+    no version is asked of the model."""
+    (workspace / "health.py").write_text(HEALTH)
+    (workspace / "checkup.py").write_text(CHECKUP)
+    (workspace / "test_health.py").write_text(HEALTH_TESTS)
+    task = (
+        "Rename the function calc_bmi to body_mass_index everywhere (health.py, checkup.py and "
+        "test_health.py), test names included. python3 checkup.py must print the same as before."
+    )
+    script = [
+        *wrote("health.py", HEALTH.replace("calc_bmi", "body_mass_index")),
+        act("finish", summary="Renamed calc_bmi."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        asked = [r for r in server.requests if "This version of" in json.dumps(r["messages"][:2])]
+    assert res.code == 0, res.stdout[-2000:]
+    assert asked == []
+    assert (workspace / "checkup.py").read_text() == CHECKUP.replace("calc_bmi", "body_mass_index")
+    assert (workspace / "test_health.py").read_text() == HEALTH_TESTS.replace("calc_bmi", "body_mass_index")
+    [notice] = version_notices(workspace)
+    assert "checkup.py, test_health.py" in notice.text
+
+
+def test_a_rename_hearth_finishes_is_put_back_when_the_checks_still_fail(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The rest of the rename made the tests no better (the model broke the function too): every
+    file it touched is put back as the model left it, and model versions are asked as before."""
+    (workspace / "health.py").write_text(HEALTH)
+    (workspace / "checkup.py").write_text(CHECKUP)
+    (workspace / "test_health.py").write_text(HEALTH_TESTS)
+    broken = HEALTH.replace("calc_bmi", "body_mass_index").replace(", 1)", ", 3)")
+    task = "Rename the function calc_bmi to body_mass_index everywhere (health.py, checkup.py and test_health.py)."
+    script = [*wrote("health.py", broken), act("finish", summary="Renamed calc_bmi.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["This version of"] = [fenced(broken)] * 4
+        hearth(
+            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+    assert (workspace / "checkup.py").read_text() == CHECKUP
+    assert (workspace / "test_health.py").read_text() == HEALTH_TESTS
+    assert all("rest of the way" not in n.text for n in version_notices(workspace))

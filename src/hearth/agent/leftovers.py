@@ -128,6 +128,25 @@ def missing_added(task: str, root: Path, named: list[str]) -> str:
     return ""
 
 
+def rest_of_rename(task: str, root: Path) -> dict[str, tuple[str, str]]:
+    """For the renames the task asks: each workspace text file where an old name still stands
+    as a word or in a test's name, by its workspace path, with its text and the text with the
+    new name in those places (a rename done the way an editor's refactoring does it)."""
+    changes: dict[str, tuple[str, str]] = {}
+    for old, new in renamed(task):
+        word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
+        in_test = re.compile(rf"\b(test_\w*?)(?<![A-Za-z0-9]){re.escape(old)}(?![A-Za-z0-9])")
+        for path in _text_files(root):
+            rel = str(path.relative_to(root))
+            text = changes[rel][1] if rel in changes else read_text_file(path)
+            if text is None:
+                continue
+            after = in_test.sub(rf"\g<1>{new}", word.sub(new, text))
+            if after != text:
+                changes[rel] = (changes[rel][0] if rel in changes else text, after)
+    return changes
+
+
 def _stands_in(name: str, text: str) -> bool:
     """Whether `name` is in `text` as a word of its own: "lint" is not in "eslint"."""
     before = r"(?<![\w-])" if name[:1].isalnum() or name[:1] == "_" else ""

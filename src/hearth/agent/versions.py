@@ -123,7 +123,7 @@ class Versions:
             count = self.count if most is None else min(most, self.count)
             number = await self._first_passing(path, task, original, failure, tests, check, seen, count)
         except BaseException:
-            self._restore(path, original)  # stopped midway (Ctrl-C, an error): never leave a try behind
+            self.restore(path, original)  # stopped midway (Ctrl-C, an error): never leave a try behind
             raise
         if number:
             text = current_text(paths, path) or ""
@@ -131,7 +131,7 @@ class Versions:
             self.record(Notice(reason=NoticeReason.VERSIONS, text=kept))
             return True
         if len(seen) > 1:
-            self._restore(path, original)
+            self.restore(path, original)
         if number is not None:  # None: no time to ask for any, nothing to tell
             self.record(
                 Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path))
@@ -167,7 +167,7 @@ class Versions:
             if text is None or text in seen:
                 continue
             seen.add(text)
-            if await self._write(path, text, n) and not await check():
+            if await self.write(path, text, n) and not await check():
                 return n + 1
         return 0 if asked else None
 
@@ -254,7 +254,8 @@ class Versions:
             return None
         return docstrings_back(kept_definitions(text, original, task)[0], original)
 
-    async def _write(self, path: str, text: str, number: int) -> bool:
+    async def write(self, path: str, text: str, number: int) -> bool:
+        """Write a try of `path` through the one dispatcher; whether it was written."""
         call = ToolCall(
             id=f"hearth-version-{number + 1}-{os.urandom(3).hex()}",
             name="write",
@@ -266,7 +267,7 @@ class Versions:
         result = events[-1]
         return isinstance(result, ToolResult) and result.ok
 
-    def _restore(self, path: str, original: str) -> None:
+    def restore(self, path: str, original: str) -> None:
         """Put the file back as the model left it: Hearth's own write, beneath the workspace with
         no symlink followed (a check that ran may have changed anything the sandbox lets it)."""
         paths = self.dispatcher.context.paths
