@@ -30,6 +30,15 @@ def fenced(text: str) -> ScriptedReply:
     return ScriptedReply(text=f"```python\n{text}```")
 
 
+def run_with_crashes(hearth: HearthCli, server: ScriptedServer, ws: Path, task: str):  # type: ignore[no-untyped-def]
+    """`hearth run` whose events may show a Python traceback (the model's script crashing is
+    the point of the test), unlike `run`, which takes one as Hearth's own crash."""
+    return hearth(
+        "run", task, "-w", str(ws), "--json", "--permission", "auto",
+        env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+    )  # fmt: skip
+
+
 def version_notices(ws: Path) -> list[Notice]:
     return [e for e in events(ws) if isinstance(e, Notice) and e.reason == "versions"]
 
@@ -510,10 +519,7 @@ def test_a_script_task_giving_its_input_as_a_placeholder_runs_it_on_the_example_
     script = [*wrote("total.py", crashing), act("finish", summary="total.py prints the total.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         server.routes["This version of total.py is wrong"] = [fenced(right)]
-        res = hearth(
-            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
-            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
-        )  # fmt: skip
+        res = run_with_crashes(hearth, server, workspace, task)
         asked = [r for r in server.requests if "This version of total.py" in json.dumps(r["messages"][:2])]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "total.py").read_text() == right
@@ -553,10 +559,7 @@ def test_the_same_text_written_back_over_a_crash_of_its_own_run_gets_versions(
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         server.routes["This version of overdue.py is wrong"] = [fenced(right)]
-        res = hearth(
-            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
-            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
-        )  # fmt: skip
+        res = run_with_crashes(hearth, server, workspace, task)
         asked = [r for r in server.requests if "This version of overdue.py" in json.dumps(r["messages"][:2])]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "overdue.py").read_text() == right
@@ -621,10 +624,7 @@ def test_a_rename_hearth_finishes_is_put_back_when_the_checks_still_fail(
     script = [*wrote("health.py", broken), act("finish", summary="Renamed calc_bmi.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         server.routes["This version of"] = [fenced(broken)] * 4
-        hearth(
-            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
-            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
-        )  # fmt: skip
+        run_with_crashes(hearth, server, workspace, task)
     assert (workspace / "checkup.py").read_text() == CHECKUP
     assert (workspace / "test_health.py").read_text() == HEALTH_TESTS
     assert all("rest of the way" not in n.text for n in version_notices(workspace))

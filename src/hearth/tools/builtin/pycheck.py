@@ -96,10 +96,11 @@ def _ignored_note(rel: str, tree: ast.AST, before: str | None) -> str:
         old = ast.parse(before)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ""
+    before_use = _parameter_use(old)
     ignored = [
         (name, param) for name, params in _parameter_use(tree).items()
         for param, used in params.items()
-        if not used and _parameter_use(old).get(name, {}).get(param)
+        if not used and before_use.get(name, {}).get(param)
     ]  # fmt: skip
     if not ignored:
         return ""
