@@ -615,12 +615,13 @@ def test_a_rename_hearth_finishes_is_put_back_when_the_checks_still_fail(
     hearth: HearthCli, workspace: Path
 ) -> None:
     """The rest of the rename made the tests no better (the model broke the function too): every
-    file it touched is put back as the model left it, and model versions are asked as before."""
+    file it touched is put back as the model left it, and model versions are asked as before. (The
+    task names no file: none was shown with it, so there is no earlier text to start from.)"""
     (workspace / "health.py").write_text(HEALTH)
     (workspace / "checkup.py").write_text(CHECKUP)
     (workspace / "test_health.py").write_text(HEALTH_TESTS)
     broken = HEALTH.replace("calc_bmi", "body_mass_index").replace(", 1)", ", 3)")
-    task = "Rename the function calc_bmi to body_mass_index everywhere (health.py, checkup.py and test_health.py)."
+    task = "Rename the function calc_bmi to body_mass_index everywhere, test names included."
     script = [*wrote("health.py", broken), act("finish", summary="Renamed calc_bmi.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         server.routes["This version of"] = [fenced(broken)] * 4
@@ -628,3 +629,37 @@ def test_a_rename_hearth_finishes_is_put_back_when_the_checks_still_fail(
     assert (workspace / "checkup.py").read_text() == CHECKUP
     assert (workspace / "test_health.py").read_text() == HEALTH_TESTS
     assert all("rest of the way" not in n.text for n in version_notices(workspace))
+
+
+def test_a_rename_whose_test_file_lost_a_line_is_finished_from_the_files_shown_with_the_task(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B rewrote the test file whole with the new name and without an import the tests
+    need, and renamed nothing else. The rest of the rename from the files as they are still
+    fails (the import is gone); from the files as Hearth showed them with the task, renamed as
+    words, the checks pass, and that is kept."""
+    health = HEALTH + "\n\ndef category(bmi):\n    return 'healthy' if bmi < 25 else 'overweight'\n"
+    tests = (
+        "from health import calc_bmi, category\n\n\ndef test_calc_bmi():\n"
+        "    assert calc_bmi(70.0, 1.75) == 22.9\n\n\ndef test_category():\n"
+        "    assert category(22.9) == 'healthy'\n"
+    )
+    (workspace / "health.py").write_text(health)
+    (workspace / "checkup.py").write_text(CHECKUP)
+    (workspace / "test_health.py").write_text(tests)
+    lost = tests.replace("calc_bmi", "body_mass_index").replace(", category", "")
+    task = (
+        "Rename the function calc_bmi to body_mass_index everywhere (health.py, checkup.py and "
+        "test_health.py), test names included. The tests must still pass."
+    )
+    script = [*wrote("test_health.py", lost), act("finish", summary="Renamed calc_bmi.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        asked = [r for r in server.requests if "This version of" in json.dumps(r["messages"][:2])]
+    assert res.code == 0, res.stdout[-2000:]
+    assert asked == []
+    assert (workspace / "test_health.py").read_text() == tests.replace("calc_bmi", "body_mass_index")
+    assert (workspace / "health.py").read_text() == health.replace("calc_bmi", "body_mass_index")
+    assert (workspace / "checkup.py").read_text() == CHECKUP.replace("calc_bmi", "body_mass_index")
+    [notice] = version_notices(workspace)
+    assert "test_health.py" in notice.text

@@ -76,6 +76,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, renamed, rest_of_rename
 from hearth.agent.named_files import named_paths
+from hearth.agent.overview import shown_texts
 from hearth.agent.sections import dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
@@ -760,13 +761,34 @@ class FinishReview:
         """A rename the task asks, left in some files while the checks fail: the old name
         replaced as a word there (agent/leftovers), written like a version and kept when the
         checks then pass (the 1.5B rewrote a test file whole, renaming the calls and losing an
-        import, where one word a line was to change). The first file changed, or ""."""
+        import, where one word a line was to change). When that is not enough, the same from the
+        files as they were shown with the task (the lost import comes back). The first file
+        changed, or ""."""
         assert self.versions is not None
-        changes = rest_of_rename(task, self.dispatcher.context.workspace)
-        if not changes or not all(self.versions.allowed(p) for p in changes):
+        root = self.dispatcher.context.workspace
+        changes = rest_of_rename(task, root)
+        if not changes or not await self.checks_failing(history, task):
+            return ""  # no rename left to do, nothing to judge it by, or nothing fails
+        written = await self._rename_tried(changes, history, task)
+        shown = shown_texts(history)
+        if written is None and shown:
+            fresh = rest_of_rename(task, root, start=shown)
+            if fresh != changes:
+                written = await self._rename_tried(fresh, history, task)
+        if not written:
             return ""
-        if not await self.checks_failing(history, task):
-            return ""  # nothing to judge it by, or nothing fails
+        files = ", ".join(written)
+        self.record(Notice(reason=NoticeReason.VERSIONS, text=render("notice_rename_finished", files=files)))
+        return written[0]
+
+    async def _rename_tried(
+        self, changes: dict[str, tuple[str, str]], history: Sequence[Event], task: str
+    ) -> list[str] | None:
+        """The renamed files written and kept when the checks then pass; None (each file put back)
+        when they do not, or a write did not go through or would ask the person."""
+        assert self.versions is not None
+        if not all(self.versions.allowed(p) for p in changes):
+            return None
         written: list[str] = []
         passed = False
         try:
@@ -779,11 +801,7 @@ class FinishReview:
             if not passed:
                 for path in written:
                     self.versions.restore(path, changes[path][0])
-        if not passed:
-            return ""
-        files = ", ".join(written)
-        self.record(Notice(reason=NoticeReason.VERSIONS, text=render("notice_rename_finished", files=files)))
-        return written[0]
+        return written if passed else None
 
     async def checks_failing(self, history: Sequence[Event], task: str) -> str | None:
         """What the workspace's checks print when they fail now: the project's tests, then the

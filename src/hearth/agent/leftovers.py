@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 from hearth.prompts import render
@@ -128,23 +129,36 @@ def missing_added(task: str, root: Path, named: list[str]) -> str:
     return ""
 
 
-def rest_of_rename(task: str, root: Path) -> dict[str, tuple[str, str]]:
+def rest_of_rename(
+    task: str, root: Path, start: Mapping[str, str] | None = None
+) -> dict[str, tuple[str, str]]:
     """For the renames the task asks: each workspace text file where an old name still stands
     as a word or in a test's name, by its workspace path, with its text and the text with the
-    new name in those places (a rename done the way an editor's refactoring does it)."""
+    new name in those places (a rename done the way an editor's refactoring does it). `start`:
+    texts to rename instead of what some files hold now (the files as shown with the task); each
+    of those is in the result when its renamed text differs from what the file holds."""
     changes: dict[str, tuple[str, str]] = {}
+    if not renamed(task):
+        return changes
+    for path in _text_files(root):
+        rel = str(path.relative_to(root))
+        now = read_text_file(path)
+        if now is None:
+            continue
+        after = renamed_text(task, start[rel] if start and rel in start else now)
+        if after != now:
+            changes[rel] = (now, after)
+    return changes
+
+
+def renamed_text(task: str, text: str) -> str:
+    """`text` with each old name the task renames replaced by its new name, as a word and in the
+    tests' names."""
     for old, new in renamed(task):
         word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
         in_test = re.compile(rf"\b(test_\w*?)(?<![A-Za-z0-9]){re.escape(old)}(?![A-Za-z0-9])")
-        for path in _text_files(root):
-            rel = str(path.relative_to(root))
-            text = changes[rel][1] if rel in changes else read_text_file(path)
-            if text is None:
-                continue
-            after = in_test.sub(rf"\g<1>{new}", word.sub(new, text))
-            if after != text:
-                changes[rel] = (changes[rel][0] if rel in changes else text, after)
-    return changes
+        text = in_test.sub(rf"\g<1>{new}", word.sub(new, text))
+    return text
 
 
 def _stands_in(name: str, text: str) -> bool:

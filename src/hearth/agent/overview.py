@@ -8,10 +8,12 @@ repair. Hidden entries and the usual bulky folders are left out.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from hearth.agent.named_files import split_present
 from hearth.core.errors import ToolError
+from hearth.core.events import Event, HearthMessage
 from hearth.core.protocols import WorkspacePaths
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target"})
@@ -89,3 +91,14 @@ def named_contents(paths: WorkspacePaths, task: str) -> list[tuple[str, Path, st
         if len(shown) == SHOWN_FILES:
             break
     return shown
+
+
+def shown_texts(history: Sequence[Event]) -> dict[str, str]:
+    """The files shown whole with the session's first task, by workspace path, with their text as
+    it was then (before the model changed anything): what a finished rename or a version starts
+    from when the model's own rewrite lost part of a file."""
+    texts: dict[str, str] = {}
+    for event in history:
+        if isinstance(event, HearthMessage) and event.reason == "files":
+            texts.update(zip(event.shown, event.texts, strict=False))
+    return texts

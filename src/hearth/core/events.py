@@ -65,6 +65,7 @@ class HearthMessage(EventBase):
     reason: str  # plan | plan_approved | deep | resume | conversation | memories | files (a small model's first look)
     text: str
     shown: tuple[str, ...] = ()  # workspace paths `text` shows whole: they count as read (a resume too)
+    texts: tuple[str, ...] = ()  # each shown file's text as it was then, in `shown`'s order
 
 
 class ModelReply(EventBase):

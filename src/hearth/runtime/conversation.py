@@ -207,7 +207,9 @@ class Conversation:
                 first_look, shown = self._first_look(text)
                 first_look += await self._failing_tests(text)
                 if first_look:
-                    opening.append(HearthMessage(reason="files", text=first_look, shown=shown))
+                    names = tuple(name for name, _ in shown)
+                    texts = tuple(content for _, content in shown)
+                    opening.append(HearthMessage(reason="files", text=first_look, shown=names, texts=texts))
             offer = self._memories(text)
             if offer:
                 opening.append(HearthMessage(reason="memories", text=offer))
@@ -222,12 +224,12 @@ class Conversation:
             return await self._plan(opening)
         return await self.agent.run(*opening)
 
-    def _first_look(self, task: str) -> tuple[str, tuple[str, ...]]:
+    def _first_look(self, task: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """For a small model's first task: the workspace's files, the files the task names that
         are not there (the 1.5B summarised notes.txt when the report it was asked about was
         missing), and in a git repository the git tools its short prompt leaves out (shown there,
         they made it `git init` where no one asked; left out, it could not commit where asked).
-        With it, the files it shows whole."""
+        With it, the files it shows whole, each with its text."""
         root = self.agent.dispatcher.context.workspace
         listing = workspace_overview(root)
         if not listing:
@@ -254,10 +256,10 @@ class Conversation:
         found = await review.failing_now(task, agent.history)
         return "\n" + found if found else ""
 
-    def _named_files(self, task: str) -> tuple[str, tuple[str, ...]]:
+    def _named_files(self, task: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """The small files the task names, whole (agent/overview), each then counting as read:
         the read-before-write guard lets a whole-file rewrite of what the model was shown through.
-        With them, their names."""
+        With them, their names and texts."""
         context = self.agent.dispatcher.context
         shown = named_contents(context.paths, task)
         if not shown:
@@ -266,7 +268,7 @@ class Conversation:
             if context.known is not None:
                 context.known.note(context.paths, path, shown=True)
         files = "\n".join(render("workspace_named_file", name=n, content=c.rstrip("\n")) for n, _, c in shown)
-        return "\n" + render("workspace_named_files", files=files), tuple(n for n, _, _ in shown)
+        return "\n" + render("workspace_named_files", files=files), tuple((n, c) for n, _, c in shown)
 
     def _memories(self, text: str) -> str | None:
         """Memories for a new task: a message after the stable prefix (the system prompt never
