@@ -578,7 +578,7 @@ def test_a_script_the_task_runs_that_now_fails_with_a_traceback_goes_back(
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         # the versions Hearth asks for over the crash (agent/versions) bring the same file back
-        server.routes["This version of client.py is wrong"] = [
+        server.routes["Reply with the complete client.py"] = [
             ScriptedReply(text=f"```python\n{broken}```")
         ] * 4
         task = "Make client.py read BASE from config.json. python3 client.py must print the same as before."
@@ -910,7 +910,7 @@ def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, work
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         # the versions Hearth asks for over the failing command (agent/versions) change nothing
-        server.routes["This version of joinlines.py is wrong"] = [
+        server.routes["Reply with the complete joinlines.py"] = [
             ScriptedReply(text=f"```python\n{JOIN}```")
         ] * 4
         res = run(hearth, server, workspace, task)
@@ -1303,7 +1303,7 @@ def test_a_script_run_on_the_tasks_example_that_prints_nothing_goes_back(
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         # the versions asked over the silent run (agent/versions) bring the same text back
-        server.routes["This version of total.py is wrong"] = [
+        server.routes["Reply with the complete total.py"] = [
             ScriptedReply(text=f"```python\n{uncalled}```")
         ] * 4
         res = run(hearth, server, workspace, task)

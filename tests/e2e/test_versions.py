@@ -23,7 +23,7 @@ from support import HearthCli, state_of
 TASK = "A test in test_stats.py fails. Fix the bug in stats.py."
 WRONG = MEDIAN_BUG.replace("len(xs) // 2", "(len(xs) - 1) // 2")
 ALSO_WRONG = MEDIAN_BUG.replace("len(xs) // 2", "0")
-ROUTE = "This version of stats.py is wrong"  # in a version request, never in the model's own
+ROUTE = "Reply with the complete stats.py"  # in a version request, never in the model's own
 
 
 def fenced(text: str) -> ScriptedReply:
@@ -69,7 +69,12 @@ def test_a_wrong_fix_finished_over_failing_tests_is_replaced_by_a_version_they_p
     assert TASK in user["content"] and WRONG.strip() in user["content"] and "do not copy" in user["content"]
     assert "assert" in user["content"] and "def test_even" in user["content"]
     assert "response_format" not in asked[0]  # plain text: the file in a fence, no grammar
-    assert asked[1]["temperature"] == 0.9 and asked[0]["temperature"] != 0.9  # then more randomness
+    # the second from stats.py as shown with the task (the bug as given, not the model's wrong fix:
+    # the 1.5B's versions of its own wrong file kept its mistake), at the same temperature
+    second = asked[1]["messages"][1]["content"]
+    assert "stats.py as it was given" in second and MEDIAN_BUG.strip() in second
+    assert WRONG.strip() not in second and "def test_even" in second and "assert" in second
+    assert asked[1]["temperature"] == asked[0]["temperature"] != 0.9
     [notice] = version_notices(workspace)
     assert "version 2" in notice.text and "(xs[mid - 1] + xs[mid]) / 2" in notice.text
     assert finished(workspace).final_text == "Fixed median()."
@@ -103,8 +108,12 @@ def test_when_no_version_passes_the_file_is_put_back_and_the_model_can_go_on(
         server.routes[ROUTE] = versions
         res = run(hearth, server, workspace, TASK)
         pushed_back = json.dumps(server.requests[-3]["messages"][-2:])
+        asked = version_requests(server)
     assert res.code == 0, res.stdout[-2000:]
     assert versions == []  # all four asked for
+    # the first two at the session's temperature (the model's file, then the file as given), the
+    # rest with more randomness
+    assert [r["temperature"] for r in asked][2:] == [0.9, 0.9] and asked[0]["temperature"] != 0.9
     assert "none made the checks pass" in pushed_back and "tests fail after your last change" in pushed_back
     writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
     assert (
@@ -177,12 +186,14 @@ def test_the_output_a_task_states_judges_versions_when_there_are_no_tests(
     task = "Make avg.py print the average of the numbers in the file it is given: python3 avg.py nums.txt must print 2.5"
     script = [*wrote("avg.py", wrong), act("finish", summary="avg.py prints the average.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of avg.py is wrong"] = [
+        server.routes["Reply with the complete avg.py"] = [
             fenced(wrong.replace("sum(nums)", "max(nums)")),
             fenced(right),
         ]
         res = run(hearth, server, workspace, task)
-        asked = [r for r in server.requests if "This version of avg.py" in json.dumps(r["messages"][:2])]
+        asked = [
+            r for r in server.requests if "Reply with the complete avg.py" in json.dumps(r["messages"][:2])
+        ]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "avg.py").read_text() == right
     shown = asked[0]["messages"][1]["content"]
@@ -253,7 +264,7 @@ def test_a_rename_that_left_the_tests_calling_the_old_name_gets_versions_of_the_
     renamed = PLAYLIST_TESTS.replace("add_song", "enqueue")
     script = [*wrote("playlist.py", PLAYLIST), act("finish", summary="Renamed add_song to enqueue.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of test_playlist.py is wrong"] = [fenced(renamed)]
+        server.routes["Reply with the complete test_playlist.py"] = [fenced(renamed)]
         res = run(hearth, server, workspace, RENAME)
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "test_playlist.py").read_text() == renamed
@@ -269,17 +280,19 @@ def test_a_test_file_the_task_does_not_ask_to_change_is_never_varied(
     task = "Fix playlist.py (test_playlist.py shows how it is used)."
     script = [*wrote("playlist.py", PLAYLIST), *[act("finish", summary="Fixed it.")] * 3]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of test_playlist.py is wrong"] = [
+        server.routes["Reply with the complete test_playlist.py"] = [
             fenced(PLAYLIST_TESTS.replace("add_song", "enqueue"))
         ]
-        server.routes["This version of playlist.py is wrong"] = [
+        server.routes["Reply with the complete playlist.py"] = [
             fenced(PLAYLIST.replace("enqueue", "add_song"))
         ]
         res = run(hearth, server, workspace, task)
-        varied = [r for r in server.requests if "This version of" in json.dumps(r["messages"][:2])]
+        varied = [r for r in server.requests if "Reply with the complete " in json.dumps(r["messages"][:2])]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "test_playlist.py").read_text() == PLAYLIST_TESTS
-    assert varied and all("This version of playlist.py" in json.dumps(r["messages"][:2]) for r in varied)
+    assert varied and all(
+        "Reply with the complete playlist.py" in json.dumps(r["messages"][:2]) for r in varied
+    )
 
 
 def test_a_blocked_model_whose_file_a_version_fixes_ends_done(hearth: HearthCli, workspace: Path) -> None:
@@ -345,7 +358,7 @@ def test_a_version_the_stated_output_passes_leaves_the_test_the_task_asks_for_to
         act("finish", summary="Added --json and its test."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of counts.py is wrong"] = [
+        server.routes["Reply with the complete counts.py"] = [
             fenced(repr_version.replace("lines", "lines")),
             fenced(right),
         ]
@@ -371,8 +384,8 @@ def test_the_versions_vary_the_file_the_task_asks_to_change_not_its_input(
     poem = ScriptedReply(text="```\na\nb\nc\n```")  # asked again, then which lines: the same text
     script = [*wrote("poem.txt", "a\nb\nc\n"), poem, poem, act("finish", summary="Added --json.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of counts.py is wrong"] = [fenced(right)]
-        server.routes["This version of poem.txt is wrong"] = [ScriptedReply(text="```\nnot a poem\n```")] * 4
+        server.routes["Reply with the complete counts.py"] = [fenced(right)]
+        server.routes["Reply with the complete poem.txt"] = [ScriptedReply(text="```\nnot a poem\n```")] * 4
         res = run(hearth, server, workspace, task)
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "counts.py").read_text() == right
@@ -466,13 +479,15 @@ def test_a_version_asked_for_without_docstrings_is_written_with_them(
     (workspace / "test_solution.py").write_text(EXERCISE_TESTS)
     task = "Implement the function count_up_to in solution.py so that the tests in test_solution.py pass."
     with ScriptedServer([act("finish", summary="Done.")], model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of solution.py is wrong"] = [
+        server.routes["Reply with the complete solution.py"] = [
             *[fenced(EXERCISE.split("    raise")[0].removesuffix('    """\n'))] * 2,  # ran on: no code
             fenced(PRIMES),  # shown without docstrings: the code alone, right
             fenced(PRIMES),
         ]
         res = run(hearth, server, workspace, task)
-        asked = [r["messages"] for r in server.requests if "This version of solution.py" in json.dumps(r)]
+        asked = [
+            r["messages"] for r in server.requests if "Reply with the complete solution.py" in json.dumps(r)
+        ]
     assert res.code == 0, res.stdout[-2000:]
     assert len(asked) == 3 and asked[0] == asked[1] and "Take a non-negative" in asked[0][1]["content"]
     assert '"""' not in asked[2][1]["content"] and "What the code must do" in asked[2][1]["content"]
@@ -518,9 +533,11 @@ def test_a_script_task_giving_its_input_as_a_placeholder_runs_it_on_the_example_
     task = "Write total.py: python3 total.py FILE reads a CSV like prices.csv (columns item, price) and prints `total: N`."
     script = [*wrote("total.py", crashing), act("finish", summary="total.py prints the total.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of total.py is wrong"] = [fenced(right)]
+        server.routes["Reply with the complete total.py"] = [fenced(right)]
         res = run_with_crashes(hearth, server, workspace, task)
-        asked = [r for r in server.requests if "This version of total.py" in json.dumps(r["messages"][:2])]
+        asked = [
+            r for r in server.requests if "Reply with the complete total.py" in json.dumps(r["messages"][:2])
+        ]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "total.py").read_text() == right
     shown = asked[0]["messages"][1]["content"]
@@ -558,9 +575,13 @@ def test_the_same_text_written_back_over_a_crash_of_its_own_run_gets_versions(
         act("finish", summary="overdue.py lists overdue books."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of overdue.py is wrong"] = [fenced(right)]
+        server.routes["Reply with the complete overdue.py"] = [fenced(right)]
         res = run_with_crashes(hearth, server, workspace, task)
-        asked = [r for r in server.requests if "This version of overdue.py" in json.dumps(r["messages"][:2])]
+        asked = [
+            r
+            for r in server.requests
+            if "Reply with the complete overdue.py" in json.dumps(r["messages"][:2])
+        ]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "overdue.py").read_text() == right
     assert "TypeError" in asked[0]["messages"][1]["content"]
@@ -602,7 +623,7 @@ def test_a_rename_left_half_done_over_failing_tests_is_finished_by_hearth(
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
-        asked = [r for r in server.requests if "This version of" in json.dumps(r["messages"][:2])]
+        asked = [r for r in server.requests if "Reply with the complete " in json.dumps(r["messages"][:2])]
     assert res.code == 0, res.stdout[-2000:]
     assert asked == []
     assert (workspace / "checkup.py").read_text() == CHECKUP.replace("calc_bmi", "body_mass_index")
@@ -624,7 +645,7 @@ def test_a_rename_hearth_finishes_is_put_back_when_the_checks_still_fail(
     task = "Rename the function calc_bmi to body_mass_index everywhere, test names included."
     script = [*wrote("health.py", broken), act("finish", summary="Renamed calc_bmi.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes["This version of"] = [fenced(broken)] * 4
+        server.routes["Reply with the complete "] = [fenced(broken)] * 4
         run_with_crashes(hearth, server, workspace, task)
     assert (workspace / "checkup.py").read_text() == CHECKUP
     assert (workspace / "test_health.py").read_text() == HEALTH_TESTS
@@ -655,7 +676,7 @@ def test_a_rename_whose_test_file_lost_a_line_is_finished_from_the_files_shown_w
     script = [*wrote("test_health.py", lost), act("finish", summary="Renamed calc_bmi.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
-        asked = [r for r in server.requests if "This version of" in json.dumps(r["messages"][:2])]
+        asked = [r for r in server.requests if "Reply with the complete " in json.dumps(r["messages"][:2])]
     assert res.code == 0, res.stdout[-2000:]
     assert asked == []
     assert (workspace / "test_health.py").read_text() == tests.replace("calc_bmi", "body_mass_index")

@@ -755,7 +755,9 @@ class FinishReview:
         # exercises (a function written from its spec), and one of nine multi-file tasks' tries
         # kept a version, at 25 s a version.
         most = SEVERAL_FILES_VERSIONS if len(asked_files(task, asides=True)) > 1 else None
-        return path if await self.versions.find(path, task, failure, check, most=most) else ""
+        shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
+        start = shown.get(os.path.normpath(path))
+        return path if await self.versions.find(path, task, failure, check, most=most, start=start) else ""
 
     async def _rename_finished(self, history: Sequence[Event], task: str) -> str:
         """A rename the task asks, left in some files while the checks fail: the old name

@@ -14,6 +14,9 @@ the session's temperature and the rest at a higher one; writes each through the 
 (the same permissions, change guard and sandbox as the model's own writes) and runs the checks
 again. The first version they pass stays, and the model is told (the file's new text with it,
 so its next steps start from what is there); when none does, the file is put back as it was.
+When the file was shown with the task and the model has changed it since, the second version is
+asked from the file as it was shown (not the model's wrong one): the 1.5B's versions of its own
+wrong file kept its mistake, where one request from the exercise as given is what aider sends.
 At most `COUNT` versions, each only while the turn has time for it, once per turn, and only
 where the policy lets a write through without asking the person.
 """
@@ -75,6 +78,29 @@ def tried(history: Sequence[Event]) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Tries:
+    """What the versions of one file are asked from."""
+
+    current: str  # the file as it is now (the model's)
+    start: str | None  # the file as shown with the task, when the model has changed it since
+    failure: str
+    tests: tuple[str, str] | None
+    count: int
+
+    def shown(self, number: int) -> tuple[str, bool, bool]:
+        """The text version `number` (from 0) is asked from, whether without its docstrings, and
+        whether it is the file as shown with the task (the second). A `bare` one shows a Python
+        file without its docstrings, which are said apart: the 1.5B copying an exercise's long
+        docstring back ran on into the tests and never closed it (the file did not parse), while
+        without them it wrote the code. The bare ones come last, one after another: the same
+        request again costs the server no new prompt (it keeps the last prompt's prefix), where
+        alternating the two paid for the whole prompt each time."""
+        if number == 1 and self.start is not None:
+            return self.start, False, True
+        return self.current, number >= (self.count + 1) // 2, False
+
+
 @dataclass
 class Versions:
     """Asks for and tries versions of one file (see the module's docstring)."""
@@ -108,10 +134,12 @@ class Versions:
         check: Callable[[], Awaitable[str]],
         *,
         most: int | None = None,
+        start: str | None = None,
     ) -> bool:
         """Try versions of `path` until `check` (what still fails, "" when nothing does) passes,
-        at most `most` of them (default: `count`). True: one passed and is in the workspace (a
-        notice says so). False: none did, or none could be tried; the file is as it was."""
+        at most `most` of them (default: `count`). `start`: the file as it was shown with the
+        task, which the second version is asked from. True: one passed and is in the workspace
+        (a notice says so). False: none did, or none could be tried; the file is as it was."""
         paths = self.dispatcher.context.paths
         original = current_text(paths, path)
         if original is None or original.count("\n") > _MAX_LINES or not self.allowed(path):
@@ -121,7 +149,9 @@ class Versions:
         seen: set[str] = {original}
         try:
             count = self.count if most is None else min(most, self.count)
-            number = await self._first_passing(path, task, original, failure, tests, check, seen, count)
+            fresh = start if start is not None and start != original else None
+            tries = _Tries(original, fresh, failure, tests, count)
+            number = await self._first_passing(path, task, tries, check, seen)
         except BaseException:
             self.restore(path, original)  # stopped midway (Ctrl-C, an error): never leave a try behind
             raise
@@ -139,26 +169,18 @@ class Versions:
         return False
 
     async def _first_passing(
-        self,
-        path: str,
-        task: str,
-        original: str,
-        failure: str,
-        tests: tuple[str, str] | None,
-        check: Callable[[], Awaitable[str]],
-        seen: set[str],
-        count: int,
+        self, path: str, task: str, tries: _Tries, check: Callable[[], Awaitable[str]], seen: set[str]
     ) -> int | None:
         """The number (from 1) of the first version the checks pass, written in the workspace; 0
         when none did; None when there was no time to ask for one. `seen` gets each text tried."""
         longest, asked = _FIRST_SECONDS, 0
-        for n in range(count):
+        original = tries.current
+        for n in range(tries.count):
             if not self._has_time(longest):
                 break
             started = time.monotonic()
             try:
-                bare = n >= (count + 1) // 2  # the later half without docstrings (see _ask)
-                reply = await self._in_time(self._ask(path, task, original, failure, tests, n, bare))
+                reply = await self._in_time(self._ask(path, task, tries, n))
             except TimeoutError:
                 break  # the turn's end came first
             longest = max(longest if asked else 0.0, time.monotonic() - started)
@@ -194,33 +216,22 @@ class Versions:
                 return rel, text
         return None
 
-    async def _ask(
-        self,
-        path: str,
-        task: str,
-        current: str,
-        failure: str,
-        tests: tuple[str, str] | None,
-        number: int,
-        bare: bool = False,
-    ) -> str:
-        """One version: the first at the session's temperature, the others at a higher one. A
-        `bare` one shows a Python file without its docstrings, which are said apart: the 1.5B
-        copying an exercise's long docstring back ran on into the tests and never closed it (the
-        file did not parse), while without them it wrote the code. The bare ones come last, one
-        after another: the same request again costs the server no new prompt (it keeps the last
-        prompt's prefix), where alternating the two paid for the whole prompt each time."""
+    async def _ask(self, path: str, task: str, tries: _Tries, number: int) -> str:
+        """One version (see `_Tries.shown`): the first at the session's temperature, the others
+        at a higher one, except one asked from the file as shown with the task (its first)."""
+        current, bare, fresh = tries.shown(number)
         shown, spec = current, ""
         if bare and path.endswith(".py"):
             shown, docs = without_docstrings(current)
             spec = render("version_spec", docs="\n\n".join(docs)) if docs else ""
+        tests = tries.tests
         content = render(
-            "version_request",
+            "version_request_start" if fresh else "version_request",
             task=task.strip(),
             spec=spec,
             path=path,
             current=shown.rstrip("\n"),
-            failure=failure.strip()[-_FAILURE_CHARS:],
+            failure=tries.failure.strip()[-_FAILURE_CHARS:],
             tests=render("version_tests", path=tests[0], text=tests[1].rstrip("\n")) if tests else "",
         )
         request = ModelRequest(
@@ -228,7 +239,9 @@ class Versions:
                 Message(role="system", content=render("version_system")),
                 Message(role="user", content=content),
             ],
-            temperature=self.temperature if number == 0 else max(TEMPERATURE, self.temperature or 0.0),
+            temperature=self.temperature
+            if number == 0 or fresh
+            else max(TEMPERATURE, self.temperature or 0.0),
             max_tokens=self.max_tokens,
             extra=dict(self.extra or {}),
         )
