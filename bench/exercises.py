@@ -43,6 +43,10 @@ and `--set heldout9` the ninth round's:
 and `--set heldout10` the tenth round's:
 
     python bench/exercises.py --set heldout10 --out bench/heldout10/exercises
+
+and `--set heldout11` the eleventh round's:
+
+    python bench/exercises.py --set heldout11 --out bench/heldout11/exercises
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The eighth (heldout8): in none of the seven before, chosen the same way, by reading the problems only.
 # The ninth (heldout9): in none of the eight before, again chosen by reading the problems only.
 # The tenth (heldout10): in none of the nine before, chosen the same way, by reading the problems only.
+# The eleventh (heldout11): in none of the ten before, again chosen by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -77,6 +82,7 @@ SETS = {
     "heldout8": (40, 97, 122, 131, 150, 152, 155, 157),
     "heldout9": (17, 46, 96, 100, 133, 139, 151, 159),
     "heldout10": (23, 86, 90, 102, 112, 121, 136, 162),
+    "heldout11": (19, 37, 77, 114, 128, 135, 138, 146),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."

@@ -28,6 +28,7 @@ SUITES = {
     "heldout8": ["k61", "k62", "k63", "k64", "k65", "k66", "k67"],
     "heldout9": ["k71", "k72", "k73", "k74", "k75", "k76", "k77"],
     "heldout10": ["k81", "k82", "k83", "k84", "k85", "k86", "k87"],
+    "heldout11": ["k91", "k92", "k93", "k94", "k95", "k96", "k97"],
 }
 ORDER = ("heldout", "heldout2", *SUITES)
 TASKS = {name: load_tasks(BENCH / name) for name in SUITES}
