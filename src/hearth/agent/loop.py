@@ -23,6 +23,7 @@ from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
+from hearth.agent.deadline import DeadlinePassed, until
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.done import FinishReview, stuck_rewrite
 from hearth.agent.early_stop import first_new_call
@@ -350,15 +351,9 @@ class Agent:
     async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
         """The model's reply, or the turn's time limit: a reply still coming at the deadline is
         cancelled (a slow server must not keep a run past its --max-seconds)."""
-        if self.deadline is None:
-            return await work
-        limit = asyncio.timeout(max(0.0, self.deadline - time.monotonic()))
         try:
-            async with limit:
-                return await work
-        except TimeoutError:
-            if not limit.expired():
-                raise
+            return await until(self.deadline, work)
+        except DeadlinePassed:
             raise LimitReached(f"the time limit of {self.limits.max_seconds:.0f}s was reached") from None
 
     def _overflowed(self, request: ModelRequest) -> bool:

@@ -24,16 +24,16 @@ where the policy lets a write through without asking the person.
 from __future__ import annotations
 
 import ast
-import asyncio
 import logging
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from hearth.agent.body import current_text, kept_definitions
+from hearth.agent.deadline import DeadlinePassed, until
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.docstrings import docstrings_back, without_docstrings
 from hearth.agent.policy import Decision
@@ -180,8 +180,8 @@ class Versions:
                 break
             started = time.monotonic()
             try:
-                reply = await self._in_time(self._ask(path, task, tries, n))
-            except TimeoutError:
+                reply = await until(self.deadline, self._ask(path, task, tries, n))
+            except (DeadlinePassed, TimeoutError):
                 break  # the turn's end came first
             longest = max(longest if asked else 0.0, time.monotonic() - started)
             asked += 1
@@ -192,13 +192,6 @@ class Versions:
             if await self.write(path, text, n) and not await check():
                 return n + 1
         return 0 if asked else None
-
-    async def _in_time(self, work: Coroutine[Any, Any, str]) -> str:
-        """The reply, or TimeoutError when the turn's end comes first."""
-        if self.deadline is None:
-            return await work
-        async with asyncio.timeout(max(0.0, self.deadline - time.monotonic())):
-            return await work
 
     def _has_time(self, each: float) -> bool:
         # a version and its checks (a few seconds) must end before the turn does
