@@ -51,3 +51,23 @@ def test_a_module_written_over_with_text_that_imports_it_is_refused(tmp_path: Pa
     known.check_overwrite(
         tmp_path / "test_durations.py", tests, tests + "\n\ndef test_zero():\n    pass\n", "test_durations.py"
     )
+
+
+def test_a_file_shown_with_the_task_is_judged_by_its_result_when_it_is_python(tmp_path: Path) -> None:
+    """A fix of a shown Python file replaces the wrong line and goes through at once; a shown
+    text file written without one of its lines is still refused (once)."""
+    from hearth.sandbox.paths import SafePaths
+
+    bug = "def median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n"
+    fixed = "def median(xs):\n    xs = sorted(xs)\n    n = len(xs)\n    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2\n"
+    notes = "# Notes\n\nbuy milk\ncall the plumber on Monday\n"
+    (tmp_path / "stats.py").write_text(bug)
+    (tmp_path / "notes.md").write_text(notes)
+    paths = SafePaths(tmp_path)
+    known = KnownFiles(strict=True)
+    for name in ("stats.py", "notes.md"):
+        known.note(paths, paths.resolve(name), shown=True)
+    assert dropped_lines(bug, fixed)  # the old line is gone: the guard would have refused it
+    known.check_overwrite(paths.resolve("stats.py"), bug, fixed, "stats.py")
+    with pytest.raises(ToolError, match="would drop 1 of the 3 lines"):
+        known.check_overwrite(paths.resolve("notes.md"), notes, "# Notes\n\nbuy milk\n", "notes.md")

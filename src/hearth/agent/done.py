@@ -75,7 +75,7 @@ from hearth.agent.commits import (
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, renamed, rest_of_rename
-from hearth.agent.named_files import named_paths
+from hearth.agent.named_files import named_at, named_paths
 from hearth.agent.overview import shown_texts
 from hearth.agent.sections import dropped, read_text
 from hearth.agent.shapes import unshaped
@@ -1049,6 +1049,24 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         if command not in (c for c, _ in checks):
             checks.append((command, stated_output(after)))
     return checks[:limit]
+
+
+def command_inputs(task: str, root: Path) -> list[str]:
+    """The workspace files the task names only inside its `python3 script.py ...` commands (as
+    an argument, or as the example of the input: "like expenses.csv"), never elsewhere: what
+    those commands read, which the task does not ask to change ("python3 csvcol.py --where
+    genre=poetry books.csv title must print ..."; the 1.5B wrote its script into books.csv).
+    The scripts themselves are not inputs."""
+    spans = [(m.start(2), m.end(2)) for m in _SCRIPT_RUN.finditer(task)]
+    mentions = [(name, any(start <= at < end for start, end in spans)) for name, at in named_at(task)]
+    outside = {name for name, inside in mentions if not inside}
+    inputs: list[str] = []
+    for name, inside in mentions:
+        if not inside or name in outside or name in inputs or name.endswith(".py"):
+            continue
+        if (root / name).is_file() and not (root / name).is_symlink():
+            inputs.append(name)
+    return inputs
 
 
 def _example_file(text: str, root: Path) -> str:

@@ -25,10 +25,11 @@ from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.deadline import DeadlinePassed, until
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.done import FinishReview, stuck_rewrite
+from hearth.agent.done import FinishReview, stuck_rewrite, task_of
 from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
+from hearth.agent.handsoff import refusal
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.offered import offered_tools
 from hearth.agent.progress import earlier_look, named_specs, steered_specs
@@ -494,7 +495,14 @@ class Agent:
             checks.run(Stage.CALL, view, self.record)  # a nudge here never keeps the other calls from results
 
     async def _call(self, call: ToolCall) -> None:
-        """Dispatch one call and record what came of it."""
+        """Dispatch one call and record what came of it. A write or edit of a file the task says
+        not to change ("Do not change the tests") is refused without running (agent/handsoff)."""
+        tool = self.dispatcher.toolset.get(call.name)
+        task, root = task_of(self.history), self.dispatcher.context.workspace
+        refused = refusal(task, root, tool.name, call.arguments.get("path")) if tool else ""
+        if refused:
+            self.record(ToolResult(call_id=call.id, name=call.name, output=f"Error: {refused}", ok=False))
+            return
         seen = earlier_look(self.history, call, self.dispatcher.toolset)
         work = self.work.model_copy(deep=True)  # the tools change a draft; the event changes the state
         with self.tracer.tool_call(call) as span:

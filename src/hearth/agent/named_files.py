@@ -28,6 +28,11 @@ def named_paths(task: str) -> list[str]:
     return found
 
 
+def named_at(task: str) -> list[tuple[str, int]]:
+    """Each file name in the task with where it stands (every mention, in order)."""
+    return [(m.group(1), m.start(1)) for m in _NAMED_FILE.finditer(task)]
+
+
 def split_present(root: Path, task: str, limit: int = 10) -> tuple[list[str], list[str]]:
     """(named files that are in the workspace, named files that are not), in the task's order."""
     names = named_paths(task)

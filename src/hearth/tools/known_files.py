@@ -149,8 +149,12 @@ class KnownFiles:
         that drops lines of it outright (no line like them is left) is refused once per content
         (the same write again goes through): the 1.5B rewrote a README for a version bump and left
         out its last line, or wrote only the line it was asked to add. After a read, a rewrite is
-        an edit and goes through."""
+        an edit and goes through. So does a Python file that still parses: it is judged by its
+        result (its definitions are kept, `_check_rewrite`), and a fix replaces lines (the 1.5B's
+        right fix of a one-line bug was refused as dropping that line)."""
         if path not in self._shown or len([ln for ln in old.splitlines() if ln.strip()]) < MIN_LINES_GUARDED:
+            return
+        if shown.endswith(".py") and _parses(new):
             return
         dropped = dropped_lines(old, new)
         if not dropped:

@@ -41,7 +41,7 @@ __all__ = [
 
 STANDARD: tuple[type[Check], ...] = (
     ReplyCut,  # REPLY: cut by the cap or for repeating itself (the step goes on)
-    UnparsedCall,  # REPLY: a call that cannot be read
+    UnparsedCall,  # REPLY: a call that cannot be read (the same reply a third time in a row: stop)
     EmptyReply,  # ANSWER: nothing at all (the third in a row stops)
     BadWaitTime,  # ANSWER: a WAIT: whose time cannot be read
     Loop,  # CALL: calls going in circles (nudge, then stop)

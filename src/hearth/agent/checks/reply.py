@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from hearth.agent.checks.base import Nudge, Outcome, Stage, StepView
-from hearth.core.events import ModelReply, NoticeReason
+from hearth.agent.guard import STOP_AT
+from hearth.core.errors import Stuck
+from hearth.core.events import ModelReply, Notice, NoticeReason
 from hearth.llm.profiles import ModelProfile
 from hearth.prompts import render
 
@@ -55,7 +57,10 @@ class ReplyCut:
 
 
 class UnparsedCall:
-    """A call the model tried to write that could not be read: say why, and run nothing."""
+    """A call the model tried to write that could not be read: say why, and run nothing. The same
+    reply again, the STOP_AT-th time in a row, stops the turn as going in circles (the loop then
+    judges it from its evidence, agent/verdict): told each time what was missing, the 1.5B sent
+    the same write action with no text twenty times, until the time ran out."""
 
     name: ClassVar[str] = "unparsed_call"
     stage: ClassVar[Stage] = Stage.REPLY
@@ -63,6 +68,22 @@ class UnparsedCall:
     def check(self, view: StepView) -> Outcome:
         if not view.unparsed:
             return None
+        if _same_unparsed(view) >= STOP_AT:
+            return Stuck(f"the same reply that could not be read came {STOP_AT} times: {view.unparsed[:160]}")
         # in grammar mode the error already says what the schema wanted
         text = view.unparsed if view.grammar else render("notice_unparsed_call", error=view.unparsed)
         return Nudge(NoticeReason.UNPARSED_CALL, text)
+
+
+def _same_unparsed(view: StepView) -> int:
+    """How many replies in a row, this one included, were this same reply and could not be read
+    (each earlier one answered with an unparsed-call notice)."""
+    count, answered = 1, False
+    for event in reversed(view.turn[:-1] if view.turn and view.turn[-1] is view.reply else view.turn):
+        if isinstance(event, Notice) and event.reason == NoticeReason.UNPARSED_CALL:
+            answered = True
+        elif isinstance(event, ModelReply):
+            if not answered or event.text != view.reply.text or event.tool_calls != view.reply.tool_calls:
+                break
+            count, answered = count + 1, False
+    return count
