@@ -160,3 +160,27 @@ def test_a_hyphenated_name_the_task_deletes_must_be_gone_from_a_file_without_an_
     assert "old-mirror, but it is still in ssh_config (line 4)" in leftover_problem(
         task, tmp_path, ["ssh_config"]
     )
+
+
+RELEASE = (
+    "In CHANGELOG.md, release what is under Unreleased as version 1.4.0: its heading becomes "
+    "`## [1.4.0] - 2026-11-20`, a new empty `## [Unreleased]` section goes above it, and add "
+    "`- Sort the list by aisle.` as the last item under its Added. Keep everything else as it is."
+)
+
+
+def test_the_new_text_of_a_change_in_backticks_must_be_in_the_file(tmp_path: Path) -> None:
+    """The 1.5B added the item the sentence asks, left the new heading and section out, and
+    finished (exit 0): the new text a change gives in backticks is looked for like a name to add."""
+    assert added(RELEASE) == ["## [1.4.0] - 2026-11-20", "## [Unreleased]"]
+    assert added("Set the port in config.toml to `8080`.") == ["8080"]
+    assert added("Replace the title in index.html with `Corner Shop`.") == ["Corner Shop"]
+    assert added("Bump the version to `2.0.1` in setup.cfg") == ["2.0.1"]
+    assert added("python3 count.py must print `3`") == []  # an output, not a file's new text
+    changelog = tmp_path / "CHANGELOG.md"
+    half = "# Changelog\n\n## [Unreleased]\n\n### Added\n- A dark theme.\n- Sort the list by aisle.\n"
+    changelog.write_text(half)
+    problem = missing_added(RELEASE, tmp_path, ["CHANGELOG.md"])
+    assert "## [1.4.0] - 2026-11-20" in problem and "CHANGELOG.md" in problem
+    changelog.write_text(half.replace("## [Unreleased]\n", "## [Unreleased]\n\n## [1.4.0] - 2026-11-20\n"))
+    assert missing_added(RELEASE, tmp_path, ["CHANGELOG.md"]) == ""

@@ -1310,3 +1310,50 @@ def test_a_script_run_on_the_tasks_example_that_prints_nothing_goes_back(
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "if __name__ ==" in notice.text and "total(" in notice.text
+
+
+def test_commits_not_squashed_go_back_with_how_to_squash_them(hearth: HearthCli, workspace: Path) -> None:
+    """Asked to squash its last two WIP commits into one with a message, the 1.5B edited a file
+    the commits had changed and finished (exit 0). The last commit does not have the message:
+    the finish goes back with the soft reset and the commit, and the squash ends the run 0."""
+    init_repo(workspace)
+    (workspace / "index.html").write_text("<h1>Shop</h1>\n")
+    git(workspace, "add", "index.html")
+    git(workspace, "commit", "-qm", "Start the shop page")
+    base = git(workspace, "rev-parse", "HEAD").strip()
+    (workspace / "index.html").write_text("<h1>Shop</h1>\n<input id='search'>\n")
+    git(workspace, "commit", "-qam", "WIP")
+    (workspace / "style.css").write_text("#search { width: 100%; }\n")
+    git(workspace, "add", "style.css")
+    git(workspace, "commit", "-qm", "WIP")
+    task = (
+        "My last two commits are both just called WIP. Squash them into one commit with the message "
+        "'Add search box', keeping all their changes."
+    )
+    script = [
+        act("read", path="index.html"),
+        act("edit", path="index.html", old="Shop", new="Search box", replace_all=False),
+        act("finish", summary="Squashed the commits."),
+        act("shell", command="git reset --soft HEAD~2"),
+        act("git_commit", message="Add search box"),
+        act("finish", summary="Squashed the commits."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "'Add search box'" in notice.text and "`git reset --soft HEAD~2`" in notice.text
+    assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add search box", "Start the shop page"]
+    assert git(workspace, "rev-parse", "HEAD~1").strip() == base
+
+
+def test_a_squash_is_read_with_its_message_and_count() -> None:
+    from hearth.agent.commits import squash_asked, squash_command
+
+    asked = squash_asked('Squash my last three commits into one with the message "Tidy up".')
+    assert asked is not None and (asked.message, asked.count) == ("Tidy up", 3)
+    assert squash_command(asked) == "`git reset --soft HEAD~3`, then `git commit -m 'Tidy up'`"
+    unsaid = squash_asked("Squash the fixups into one commit with the message 'Fix the parser'")
+    assert unsaid is not None and unsaid.count == 0 and "HEAD~N" in squash_command(unsaid)
+    assert squash_asked("Squash the last two commits") is None  # no message to check by
+    assert squash_asked("Commit it with the message 'Squash bugs'") is None

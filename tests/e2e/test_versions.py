@@ -684,3 +684,57 @@ def test_a_rename_whose_test_file_lost_a_line_is_finished_from_the_files_shown_w
     assert (workspace / "checkup.py").read_text() == CHECKUP.replace("calc_bmi", "body_mass_index")
     [notice] = version_notices(workspace)
     assert "test_health.py" in notice.text
+
+
+NOTIFIER = (
+    "import os\n\nAPI_URL = 'https://push.example.com/v1/send'\n\n\n"
+    "def key():\n    value = os.environ.get('NOTIFY_KEY')\n    if not value:\n"
+    "        raise SystemExit('set NOTIFY_KEY first')\n    return value\n\n\n"
+    "print(API_URL, key())\n"
+)
+NOTIFIER_README = "# notifier\n\nSet NOTIFY_KEY to your key, then run python3 notifier.py.\n"
+
+
+def test_a_rename_with_no_checks_to_run_is_finished_from_the_files_shown_when_the_model_broke_one(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B renamed an environment variable in the script, lost the line defining API_URL,
+    and left README.md as it was. No tests, no command in the task: the task asks nothing but the
+    rename, so the files as shown, renamed as words, are kept when no Python file is broken and
+    no old name is left."""
+    (workspace / "notifier.py").write_text(NOTIFIER)
+    (workspace / "README.md").write_text(NOTIFIER_README)
+    lost = NOTIFIER.replace("NOTIFY_KEY", "PUSH_API_KEY").replace(
+        "API_URL = 'https://push.example.com/v1/send'\n\n\n", ""
+    )
+    task = "Rename the environment variable NOTIFY_KEY to PUSH_API_KEY in notifier.py and README.md."
+    script = [*wrote("notifier.py", lost), act("finish", summary="Renamed NOTIFY_KEY.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "notifier.py").read_text() == NOTIFIER.replace("NOTIFY_KEY", "PUSH_API_KEY")
+    assert (workspace / "README.md").read_text() == NOTIFIER_README.replace("NOTIFY_KEY", "PUSH_API_KEY")
+    [notice] = version_notices(workspace)
+    assert "notifier.py" in notice.text and "README.md" in notice.text
+
+
+def test_a_task_asking_more_than_a_rename_is_not_finished_without_checks(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The same, with a change besides the rename asked: Hearth cannot tell the model's other work
+    from a mistake without checks, so nothing is renamed for it and the finish goes back."""
+    (workspace / "notifier.py").write_text(NOTIFIER)
+    (workspace / "README.md").write_text(NOTIFIER_README)
+    lost = NOTIFIER.replace("NOTIFY_KEY", "PUSH_API_KEY").replace(
+        "API_URL = 'https://push.example.com/v1/send'\n\n\n", ""
+    )
+    task = (
+        "Rename the environment variable NOTIFY_KEY to PUSH_API_KEY in notifier.py and README.md, "
+        "and add a line about it to README.md."
+    )
+    script = [*wrote("notifier.py", lost), *[act("finish", summary="Renamed NOTIFY_KEY.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code != 0, res.stdout[-2000:]
+    assert (workspace / "notifier.py").read_text() == lost
+    assert version_notices(workspace) == []

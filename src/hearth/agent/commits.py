@@ -142,3 +142,42 @@ def undoes(output: str, head: str, original: str) -> bool | None:
         return None
     mine = blocks[head]
     return all(mine.get(path) == (removed, added) for path, (added, removed) in blocks[original].items())
+
+
+# "Squash them into one commit with the message 'Add search box'": the message the new commit is
+# to have, and how many of the last commits (when the task says: "my last two commits")
+_ASKS_SQUASH = re.compile(r"\bsquash(?:es|ed|ing)?\b", re.IGNORECASE)
+_NEW_MESSAGE = re.compile(
+    r"\bmessage\s+(?:'([^'\n]{1,120})'|\"([^\"\n]{1,120})\"|`([^`\n]{1,120})`)", re.IGNORECASE
+)
+_LAST_COMMITS = re.compile(r"\blast\s+(two|three|four|five|[2-9])\s+commits\b", re.IGNORECASE)
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5}
+SUBJECT = "git log -1 --format=%s"
+
+
+@dataclass(frozen=True)
+class Squash:
+    """A squash the task asks for: the new commit's message, and how many commits (0: not said)."""
+
+    message: str
+    count: int
+
+
+def squash_asked(task: str) -> Squash | None:
+    """The squash the task asks for, when it gives the new commit's message."""
+    if not _ASKS_SQUASH.search(_QUOTED.sub("", task)):
+        return None  # "squash" in the task's words, not in a message it quotes
+    message = _NEW_MESSAGE.search(task)
+    if message is None:
+        return None
+    last = _LAST_COMMITS.search(task)
+    word = last.group(1).lower() if last else ""
+    count = _NUMBERS.get(word) or (int(word) if word.isdigit() else 0)
+    return Squash(next(g for g in message.groups() if g), count)
+
+
+def squash_command(squash: Squash) -> str:
+    """How to squash: a soft reset of the commits, then one commit with the message."""
+    back = f"HEAD~{squash.count}" if squash.count else "HEAD~N"
+    how = "" if squash.count else " (N: how many commits to squash)"
+    return f"`git reset --soft {back}`{how}, then `git commit -m {shlex.quote(squash.message)}`"

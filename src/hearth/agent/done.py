@@ -63,6 +63,8 @@ from hearth.agent import parts
 from hearth.agent.body import current_text
 from hearth.agent.commits import (
     LIST,
+    SUBJECT,
+    Squash,
     asks_undo,
     compare,
     copied,
@@ -70,11 +72,13 @@ from hearth.agent.commits import (
     differs,
     named,
     quoted_messages,
+    squash_asked,
+    squash_command,
     undoes,
 )
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
-from hearth.agent.leftovers import leftover_problem, missing_added, renamed, rest_of_rename
+from hearth.agent.leftovers import leftover_problem, missing_added, only_renames, renamed, rest_of_rename
 from hearth.agent.named_files import named_at, named_paths
 from hearth.agent.overview import shown_texts
 from hearth.agent.sections import dropped, read_text
@@ -256,11 +260,11 @@ def _canonical(dispatcher: Dispatcher, name: str) -> str:
     return tool.name if tool is not None else name
 
 
-def failed_change(turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
+def failed_change(turn: Turn, dispatcher: Dispatcher, kept: Sequence[str] = ()) -> str:
     """The error of the turn's last attempted change when it failed and no change of the same
     target (the same file; for a tool with no path, the same tool) worked in the turn. A change
     refused after the same file was changed well (the fixed script about to be overwritten with
-    its expected output, or `kept`: a version Hearth wrote that the checks pass) leaves the good
+    its expected output, or `kept`: files Hearth wrote that the checks pass) leaves the good
     change standing; a write refused because the file already has its content lost nothing."""
     not_run = render("error_one_call")  # skipped by the one-call rule: never tried, not failed
     attempts = [
@@ -275,7 +279,7 @@ def failed_change(turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
         return ""  # a refusal by the policy is its answer, not the work failing
     target = call.arguments.get("path")
     name = _canonical(dispatcher, result.name)
-    if _UNCHANGED in result.output or (kept and target == kept):
+    if _UNCHANGED in result.output or target in kept:
         # a write of a file as it is lost nothing (what else is wrong is judged after this);
         # `kept`: the version did the work
         return ""
@@ -383,10 +387,12 @@ def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     return ""
 
 
-def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher, kept: str = "") -> str:
+def asked_unchanged(
+    history: Sequence[Event], turn: Turn, dispatcher: Dispatcher, kept: Sequence[str] = ()
+) -> str:
     """A file in the workspace that a sentence of the task asking for a change names (before any
     "not": "Fix stats.py (do not change the tests)"), which no write or edit of the turn changed:
-    "Add a test for it to test_greet.py" with test_greet.py as it was (`kept`: a file a version
+    "Add a test for it to test_greet.py" with test_greet.py as it was (`kept`: files a version
     of Hearth's changed, agent/versions). Not judged when a command
     ran (it may have changed the file); the finish review's own runs of the tests and the task's
     commands are not the model's, and do not count."""
@@ -399,7 +405,7 @@ def asked_unchanged(history: Sequence[Event], turn: Turn, dispatcher: Dispatcher
         os.path.normpath(str(c.arguments.get("path")))
         for c, r in turn.results
         if r.ok and c is not None and changing(dispatcher, r.name) and c.arguments.get("path")
-    } | ({os.path.normpath(kept)} if kept else set())
+    } | {os.path.normpath(k) for k in kept}
     task = task_of(history)
     root = dispatcher.context.workspace
     for name in asked_files(task):
@@ -727,11 +733,12 @@ class FinishReview:
         kept = await self.try_versions(history)
         return bool(kept) and not await self.problem(history, "", kept=kept)
 
-    async def try_versions(self, history: Sequence[Event]) -> str:
-        """The file a version was kept for (agent/versions), once per turn, when the workspace's
-        checks fail now; "" when none was (or there were no checks, or no file to vary)."""
+    async def try_versions(self, history: Sequence[Event]) -> tuple[str, ...]:
+        """The files a version (agent/versions) or a finished rename was kept for, once per turn,
+        when the workspace's checks fail now; () when none was (or there were no checks, or no
+        file to vary)."""
         if self.versions is None or self.versions.count < 1 or versions_tried(history):
-            return ""
+            return ()
         task, turn = task_of(history), Turn.of(history)
         finished = await self._rename_finished(history, task)
         if finished:
@@ -741,10 +748,10 @@ class FinishReview:
             await self.checks_failing(history, task) if path or changed_any(turn, self.dispatcher) else None
         )
         if not failure:
-            return ""  # nothing to judge versions by, or nothing fails
+            return ()  # nothing to judge versions by, or nothing fails
         path = traced_file(failure, self.dispatcher, task) or path
         if not path:
-            return ""
+            return ()
 
         async def check() -> str:
             found = await self.checks_failing(history, task)
@@ -757,37 +764,44 @@ class FinishReview:
         most = SEVERAL_FILES_VERSIONS if len(asked_files(task, asides=True)) > 1 else None
         shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
         start = shown.get(os.path.normpath(path))
-        return path if await self.versions.find(path, task, failure, check, most=most, start=start) else ""
+        return (path,) if await self.versions.find(path, task, failure, check, most=most, start=start) else ()
 
-    async def _rename_finished(self, history: Sequence[Event], task: str) -> str:
+    async def _rename_finished(self, history: Sequence[Event], task: str) -> tuple[str, ...]:
         """A rename the task asks, left in some files while the checks fail: the old name
         replaced as a word there (agent/leftovers), written like a version and kept when the
         checks then pass (the 1.5B rewrote a test file whole, renaming the calls and losing an
         import, where one word a line was to change). When that is not enough, the same from the
-        files as they were shown with the task (the lost import comes back). The first file
-        changed, or ""."""
+        files as they were shown with the task (the lost import comes back). A task that asks
+        for nothing but renames, with no checks to run, is judged by what is written: no Python
+        file broken, no old name left (the 1.5B renamed an environment variable and lost the
+        line defining API_URL). The files changed, or ()."""
         assert self.versions is not None
         root = self.dispatcher.context.workspace
-        changes = rest_of_rename(task, root)
-        if not changes or not await self.checks_failing(history, task):
-            return ""  # no rename left to do, nothing to judge it by, or nothing fails
-        written = await self._rename_tried(changes, history, task)
         shown = shown_texts(history)
-        if written is None and shown:
-            fresh = rest_of_rename(task, root, start=shown)
-            if fresh != changes:
-                written = await self._rename_tried(fresh, history, task)
-        if not written:
-            return ""
-        files = ", ".join(written)
-        self.record(Notice(reason=NoticeReason.VERSIONS, text=render("notice_rename_finished", files=files)))
-        return written[0]
+        tries = [rest_of_rename(task, root)]
+        if shown:
+            tries.append(rest_of_rename(task, root, start=shown))
+        tries = [changes for i, changes in enumerate(tries) if changes and changes not in tries[:i]]
+        if not tries:
+            return ()
+        failing = await self.checks_failing(history, task)
+        if failing == "" or (failing is None and not only_renames(task)):
+            return ()  # nothing fails; or no checks, and more asked than renames
+        for changes in tries:
+            written = await self._rename_tried(changes, history, task, checked=failing is not None)
+            if written:
+                files = ", ".join(written)
+                notice = render("notice_rename_finished", files=files)
+                self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
+                return tuple(written)
+        return ()
 
     async def _rename_tried(
-        self, changes: dict[str, tuple[str, str]], history: Sequence[Event], task: str
+        self, changes: dict[str, tuple[str, str]], history: Sequence[Event], task: str, *, checked: bool
     ) -> list[str] | None:
-        """The renamed files written and kept when the checks then pass; None (each file put back)
-        when they do not, or a write did not go through or would ask the person."""
+        """The renamed files written and kept when they pass (`checked`: the checks; else no
+        Python file broken and no old name left); None (each file put back) when they do not, or
+        a write did not go through or would ask the person."""
         assert self.versions is not None
         if not all(self.versions.allowed(p) for p in changes):
             return None
@@ -798,12 +812,27 @@ class FinishReview:
                 if not await self.versions.write(path, after, -1):
                     break
                 written.append(path)
-            passed = len(written) == len(changes) and await self.checks_failing(history, task) == ""
+            passed = len(written) == len(changes) and await self._renamed_sound(
+                history, task, written, checked
+            )
         finally:
             if not passed:
                 for path in written:
                     self.versions.restore(path, changes[path][0])
         return written if passed else None
+
+    async def _renamed_sound(
+        self, history: Sequence[Event], task: str, written: list[str], checked: bool
+    ) -> bool:
+        if checked:
+            return await self.checks_failing(history, task) == ""
+        root = self.dispatcher.context.workspace
+        # every Python file the turn changed, the model's too: a file it broke is not made sound
+        # by renaming the others
+        changed = changed_python(Turn.of(history), self.dispatcher)
+        python = list(dict.fromkeys([*changed, *(p for p in written if p.endswith(".py"))]))
+        named = _names(task) + _bare_names(task, root)
+        return not broken_python(self.dispatcher, python) and not leftover_problem(task, root, named)
 
     async def checks_failing(self, history: Sequence[Event], task: str) -> str | None:
         """What the workspace's checks print when they fail now: the project's tests, then the
@@ -829,9 +858,10 @@ class FinishReview:
             checked = True
         return "" if checked else None
 
-    async def problem(self, history: Sequence[Event], summary: str, kept: str = "") -> str:
-        """What the evidence says is wrong with a finish ("" when nothing). `kept`: a file Hearth
-        wrote a version of that the checks pass (agent/versions): changed in this turn."""
+    async def problem(self, history: Sequence[Event], summary: str, kept: Sequence[str] = ()) -> str:
+        """What the evidence says is wrong with a finish ("" when nothing). `kept`: files Hearth
+        wrote that the checks pass (a version, agent/versions, or a finished rename): changed in
+        this turn."""
         turn = Turn.of(history)
         task = task_of(history)
         found = (
@@ -839,17 +869,7 @@ class FinishReview:
             or claim_problem(turn, self.dispatcher, summary)
             or missing_claimed(history, summary, self.dispatcher.context.workspace)
         )
-        branch = asked_branch(task)
-        if not found and branch and not switched_to(turn, self.dispatcher, branch):
-            found = render("finish_problem_branch", branch=branch)
-        if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
-            found = render(
-                "finish_problem_amend_asked" if asks_amend(task) else "finish_problem_commit_asked"
-            )
-        if not found and committed_last(turn, self.dispatcher):
-            found = await self._copied_commit(task, history)
-        if not found and asks_undo(task):
-            found = await self._not_undone(task, history)
+        found = found or await self._git_problem(task, turn, history)
         if found:
             return found
         touched = bool(kept) or any(
@@ -872,7 +892,7 @@ class FinishReview:
         if found:
             return found
         python = changed_python(turn, self.dispatcher)
-        python += [kept] if kept.endswith(".py") and kept not in python else []
+        python += [k for k in kept if k.endswith(".py") and k not in python]
         found = broken_python(self.dispatcher, python) or ignored_parameter(turn, self.dispatcher)
         if found:
             return found
@@ -961,6 +981,36 @@ class FinishReview:
             original_files=", ".join(original_files[:5]) or "no file",
             head_files=", ".join(head_files[:5]) or "no file",
         )
+
+    async def _git_problem(self, task: str, turn: Turn, history: Sequence[Event]) -> str:
+        """What the evidence says is wrong with the git work the task asks (a squash, a branch, a
+        commit, a commit brought or undone); "" when nothing."""
+        squash = squash_asked(task)
+        found = await self._not_squashed(squash, history) if squash is not None else ""
+        branch = asked_branch(task)
+        if not found and branch and not switched_to(turn, self.dispatcher, branch):
+            found = render("finish_problem_branch", branch=branch)
+        if not found and asks_commit(task) and not committed_last(turn, self.dispatcher):
+            found = render(
+                "finish_problem_amend_asked" if asks_amend(task) else "finish_problem_commit_asked"
+            )
+        if not found and committed_last(turn, self.dispatcher):
+            found = await self._copied_commit(task, history)
+        if not found and asks_undo(task):
+            found = await self._not_undone(task, history)
+        return found
+
+    async def _not_squashed(self, squash: Squash, history: Sequence[Event]) -> str:
+        """The task asks to squash commits into one with a message, and the last commit has
+        another (the 1.5B edited a file the commits changed and finished, exit 0): how to squash.
+        "" when it has that message, or git cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        subject = (await self._git(SUBJECT, history)).strip()
+        if not subject or subject == squash.message:
+            return ""
+        command = squash_command(squash)
+        return render("finish_problem_not_squashed", message=squash.message, subject=subject, command=command)
 
     async def _not_undone(self, task: str, history: Sequence[Event]) -> str:
         """The task asks to undo a commit it quotes, and the last commit does not mirror its

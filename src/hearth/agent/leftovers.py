@@ -23,7 +23,6 @@ from pathlib import Path
 
 from hearth.prompts import render
 
-_NAME = r"[`'\"]?([A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
 # "rename the method add_song of Playlist to enqueue", "the parameter tax_pct of invoice_total
 # and describe to vat_rate": the owners after the name are skipped
 # "the field qty of the Item dataclass": an owner may be said with its kind, and a name said with
@@ -32,11 +31,13 @@ _KINDS = (
     r"field|attribute|property|parameter|argument|function|method|class|constant|variable|key|"
     r"column|setting|option|module|dataclass"
 )
+# "the environment variable NOTIFY_KEY": a kind may come after a word of its own
 _RENAME = re.compile(
-    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:(?P<kind>{_KINDS})\s+|\w+\s+)?{_NAME}"
+    rf"\brename\s+(?:(?:the|a|an)\s+)?(?:(?P<kind>{_KINDS})\s+|\w+\s+(?:(?P<kind2>{_KINDS})\s+)?)?"
+    rf"[`'\"]?(?P<old>[A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
     rf"(?:\s+(?:of|in|on)\s+(?:the\s+)?[\w.]+(?:\s+(?:{_KINDS}))?"
     r"(?:(?:\s*,\s*|\s+and\s+)(?!to\b)[\w.]+)*)?"
-    rf"\s+(?:to|into|as)\s+{_NAME}",
+    rf"\s+(?:to|into|as)\s+[`'\"]?(?P<new>[A-Za-z_][A-Za-z0-9_]*)[`'\"]?",
     re.IGNORECASE,
 )
 # "remove the legacy_pool setting", "delete `debug` from ...", "delete the [testenv:docs] section",
@@ -54,6 +55,18 @@ _ADD = re.compile(
     r"(?:`([^`\s]+)`|'([^'\s]+)'|\"([^\"\s]+)\"|(--?[A-Za-z][\w-]*)|(\[[\w:. -]+\])|([A-Za-z_]\w*))",
     re.IGNORECASE,
 )
+# The new text of a change, in backticks: "its heading becomes `## [1.4.0] - 2026-11-20`", "set the
+# port to `8080`", "replace the title with `Shop`", "a new empty `## [Unreleased]` section goes
+# above it" (the 1.5B added the item asked in the same sentence, left the heading and the new
+# section out, and finished with exit 0)
+_SAME_CLAUSE = r"(?:[^.`\n]|\.(?=\S))"  # a dot inside a name (config.toml) ends no clause
+_BECOMES = re.compile(
+    r"\bbecomes?\s+`([^`\n]+)`"
+    rf"|\b(?:change|set|bump|update|rename)\w*\b{_SAME_CLAUSE}{{0,60}}?\bto\s+`([^`\n]+)`"
+    rf"|\breplace\w*\b{_SAME_CLAUSE}{{0,60}}?\bwith\s+`([^`\n]+)`"
+    rf"|`([^`\n]+)`{_SAME_CLAUSE}{{0,40}}?\b(?:goes|go|comes|come)\s+(?:right\s+)?(?:above|below|before|after|under|first|last)\b",
+    re.IGNORECASE,
+)
 _FILE_LIKE = re.compile(r"^\.|\.[A-Za-z]\w{0,4}$")  # .gitignore, notes.txt: files, not names in them
 _TEST_FILE = re.compile(r"test_.*\.py$|.*_test\.py$")  # a test may check the name is gone
 _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "venv", ".venv"})
@@ -68,11 +81,28 @@ def renamed(task: str) -> list[tuple[str, str]]:
     as `get` stands in too many places)."""
     found = []
     for m in _RENAME.finditer(task):
-        old, new = m.group(2), m.group(3)  # 1: the kind
+        old, new = m.group("old"), m.group("new")
         quoted = m.group(0).split(old, 1)[0][-1:] in "`'\""
-        if old != new and (quoted or m.group("kind") or _distinctive(old)):
+        if old != new and (quoted or m.group("kind") or m.group("kind2") or _distinctive(old)):
             found.append((old, new))
     return found
+
+
+# a change a task asks for besides its renames ("... and add a --verbose flag")
+_OTHER_CHANGE = re.compile(
+    r"\b(?:add|fix|create|remove|delete|drop|replace|implement|refactor|append|insert|move|write|"
+    r"commit|update|change|bump|edit|make|split|extract|sort)\b",
+    re.IGNORECASE,
+)
+
+
+def only_renames(task: str) -> bool:
+    """Whether the task asks for renames of names (see `renamed`) and no other change: its words
+    with the renames left out ask for nothing ("..., the error message included. The tests must
+    still pass" asks for nothing more)."""
+    if not renamed(task):
+        return False
+    return _OTHER_CHANGE.search(_RENAME.sub(" ", task)) is None
 
 
 def _distinctive(name: str) -> bool:
@@ -87,7 +117,7 @@ def removed(task: str) -> list[str]:
 def added(task: str) -> list[str]:
     """The names the task says to add: quoted, an option, an ini section, or a word with an
     underscore or a digit inside (`py312`, `MAX_SIZE`); never a file's name, a number or a plain
-    word ("add a test")."""
+    word ("add a test"). And the new text of a change, in backticks (see `_BECOMES`)."""
     found: list[str] = []
     for m in _ADD.finditer(task):
         quoted = next((g for g in m.groups()[:3] if g), None)
@@ -99,6 +129,10 @@ def added(task: str) -> list[str]:
             continue
         if name not in found:
             found.append(name)
+    for m in _BECOMES.finditer(task):
+        text = next(g for g in m.groups() if g).strip()
+        if text and not _FILE_LIKE.search(text) and text not in found:
+            found.append(text)
     return found
 
 

@@ -501,7 +501,8 @@ class Agent:
         task, root = task_of(self.history), self.dispatcher.context.workspace
         refused = refusal(task, root, tool.name, call.arguments.get("path")) if tool else ""
         if refused:
-            self.record(ToolResult(call_id=call.id, name=call.name, output=f"Error: {refused}", ok=False))
+            # the person's word, like the policy's: a refusal is its answer, not the work failing
+            self.record(ToolResult(call_id=call.id, name=call.name, output=f"Denied: {refused}", ok=False))
             return
         seen = earlier_look(self.history, call, self.dispatcher.toolset)
         work = self.work.model_copy(deep=True)  # the tools change a draft; the event changes the state
