@@ -1357,3 +1357,44 @@ def test_a_squash_is_read_with_its_message_and_count() -> None:
     assert unsaid is not None and unsaid.count == 0 and "HEAD~N" in squash_command(unsaid)
     assert squash_asked("Squash the last two commits") is None  # no message to check by
     assert squash_asked("Commit it with the message 'Squash bugs'") is None
+
+
+SHIPPING = (
+    "PARCELS = [('Ada', 400), ('Bram', 2000)]\n\n\n"
+    "def main():\n    for name, grams in PARCELS:\n        cents = 350 if grams <= 500 else 500\n"
+    "        print(f'{name:<6}{cents / 100:>7.2f}')\n\n\nmain()\n"
+)
+
+
+def test_a_command_that_must_print_what_it_prints_now_is_compared_with_its_output_before(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Moving a computation into a function, the 1.5B dropped a column's width from the printed
+    line and finished (exit 0). Hearth runs the command before any change, shows what it prints,
+    and the finish goes back while the output differs."""
+    (workspace / "shipping.py").write_text(SHIPPING)
+    task = (
+        "Move the price rule of main() in shipping.py into a function price(grams), make main() use "
+        "it, and keep python3 shipping.py printing exactly what it prints now."
+    )
+    moved = (
+        "PARCELS = [('Ada', 400), ('Bram', 2000)]\n\n\ndef price(grams):\n"
+        "    return 350 if grams <= 500 else 500\n\n\n"
+        "def main():\n    for name, grams in PARCELS:\n        print(f'{name:<6}{price(grams) / 100:WIDTH.2f}')\n\n\nmain()\n"
+    )
+    script = [
+        *wrote("shipping.py", moved.replace("WIDTH", "")),
+        act("shell", command="python3 shipping.py"),
+        act("finish", summary="Moved the rule into price()."),
+        *wrote("shipping.py", moved.replace("WIDTH", ">7")),
+        act("shell", command="python3 shipping.py"),
+        act("finish", summary="Moved the rule into price()."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, **NO_VERSIONS)
+        first = json.dumps(server.requests[0]["messages"])
+    assert res.code == 0, res.stdout[-2000:]
+    assert "Ada      3.50" in first and "prints now" in first  # shown with the task
+    [notice] = notices(workspace)
+    assert "Ada      3.50" in notice.text and "Ada   3.50" in notice.text
+    assert "{price(grams) / 100:>7.2f}" in (workspace / "shipping.py").read_text()

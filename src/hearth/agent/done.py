@@ -141,9 +141,16 @@ _OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"")
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
      "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
-     "takes", ""}
+     "takes", "printing", ""}
 )  # fmt: skip
 _SAYS_PRINTS = re.compile(r"\b(?:prints?|outputs?|writes? out|shows?)\b", re.IGNORECASE)
+# the task's words after a command saying its output stays as it is
+_SAME_AS_BEFORE = re.compile(
+    r"\b(?:print\w*|output\w*|show\w*)\s+(?:exactly\s+)?(?:the\s+same(?:\s+as\s+(?:before|now|it\s+does\s+now))?"
+    r"(?=\s*(?:[.,;:!)]|$|(?:and|after|when|as)\b))|what\s+it\s+(?:prints|outputs|shows)\s+now\b)"
+    r"|\b(?:same|unchanged)\s+(?:output|as\s+before)\b",
+    re.IGNORECASE,
+)
 _OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
 # "python3 agenda.py FILE reads a JSON list like meetings.json": a file placeholder, and the
 # workspace file the task gives as its example (run with it, the script shows a traceback)
@@ -933,13 +940,26 @@ class FinishReview:
         shown = "the test files' tests" if command == PYTEST else f"`{command}`"
         return render("workspace_tests_fail", command=shown, output=tail)
 
+    async def outputs_now(self, task: str, history: Sequence[Event]) -> list[tuple[str, str]]:
+        """For a task that says a command's output stays as it is: each such command with what it
+        prints before any change (run like the finish review's runs: the session's permissions
+        and sandbox), for the finish to compare with. A run that fails is left out."""
+        outputs: list[tuple[str, str]] = []
+        for command in unchanged_commands(task, self.dispatcher.context.workspace):
+            result = await self._shell(command, history, COMMAND_SECONDS)
+            if result is not None and result.ok and _TRACEBACK not in result.output:
+                outputs.append((command, result.output.strip()))
+        return outputs
+
     async def _run_task_commands(self, history: Sequence[Event], task: str) -> str:
         """Run the scripts the task itself runs ("python3 client.py must print the same as
         before"); one that now fails with a Python traceback or refuses its arguments (argparse's
         usage error), or prints other than the output the task states for it, is evidence the
         work is not done."""
         root = self.dispatcher.context.workspace
-        for command, expected in task_checks(task, root):
+        before = outputs_before(history)
+        for command, stated in task_checks(task, root):
+            expected = stated if stated is not None else before.get(command)
             result = await self._shell(command, history, COMMAND_SECONDS)
             if result is None:
                 continue
@@ -1068,7 +1088,22 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
     with the output the task says it prints, when it says one exactly (see `stated_output`). The
     script's arguments are kept while they are options or files in the workspace (the words after
     them are the task's: "python3 a.py b.txt must print 3"). Nothing else the task says is run."""
-    checks: list[tuple[str, str | None]] = []
+    return [(command, stated_output(after)) for command, after in _task_runs(task, root)[:limit]]
+
+
+def unchanged_commands(task: str, root: Path, limit: int = 3) -> list[str]:
+    """The task's commands (see `task_checks`) whose output the task says must stay as it is:
+    "python3 checkup.py must print the same as before", "keep python3 shipping.py printing
+    exactly what it prints now" (the 1.5B moved a computation into a function and dropped a
+    column's width from the printed line, and finished with exit 0)."""
+    return [
+        command for command, after in _task_runs(task, root)[:limit] if _SAME_AS_BEFORE.search(after[:80])
+    ]
+
+
+def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
+    """Each command the task gives (see `task_checks`) with the task's words after it."""
+    runs: list[tuple[str, str]] = []
     for match in _SCRIPT_RUN.finditer(task):
         script = match.group(1)
         if not os.path.isfile(root / script) or os.path.islink(root / script):
@@ -1096,9 +1131,19 @@ def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | 
         if task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`", "... must print `3`"
             tail = task[match.end() :].split("\n", 1)[0]
             after = f"{after} {tail}" if after else tail[1:]
-        if command not in (c for c, _ in checks):
-            checks.append((command, stated_output(after)))
-    return checks[:limit]
+        if command not in (c for c, _ in runs):
+            runs.append((command, after))
+    return runs
+
+
+def outputs_before(history: Sequence[Event]) -> dict[str, str]:
+    """What the task's commands printed before any change, as the first look recorded it (see
+    `unchanged_commands`), by command."""
+    found: dict[str, str] = {}
+    for event in history:
+        if isinstance(event, HearthMessage) and event.reason == "files":
+            found.update(zip(event.commands, event.outputs, strict=False))
+    return found
 
 
 def command_inputs(task: str, root: Path) -> list[str]:

@@ -66,6 +66,8 @@ class HearthMessage(EventBase):
     text: str
     shown: tuple[str, ...] = ()  # workspace paths `text` shows whole: they count as read (a resume too)
     texts: tuple[str, ...] = ()  # each shown file's text as it was then, in `shown`'s order
+    commands: tuple[str, ...] = ()  # the task's commands whose output must stay as it is ...
+    outputs: tuple[str, ...] = ()  # ... and what each printed then, in the same order
 
 
 class ModelReply(EventBase):

@@ -206,10 +206,22 @@ class Conversation:
             if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
                 first_look, shown = self._first_look(text)
                 first_look += await self._failing_tests(text)
+                before = await self._outputs_now(text) if first_look else []
+                first_look += "".join(
+                    "\n" + render("workspace_output_now", command=c.removesuffix(" < /dev/null"), output=o)
+                    for c, o in before
+                )
                 if first_look:
-                    names = tuple(name for name, _ in shown)
-                    texts = tuple(content for _, content in shown)
-                    opening.append(HearthMessage(reason="files", text=first_look, shown=names, texts=texts))
+                    opening.append(
+                        HearthMessage(
+                            reason="files",
+                            text=first_look,
+                            shown=tuple(name for name, _ in shown),
+                            texts=tuple(content for _, content in shown),
+                            commands=tuple(c for c, _ in before),
+                            outputs=tuple(o for _, o in before),
+                        )
+                    )
             offer = self._memories(text)
             if offer:
                 opening.append(HearthMessage(reason="memories", text=offer))
@@ -255,6 +267,14 @@ class Conversation:
         review = FinishReview(agent.dispatcher, agent.record, agent.state)
         found = await review.failing_now(task, agent.history)
         return "\n" + found if found else ""
+
+    async def _outputs_now(self, task: str) -> list[tuple[str, str]]:
+        """When the task says a command's output must stay as it is: what it prints now, run
+        through the dispatcher like the finish review's runs (the finish compares with it)."""
+        agent = self.agent
+        return await FinishReview(agent.dispatcher, agent.record, agent.state).outputs_now(
+            task, agent.history
+        )
 
     def _named_files(self, task: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """The small files the task names, whole (agent/overview), each then counting as read:
