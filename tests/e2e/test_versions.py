@@ -695,6 +695,16 @@ NOTIFIER = (
 NOTIFIER_README = "# notifier\n\nSet NOTIFY_KEY to your key, then run python3 notifier.py.\n"
 
 
+def notifier_renamed_without_its_url(ws: Path) -> str:
+    """The workspace of the environment-variable rename, and the 1.5B's script: renamed, and
+    without the line defining API_URL."""
+    (ws / "notifier.py").write_text(NOTIFIER)
+    (ws / "README.md").write_text(NOTIFIER_README)
+    return NOTIFIER.replace("NOTIFY_KEY", "PUSH_API_KEY").replace(
+        "API_URL = 'https://push.example.com/v1/send'\n\n\n", ""
+    )
+
+
 def test_a_rename_with_no_checks_to_run_is_finished_from_the_files_shown_when_the_model_broke_one(
     hearth: HearthCli, workspace: Path
 ) -> None:
@@ -702,11 +712,7 @@ def test_a_rename_with_no_checks_to_run_is_finished_from_the_files_shown_when_th
     and left README.md as it was. No tests, no command in the task: the task asks nothing but the
     rename, so the files as shown, renamed as words, are kept when no Python file is broken and
     no old name is left."""
-    (workspace / "notifier.py").write_text(NOTIFIER)
-    (workspace / "README.md").write_text(NOTIFIER_README)
-    lost = NOTIFIER.replace("NOTIFY_KEY", "PUSH_API_KEY").replace(
-        "API_URL = 'https://push.example.com/v1/send'\n\n\n", ""
-    )
+    lost = notifier_renamed_without_its_url(workspace)
     task = "Rename the environment variable NOTIFY_KEY to PUSH_API_KEY in notifier.py and README.md."
     script = [*wrote("notifier.py", lost), act("finish", summary="Renamed NOTIFY_KEY.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -723,11 +729,7 @@ def test_a_task_asking_more_than_a_rename_is_not_finished_without_checks(
 ) -> None:
     """The same, with a change besides the rename asked: Hearth cannot tell the model's other work
     from a mistake without checks, so nothing is renamed for it and the finish goes back."""
-    (workspace / "notifier.py").write_text(NOTIFIER)
-    (workspace / "README.md").write_text(NOTIFIER_README)
-    lost = NOTIFIER.replace("NOTIFY_KEY", "PUSH_API_KEY").replace(
-        "API_URL = 'https://push.example.com/v1/send'\n\n\n", ""
-    )
+    lost = notifier_renamed_without_its_url(workspace)
     task = (
         "Rename the environment variable NOTIFY_KEY to PUSH_API_KEY in notifier.py and README.md, "
         "and add a line about it to README.md."
