@@ -86,3 +86,12 @@ def test_the_refusal_names_what_to_change_instead(root: Path) -> None:
     text = refusal(OPTION, root, "write", "books.csv")
     assert "books.csv is what the task's command reads" in text and "csvcol.py" in text
     assert refusal(OPTION, root, "write", "csvcol.py") == ""
+
+
+def test_a_file_named_as_the_owner_of_what_is_kept_stays_changeable(root: Path) -> None:
+    """ "without changing stats.py's public functions" keeps the functions, which Hearth cannot
+    judge, not the file: the fix must still be written there."""
+    kept = hands_off("Fix the bug without changing stats.py's public functions.", root)
+    assert not kept and not kept.covers("stats.py")
+    assert hands_off("Do not edit solution.py's tests.", root).covers("test_solution.py")
+    assert not hands_off("Do not edit solution.py's tests.", root).covers("solution.py")

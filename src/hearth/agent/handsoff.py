@@ -40,6 +40,14 @@ _LEAVE = re.compile(
 _TESTS = re.compile(
     r"\b(?:the\s+|any\s+|its\s+|their\s+)?(?:unit\s+)?tests?(?:\s+files?)?\b(?!_)", re.IGNORECASE
 )
+_OWNER = re.compile(r"^\S+?['’]s\s+")  # "solution.py's tests": the owner before its part
+
+
+def _owns(text: str, name: str) -> bool:
+    """Whether `name` stands in `text` only as an owner ("stats.py's functions")."""
+    return all(text[m.end() : m.end() + 2] in ("'s", "’s") for m in re.finditer(re.escape(name), text))
+
+
 _JOINED = re.compile(r",?\s+(?:or|and|nor)\s+", re.IGNORECASE)
 _CHANGING = frozenset({"write", "edit"})
 
@@ -65,10 +73,12 @@ def hands_off(task: str, root: Path) -> HandsOff:
     """The files `task` says not to change, in the workspace at `root`."""
     tests, names = False, set[str]()
     for match in (*_KEEP.finditer(task), *_LEAVE.finditer(task)):
-        clause = match.group(1).strip()
-        names.update(os.path.normpath(n) for n in named_paths(clause))
-        # an object of the verb: "the tests", "README.md or any test file"
-        tests = tests or any(_TESTS.match(part) for part in _JOINED.split(clause))
+        for part in _JOINED.split(match.group(1).strip()):
+            # "stats.py's public functions": what is kept is the owner's part, not the file
+            part = _OWNER.sub("", part)
+            names.update(os.path.normpath(n) for n in named_paths(part) if not _owns(part, n))
+            # an object of the verb: "the tests", "README.md or any test file"
+            tests = tests or _TESTS.match(part) is not None
     inputs = frozenset(os.path.normpath(n) for n in command_inputs(task, root))
     return HandsOff(tests, frozenset(names), inputs)
 
