@@ -80,7 +80,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, only_renames, renamed, rest_of_rename
 from hearth.agent.named_files import named_at, named_paths
-from hearth.agent.overview import shown_texts
+from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.sections import dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
@@ -1137,10 +1137,10 @@ def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
 
 
 def outputs_before(history: Sequence[Event]) -> dict[str, str]:
-    """What the task's commands printed before any change, as the first look recorded it (see
-    `unchanged_commands`), by command."""
+    """What the task's commands printed before any change, as this turn's first look recorded it
+    (see `unchanged_commands`), by command."""
     found: dict[str, str] = {}
-    for event in history:
+    for event in this_turn(history):
         if isinstance(event, HearthMessage) and event.reason == "files":
             found.update(zip(event.commands, event.outputs, strict=False))
     return found

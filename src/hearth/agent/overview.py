@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hearth.agent.named_files import split_present
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, HearthMessage
+from hearth.core.events import Event, HearthMessage, UserMessage
 from hearth.core.protocols import WorkspacePaths
 
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "dist", "build", "target"})
@@ -94,11 +94,18 @@ def named_contents(paths: WorkspacePaths, task: str) -> list[tuple[str, Path, st
 
 
 def shown_texts(history: Sequence[Event]) -> dict[str, str]:
-    """The files shown whole with the session's first task, by workspace path, with their text as
-    it was then (before the model changed anything): what a finished rename or a version starts
-    from when the model's own rewrite lost part of a file."""
+    """The files shown whole with this turn's task (a small model's first look), by workspace
+    path, with their text as it was then (before the model changed anything): what a finished
+    rename or a version starts from when the model's own rewrite lost part of a file. Nothing
+    from an earlier turn: the files may have changed since by the person's wish."""
     texts: dict[str, str] = {}
-    for event in history:
+    for event in this_turn(history):
         if isinstance(event, HearthMessage) and event.reason == "files":
             texts.update(zip(event.shown, event.texts, strict=False))
     return texts
+
+
+def this_turn(history: Sequence[Event]) -> Sequence[Event]:
+    """The events from the turn's task (the last message of the person's) on."""
+    start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=0)
+    return history[start:]
