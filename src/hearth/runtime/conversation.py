@@ -205,8 +205,8 @@ class Conversation:
             opening.append(UserMessage(text=text))
             if self.agent.profile.small and not any(isinstance(e, UserMessage) for e in self.agent.history):
                 first_look, shown = self._first_look(text)
-                first_look += await self._failing_tests(text)
-                before = await self._outputs_now(text) if first_look else []
+                failing, before = await self._checks_now(text)
+                first_look += failing
                 first_look += "".join(
                     "\n" + render("workspace_output_now", command=c.removesuffix(" < /dev/null"), output=o)
                     for c, o in before
@@ -260,21 +260,16 @@ class Conversation:
             text += render("workspace_git", tool_list=lines)
         return text, shown
 
-    async def _failing_tests(self, task: str) -> str:
-        """When the task says the tests fail: their output now, run through the dispatcher like
-        the finish review's run (the session's permissions and sandbox)."""
+    async def _checks_now(self, task: str) -> tuple[str, list[tuple[str, str]]]:
+        """What the task's checks say before any change, run through the dispatcher like the
+        finish review's runs (the session's permissions and sandbox): the tests' failure when the
+        task says they fail, and what each command whose output must stay as it is prints now
+        (the finish compares with it)."""
         agent = self.agent
         review = FinishReview(agent.dispatcher, agent.record, agent.state)
         found = await review.failing_now(task, agent.history)
-        return "\n" + found if found else ""
-
-    async def _outputs_now(self, task: str) -> list[tuple[str, str]]:
-        """When the task says a command's output must stay as it is: what it prints now, run
-        through the dispatcher like the finish review's runs (the finish compares with it)."""
-        agent = self.agent
-        return await FinishReview(agent.dispatcher, agent.record, agent.state).outputs_now(
-            task, agent.history
-        )
+        outputs = await review.outputs_now(task, agent.history)
+        return ("\n" + found if found else ""), outputs
 
     def _named_files(self, task: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         """The small files the task names, whole (agent/overview), each then counting as read:
