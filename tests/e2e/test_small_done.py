@@ -1087,6 +1087,53 @@ def test_a_config_section_a_write_left_out_that_the_task_never_named_goes_back(
     )
 
 
+CHANGELOG = (
+    "# Changelog\n\n## [Unreleased]\n\n### Added\n- Export the list as CSV.\n- A dark theme.\n\n"
+    "## [1.3.2] - 2026-09-14\n\n### Fixed\n- No crash on an empty list.\n"
+)
+
+
+def test_a_section_written_anew_and_left_where_it_was_too_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Releasing Unreleased, the 1.5B wrote the new heading with a copy of the section under it
+    and left the entries under Unreleased too, and finished (exit 0)."""
+    (workspace / "CHANGELOG.md").write_text(CHANGELOG)
+    task = (
+        "In CHANGELOG.md, release what is under Unreleased as version 1.4.0: its heading becomes "
+        "`## [1.4.0] - 2026-11-20` and a new empty `## [Unreleased]` section goes above it."
+    )
+    added = "### Added\n- Export the list as CSV.\n- A dark theme.\n\n"
+    twice = CHANGELOG.replace("## [1.3.2]", "## [1.4.0] - 2026-11-20\n\n" + added + "## [1.3.2]")
+    right = CHANGELOG.replace("## [Unreleased]\n", "## [Unreleased]\n\n## [1.4.0] - 2026-11-20\n")
+    script = [
+        *wrote("CHANGELOG.md", twice),
+        act("finish", summary="Released 1.4.0."),
+        *wrote("CHANGELOG.md", right),
+        act("finish", summary="Released 1.4.0."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "CHANGELOG.md now has these lines twice" in notice.text
+    assert "- Export the list as CSV.\n- A dark theme." in notice.text
+    assert (workspace / "CHANGELOG.md").read_text() == right
+
+
+def test_a_copy_the_task_asks_for_is_no_problem(hearth: HearthCli, workspace: Path) -> None:
+    (workspace / "hosts.txt").write_text(
+        "alpha.example.org 10.0.0.1\nbeta.example.org 10.0.0.2\nrouter 10.0.0.254\n"
+    )
+    task = "In hosts.txt, copy the three lines below them once more as a backup block."
+    copy = (workspace / "hosts.txt").read_text()
+    script = [*wrote("hosts.txt", copy + "\n" + copy), act("finish", summary="Copied the block.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    assert notices(workspace) == []
+
+
 def test_a_file_shown_with_the_first_task_counts_as_read_after_a_resume(
     hearth: HearthCli, workspace: Path
 ) -> None:

@@ -81,7 +81,7 @@ from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import leftover_problem, missing_added, only_renames, renamed, rest_of_rename
 from hearth.agent.named_files import named_at, named_paths
 from hearth.agent.overview import shown_texts, this_turn
-from hearth.agent.sections import dropped, read_text
+from hearth.agent.sections import doubled, dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
 from hearth.agent.versions import Versions, is_test_file
@@ -496,30 +496,46 @@ def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     return named[0] if len(named) == 1 else ""
 
 
-def lost_section(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
-    """A section of a non-Python file the turn wrote, there when the model first read it whole in
-    the turn, gone now, and not named by the task (agent/sections); "" when none is."""
+def _befores(turn: Turn, dispatcher: Dispatcher, history: Sequence[Event] = ()) -> dict[str, str]:
+    """The non-Python files the turn wrote, with their text before it: as the model first read it
+    whole in the turn, or as shown with the task (the first look) when `history` is given."""
     written = {
-        str(c.arguments.get("path"))
+        os.path.normpath(str(c.arguments.get("path")))
         for c, r in turn.results
-        if r.ok and c is not None and _canonical(dispatcher, r.name) == "write"
+        if r.ok and c is not None and changing(dispatcher, r.name)
     }
-    reads: dict[str, str] = {}
+    befores: dict[str, str] = {}
     for call, result in turn.results:
         if call is None or not result.ok or _canonical(dispatcher, result.name) != "read":
             continue
-        path = str(call.arguments.get("path"))
+        path = os.path.normpath(str(call.arguments.get("path")))
         whole = int(call.arguments.get("offset") or 1) <= 1
-        before = read_text(result.output) if whole and path in written and path not in reads else None
+        before = read_text(result.output) if whole and path in written and path not in befores else None
         if before is not None:
-            reads[path] = before
-    for path, before in reads.items():
-        if path.endswith(".py"):
-            continue  # the change guard keeps a Python file's definitions
-        now = current_text(dispatcher.context.paths, path)
+            befores[path] = before
+    for name, text in shown_texts(history).items():
+        if os.path.normpath(name) in written:
+            befores[os.path.normpath(name)] = text
+    return {path: text for path, text in befores.items() if not path.endswith(".py")}
+
+
+def lost_section(turn: Turn, dispatcher: Dispatcher, task: str, history: Sequence[Event]) -> str:
+    """A section of a non-Python file the turn wrote, there when the model read it (agent/sections),
+    gone now, and not named by the task; or a run of its lines the turn left twice where the task
+    asks no copy. "" when neither. Python files are left to the change guard."""
+    paths = dispatcher.context.paths
+    for path, before in _befores(turn, dispatcher).items():
+        now = current_text(paths, path)
         lost = dropped(before, now, task) if now is not None else []
         if lost:
             return render("finish_problem_section_dropped", path=path, block=lost[0])
+    # copies are judged from the file as shown with the task too; sections only from a read (the
+    # braces of a JSON file shown and written again on one line would read as a lost section)
+    for path, before in _befores(turn, dispatcher, history).items():
+        now = current_text(paths, path)
+        twice = doubled(before, now, task) if now is not None else ""
+        if twice:
+            return render("finish_problem_copied", path=path, block=twice)
     return ""
 
 
@@ -895,7 +911,7 @@ class FinishReview:
         )
         if found:
             return found
-        found = lost_section(turn, self.dispatcher, task)
+        found = lost_section(turn, self.dispatcher, task, history)
         if found:
             return found
         python = changed_python(turn, self.dispatcher)

@@ -1,4 +1,4 @@
-"""A config file's sections that a whole-file write left out, and the task never named.
+"""A text file's sections that a whole-file write left out, and blocks it left twice.
 
 "In ssh_config, change the Port of the build host ... delete the old-mirror host ... Keep
 everything else as it is": the 1.5B deleted `Host old-mirror` as asked, and `Host db` with it, and
@@ -7,11 +7,18 @@ overwritten); its sections are the lines at the start of a line that open a bloc
 section (`[testenv:docs]`), or a line whose following lines are indented (`Host db`, a YAML
 `db:`). One that is gone after the turn's writes, whose name the task does not say, was lost.
 Python files are left to the change guard, which keeps their definitions.
+
+The other way round: asked to move or rename a part of a file, a small model writes the part
+anew and leaves the old one too (the 1.5B, releasing a changelog's Unreleased section as 1.4.0,
+wrote the new heading with a copy of the whole section under it, and its entries stayed under
+Unreleased). A run of lines the file had once and now has twice, when the task asks no copy, is
+such a leftover.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _INI = re.compile(r"^\[([^\]\n]+)\]\s*$")
 _NUMBERED = re.compile(r"^\d+\t", re.MULTILINE)
@@ -71,3 +78,31 @@ def dropped(before: str, after: str, task: str) -> list[str]:
         if not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", task) for n in names):
             lost.append(block)
     return lost
+
+
+_COPY_WORDS = re.compile(r"\b(?:cop(?:y|ies)|duplicat\w*|twice|repeat\w*|again)\b", re.IGNORECASE)
+_COPY_LINES = 3  # a shorter run (a `### Added` heading and one entry) repeats in a sound file
+_COPY_CHARS = 40
+
+
+def doubled(before: str, after: str, task: str) -> str:
+    """The first run of at least three non-blank lines that `after` has twice (or more) and
+    `before` had at most once, "" when there is none or the task asks for a copy."""
+    if _COPY_WORDS.search(task):
+        return ""
+    now, old = _runs(after), _runs(before)
+    for run, count in now.items():  # in the order the runs first stand in `after`
+        if count > 1 and old[run] <= 1:
+            return "\n".join(run)
+    return ""
+
+
+def _runs(text: str) -> Counter[tuple[str, ...]]:
+    """How often each run of `_COPY_LINES` non-blank lines (long enough to count) stands in `text`."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    runs: Counter[tuple[str, ...]] = Counter()
+    for start in range(len(lines) - _COPY_LINES + 1):
+        run = tuple(lines[start : start + _COPY_LINES])
+        if all(line.strip() for line in run) and sum(len(line.strip()) for line in run) >= _COPY_CHARS:
+            runs[run] += 1
+    return runs
