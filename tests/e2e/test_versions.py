@@ -88,6 +88,29 @@ def test_a_wrong_fix_finished_over_failing_tests_is_replaced_by_a_version_they_p
     assert hearths == ["check", "check", "version", "check", "version", "check"], " ".join(runs)
 
 
+def test_the_versions_share_everything_but_the_file_so_the_server_prefills_only_the_file(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """A local server keeps the last prompt and prefills only what follows the part a new one
+    shares with it: the task, the tests and the failure come before the file the versions differ in."""
+    setup(workspace)
+    script = [
+        *wrote("stats.py", WRONG),
+        act("finish", summary="Fixed median()."),
+        *wrote("stats.py", MEDIAN_FIXED),
+        act("finish", summary="Fixed median()."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(ALSO_WRONG)] * 4
+        assert run(hearth, server, workspace, TASK).code == 0
+        asked = [r["messages"][1]["content"] for r in version_requests(server)]
+    assert len(asked) == 4 and "as it was given" in asked[1] and "is wrong" in asked[0]
+    differ = next(i for i, chars in enumerate(zip(*asked, strict=False)) if len(set(chars)) > 1)
+    shared = asked[0][:differ]
+    assert TASK in shared and "def test_even" in shared and "AssertionError" in shared
+    assert WRONG.strip() not in shared and MEDIAN_BUG.strip() not in shared
+
+
 def test_when_no_version_passes_the_file_is_put_back_and_the_model_can_go_on(
     hearth: HearthCli, workspace: Path
 ) -> None:

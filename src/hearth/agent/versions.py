@@ -94,8 +94,10 @@ class _Tries:
         file without its docstrings, which are said apart: the 1.5B copying an exercise's long
         docstring back ran on into the tests and never closed it (the file did not parse), while
         without them it wrote the code. The bare ones come last, one after another: the same
-        request again costs the server no new prompt (it keeps the last prompt's prefix), where
-        alternating the two paid for the whole prompt each time."""
+        request again costs the server no new prompt (it keeps the last prompt's prefix). What
+        all the versions share (the task, the test file, what the checks printed) comes first in
+        each request and the file they differ in last, so a change of file costs the server only
+        the file's tokens."""
         if number == 1 and self.start is not None:
             return self.start, False, True
         return self.current, number >= (self.count + 1) // 2, False
