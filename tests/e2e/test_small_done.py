@@ -593,6 +593,54 @@ def test_a_script_the_task_runs_that_now_fails_with_a_traceback_goes_back(
     assert "KeyError: 'base'" in notice.text
 
 
+CSVCOL = """import argparse
+import csv
+
+parser = argparse.ArgumentParser()
+parser.add_argument("file")
+parser.add_argument("column")
+{option}args = parser.parse_args()
+with open(args.file) as f:
+    for row in csv.DictReader(f):
+        {keep}print(row[args.column])
+"""
+
+
+def test_a_command_with_a_column_argument_that_refuses_its_option_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B added --where as a flag taking no value; the task's command then failed with
+    argparse's usage error, and Hearth never ran it (its last argument is a column, not a file)."""
+    (workspace / "books.csv").write_text("title,genre\nAriel,poetry\nDune,sf\n")
+    (workspace / "csvcol.py").write_text(CSVCOL.format(option="", keep=""))
+    task = (
+        "Add a --where COLUMN=VALUE option to csvcol.py that keeps only the rows whose COLUMN is "
+        "VALUE: python3 csvcol.py --where genre=poetry books.csv title must print Ariel and nothing else."
+    )
+    flag = CSVCOL.format(option='parser.add_argument("--where", action="store_true")\n', keep="")
+    right = CSVCOL.format(
+        option='parser.add_argument("--where")\n',
+        keep='k, v = args.where.split("=") if args.where else (None, None)\n        if k and row[k] != v:\n            continue\n        ',
+    )
+    script = [
+        *wrote("csvcol.py", flag),
+        act("finish", summary="Added --where."),
+        *wrote("csvcol.py", right),
+        act("finish", summary="Added --where."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, **NO_VERSIONS)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "python3 csvcol.py --where genre=poetry books.csv title" in notice.text
+    assert "unrecognized arguments" in notice.text
+    out = subprocess.run(
+        [sys.executable, "csvcol.py", "--where", "genre=poetry", "books.csv", "title"],
+        cwd=workspace, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout == "Ariel\n"
+
+
 def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp_path: Path) -> None:
     from hearth.agent.done import task_commands
 
@@ -603,6 +651,15 @@ def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp
         "python3 count.py --skip data.txt < /dev/null"
     ]
     assert task_commands("python3 gone.py must still work", tmp_path) == []
+    # plain arguments after a file or an option, right before what the command must print
+    (tmp_path / "books.csv").write_text("title\n")
+    (tmp_path / "csvcol.py").write_text("x\n")
+    where = "python3 csvcol.py --where genre=poetry books.csv title must print The Waste Land and Ariel"
+    assert task_commands(where, tmp_path) == [
+        "python3 csvcol.py --where genre=poetry books.csv title < /dev/null"
+    ]
+    assert task_commands("python3 count.py data.txt COLUMN must print its values", tmp_path) == []
+    assert task_commands("python3 todo.py add milk must print Added", tmp_path) == []  # no file given
 
 
 def test_the_output_a_task_states_for_its_command_is_read_exactly_or_not_at_all(tmp_path: Path) -> None:

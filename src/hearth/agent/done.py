@@ -136,13 +136,16 @@ _SCRIPT_RUN = re.compile(
 )
 # the task's words after a command: a quoted text is one word ("--sep ' | ' colours.txt")
 _WORD = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+")
-_OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"")
+_OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|[A-Za-z_]\w*=[\w.:@+/-]+")
 # The words that end a command the task gives and go on with what it should do
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
      "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
      "takes", "printing", ""}
 )  # fmt: skip
+# after a command's plain arguments, the words saying what it prints
+_PRINTS_WORDS = frozenset({"must", "should", "prints", "outputs", "returns", "gives", "still"})
+_PLAIN_ARGUMENT = re.compile(r"[A-Za-z0-9][\w.:@+-]*(?:=[\w.:@+/-]+)?")
 _SAYS_PRINTS = re.compile(r"\b(?:prints?|outputs?|writes? out|shows?)\b", re.IGNORECASE)
 # the task's words after a command saying its output stays as it is
 _SAME_AS_BEFORE = re.compile(
@@ -1137,8 +1140,10 @@ def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
             words.append(shlex.quote(arg))
             rest.pop(0)
             if arg.startswith("-") and rest and _OPTION_VALUE.fullmatch(rest[0].rstrip(",;")):
-                # the option's value: --precision 3, --sep ' | '
+                # the option's value: --precision 3, --sep ' | ', --where genre=poetry
                 words.append(shlex.quote(rest.pop(0).rstrip(",;").strip("'\"")))
+        more = _plain_arguments(rest) if len(words) > 1 else 0
+        words += [shlex.quote(rest.pop(0).rstrip(",;")) for _ in range(more)]
         if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
             continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
         command = " ".join(words) + " < /dev/null"
@@ -1150,6 +1155,19 @@ def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
         if command not in (c for c, _ in runs):
             runs.append((command, after))
     return runs
+
+
+def _plain_arguments(rest: list[str]) -> int:
+    """How many of the words `rest` starts with are plain arguments of a command that already has
+    a file or an option ("python3 csvcol.py --where genre=poetry books.csv title must print ..."):
+    at most two words such as `title` or `genre=poetry`, none a placeholder (`N`, `COLUMN`), right
+    before the words saying what the command prints. 0 when they are not."""
+    for count in (1, 2):
+        if len(rest) <= count or rest[count].lower() not in _PRINTS_WORDS:
+            continue
+        if all(_PLAIN_ARGUMENT.fullmatch(w.rstrip(",;")) and not w.isupper() for w in rest[:count]):
+            return count
+    return 0
 
 
 def outputs_before(history: Sequence[Event]) -> dict[str, str]:
