@@ -146,7 +146,7 @@ def test_the_repl_warns_at_start_when_the_model_server_is_unreachable(home: Path
         ["-m", "hearth", "-w", str(workspace)],
         env=clean_env(home, HEARTH_LLM_URL=url, TERM="xterm"),
         encoding="utf-8",
-        timeout=30,
+        timeout=60,  # a wait, not a measure: the REPL's start-up on a loaded 2-core machine
         dimensions=(50, 200),
     )
     try:
