@@ -38,7 +38,8 @@ Plan mode's planning turn is left alone: a plan changes nothing yet.
 
 Before a finish the evidence contradicts goes back, when the workspace's checks (5: the tests, the
 task's commands) fail now, other versions of the file the model was changing are tried against
-them once in the turn (agent/versions); one they pass stays, and the finish is judged again. A
+them, in up to two rounds in the turn (agent/versions); one they pass stays, and the finish is
+judged again. A
 turn stopped going in circles, or ended BLOCKED, gets the same chance (`rescued`). The file
 varied is the one the failure's traceback ends in (`traced_file`), else the model's (`target_file`).
 
@@ -760,9 +761,9 @@ class FinishReview:
         return bool(kept) and not await self.problem(history, "", kept=kept)
 
     async def try_versions(self, history: Sequence[Event]) -> tuple[str, ...]:
-        """The files a version (agent/versions) or a finished rename was kept for, once per turn,
-        when the workspace's checks fail now; () when none was (or there were no checks, or no
-        file to vary)."""
+        """The files a version (agent/versions) or a finished rename was kept for, in up to
+        `versions.ROUNDS` rounds a turn, when the workspace's checks fail now; () when none was
+        (or there were no checks, or no file to vary)."""
         if self.versions is None or self.versions.count < 1 or versions_tried(history):
             return ()
         task, turn = task_of(history), Turn.of(history)

@@ -17,8 +17,9 @@ so its next steps start from what is there); when none does, the file is put bac
 When the file was shown with the task and the model has changed it since, the second version is
 asked from the file as it was shown (not the model's wrong one): the 1.5B's versions of its own
 wrong file kept its mistake, where one request from the exercise as given is what aider sends.
-At most `COUNT` versions, each only while the turn has time for it, once per turn, and only
-where the policy lets a write through without asking the person.
+At most `COUNT` versions a round, each only while the turn has time for it, at most `ROUNDS`
+rounds in a turn (the model's next finish or circle over the same failing checks brings the
+second), and only where the policy lets a write through without asking the person.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ from hearth.prompts import render
 log = logging.getLogger(__name__)
 
 COUNT = 4
+# Rounds of versions in a turn: told that none of the first passed, the 1.5B finished or went in
+# circles over the same failing file in every run of two held-out trials (18 turns), and none of
+# its own changes after a failed round passed; a second round is more samples of the same request
+ROUNDS = 2
 TEMPERATURE = 0.9  # after the first: the same request at a low temperature gives the same file
 _MAX_LINES = 200  # a longer file is not written whole by a small model well; left to the model
 _MAX_TEST_LINES = 150
@@ -69,13 +74,14 @@ def is_test_file(path: str) -> bool:
 
 
 def tried(history: Sequence[Event]) -> bool:
-    """Whether versions were asked for already in this turn."""
+    """Whether versions were asked for already in this turn as often as they may be (`ROUNDS`)."""
+    rounds = 0
     for event in reversed(history):
         if isinstance(event, UserMessage):
-            return False
+            break
         if isinstance(event, Notice) and event.reason == NoticeReason.VERSIONS:
-            return True
-    return False
+            rounds += 1
+    return rounds >= ROUNDS
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,11 @@ def _text(event: object) -> str:
     return event.text if isinstance(event, Notice) else ""
 
 
+class FinishedOverFailure(LimitReached):
+    """The model finished again over the same failing check: not done (exit 2), unless a version
+    of its file makes the checks pass (agent/versions)."""
+
+
 class FinishAfterFailure:
     """A finish right after a check that failed (the last shell or python run, with nothing
     changed since) is pushed back once per failure; finishing again over the same failure
@@ -116,7 +121,7 @@ class FinishAfterFailure:
         notices = view.notices(NoticeReason.FINISH_AFTER_FAILURE)
         pushed = [_failed_check(view.events[:i], view.toolset) for i in notices]
         if failed.output in {r.output for r in pushed if r is not None}:
-            return LimitReached(
+            return FinishedOverFailure(
                 f"the model finished, but its last {failed.name} run failed and nothing changed since"
             )
         tail = "\n".join(failed.output.strip().splitlines()[-6:])[-600:]
