@@ -1438,8 +1438,7 @@ def test_commits_not_squashed_go_back_with_how_to_squash_them(hearth: HearthCli,
         act("read", path="index.html"),
         act("edit", path="index.html", old="Shop", new="Search box", replace_all=False),
         act("finish", summary="Squashed the commits."),
-        act("shell", command="git reset --soft HEAD~2"),
-        act("git_commit", message="Add search box"),
+        act("git_commit", message="Add search box", squash=2),
         act("finish", summary="Squashed the commits."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
@@ -1447,6 +1446,7 @@ def test_commits_not_squashed_go_back_with_how_to_squash_them(hearth: HearthCli,
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
     assert "'Add search box'" in notice.text and "`git reset --soft HEAD~2`" in notice.text
+    assert 'git_commit {"message": "Add search box", "squash": 2}' in notice.text
     assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add search box", "Start the shop page"]
     assert git(workspace, "rev-parse", "HEAD~1").strip() == base
 

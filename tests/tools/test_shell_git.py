@@ -131,6 +131,63 @@ def test_a_forgotten_file_goes_into_the_last_commit_with_amend(env: Env) -> None
     assert [line for line in log if line] == ["Add about page", "about.css", "about.html"]  # one commit
 
 
+def _subjects(ws: Path) -> list[str]:
+    return subprocess.run(
+        ["git", "log", "--format=%s"], cwd=ws, capture_output=True, text=True
+    ).stdout.splitlines()
+
+
+def _committed(env: Env) -> str:
+    """A repository with one commit; its HEAD."""
+    _repo(env.ws)
+    (env.ws / "README.md").write_text("# app\n")
+    env.call("git_add", paths=["README.md"])
+    env.call("git_commit", message="init")
+    return _head(env.ws)
+
+
+def _head(ws: Path) -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ws, capture_output=True, text=True).stdout
+
+
+def test_the_last_commits_become_one_with_squash(env: Env) -> None:
+    """ "Squash the two WIP commits into one with the message Add search": git_commit squashes."""
+    _committed(env)
+    for name in ("search.py", "search_test.py"):
+        (env.ws / name).write_text(f"# {name}\n")
+        env.call("git_add", paths=[name])
+        env.call("git_commit", message="WIP")
+    before = _subjects(env.ws)
+    out = env.call("git_commit", message="Add search", squash=2)
+    assert "Squashed the last 2 commits" in out
+    assert _subjects(env.ws) == ["Add search", *before[2:]] == ["Add search", "init"]
+    files = subprocess.run(
+        ["git", "show", "--name-only", "--format="], cwd=env.ws, capture_output=True, text=True
+    ).stdout.split()
+    assert sorted(files) == ["search.py", "search_test.py"]
+
+
+def test_a_squash_past_the_first_commit_or_with_amend_is_refused_and_changes_nothing(env: Env) -> None:
+    head = _committed(env)
+    commits = len(_subjects(env.ws))
+    with pytest.raises(ToolError, match="at most"):
+        env.call("git_commit", message="All of it", squash=commits)
+    with pytest.raises(ToolError, match="not both"):
+        env.call("git_commit", message="All of it", squash=1, amend=True)
+    assert _head(env.ws) == head
+
+
+def test_a_squash_whose_commit_fails_puts_the_branch_back(env: Env) -> None:
+    _committed(env)
+    (env.ws / "a.txt").write_text("a\n")
+    env.call("git_add", paths=["a.txt"])
+    env.call("git_commit", message="add a")
+    head = _head(env.ws)
+    with pytest.raises(ToolError, match="empty commit message"):
+        env.call("git_commit", message=" ", squash=1)  # git refuses a blank message
+    assert _head(env.ws) == head and _subjects(env.ws) == ["add a", "init"]
+
+
 def test_a_commit_keeps_the_repositorys_own_identity(env: Env) -> None:
     _repo(env.ws)
     subprocess.run(["git", "config", "user.name", "Repo Owner"], cwd=env.ws, check=True)

@@ -17,6 +17,7 @@ when the task asks to undo or revert a commit it quotes, the last commit's per-f
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from dataclasses import dataclass
@@ -174,6 +175,12 @@ def squash_asked(task: str) -> Squash | None:
     word = last.group(1).lower() if last else ""
     count = _NUMBERS.get(word) or (int(word) if word.isdigit() else 0)
     return Squash(next(g for g in message.groups() if g), count)
+
+
+def squash_call(squash: Squash) -> str:
+    """How to squash with the git_commit tool (its `squash` option)."""
+    count = str(squash.count) if squash.count else "N"
+    return f'git_commit {{"message": {json.dumps(squash.message)}, "squash": {count}}}'
 
 
 def squash_command(squash: Squash) -> str:

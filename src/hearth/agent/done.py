@@ -74,6 +74,7 @@ from hearth.agent.commits import (
     named,
     quoted_messages,
     squash_asked,
+    squash_call,
     squash_command,
     undoes,
 )
@@ -1049,8 +1050,10 @@ class FinishReview:
         subject = (await self._git(SUBJECT, history)).strip()
         if not subject or subject == squash.message:
             return ""
-        command = squash_command(squash)
-        return render("finish_problem_not_squashed", message=squash.message, subject=subject, command=command)
+        command, call = squash_command(squash), squash_call(squash)
+        return render(
+            "finish_problem_not_squashed", message=squash.message, subject=subject, command=command, call=call
+        )
 
     async def _not_undone(self, task: str, history: Sequence[Event]) -> str:
         """The task asks to undo a commit it quotes, and the last commit does not mirror its

@@ -172,15 +172,39 @@ async def git_add(args: GitAddInput, ctx: RunContext) -> str:
 
 
 class GitCommitInput(ToolInput):
-    """Commit the staged changes (amend: into the last commit instead of a new one)."""
+    """Commit the staged changes (amend: into the last commit instead of a new one; squash: N, the
+    last N commits and the staged changes become one commit with this message)."""
 
     message: str = Field(min_length=1)
     amend: bool = Field(False)
+    squash: int = Field(0, ge=0, le=100)
 
 
 async def git_commit(args: GitCommitInput, ctx: RunContext) -> str:
+    if args.squash:
+        return await _squash(args, ctx)
     amend = ("--amend",) if args.amend else ()
     return await _git(ctx, "commit", *amend, "--no-verify", "-m", args.message)
+
+
+async def _squash(args: GitCommitInput, ctx: RunContext) -> str:
+    """A soft reset of the last `squash` commits, then one commit of everything they and the
+    staged changes hold; a commit that fails puts the branch back where it was."""
+    if args.amend:
+        raise ToolError("Give squash or amend, not both: squash already replaces the last commits.")
+    commits = int(await _git(ctx, "rev-list", "--count", "HEAD"))
+    if args.squash >= commits:
+        raise ToolError(
+            f"The branch has {commits} commit(s): squash can fold at most {commits - 1} of them "
+            "into one (the first commit stays as it is)."
+        )
+    await _git(ctx, "reset", "--soft", f"HEAD~{args.squash}")
+    try:
+        out = await _git(ctx, "commit", "--no-verify", "-m", args.message)
+    except ToolError:
+        await _git(ctx, "reset", "--soft", "ORIG_HEAD")
+        raise
+    return f"Squashed the last {args.squash} commits into one.\n{out}"
 
 
 class GitBranchInput(ToolInput):
