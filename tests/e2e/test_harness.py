@@ -834,7 +834,7 @@ def test_in_a_git_repository_a_small_model_is_told_its_git_tools(hearth, server,
     shown = last_user_text(server.requests[0])
     assert (
         "git repository" in shown
-        and "- git_commit(message: string, amend?: boolean)" in shown
+        and "- git_commit(message: string, amend?: boolean, squash?: integer)" in shown
         and "- git_add(paths: array)" in shown
     )
     assert "git_commit" not in server.requests[0]["messages"][0]["content"]  # the system prompt is unchanged

@@ -172,12 +172,11 @@ async def git_add(args: GitAddInput, ctx: RunContext) -> str:
 
 
 class GitCommitInput(ToolInput):
-    """Commit the staged changes (amend: into the last commit instead of a new one; squash: N, the
-    last N commits and the staged changes become one commit with this message)."""
+    """Commit the staged changes (amend: into the last commit; squash: N last commits into one)."""
 
     message: str = Field(min_length=1)
     amend: bool = Field(False)
-    squash: int = Field(0, ge=0, le=100)
+    squash: int = Field(0, ge=0)
 
 
 async def git_commit(args: GitCommitInput, ctx: RunContext) -> str:
