@@ -39,9 +39,9 @@ Plan mode's planning turn is left alone: a plan changes nothing yet.
 Before a finish the evidence contradicts goes back, when the workspace's checks (5: the tests, the
 task's commands) fail now, other versions of the file the model was changing are tried against
 them, in up to two rounds in the turn (agent/versions); one they pass stays, and the finish is
-judged again. A
-turn stopped going in circles, or ended BLOCKED, gets the same chance (`rescued`). The file
-varied is the one the failure's traceback ends in (`traced_file`), else the model's (`target_file`).
+judged again. A turn stopped going in circles, ended BLOCKED, or finished again over the same
+failing check gets the same chance (`rescued`). The file varied is the one the failure's
+traceback ends in (`traced_file`), else the model's (`target_file`).
 
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
 in a turn; a finish still contradicted after that ends the turn as not done (status limit, exit
