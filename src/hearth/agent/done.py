@@ -29,7 +29,8 @@ model finishes, Hearth looks at what the turn did and runs the checks it can fin
 6. The task asks to rename a name and the old one is still in the workspace, or to remove one
    and it is still in the files the task names; or, once the checks of 5 pass, to add one and it
    is in none of them (agent/leftovers). A config file's section the model read and a write left
-   out, which the task does not name, was lost (agent/sections). A script that printed nothing and only defines
+   out, which the task does not name, was lost, and a run of lines a change left twice where the
+   task asks no copy is a leftover (agent/sections). A script that printed nothing and only defines
    functions gets the lines that would call it (agent/entrypoint).
 7. The task asks for a change to a file it names (a sentence opening with add, fix, rename ...)
    and nothing was changed or run in the turn; or that file, in the workspace, is the one the
