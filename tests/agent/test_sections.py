@@ -67,3 +67,8 @@ def test_short_runs_runs_already_twice_and_asked_copies_are_no_copy() -> None:
     assert doubled(block + block, block + block, "tidy it") == ""  # the file had it twice before
     assert doubled(block, block + block, "tidy it") != ""
     assert doubled(block, block + block, "Duplicate the mirror section") == ""
+    # a new part modelled on one there shares its lines
+    assert (
+        doubled(block, block + block.replace("[mirror]", "[backup]"), "Add a backup section like mirror")
+        == ""
+    )

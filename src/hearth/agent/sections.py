@@ -80,7 +80,12 @@ def dropped(before: str, after: str, task: str) -> list[str]:
     return lost
 
 
-_COPY_WORDS = re.compile(r"\b(?:cop(?:y|ies)|duplicat\w*|twice|repeat\w*|again)\b", re.IGNORECASE)
+# a task asking a copy, or a new part modelled on one there ("add a job like test-py311": its
+# steps are the same lines), may leave lines twice
+_COPY_WORDS = re.compile(
+    r"\b(?:cop(?:y|ies)|duplicat\w*|twice|repeat\w*|again|like|same|similar|another|each|every)\b",
+    re.IGNORECASE,
+)
 _COPY_LINES = 3  # a shorter run (a `### Added` heading and one entry) repeats in a sound file
 _COPY_CHARS = 40
 
