@@ -262,6 +262,33 @@ def test_the_output_a_task_states_judges_versions_when_there_are_no_tests(
     assert "prints `2.5`" in shown and "10.0" in shown  # what the task states, what the model's printed
 
 
+def test_a_version_of_a_script_its_command_crashes_on_sees_the_input_the_command_reads(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's versions of a script crashing on its input's blank and comment lines never saw
+    that input: the request shows it, where there is no test file."""
+    (workspace / "readings.txt").write_text("# city date temp\nOslo 2026-01-01 -3.5\n\nOslo 2026-01-02 4.0\n")
+    (workspace / ".env").write_text("API_KEY=hunter2\n")
+    body = "import sys\n\nfor line in open(sys.argv[1]):\n"
+    wrong = body + "    city, day, temp = line.split()\n    print(city, temp)\n"
+    right = (
+        body
+        + "    if line.strip() and not line.startswith('#'):\n        city, day, temp = line.split()\n        print(city, temp)\n"
+    )
+    task = "Write temps.py: python3 temps.py readings.txt prints each reading's city and temperature. Skip blank and # lines."
+    script = [*wrote("temps.py", wrong), act("finish", summary="Wrote temps.py.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete temps.py"] = [fenced(right)]
+        res = run_with_crashes(hearth, server, workspace, task)
+        asked = [
+            r for r in server.requests if "Reply with the complete temps.py" in json.dumps(r["messages"][:2])
+        ]
+    assert res.code == 0, res.stdout[-2000:]
+    shown = asked[0]["messages"][1]["content"]
+    assert "readings.txt (what the command reads):" in shown and "# city date temp" in shown
+    assert "hunter2" not in json.dumps(server.requests)
+
+
 def text_call(name: str, **args: Any) -> ScriptedReply:
     return ScriptedReply(text="```json\n" + json.dumps({"name": name, "arguments": args}) + "\n```")
 

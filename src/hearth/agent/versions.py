@@ -46,6 +46,7 @@ from hearth.core.protocols import Model, ModelRequest
 from hearth.core.types import Message, ToolCall
 from hearth.llm.actions import BadAction, body_text
 from hearth.prompts import render
+from hearth.sandbox.secrets import is_secret_path
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,10 @@ _FIRST_SECONDS = 30.0
 _CHECK_SECONDS = 10.0
 _FAILURE_CHARS = 1500
 _TEST_FILE = re.compile(r"[\w./-]*\b(?:test_[\w-]*|[\w-]+_test)\.py\b")
+# a workspace file the failing command of the task names ("`python3 temps.py readings.txt` fails")
+_COMMAND = re.compile(r"`python3? [^`\n]*`")
+_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z]\w*)\b")
+_MAX_INPUT_LINES = 60
 
 
 def is_test_file(path: str) -> bool:
@@ -153,7 +158,7 @@ class Versions:
         if original is None or original.count("\n") > _MAX_LINES or not self.allowed(path):
             return False
         log.info("asking for other versions of %s: the checks fail", path)
-        tests = self._test_file(failure, path)
+        tests = self._test_file(failure, path) or self._input_file(failure, path)
         seen: set[str] = {original}
         try:
             count = self.count if most is None else min(most, self.count)
@@ -217,6 +222,20 @@ class Versions:
                 return rel, text
         return None
 
+    def _input_file(self, failure: str, path: str) -> tuple[str, str] | None:
+        """The first workspace file (not Python, not a secret, a few lines) that the failing
+        command of the task names, with its text: what the script reads. The 1.5B's versions of a
+        script crashing on its input's blank and comment lines never saw that input."""
+        for command in _COMMAND.findall(failure):
+            for name in _NAME.findall(command):
+                rel = os.path.normpath(name)
+                if rel == path or rel.endswith(".py") or rel.startswith("..") or is_secret_path(rel):
+                    continue
+                text = current_text(self.dispatcher.context.paths, rel)
+                if text is not None and text.count("\n") <= _MAX_INPUT_LINES:
+                    return rel, text
+        return None
+
     async def _ask(self, path: str, task: str, tries: _Tries, number: int) -> str:
         """One version (see `_Tries.shown`): the first at the session's temperature, the others
         at a higher one, except one asked from the file as shown with the task (its first)."""
@@ -233,7 +252,7 @@ class Versions:
             path=path,
             current=shown.rstrip("\n"),
             failure=tries.failure.strip()[-_FAILURE_CHARS:],
-            tests=render("version_tests", path=tests[0], text=tests[1].rstrip("\n")) if tests else "",
+            tests=self._shown_checks(tests),
         )
         request = ModelRequest(
             messages=[
@@ -251,6 +270,15 @@ class Versions:
             span.outcome(response)
         self.record(response.used("version", self.model.name))
         return response.content
+
+    @staticmethod
+    def _shown_checks(tests: tuple[str, str] | None) -> str:
+        """The test file, or the input the failing command reads, as the request shows it."""
+        if tests is None:
+            return ""
+        name, text = tests
+        template = "version_tests" if is_test_file(name) else "version_input"
+        return render(template, path=name, text=text.rstrip("\n"))
 
     @staticmethod
     def _usable(reply: str, original: str, task: str, path: str) -> str | None:
