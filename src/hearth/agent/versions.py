@@ -50,7 +50,10 @@ from hearth.sandbox.secrets import is_secret_path
 
 log = logging.getLogger(__name__)
 
-COUNT = 4
+# After a failed round of four, the 1.5B's own steps passed nothing in two held-out trials (18
+# turns) while the turn had a minute or more left; the later versions of a round repeat one
+# request, which the server keeps, so each costs it the reply alone
+COUNT = 6
 # Rounds of versions in a turn: told that none of the first passed, the 1.5B finished or went in
 # circles over the same failing file in every run of two held-out trials (18 turns), and none of
 # its own changes after a failed round passed; a second round is more samples of the same request

@@ -142,7 +142,7 @@ class ModelSettings(Group):
     idle_timeout: float = Field(120.0, gt=0, description="Seconds a stream may stall between chunks")
     retries: int = Field(3, ge=0)
     parallel: int = Field(
-        4,
+        6,
         ge=1,
         alias="model_parallel",
         description="Requests sent to the model server at once, across sessions (a local server runs few)",
@@ -169,7 +169,7 @@ class AgentSettings(Group):
     max_seconds: float = Field(3600.0, gt=0, description="Wall-clock limit per task in seconds (exit 2)")
     output_limit: int = Field(16000, ge=1000, description="Characters of tool output the model sees")
     versions: int = Field(
-        4,
+        6,
         ge=0,
         le=8,
         description="A small model's file its checks still fail on: other versions Hearth asks for "
