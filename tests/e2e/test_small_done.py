@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from e2e.test_actions import act, events, finished, run, schema_of, wrote
+from hearth.agent.versions import COUNT
 from hearth.core.events import Notice, ToolResult
 from hearth.llm.actions import JSON_OBJECT, offered_names
 from hearth.testing import ScriptedReply, ScriptedServer
@@ -580,7 +581,7 @@ def test_a_script_the_task_runs_that_now_fails_with_a_traceback_goes_back(
         # the versions Hearth asks for over the crash (agent/versions) bring the same file back
         server.routes["Reply with the complete client.py"] = [
             ScriptedReply(text=f"```python\n{broken}```")
-        ] * 4
+        ] * COUNT
         task = "Make client.py read BASE from config.json. python3 client.py must print the same as before."
         res = hearth(
             "run", task, "-w", str(workspace), "--json", "--permission", "auto",
@@ -969,7 +970,7 @@ def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, work
         # the versions Hearth asks for over the failing command (agent/versions) change nothing
         server.routes["Reply with the complete joinlines.py"] = [
             ScriptedReply(text=f"```python\n{JOIN}```")
-        ] * 4
+        ] * COUNT
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
@@ -1409,7 +1410,7 @@ def test_a_script_run_on_the_tasks_example_that_prints_nothing_goes_back(
         # the versions asked over the silent run (agent/versions) bring the same text back
         server.routes["Reply with the complete total.py"] = [
             ScriptedReply(text=f"```python\n{uncalled}```")
-        ] * 4
+        ] * COUNT
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
     [notice] = notices(workspace)
