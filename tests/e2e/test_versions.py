@@ -126,7 +126,7 @@ def test_a_finish_over_the_same_failing_file_after_a_failed_round_gets_a_second_
         act("finish", summary="Fixed median()."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        server.routes[ROUTE] = [fenced(ALSO_WRONG)] * COUNT + [fenced(MEDIAN_FIXED)]
+        server.routes[ROUTE] = [*[fenced(ALSO_WRONG)] * COUNT, fenced(MEDIAN_FIXED)]
         res = run(hearth, server, workspace, TASK)
         asked = version_requests(server)
     assert res.code == 0, res.stdout[-2000:]
