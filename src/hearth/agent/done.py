@@ -502,44 +502,51 @@ def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     return named[0] if len(named) == 1 else ""
 
 
-def _befores(turn: Turn, dispatcher: Dispatcher, history: Sequence[Event] = ()) -> dict[str, str]:
+def _befores(
+    turn: Turn, dispatcher: Dispatcher, history: Sequence[Event]
+) -> tuple[dict[str, str], dict[str, str]]:
     """The non-Python files the turn wrote, with their text before it: as the model first read it
-    whole in the turn, or as shown with the task (the first look) when `history` is given."""
+    whole in the turn; and the same with the files as shown with the task (the first look) in
+    place of a read."""
     written = {
         os.path.normpath(str(c.arguments.get("path")))
         for c, r in turn.results
         if r.ok and c is not None and changing(dispatcher, r.name)
     }
-    befores: dict[str, str] = {}
+    reads: dict[str, str] = {}
     for call, result in turn.results:
         if call is None or not result.ok or _canonical(dispatcher, result.name) != "read":
             continue
         path = os.path.normpath(str(call.arguments.get("path")))
         whole = int(call.arguments.get("offset") or 1) <= 1
-        before = read_text(result.output) if whole and path in written and path not in befores else None
+        before = read_text(result.output) if whole and path in written and path not in reads else None
         if before is not None:
-            befores[path] = before
-    for name, text in shown_texts(history).items():
-        if os.path.normpath(name) in written:
-            befores[os.path.normpath(name)] = text
-    return {path: text for path, text in befores.items() if not path.endswith(".py")}
+            reads[path] = before
+    shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
+    seen = reads | {path: text for path, text in shown.items() if path in written}
+    return (
+        {path: text for path, text in reads.items() if not path.endswith(".py")},
+        {path: text for path, text in seen.items() if not path.endswith(".py")},
+    )
 
 
 def lost_section(turn: Turn, dispatcher: Dispatcher, task: str, history: Sequence[Event]) -> str:
     """A section of a non-Python file the turn wrote, there when the model read it (agent/sections),
     gone now, and not named by the task; or a run of its lines the turn left twice where the task
     asks no copy. "" when neither. Python files are left to the change guard."""
-    paths = dispatcher.context.paths
-    for path, before in _befores(turn, dispatcher).items():
-        now = current_text(paths, path)
-        lost = dropped(before, now, task) if now is not None else []
-        if lost:
-            return render("finish_problem_section_dropped", path=path, block=lost[0])
     # copies are judged from the file as shown with the task too; sections only from a read (the
     # braces of a JSON file shown and written again on one line would read as a lost section)
-    for path, before in _befores(turn, dispatcher, history).items():
-        now = current_text(paths, path)
-        twice = doubled(before, now, task) if now is not None else ""
+    reads, seen = _befores(turn, dispatcher, history)
+    paths = dispatcher.context.paths
+    now = {path: current_text(paths, path) for path in seen}
+    for path, before in reads.items():
+        text = now[path]
+        lost = dropped(before, text, task) if text is not None else []
+        if lost:
+            return render("finish_problem_section_dropped", path=path, block=lost[0])
+    for path, before in seen.items():
+        text = now[path]
+        twice = doubled(before, text, task) if text is not None else ""
         if twice:
             return render("finish_problem_copied", path=path, block=twice)
     return ""
