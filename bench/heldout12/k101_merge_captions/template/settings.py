@@ -1,0 +1,6 @@
+"""Settings for the photo gallery page."""
+
+DEFAULTS = {
+    "title": "My photos",
+    "per_page": 20,
+}

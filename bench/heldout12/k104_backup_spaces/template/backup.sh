@@ -1,0 +1,14 @@
+#!/bin/sh
+# Copy the .txt files of folder SRC into folder DEST: sh backup.sh SRC DEST
+# DEST is made if it is missing; each copied file is named on a line of its own.
+set -e
+src=$1
+dest=$2
+mkdir -p $dest
+count=0
+for name in $(ls $src | grep '\.txt$'); do
+    cp $src/$name $dest/
+    echo "copied $name"
+    count=$((count + 1))
+done
+echo "$count files backed up to $dest"
