@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from hearth.agent.deadline import DeadlinePassed, until
+from hearth.agent.deadline import DeadlinePassed, has_time, until
 
 
 async def _slow() -> str:
@@ -42,3 +42,11 @@ def test_work_that_ends_in_time_gives_its_result() -> None:
 
     assert asyncio.run(until(time.monotonic() + 60, quick())) == "done"
     assert asyncio.run(until(None, quick())) == "done"
+
+
+def test_work_has_time_only_when_it_would_end_before_the_deadline() -> None:
+    now = time.monotonic()
+    assert has_time(None, 3600)  # no deadline: always
+    assert has_time(now + 600, 30)  # a version and its checks fit in ten minutes
+    assert not has_time(now + 20, 30)  # but not in twenty seconds
+    assert not has_time(now - 1)  # a deadline past leaves no time for anything

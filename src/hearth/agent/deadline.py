@@ -15,6 +15,12 @@ class DeadlinePassed(Exception):
     """The deadline came before the work ended (the work was cancelled)."""
 
 
+def has_time(deadline: float | None, needed: float = 0.0) -> bool:
+    """Whether work taking `needed` seconds from now ends before `deadline` (time.monotonic());
+    None: no deadline."""
+    return deadline is None or time.monotonic() + needed < deadline
+
+
 async def until(deadline: float | None, work: Awaitable[T]) -> T:
     """`work`'s result, or DeadlinePassed when `deadline` (time.monotonic()) comes first; None:
     no deadline. A TimeoutError of the work's own goes through as it is."""

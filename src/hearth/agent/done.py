@@ -800,7 +800,9 @@ class FinishReview:
         most = SEVERAL_FILES_VERSIONS if len(asked_files(task, asides=True)) > 1 else None
         shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
         start = shown.get(os.path.normpath(path))
-        return (path,) if await self.versions.find(path, task, failure, check, most=most, start=start) else ()
+        inputs = command_inputs(task, self.dispatcher.context.workspace)
+        kept = await self.versions.find(path, task, failure, check, most=most, start=start, inputs=inputs)
+        return (path,) if kept else ()
 
     async def _rename_finished(self, history: Sequence[Event], task: str) -> tuple[str, ...]:
         """A rename the task asks, left in some files while the checks fail: the old name

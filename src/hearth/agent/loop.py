@@ -24,7 +24,7 @@ from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profi
 from hearth.agent.checks.finish import FinishedOverFailure
 from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
-from hearth.agent.deadline import DeadlinePassed, until
+from hearth.agent.deadline import DeadlinePassed, has_time, until
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.done import FinishReview, stuck_rewrite, task_of
 from hearth.agent.early_stop import first_new_call
@@ -384,16 +384,13 @@ class Agent:
         except FinishedOverFailure:
             # finished again over the same failing check: a version the checks pass still ends
             # the turn done, when a round of versions is left
-            if self.profile.small and self._has_time() and await self._review().rescued(self.history):
+            if self.profile.small and has_time(self.deadline) and await self._review().rescued(self.history):
                 raise _done_by_a_version() from None
             raise
         # the same text written back over failing checks (the 1.5B's circle after a crash): other
         # versions of it now, and done when one passes and nothing else is wrong
         if self.profile.small and stuck_rewrite(self.history) and await self._review().rescued(self.history):
             raise _done_by_a_version()
-
-    def _has_time(self) -> bool:
-        return self.deadline is None or time.monotonic() < self.deadline
 
     def _review(self) -> FinishReview:
         """The judge of a small model's finish, able to try versions of a file (agent/versions)."""

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.agent.body import current_text, kept_definitions
-from hearth.agent.deadline import DeadlinePassed, until
+from hearth.agent.deadline import DeadlinePassed, has_time, until
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.docstrings import docstrings_back, without_docstrings
 from hearth.agent.policy import Decision
@@ -67,9 +67,6 @@ _FIRST_SECONDS = 30.0
 _CHECK_SECONDS = 10.0
 _FAILURE_CHARS = 1500
 _TEST_FILE = re.compile(r"[\w./-]*\b(?:test_[\w-]*|[\w-]+_test)\.py\b")
-# a workspace file the failing command of the task names ("`python3 temps.py readings.txt` fails")
-_COMMAND = re.compile(r"`python3? [^`\n]*`")
-_NAME = re.compile(r"(?<![\w/.-])((?:[\w-]+/)*[\w-]+\.[A-Za-z]\w*)\b")
 _MAX_INPUT_LINES = 60
 
 
@@ -151,17 +148,19 @@ class Versions:
         *,
         most: int | None = None,
         start: str | None = None,
+        inputs: Sequence[str] = (),
     ) -> bool:
         """Try versions of `path` until `check` (what still fails, "" when nothing does) passes,
         at most `most` of them (default: `count`). `start`: the file as it was shown with the
-        task, which the second version is asked from. True: one passed and is in the workspace
+        task, which the second version is asked from. `inputs`: the workspace files the task's
+        commands read (shown when no test file is). True: one passed and is in the workspace
         (a notice says so). False: none did, or none could be tried; the file is as it was."""
         paths = self.dispatcher.context.paths
         original = current_text(paths, path)
         if original is None or original.count("\n") > _MAX_LINES or not self.allowed(path):
             return False
         log.info("asking for other versions of %s: the checks fail", path)
-        tests = self._test_file(failure, path) or self._input_file(failure, path)
+        tests = self._test_file(failure, path) or self._input_file(inputs, path)
         seen: set[str] = {original}
         try:
             count = self.count if most is None else min(most, self.count)
@@ -192,8 +191,8 @@ class Versions:
         longest, asked = _FIRST_SECONDS, 0
         original = tries.current
         for n in range(tries.count):
-            if not self._has_time(longest):
-                break
+            if not has_time(self.deadline, longest + _CHECK_SECONDS):
+                break  # a version and its checks must end before the turn does
             started = time.monotonic()
             try:
                 reply = await until(self.deadline, self._ask(path, task, tries, n))
@@ -209,10 +208,6 @@ class Versions:
                 return n + 1
         return 0 if asked else None
 
-    def _has_time(self, each: float) -> bool:
-        # a version and its checks (a few seconds) must end before the turn does
-        return self.deadline is None or time.monotonic() + each + _CHECK_SECONDS < self.deadline
-
     def _test_file(self, failure: str, path: str) -> tuple[str, str] | None:
         """The first test file the failure names that is in the workspace, with its text."""
         workspace = str(self.dispatcher.context.workspace)
@@ -225,18 +220,17 @@ class Versions:
                 return rel, text
         return None
 
-    def _input_file(self, failure: str, path: str) -> tuple[str, str] | None:
-        """The first workspace file (not Python, not a secret, a few lines) that the failing
-        command of the task names, with its text: what the script reads. The 1.5B's versions of a
-        script crashing on its input's blank and comment lines never saw that input."""
-        for command in _COMMAND.findall(failure):
-            for name in _NAME.findall(command):
-                rel = os.path.normpath(name)
-                if rel == path or rel.endswith(".py") or rel.startswith("..") or is_secret_path(rel):
-                    continue
-                text = current_text(self.dispatcher.context.paths, rel)
-                if text is not None and text.count("\n") <= _MAX_INPUT_LINES:
-                    return rel, text
+    def _input_file(self, inputs: Sequence[str], path: str) -> tuple[str, str] | None:
+        """The first of the task's commands' inputs (not Python, not a secret, a few lines) with
+        its text: what the script reads. The 1.5B's versions of a script crashing on its input's
+        blank and comment lines never saw that input."""
+        for name in inputs:
+            rel = os.path.normpath(name)
+            if rel == path or rel.endswith(".py") or rel.startswith("..") or is_secret_path(rel):
+                continue
+            text = current_text(self.dispatcher.context.paths, rel)
+            if text is not None and text.count("\n") <= _MAX_INPUT_LINES:
+                return rel, text
         return None
 
     async def _ask(self, path: str, task: str, tries: _Tries, number: int) -> str:
