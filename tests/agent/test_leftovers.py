@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hearth.agent.body import kept_definitions
-from hearth.agent.leftovers import added, leftover_problem, missing_added, removed, renamed
+from hearth.agent.leftovers import added, leftover_problem, missing_added, removed, renamed, rest_of_rename
 from hearth.agent.named_files import named_paths
 
 TASK = "Rename the constant MAX_TRIES to TRY_LIMIT everywhere."
@@ -184,3 +184,27 @@ def test_the_new_text_of_a_change_in_backticks_must_be_in_the_file(tmp_path: Pat
     assert "## [1.4.0] - 2026-11-20" in problem and "CHANGELOG.md" in problem
     changelog.write_text(half.replace("## [Unreleased]\n", "## [Unreleased]\n\n## [1.4.0] - 2026-11-20\n"))
     assert missing_added(RELEASE, tmp_path, ["CHANGELOG.md"]) == ""
+
+
+def test_an_old_name_the_task_keeps_as_a_wrapper_is_neither_a_leftover_nor_renamed(tmp_path: Path) -> None:
+    """The 1.5B wrote get_rate and a fetch_rate wrapper warning of the new name; Hearth's rename
+    finisher then replaced fetch_rate everywhere, the wrapper became a second get_rate, and the
+    run ended 0 with the wrapper gone."""
+    rates = (
+        "import warnings\n\n\ndef get_rate(code):\n    return {'usd': 1.1}[code]\n\n\n"
+        "def fetch_rate(code):\n    warnings.warn('use get_rate', DeprecationWarning)\n    return get_rate(code)\n"
+    )
+    (tmp_path / "rates.py").write_text(rates)
+    task = (
+        "Rename the function fetch_rate in rates.py to get_rate, and use the new name in rates.py and "
+        "report.py. Keep fetch_rate working for old code as a wrapper that calls get_rate."
+    )
+    assert renamed(task) == [] and rest_of_rename(task, tmp_path) == {}
+    assert leftover_problem(task, tmp_path, ["rates.py"]) == ""
+    for kept in ("keep `load_data` as an alias", "load_data stays as a deprecated alias"):
+        assert renamed(f"Rename load_data to read_rows in data.py; {kept}.") == []
+    # a rename whose sentence only keeps something else still counts
+    assert renamed("Rename fetch_rate to get_rate everywhere and keep the tests passing.") == [
+        ("fetch_rate", "get_rate")
+    ]
+    assert rest_of_rename("Rename fetch_rate to get_rate everywhere.", tmp_path)

@@ -456,6 +456,24 @@ def test_a_bare_finish_on_a_task_asking_to_change_a_named_file_with_nothing_done
         assert run(hearth, server, workspace, "Write a haiku about notes.txt").code == 0
 
 
+SYNC = "print('debug: start')\nprint('done')\n"
+
+
+def test_a_task_saying_make_with_its_file_written_back_unchanged_is_not_done(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B wrote the script back as it was (refused: nothing would change) and finished,
+    exit 0, on a task whose change verb ("Make them ...") was not one Hearth knew."""
+    (workspace / "sync.py").write_text(SYNC)
+    task = "sync.py always prints its `debug:` lines. Make them logging debug messages shown only with --verbose."
+    same = ScriptedReply(text=act("write", path="sync.py").text + "\n```python\n" + SYNC + "```")
+    script = [same, act("finish", summary="The task is done; sync.py is as it should be.")] * 3
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 2, res.stdout[-2000:]
+    assert "the task asks for a change" in notices(workspace)[0].text
+
+
 def test_a_text_file_changed_in_a_project_with_python_tests_runs_no_tests(
     hearth: HearthCli, workspace: Path
 ) -> None:
@@ -1503,3 +1521,62 @@ def test_a_command_that_must_print_what_it_prints_now_is_compared_with_its_outpu
     [notice] = notices(workspace)
     assert "Ada      3.50" in notice.text and "Ada   3.50" in notice.text
     assert "{price(grams) / 100:>7.2f}" in (workspace / "shipping.py").read_text()
+
+
+EXPORT = (
+    "import csv\nimport json\nimport sys\n\n\ndef export(src, dst):\n"
+    "    with open(src) as f, open(dst, 'w', newline='') as out:\n"
+    "        w = csv.writer(out)\n        w.writerow(['name', 'email'])\n"
+    "        for c in json.load(f):\n            w.writerow([c['name'], c['email']])\n"
+)
+EXPORT_TASK = (
+    "Write export.py: python3 export.py contacts.json contacts.csv writes the contacts as a CSV file "
+    "with the header name,email."
+)
+
+
+def test_the_file_a_task_command_writes_is_the_scripts_to_write_not_the_models(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's export.py defined its function and never called it; told contacts.csv was
+    missing, the model wrote contacts.csv itself and finished with exit 0. The file is the
+    command's output: a write of it is refused, naming the command, and the finish goes back."""
+    (workspace / "contacts.json").write_text('[{"name": "Ada", "email": "ada@x.example"}]\n')
+    script = [
+        *wrote("export.py", EXPORT),
+        act("shell", command="python3 export.py contacts.json contacts.csv"),
+        act("finish", summary="contacts.csv has been created."),
+        *wrote("contacts.csv", "name,email\nAda,ada@x.example\n"),
+        *wrote("export.py", EXPORT + "\n\nexport(sys.argv[1], sys.argv[2])\n"),
+        act("finish", summary="contacts.csv has been created."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, EXPORT_TASK, **NO_VERSIONS)
+    assert res.code == 0, res.stdout[-2000:]
+    [missing] = notices(workspace)
+    assert "`python3 export.py contacts.json contacts.csv` writes contacts.csv" in missing.text
+    assert "did not write contacts.csv" in missing.text
+    refused = [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]
+    assert refused and "contacts.csv is what the task's command" in refused[0].output
+    # the script wrote it when Hearth ran the command at the finish
+    assert (workspace / "contacts.csv").read_text().splitlines() == ["name,email", "Ada,ada@x.example"]
+
+
+def test_a_command_that_leaves_an_old_output_file_as_it_was_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """An output file already there is no evidence: the command must write it when run."""
+    (workspace / "contacts.json").write_text('[{"name": "Ada", "email": "ada@x.example"}]\n')
+    (workspace / "contacts.csv").write_text("name,email\n")
+    script = [
+        *wrote("export.py", EXPORT),
+        act("finish", summary="Wrote export.py."),
+        act("finish", summary="Wrote export.py."),
+        act("finish", summary="Wrote export.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, EXPORT_TASK, **NO_VERSIONS)
+    assert res.code == 2, res.stdout[-2000:]
+    texts = [n.text for n in notices(workspace)]
+    assert any("did not write contacts.csv" in t for t in texts), texts
+    assert (workspace / "contacts.csv").read_text() == "name,email\n"

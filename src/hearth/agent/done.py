@@ -144,8 +144,14 @@ _OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|[A-Za-z_]\w*=[\w
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
      "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
-     "takes", "printing", ""}
+     "takes", "printing", "writes", "creates", "saves", "produces", "generates", "exports", ""}
 )  # fmt: skip
+# the task's words after a command saying it writes the file it names last ("python3 export.py
+# contacts.json contacts.csv writes the contacts as a CSV file")
+_SAYS_WRITES = re.compile(
+    r"(?:must\s+|should\s+|will\s+|then\s+)?(?:write|create|save|produce|generate|export)s?\b", re.IGNORECASE
+)
+_OUTPUT_NAME = re.compile(r"(?:[\w-]+/)*[\w-]+\.[A-Za-z]\w*")
 # after a command's plain arguments, the words saying what it prints
 _PRINTS_WORDS = frozenset({"must", "should", "prints", "outputs", "returns", "gives", "still"})
 _PLAIN_ARGUMENT = re.compile(r"[A-Za-z0-9][\w.:@+-]*(?:=[\w.:@+/-]+)?")
@@ -176,6 +182,13 @@ _VERBS = (
 _ASKS_CHANGE = re.compile(
     r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
     r"replace|edit|implement|refactor|commit|append|insert|move)\b",
+    re.IGNORECASE,
+)
+# a sentence asking some change, its object not always the files it names ("Make them debug
+# messages ...", "Correct those numbers in test_discount.py"; not "write": "Write a summary of
+# notes.txt" asks an answer)
+_ASKS_ANY_CHANGE = re.compile(
+    _ASKS_CHANGE.pattern[:-3] + r"|make|correct|convert|turn|merge|split|extract|rewrite|squash|revert)\b",
     re.IGNORECASE,
 )
 # Where the object of a change verb ends: what follows says why or how it is judged ("so that
@@ -391,11 +404,14 @@ def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     task = task_of(history)
     moved = {m.group(1) for m in _FILE_MOVE.finditer(task)}  # gone by design: "Renamed notes.txt"
     asked = set(_names(task)) - moved
+    written = {name for _, name in command_outputs(task, root)}
     for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
         if _NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
             continue  # not a claim that something was done ("Create counts.py" in a plan)
         for name in _names(sentence):
             if name in asked and not os.path.lexists(root / name):
+                if os.path.normpath(name) in written:
+                    continue  # the command's to write: it is run, and judged by what it wrote
                 return render("finish_problem_missing", name=name)
     return ""
 
@@ -915,7 +931,7 @@ class FinishReview:
             for _, r in turn.results
         )
         if not touched:
-            asks = _ASKS_CHANGE.search(task) and _names(task)
+            asks = _ASKS_ANY_CHANGE.search(task) and _names(task)
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
         named = _names(task) + _bare_names(task, root)
@@ -989,8 +1005,10 @@ class FinishReview:
         work is not done."""
         root = self.dispatcher.context.workspace
         before = outputs_before(history)
+        writes = dict(command_outputs(task, root))
         for command, stated in task_checks(task, root):
             expected = stated if stated is not None else before.get(command)
+            written = _stamp(root, writes[command]) if command in writes else None
             result = await self._shell(command, history, COMMAND_SECONDS)
             if result is None:
                 continue
@@ -999,6 +1017,11 @@ class FinishReview:
                 return render("finish_problem_command_fails", command=command, output=tail)
             shown = command.removesuffix(" < /dev/null")
             script = shlex.split(command)[1]
+            if command in writes and _stamp(root, writes[command]) in (None, written):
+                # the 1.5B's script never wrote its output, and the model wrote the file itself
+                return render(
+                    "finish_problem_command_no_output", command=shown, name=writes[command], script=script
+                )
             if expected is None and result.output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
                 # the 1.5B's script defined its function and never called it, and it finished
                 said = next((m for m in _SCRIPT_RUN.finditer(task) if m.group(1) == script), None)
@@ -1149,6 +1172,7 @@ def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
             _OPTION.fullmatch(arg := rest[0].strip("`'\",;"))
             or os.path.isfile(root / arg)
             or (example and _FILE_PLACEHOLDER.fullmatch(arg))
+            or _output_argument(arg, rest[1:])
         ):
             arg = example if _FILE_PLACEHOLDER.fullmatch(arg) and example else arg
             words.append(shlex.quote(arg))
@@ -1169,6 +1193,36 @@ def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
         if command not in (c for c, _ in runs):
             runs.append((command, after))
     return runs
+
+
+def _stamp(root: Path, name: str) -> int | None:
+    """When the workspace file `name` was last written (ns); None when it is not a file."""
+    try:
+        info = os.lstat(root / name)
+    except OSError:
+        return None
+    return info.st_mtime_ns if stat.S_ISREG(info.st_mode) else None
+
+
+def _output_argument(arg: str, after: list[str]) -> bool:
+    """Whether `arg` is the file the command writes, by the task's words `after` it: "python3
+    export.py contacts.json contacts.csv writes ..." (not there before the command runs)."""
+    return (
+        bool(_OUTPUT_NAME.fullmatch(arg))
+        and not arg.endswith(".py")
+        and bool(_SAYS_WRITES.match(" ".join(after[:2])))
+    )
+
+
+def command_outputs(task: str, root: Path) -> list[tuple[str, str]]:
+    """(command, file) for each of the task's commands (see `task_checks`) that the task says
+    writes the file it names last: that file is the command's to write, not the model's."""
+    found: list[tuple[str, str]] = []
+    for command, after in _task_runs(task, root):
+        last = shlex.split(command.removesuffix(" < /dev/null"))[-1]
+        if _SAYS_WRITES.match(after.lstrip("`'\",; ")) and _output_argument(last, after.split()):
+            found.append((command, os.path.normpath(last)))
+    return found
 
 
 def _plain_arguments(rest: list[str]) -> int:

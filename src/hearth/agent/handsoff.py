@@ -1,6 +1,8 @@
 """Files the person said not to change: "Do not change the tests", "without changing
-test_paging.py", "leave config.json alone"; and the inputs the task's commands read, named only
-there ("python3 csvcol.py --where genre=poetry books.csv title must print ...").
+test_paging.py", "leave config.json alone"; the inputs the task's commands read, named only
+there ("python3 csvcol.py --where genre=poetry books.csv title must print ..."); and the files
+the task says its commands write ("python3 export.py contacts.json contacts.csv writes ..."),
+which the script must write, not the model by hand.
 
 A write or edit of such a file is refused before it runs, with what to change instead: the
 person's word is a rule of the turn, not a hint the model may weigh. Measured: told "Implement
@@ -16,10 +18,11 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from hearth.agent.done import command_inputs
+from hearth.agent.done import command_inputs, command_outputs
 from hearth.agent.named_files import named_paths
 from hearth.agent.versions import is_test_file
 from hearth.prompts import render
@@ -60,13 +63,23 @@ class HandsOff:
     tests: bool = False
     names: frozenset[str] = frozenset()
     inputs: frozenset[str] = frozenset()
+    outputs: tuple[tuple[str, str], ...] = ()  # (command, file): what the task's commands write
 
     def covers(self, path: str) -> bool:
         rel = os.path.normpath(path)
-        return (self.tests and is_test_file(rel)) or rel in self.names or rel in self.inputs
+        return (
+            (self.tests and is_test_file(rel))
+            or rel in self.names
+            or rel in self.inputs
+            or bool(self.writer(rel))
+        )
+
+    def writer(self, path: str) -> str:
+        """The task's command that writes `path` ("" when none does)."""
+        return next((command for command, name in self.outputs if name == os.path.normpath(path)), "")
 
     def __bool__(self) -> bool:
-        return self.tests or bool(self.names) or bool(self.inputs)
+        return self.tests or bool(self.names) or bool(self.inputs) or bool(self.outputs)
 
 
 def hands_off(task: str, root: Path) -> HandsOff:
@@ -80,7 +93,7 @@ def hands_off(task: str, root: Path) -> HandsOff:
             # an object of the verb: "the tests", "README.md or any test file"
             tests = tests or _TESTS.match(part) is not None
     inputs = frozenset(os.path.normpath(n) for n in command_inputs(task, root))
-    return HandsOff(tests, frozenset(names), inputs)
+    return HandsOff(tests, frozenset(names), inputs, tuple(command_outputs(task, root)))
 
 
 def refusal(task: str, root: Path, name: str, path: object) -> str:
@@ -94,6 +107,10 @@ def refusal(task: str, root: Path, name: str, path: object) -> str:
         return ""
     others = [n for n in named_paths(task) if not kept.covers(n)]
     instead = render("error_hands_off_instead", files=", ".join(others)) if others else ""
+    writer = kept.writer(rel)
+    if writer and rel not in kept.names and not (kept.tests and is_test_file(rel)):
+        shown = writer.removesuffix(" < /dev/null")
+        return render("error_hands_off_output", path=path, command=shown, script=shlex.split(shown)[1])
     if rel in kept.inputs and rel not in kept.names:
         return render("error_hands_off_input", path=path, instead=instead)
     what = "the tests" if kept.tests and is_test_file(rel) else path

@@ -83,9 +83,23 @@ def renamed(task: str) -> list[tuple[str, str]]:
     for m in _RENAME.finditer(task):
         old, new = m.group("old"), m.group("new")
         quoted = m.group(0).split(old, 1)[0][-1:] in "`'\""
-        if old != new and (quoted or m.group("kind") or m.group("kind2") or _distinctive(old)):
+        readable = quoted or m.group("kind") or m.group("kind2") or _distinctive(old)
+        if old != new and readable and not _old_kept(task, old):
             found.append((old, new))
     return found
+
+
+def _old_kept(task: str, old: str) -> bool:
+    """Whether the task keeps the old name beside the new one ("Keep fetch_rate working for old
+    code as a wrapper that calls get_rate", "keep `load` as an alias"): then it is no leftover,
+    and replacing it everywhere (the 1.5B's wrapper became a second get_rate) undoes the work."""
+    name = rf"[`'\"]?{re.escape(old)}(?![\w-])[`'\"]?"
+    kept = (
+        rf"\bkeep(?:s|ing)?\s+(?:the\s+old\s+(?:name\s+|function\s+)?)?{name}",
+        rf"(?<![\w-]){name}\s+(?:\w+\s+){{0,6}}?(?:as\s+(?:a|an)\s+)?(?:\w+\s+)?(?:wrapper|alias|deprecated)\b",
+        rf"\b(?:wrapper|alias)\s+(?:named\s+|called\s+)?{name}",
+    )
+    return any(re.search(pattern, task, re.IGNORECASE) for pattern in kept)
 
 
 # a change a task asks for besides its renames ("... and add a --verbose flag")
