@@ -25,3 +25,18 @@ def test_a_symlinked_agents_md_or_pyproject_is_not_read(tmp_path: Path) -> None:
     assert done.test_command(ws) == ""
     (ws / "test_x.py").write_text("def test_x():\n    pass\n")
     assert done.test_command(ws) == done.PYTEST
+
+
+def test_a_task_correcting_its_tests_asks_the_tests_and_not_the_code_it_keeps() -> None:
+    from hearth.agent.done import asked_files, tests_asked
+    from hearth.agent.versions import same_but_values
+
+    task = "Correct those numbers in test_discount.py without changing discount.py or dropping any check."
+    assert asked_files(task) == ["test_discount.py"] and tests_asked(task)
+    assert asked_files("Fix stats.py without changing the tests.") == ["stats.py"]
+    assert not tests_asked("Fix stats.py so that the tests in test_stats.py pass.")
+    test = "def test_total():\n    assert total(5) == 10\n    assert name() == 'a'\n"
+    assert same_but_values(test.replace("10", "11").replace("'a'", "'b'"), test)
+    assert not same_but_values(test.replace("    assert name() == 'a'\n", ""), test)  # dropped
+    assert not same_but_values(test.replace("== 10", ">= 10"), test)  # loosened
+    assert not same_but_values("def test_total(:\n", test)  # broken

@@ -837,3 +837,46 @@ def test_a_task_asking_more_than_a_rename_is_not_finished_without_checks(
     assert res.code != 0, res.stdout[-2000:]
     assert (workspace / "notifier.py").read_text() == lost
     assert version_notices(workspace) == []
+
+
+DISCOUNT = (
+    "def bulk_discount(qty):\n    return 20 if qty >= 50 else 0\n\n\n"
+    "def line_total(price, qty):\n    return price * qty * (100 - bulk_discount(qty)) // 100\n"
+)
+DISCOUNT_TESTS = (
+    "from discount import bulk_discount, line_total\n\n\ndef test_small_order():\n"
+    "    assert bulk_discount(5) == 0\n    assert line_total(10, 5) == 50\n\n\n"
+    "def test_bulk_order():\n    assert bulk_discount(50) == {bulk}\n    assert line_total(10, 50) == {total}\n"
+)
+
+
+def test_a_test_asked_to_be_corrected_is_varied_in_its_values_only(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "Correct those numbers in test_discount.py without changing discount.py": the 1.5B wrote
+    the test file back with a wrong number again and again. The tests are the file asked here:
+    versions of it are tried, and one that drops or loosens an assertion is never kept."""
+    (workspace / "discount.py").write_text(DISCOUNT)
+    wrong = DISCOUNT_TESTS.format(bulk=25, total=375)
+    (workspace / "test_discount.py").write_text(wrong)
+    task = (
+        "A test in test_discount.py fails, but discount.py is right: the test expects the wrong numbers. "
+        "Correct those numbers in test_discount.py without changing discount.py."
+    )
+    half = DISCOUNT_TESTS.format(bulk=20, total=375)
+    dropped = half.replace("    assert line_total(10, 50) == 375\n", "")
+    loosened = half.replace("line_total(10, 50) == 375", "line_total(10, 50) >= 375")
+    right = DISCOUNT_TESTS.format(bulk=20, total=400)
+    script = [*wrote("test_discount.py", half), act("finish", summary="Corrected the numbers.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete test_discount.py"] = [
+            fenced(dropped),
+            fenced(loosened),
+            fenced(right),
+        ]
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "test_discount.py").read_text() == right
+    assert (workspace / "discount.py").read_text() == DISCOUNT
+    [notice] = version_notices(workspace)
+    assert "version 3" in notice.text  # the two that pass by checking less were never written

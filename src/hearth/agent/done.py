@@ -172,6 +172,7 @@ _EXAMPLE_FILE = re.compile(r"\blike\s+`?((?:[\w-]+/)*[\w-]+\.\w+)")
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
 _COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
 _DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
+_WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)  # "... in test_x.py without changing x.py"
 _NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECASE)
 _VERBS = (
     r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
@@ -181,14 +182,14 @@ _VERBS = (
 # named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
 _ASKS_CHANGE = re.compile(
     r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
-    r"replace|edit|implement|refactor|commit|append|insert|move)\b",
+    r"replace|edit|implement|refactor|commit|append|insert|move|correct)\b",
     re.IGNORECASE,
 )
 # a sentence asking some change, its object not always the files it names ("Make them debug
 # messages ...", "Correct those numbers in test_discount.py"; not "write": "Write a summary of
 # notes.txt" asks an answer)
 _ASKS_ANY_CHANGE = re.compile(
-    _ASKS_CHANGE.pattern[:-3] + r"|make|correct|convert|turn|merge|split|extract|rewrite|squash|revert)\b",
+    _ASKS_CHANGE.pattern[:-3] + r"|make|convert|turn|merge|split|extract|rewrite|squash|revert)\b",
     re.IGNORECASE,
 )
 # Where the object of a change verb ends: what follows says why or how it is judged ("so that
@@ -478,7 +479,8 @@ def asked_files(task: str, *, asides: bool = False) -> list[str]:
         if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
             continue  # "Commit notes.txt" asks for a commit of it, not a change to it
         ends = _CLAUSE_END_IN_ASIDES if asides else _CLAUSE_END
-        clause = ends.split(_NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]
+        kept = _WITHOUT.split(_NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]
+        clause = ends.split(kept, maxsplit=1)[0]
         asked.extend(n for n in _names(clause) if n not in asked)
     return asked
 
@@ -500,6 +502,14 @@ def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
+def tests_asked(task: str) -> bool:
+    """Whether the files the task asks to change are test files only ("Correct those numbers in
+    test_discount.py without changing discount.py"): then the code is the judge, and the tests
+    are what is varied (their literal values only, agent/versions)."""
+    asked = asked_files(task)
+    return bool(asked) and all(is_test_file(p) for p in asked)
+
+
 def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     """The file the model was changing last (a write or edit, whether it worked or not) that is
     not a test file, and is one the task asks to change when it names any; else the one file the
@@ -507,11 +517,14 @@ def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     file. (The 1.5B wrote the task's input, poem.txt, back unchanged, and the versions varied
     the poem rather than the script the task's command runs.)"""
     root = dispatcher.context.workspace
-    named = [p for p in asked_files(task) if not is_test_file(p) and (root / p).is_file()]
+    tests = tests_asked(task)
+    named = [p for p in asked_files(task) if (tests or not is_test_file(p)) and (root / p).is_file()]
     asked = {os.path.normpath(p) for p in named}
     for call, result in reversed(turn.results):
         path = call.arguments.get("path") if call is not None else None
-        if not isinstance(path, str) or not changing(dispatcher, result.name) or is_test_file(path):
+        if not isinstance(path, str) or not changing(dispatcher, result.name):
+            continue
+        if is_test_file(path) and not tests:
             continue
         if not asked or os.path.normpath(path) in asked:
             return path
@@ -584,7 +597,10 @@ def traced_file(failure: str, dispatcher: Dispatcher, task: str) -> str:
         rel = os.path.relpath(name, root) if os.path.isabs(name) else os.path.normpath(name)
         if rel.startswith("..") or not os.path.isfile(os.path.join(root, rel)):
             continue  # the interpreter's own files, pytest's
-        if is_test_file(rel) and not (renamed(task) and rel in asked_files(task, asides=True)):
+        if is_test_file(rel) and not (
+            (renamed(task) and rel in asked_files(task, asides=True))
+            or (tests_asked(task) and rel in asked_files(task))
+        ):
             return ""
         return rel
     return ""

@@ -37,6 +37,7 @@ from hearth.agent.body import current_text, kept_definitions
 from hearth.agent.deadline import DeadlinePassed, has_time, until
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.docstrings import docstrings_back, without_docstrings
+from hearth.agent.leftovers import renamed
 from hearth.agent.policy import Decision
 from hearth.agent.state import SessionState
 from hearth.agent.tracing import Tracer
@@ -68,6 +69,23 @@ _CHECK_SECONDS = 10.0
 _FAILURE_CHARS = 1500
 _TEST_FILE = re.compile(r"[\w./-]*\b(?:test_[\w-]*|[\w-]+_test)\.py\b")
 _MAX_INPUT_LINES = 60
+
+
+def same_but_values(text: str, original: str) -> bool:
+    """Whether Python `text` is `original` with only literal values changed (numbers, strings):
+    a corrected test, not one with an assertion dropped, loosened or skipped."""
+
+    def shape(source: str) -> str:
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant):
+                node.value = None
+        return ast.dump(tree)
+
+    try:
+        return shape(text) == shape(original)
+    except (SyntaxError, ValueError):
+        return False
 
 
 def is_test_file(path: str) -> bool:
@@ -291,6 +309,8 @@ class Versions:
             ast.parse(text)
         except (SyntaxError, ValueError):
             return None
+        if is_test_file(path) and not renamed(task) and not same_but_values(text, original):
+            return None  # a test asked to be corrected: its values, never what it checks
         return docstrings_back(kept_definitions(text, original, task)[0], original)
 
     async def write(self, path: str, text: str, number: int) -> bool:
