@@ -1580,3 +1580,79 @@ def test_a_command_that_leaves_an_old_output_file_as_it_was_goes_back(
     texts = [n.text for n in notices(workspace)]
     assert any("did not write contacts.csv" in t for t in texts), texts
     assert (workspace / "contacts.csv").read_text() == "name,email\n"
+
+
+def test_a_merge_the_task_asks_that_never_happened_goes_back_with_how_to_merge(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to merge the branch captions, the 1.5B edited a file on main, committed it with the
+    message "Merge branch captions into main" and finished (exit 0). The branch's last commit is
+    not in main's history: the finish goes back with `git merge`, and the real merge ends it 0."""
+    init_repo(workspace)
+    git(workspace, "checkout", "-qb", "captions")
+    (workspace / "captions.txt").write_text("beach.jpg: the beach at dawn\n")
+    git(workspace, "add", "captions.txt")
+    git(workspace, "commit", "-qm", "Add captions")
+    git(workspace, "checkout", "-q", "main")
+    task = "Merge the branch captions into main and commit the merge."
+    script = [
+        act("read", path="app.py"),
+        act("edit", path="app.py", old="app", new="gallery", replace_all=False),
+        act("git_add", paths=["app.py"]),
+        act("git_commit", message="Merge branch captions into main"),
+        act("finish", summary="Merged captions into main."),
+        act("shell", command="git merge --no-edit captions"),
+        act("finish", summary="Merged captions into main."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert (
+        "the branch captions, and it is not merged" in notice.text and "`git merge captions`" in notice.text
+    )
+    subprocess.run(["git", "merge-base", "--is-ancestor", "captions", "HEAD"], cwd=workspace, check=True)
+    assert (workspace / "captions.txt").exists()
+
+
+def test_a_merge_is_read_with_its_branch() -> None:
+    from hearth.agent.commits import merge_asked
+
+    assert merge_asked("Merge the branch captions into main and commit the merge.") == "captions"
+    assert merge_asked("Please merge the `feature/search` branch into main.") == "feature/search"
+    assert merge_asked("Merge it into main.") == ""
+    assert merge_asked("Fix the merge conflict in app.py.") == ""
+
+
+RATES = "RATES = {'EUR': 1.0, 'USD': 1.08}\n\n\ndef {name}(code):\n    return RATES[code]\n"
+WRAPPER = (
+    "\n\ndef fetch_rate(code):\n    import warnings\n\n"
+    "    warnings.warn('use get_rate', DeprecationWarning, stacklevel=2)\n    return get_rate(code)\n"
+)
+
+
+def test_an_old_name_the_task_keeps_as_a_wrapper_must_still_be_defined(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B renamed fetch_rate to get_rate, left the wrapper the task asks out, and finished
+    (exit 0): the old name the task keeps goes back until a file it names defines it."""
+    (workspace / "rates.py").write_text(RATES.replace("{name}", "fetch_rate"))
+    (workspace / "report.py").write_text("from rates import fetch_rate\n\nprint(fetch_rate('USD'))\n")
+    task = (
+        "Rename the function fetch_rate in rates.py to get_rate, and use the new name in rates.py and "
+        "report.py. Keep fetch_rate working for old code as a wrapper that calls get_rate."
+    )
+    renamed = RATES.replace("{name}", "get_rate")
+    script = [
+        *wrote("rates.py", renamed),
+        *wrote("report.py", "from rates import get_rate\n\nprint(get_rate('USD'))\n"),
+        act("finish", summary="Renamed fetch_rate to get_rate."),
+        *wrote("rates.py", renamed + WRAPPER),
+        act("finish", summary="Renamed fetch_rate to get_rate and kept a wrapper."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, **NO_VERSIONS)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "the task keeps fetch_rate beside get_rate" in notice.text and "rates.py" in notice.text
+    assert "def fetch_rate" in (workspace / "rates.py").read_text()

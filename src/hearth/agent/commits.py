@@ -188,3 +188,30 @@ def squash_command(squash: Squash) -> str:
     back = f"HEAD~{squash.count}" if squash.count else "HEAD~N"
     how = "" if squash.count else " (N: how many commits to squash)"
     return f"`git reset --soft {back}`{how}, then `git commit -m {shlex.quote(squash.message)}`"
+
+
+# "Merge the branch captions into main", "merge the `feature/x` branch into main"
+_ASKS_MERGE = re.compile(
+    r"\bmerge\s+(?:the\s+)?(?:branch\s+[`'\"]?(?P<named>\w[\w./-]*?)[`'\"]?"
+    r"|[`'\"]?(?P<before>\w[\w./-]*?)[`'\"]?\s+branch)\s+(?:into|onto|to|in)\b",
+    re.IGNORECASE,
+)
+
+
+def merge_asked(task: str) -> str:
+    """The branch the task asks to merge into the current one, said as a branch ("the branch
+    captions", "the `captions` branch"); "" when it asks none."""
+    match = _ASKS_MERGE.search(task)
+    return (match.group("named") or match.group("before")) if match else ""
+
+
+def merged_command(branch: str) -> str:
+    """A read-only git command printing `merged` when `branch`'s last commit is in HEAD's history,
+    `not merged` when not, `unknown` when there is no such branch."""
+    ref = shlex.quote(f"{branch}^{{commit}}")
+    name = shlex.quote(branch)
+    return (
+        f"if git rev-parse --verify --quiet {ref} >/dev/null; then "
+        f"if git merge-base --is-ancestor {name} HEAD; then echo merged; else echo 'not merged'; fi; "
+        "else echo unknown; fi"
+    )

@@ -72,6 +72,8 @@ from hearth.agent.commits import (
     copied,
     counts,
     differs,
+    merge_asked,
+    merged_command,
     named,
     quoted_messages,
     squash_asked,
@@ -81,7 +83,14 @@ from hearth.agent.commits import (
 )
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
-from hearth.agent.leftovers import leftover_problem, missing_added, only_renames, renamed, rest_of_rename
+from hearth.agent.leftovers import (
+    leftover_problem,
+    missing_added,
+    only_renames,
+    renamed,
+    rest_of_rename,
+    undefined_kept,
+)
 from hearth.agent.named_files import named_at, named_paths
 from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.sections import doubled, dropped, read_text
@@ -980,6 +989,7 @@ class FinishReview:
                 await self._run_task_commands(history, task)
                 or unrun_script(turn, self.dispatcher, task)
                 or missing_added(task, root, named)
+                or undefined_kept(task, root, named)
             )
             if found:
                 return found
@@ -1088,7 +1098,19 @@ class FinishReview:
             found = await self._copied_commit(task, history)
         if not found and asks_undo(task):
             found = await self._not_undone(task, history)
+        if not found and merge_asked(task):
+            found = await self._not_merged(merge_asked(task), history)
         return found
+
+    async def _not_merged(self, branch: str, history: Sequence[Event]) -> str:
+        """The task asks to merge `branch`, and its last commit is not in HEAD's history (the
+        1.5B committed its own edit with the message "Merge branch captions ..." and finished,
+        exit 0): how to merge. "" when it is merged, or git cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        if (await self._git(merged_command(branch), history)).strip() != "not merged":
+            return ""
+        return render("finish_problem_not_merged", branch=branch, quoted=shlex.quote(branch))
 
     async def _not_squashed(self, squash: Squash, history: Sequence[Event]) -> str:
         """The task asks to squash commits into one with a message, and the last commit has

@@ -78,15 +78,41 @@ _SHOWN = 4
 def renamed(task: str) -> list[tuple[str, str]]:
     """(old, new) for each rename the task asks for of a name that reads as one (quoted, said
     with its kind, "the field qty", or with an underscore or a capital inside: a plain word such
-    as `get` stands in too many places)."""
+    as `get` stands in too many places), its old name not kept (see `kept_old`)."""
+    return [(old, new) for old, new, kept in _renames(task) if not kept]
+
+
+def kept_old(task: str) -> list[tuple[str, str]]:
+    """(old, new) for each rename the task asks that keeps the old name beside the new one."""
+    return [(old, new) for old, new, kept in _renames(task) if kept]
+
+
+def _renames(task: str) -> list[tuple[str, str, bool]]:
     found = []
     for m in _RENAME.finditer(task):
         old, new = m.group("old"), m.group("new")
         quoted = m.group(0).split(old, 1)[0][-1:] in "`'\""
         readable = quoted or m.group("kind") or m.group("kind2") or _distinctive(old)
-        if old != new and readable and not _old_kept(task, old):
-            found.append((old, new))
+        if old != new and readable:
+            found.append((old, new, _old_kept(task, old)))
     return found
+
+
+def undefined_kept(task: str, root: Path, named: list[str]) -> str:
+    """What the finish review says when a name the task keeps beside its new one (a wrapper, an
+    alias) is defined in none of the Python files the task names (of the workspace when it names
+    none): the 1.5B renamed fetch_rate, left the wrapper out and finished. "" when each is."""
+    files = [root / n for n in named if n.endswith(".py") and _regular(root / n)]
+    files = files or [f for f in _text_files(root) if f.suffix == ".py"]
+    texts = [t for t in (read_text_file(f) for f in files) if t is not None]
+    for old, new in kept_old(task):
+        defined = re.compile(
+            rf"^\s*(?:(?:async\s+)?def|class)\s+{re.escape(old)}\b|^{re.escape(old)}\s*=", re.M
+        )
+        if files and not any(defined.search(text) for text in texts):
+            shown = ", ".join(str(f.relative_to(root)) for f in files[:_SHOWN])
+            return render("finish_problem_kept_undefined", old=old, new=new, files=shown)
+    return ""
 
 
 def _old_kept(task: str, old: str) -> bool:
