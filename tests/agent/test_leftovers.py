@@ -208,3 +208,21 @@ def test_an_old_name_the_task_keeps_as_a_wrapper_is_neither_a_leftover_nor_renam
         ("fetch_rate", "get_rate")
     ]
     assert rest_of_rename("Rename fetch_rate to get_rate everywhere.", tmp_path)
+
+
+SHAPES = (
+    "import math\n\n\ndef circle_area(r):\n    return math.pi * r**2\n\n\n"
+    'if __name__ == "__main__":\n    print(f"{circle_area(1.5):.2f}")\n'
+)
+
+
+def test_a_rewrite_that_stops_before_the_main_block_gets_it_back() -> None:
+    """Adding docstrings to a whole file, the 1.5B stopped before the script's main block and
+    finished; `python3 shapes.py` then printed nothing."""
+    documented = 'import math\n\n\ndef circle_area(r):\n    """The area of a circle of radius r."""\n    return math.pi * r**2\n'
+    whole, names = kept_definitions(documented, SHAPES, "Add a docstring to each function in shapes.py.")
+    assert whole.startswith(documented.rstrip("\n")) and whole.endswith(SHAPES[SHAPES.index("if __name__") :])
+    assert names == ['its `if __name__ == "__main__":` block']
+    # a task that speaks of the block may mean to drop it; a text keeping it is left as it is
+    assert kept_definitions(documented, SHAPES, "Remove the main block from shapes.py.") == (documented, [])
+    assert kept_definitions(SHAPES, SHAPES, "Add a docstring.") == (SHAPES, [])

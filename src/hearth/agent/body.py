@@ -259,7 +259,11 @@ def kept_definitions(text: str, current: str, task: str) -> tuple[str, list[str]
         # test_add_song_works written as test_enqueue_works: the rename reaching a test's name
         and not any(node.name.replace(a, b) in defined for a, b in renames if a in node.name)
     ]
-    if not defined or not missing:
+    main, old_main = _main_block(new), _main_block(old)
+    # the script's `if __name__ == "__main__":` block, left out (the 1.5B adding docstrings to a
+    # whole file stopped before it), unless the task speaks of it
+    lost_main = old_main is not None and main is None and not _MAIN_WORDS.search(task)
+    if not defined or not (missing or lost_main):
         return text, []
     old_lines = current.split("\n")
     blocks = [
@@ -268,16 +272,26 @@ def kept_definitions(text: str, current: str, task: str) -> tuple[str, list[str]
         )
         for node in missing
     ]
-    main = next((n for n in new.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)), None)
     lines = text.rstrip("\n").split("\n")
     at = main.lineno - 1 if main is not None else len(lines)
     head, tail = "\n".join(lines[:at]).rstrip("\n"), "\n".join(lines[at:])
-    whole = head + "\n\n\n" + "\n\n\n".join(blocks) + ("\n\n\n" + tail if tail else "") + "\n"
+    if lost_main and old_main is not None:
+        tail = "\n".join(old_lines[old_main.lineno - 1 : old_main.end_lineno])
+    whole = "\n\n\n".join([head, *blocks, *([tail] if tail else [])]) + "\n"
     try:
         ast.parse(whole)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text, []
-    return whole, [node.name for node in missing]
+    return whole, [node.name for node in missing] + ([_MAIN_NAME] if lost_main else [])
+
+
+_MAIN_NAME = 'its `if __name__ == "__main__":` block'
+_MAIN_WORDS = re.compile(r"__main__|\bmain\s+block\b", re.IGNORECASE)
+
+
+def _main_block(tree: ast.Module) -> ast.If | None:
+    """The module's `if __name__ == "__main__":` block, when it has one."""
+    return next((n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)), None)
 
 
 def _merged(action: ModelResponse, bodies: list[ModelResponse]) -> ModelResponse:
