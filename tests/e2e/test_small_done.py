@@ -1656,3 +1656,24 @@ def test_an_old_name_the_task_keeps_as_a_wrapper_must_still_be_defined(
     [notice] = notices(workspace)
     assert "the task keeps fetch_rate beside get_rate" in notice.text and "rates.py" in notice.text
     assert "def fetch_rate" in (workspace / "rates.py").read_text()
+
+
+def test_a_script_that_never_reads_the_arguments_the_task_gives_it_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's export.py ended `export(sys.argv...)`-less, with the example's names written in:
+    `export('contacts.json', 'contacts.csv')`. Hearth's run of the command wrote the file, and any
+    other file given got nothing: a script the task runs with arguments must read them."""
+    (workspace / "contacts.json").write_text('[{"name": "Ada", "email": "ada@x.example"}]\n')
+    script = [
+        *wrote("export.py", EXPORT + "\n\nexport('contacts.json', 'contacts.csv')\n"),
+        act("finish", summary="Wrote export.py."),
+        *wrote("export.py", EXPORT + "\n\nexport(sys.argv[1], sys.argv[2])\n"),
+        act("finish", summary="Wrote export.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, EXPORT_TASK, **NO_VERSIONS)
+    assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "export.py never reads its arguments (contacts.json contacts.csv)" in notice.text
+    assert (workspace / "contacts.csv").read_text().splitlines() == ["name,email", "Ada,ada@x.example"]

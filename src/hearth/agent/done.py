@@ -1048,6 +1048,9 @@ class FinishReview:
                 return render(
                     "finish_problem_command_no_output", command=shown, name=writes[command], script=script
                 )
+            found = deaf_script(self.dispatcher, shown)
+            if found:
+                return found
             if expected is None and result.output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
                 # the 1.5B's script defined its function and never called it, and it finished
                 said = next((m for m in _SCRIPT_RUN.finditer(task) if m.group(1) == script), None)
@@ -1383,6 +1386,34 @@ def output_form(task: str, root: Path, script: str, output: str) -> str:
         return ""
     shown = "\n".join(output.strip().splitlines()[:8])
     return render("finish_problem_output_form", script=script, example=example, output=shown)
+
+
+# how a script reads its command line (or its input), by name
+_READS_ARGUMENTS = re.compile(
+    r"\bargv\b|\bargparse\b|\bfileinput\b|\bgetopt\b|\boptparse\b|\bclick\b|\btyper\b|\bdocopt\b|"
+    r"\bstdin\b|\binput\("
+)
+_IMPORTS = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.MULTILINE)
+
+
+def deaf_script(dispatcher: Dispatcher, command: str) -> str:
+    """What the review says when the task runs a script with arguments and the script reads
+    none (the 1.5B's export.py called `export_contacts('contacts.json', 'contacts.csv')`: right
+    for the example, nothing for any other file); "" when it reads them, takes none, or imports
+    a workspace module that may."""
+    words = shlex.split(command)
+    if len(words) < 3:
+        return ""
+    script = words[1]
+    text = current_text(dispatcher.context.paths, script)
+    if text is None or _READS_ARGUMENTS.search(text):
+        return ""
+    root = dispatcher.context.workspace
+    for m in _IMPORTS.finditer(text):
+        top = (m.group(1) or m.group(2)).split(".")[0]
+        if (root / f"{top}.py").exists() or (root / top).is_dir():
+            return ""  # its main may be another module's, which may read them
+    return render("finish_problem_script_deaf", command=command, script=script, arguments=" ".join(words[2:]))
 
 
 def _silent(dispatcher: Dispatcher, match: re.Match[str]) -> str:
