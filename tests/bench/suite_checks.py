@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hearth.bench.tasks import BenchTask
+from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
 from support import ROOT
 
 BENCH = ROOT / "bench"
@@ -51,3 +51,43 @@ def workspace_tests_pass(ws: Path, test_file: str) -> bool:
 def find_task(tasks: list[BenchTask], part: str) -> BenchTask:
     (task,) = [t for t in tasks if part in t.name]
     return task
+
+
+# Each suite from heldout3 on, in the order they were written, with its multi-step tasks' prefixes.
+SUITES = {
+    "heldout3": ["k11", "k12", "k13", "k14", "k15", "k16"],
+    "heldout4": ["k21", "k22", "k23", "k24", "k25", "k26", "k27"],
+    "heldout5": ["k31", "k32", "k33", "k34", "k35", "k36", "k37"],
+    "heldout6": ["k41", "k42", "k43", "k44", "k45", "k46", "k47"],
+    "heldout7": ["k51", "k52", "k53", "k54", "k55", "k56", "k57"],
+    "heldout8": ["k61", "k62", "k63", "k64", "k65", "k66", "k67"],
+    "heldout9": ["k71", "k72", "k73", "k74", "k75", "k76", "k77"],
+    "heldout10": ["k81", "k82", "k83", "k84", "k85", "k86", "k87"],
+    "heldout11": ["k91", "k92", "k93", "k94", "k95", "k96", "k97"],
+    "heldout12": ["k101", "k102", "k103", "k104", "k105", "k106", "k107"],
+}
+
+
+def suite_tasks(*suites: str, exercises_only: bool = False) -> list[tuple[str, BenchTask]]:
+    """(suite, task) for each task of `suites` (their exercises too), as pytest parameters."""
+    found: list[tuple[str, BenchTask]] = []
+    for name in suites:
+        tasks = [] if exercises_only else load_tasks(BENCH / name)
+        found += [(name, t) for t in tasks + load_tasks(BENCH / name / "exercises")]
+    return found
+
+
+def check_fails_untouched_and_passes_solved(task: BenchTask) -> None:
+    ws = prepare(task)
+    passed, _ = check(task, ws, exit_code=0)
+    assert not passed, "the check passes without any work: it cannot fail"
+    solve(task, ws)
+    passed, output = check(task, ws, exit_code=0)
+    assert passed, output
+
+
+def rewritten_tests_fail(task: BenchTask) -> None:
+    ws = prepare(task)
+    solve(task, ws)
+    (ws / "test_solution.py").write_text("def test_nothing():\n    pass\n")
+    assert not check(task, ws, exit_code=0)[0], "a rewritten test file must not pass the check"

@@ -1,0 +1,23 @@
+"""Every task of the held-out suites heldout3 to heldout7: its check fails on the untouched
+workspace and passes after its reference solution, and an exercise's check refuses rewritten tests.
+(The suites are split over files so the test workers, a file each, share them.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.suite_checks import check_fails_untouched_and_passes_solved, rewritten_tests_fail, suite_tasks
+from hearth.bench.tasks import BenchTask
+
+ALL = suite_tasks("heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
+EXERCISES = suite_tasks("heldout3", "heldout4", "heldout5", "heldout6", "heldout7", exercises_only=True)
+
+
+@pytest.mark.parametrize(("suite", "task"), ALL, ids=[f"{s}-{t.name}" for s, t in ALL])
+def test_check_fails_untouched_and_passes_solved(suite: str, task: BenchTask) -> None:
+    check_fails_untouched_and_passes_solved(task)
+
+
+@pytest.mark.parametrize(("suite", "task"), EXERCISES, ids=[f"{s}-{t.name}" for s, t in EXERCISES])
+def test_an_exercise_with_its_tests_rewritten_fails(suite: str, task: BenchTask) -> None:
+    rewritten_tests_fail(task)
