@@ -91,3 +91,19 @@ def rewritten_tests_fail(task: BenchTask) -> None:
     solve(task, ws)
     (ws / "test_solution.py").write_text("def test_nothing():\n    pass\n")
     assert not check(task, ws, exit_code=0)[0], "a rewritten test file must not pass the check"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace `old` by `new` in the file at `path` (a near-miss or another honest solution)."""
+    text = path.read_text()
+    assert old in text, f"{old!r} is not in {path.name}"
+    path.write_text(text.replace(old, new))
+
+
+def passes(task: BenchTask, ws: Path) -> None:
+    passed, output = check(task, ws, exit_code=0)
+    assert passed, output
+
+
+def fails(task: BenchTask, ws: Path) -> None:
+    assert not check(task, ws, exit_code=0)[0]

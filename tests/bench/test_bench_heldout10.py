@@ -8,29 +8,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.suite_checks import BENCH, find_task, git, solve, workspace_tests_pass
-from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
+from bench.suite_checks import BENCH, edit, fails, find_task, git, passes, solve, workspace_tests_pass
+from hearth.bench.tasks import BenchTask, load_tasks, prepare
 
 TASKS = load_tasks(BENCH / "heldout10")
 
 
 def _task(part: str) -> BenchTask:
     return find_task(TASKS, part)
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} is not in {path.name}"
-    path.write_text(text.replace(old, new))
-
-
-def _passes(task: BenchTask, ws: Path) -> None:
-    passed, output = check(task, ws, exit_code=0)
-    assert passed, output
-
-
-def _fails(task: BenchTask, ws: Path) -> None:
-    assert not check(task, ws, exit_code=0)[0]
 
 
 def test_an_isbn_fix_that_only_fits_the_tests_fails() -> None:
@@ -41,15 +26,15 @@ def test_an_isbn_fix_that_only_fits_the_tests_fails() -> None:
         f.write('\n\nKNOWN = {"0306406152", "080442957X", "9971502100"}\n_real = is_valid\n\n\n')
         f.write("def is_valid(text):\n    return clean(text) in KNOWN\n")
     assert workspace_tests_pass(ws, "test_isbn.py"), "the list should pass the workspace tests"
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_changed_test_file_fails_the_isbn_fix() -> None:
     task = _task("k81")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "test_isbn.py", 'assert clean("0-306-40615-2")', 'assert True or clean("0-306-40615-2")')
-    _fails(task, ws)
+    edit(ws / "test_isbn.py", 'assert clean("0-306-40615-2")', 'assert True or clean("0-306-40615-2")')
+    fails(task, ws)
 
 
 def test_a_min_length_option_without_a_test_fails() -> None:
@@ -57,23 +42,23 @@ def test_a_min_length_option_without_a_test_fails() -> None:
     ws = prepare(task)
     solve(task, ws)
     (ws / "test_vocab.py").write_text((task.folder / "template" / "test_vocab.py").read_text())
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_min_length_that_drops_words_of_exactly_n_letters_fails() -> None:
     task = _task("k82")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "vocab.py", "len(w) >= args.min_length", "len(w) > args.min_length")
-    _fails(task, ws)
+    edit(ws / "vocab.py", "len(w) >= args.min_length", "len(w) > args.min_length")
+    fails(task, ws)
 
 
 def test_a_min_length_that_the_count_ignores_fails() -> None:
     task = _task("k82")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "vocab.py", "print(len(found))", "print(len(set(words(open(args.file).read()))))")
-    _fails(task, ws)
+    edit(ws / "vocab.py", "print(len(found))", "print(len(set(words(open(args.file).read()))))")
+    fails(task, ws)
 
 
 def test_a_min_length_filtered_while_printing_passes() -> None:
@@ -81,13 +66,13 @@ def test_a_min_length_filtered_while_printing_passes() -> None:
     ws = prepare(task)
     solve(task, ws)
     (ws / "vocab.py").write_text((task.folder / "template" / "vocab.py").read_text())
-    _edit(
+    edit(
         ws / "vocab.py",
         "        found = sorted(set(words(f.read())))\n",
         "        found = sorted(set(words(f.read())))\n"
         "    found = [word for word in found if not len(word) < args.min_length]\n",
     )
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_rename_that_keeps_the_old_name_as_an_alias_fails() -> None:
@@ -96,15 +81,15 @@ def test_a_rename_that_keeps_the_old_name_as_an_alias_fails() -> None:
     solve(task, ws)
     with (ws / "health.py").open("a") as f:
         f.write("\n\ncalc_bmi = body_mass_index\n")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_rename_that_leaves_the_test_names_fails() -> None:
     task = _task("k83")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "test_health.py", "def test_body_mass_index", "def test_bmi")
-    _fails(task, ws)
+    edit(ws / "test_health.py", "def test_body_mass_index", "def test_bmi")
+    fails(task, ws)
 
 
 def test_a_rename_that_misses_checkup_fails() -> None:
@@ -112,7 +97,7 @@ def test_a_rename_that_misses_checkup_fails() -> None:
     ws = prepare(task)
     solve(task, ws)
     (ws / "checkup.py").write_text((task.folder / "template" / "checkup.py").read_text())
-    _fails(task, ws)
+    fails(task, ws)
 
 
 MONTHLY = """import csv
@@ -139,14 +124,14 @@ def test_a_spending_report_that_says_1_expense_passes() -> None:
     task = _task("k84")
     ws = prepare(task)
     (ws / "monthly.py").write_text(MONTHLY)
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_spending_report_that_names_the_latest_month_on_a_tie_fails() -> None:
     task = _task("k84")
     ws = prepare(task)
     (ws / "monthly.py").write_text(MONTHLY.replace("max(sorted(months)", "max(sorted(months, reverse=True)"))
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_spending_report_that_only_fits_the_example_fails() -> None:
@@ -156,7 +141,7 @@ def test_a_spending_report_that_only_fits_the_example_fails() -> None:
         "print('2026-01: 736.70 (3 expenses)\\n2026-02: 759.35 (3 expenses)\\n"
         "2026-03: 12.05 (1 expenses)\\nmost spent in 2026-02')\n"
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def _package(ws: Path) -> dict:
@@ -170,7 +155,7 @@ def test_a_package_json_rewritten_with_other_spacing_and_lint_first_passes() -> 
     data = _package(ws)
     data["scripts"] = {"lint": data["scripts"].pop("lint"), **data["scripts"]}
     (ws / "package.json").write_text(json.dumps(data, indent=4))
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_package_json_that_keeps_moment_fails() -> None:
@@ -180,7 +165,7 @@ def test_a_package_json_that_keeps_moment_fails() -> None:
     data = _package(ws)
     data["dependencies"]["moment"] = "^2.29.4"
     (ws / "package.json").write_text(json.dumps(data, indent=2))
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_package_json_with_eslint_in_the_dependencies_fails() -> None:
@@ -190,7 +175,7 @@ def test_a_package_json_with_eslint_in_the_dependencies_fails() -> None:
     data = _package(ws)
     data["dependencies"]["eslint"] = data["devDependencies"].pop("eslint")
     (ws / "package.json").write_text(json.dumps(data, indent=2))
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_rename_by_plain_mv_and_add_passes() -> None:
@@ -198,10 +183,10 @@ def test_a_rename_by_plain_mv_and_add_passes() -> None:
     task = _task("k86")
     ws = prepare(task)
     (ws / "notes.txt").rename(ws / "NOTES.md")
-    _edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
+    edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
     git(ws, "add", "-A")
     git(ws, "commit", "-qm", "Rename notes to NOTES.md")
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_rename_in_two_commits_fails() -> None:
@@ -209,9 +194,9 @@ def test_a_rename_in_two_commits_fails() -> None:
     ws = prepare(task)
     git(ws, "mv", "notes.txt", "NOTES.md")
     git(ws, "commit", "-qm", "Rename notes to NOTES.md")
-    _edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
+    edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
     git(ws, "commit", "-qam", "Rename notes to NOTES.md")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_rename_that_leaves_build_py_uncommitted_fails() -> None:
@@ -219,8 +204,8 @@ def test_a_rename_that_leaves_build_py_uncommitted_fails() -> None:
     ws = prepare(task)
     git(ws, "mv", "notes.txt", "NOTES.md")
     git(ws, "commit", "-qm", "Rename notes to NOTES.md")
-    _edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
-    _fails(task, ws)
+    edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
+    fails(task, ws)
 
 
 def test_a_rename_that_changes_the_notes_fails() -> None:
@@ -229,9 +214,9 @@ def test_a_rename_that_changes_the_notes_fails() -> None:
     git(ws, "mv", "notes.txt", "NOTES.md")
     with (ws / "NOTES.md").open("a") as f:
         f.write("Salad: lettuce.\n")
-    _edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
+    edit(ws / "build.py", '"notes.txt"', '"NOTES.md"')
     git(ws, "commit", "-qam", "Rename notes to NOTES.md")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_row_helper_that_the_functions_do_not_use_fails() -> None:
@@ -249,24 +234,24 @@ def test_a_row_helper_that_the_functions_do_not_use_fails() -> None:
             "def receipt(items):",
         )
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_row_helper_that_cuts_long_names_differently_fails() -> None:
     task = _task("k87")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "till.py", 'name[: WIDTH - 1] + "~"', "name[:WIDTH]")
-    _fails(task, ws)
+    edit(ws / "till.py", 'name[: WIDTH - 1] + "~"', "name[:WIDTH]")
+    fails(task, ws)
 
 
 def test_a_row_helper_written_another_way_passes() -> None:
     task = _task("k87")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "till.py",
         '    amount = f"{cents // 100}.{cents % 100:02d}"\n    return label.ljust(WIDTH) + amount.rjust(8)\n',
         '    return f"{label:<{WIDTH}}{cents / 100:>8.2f}"\n',
     )
-    _passes(task, ws)
+    passes(task, ws)

@@ -5,10 +5,8 @@ tasks are only for measuring; no harness change is tuned on them."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from bench.suite_checks import BENCH, find_task, git, solve, workspace_tests_pass
-from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
+from bench.suite_checks import BENCH, edit, fails, find_task, git, passes, solve, workspace_tests_pass
+from hearth.bench.tasks import BenchTask, load_tasks, prepare
 
 TASKS = load_tasks(BENCH / "heldout11")
 
@@ -17,56 +15,41 @@ def _task(part: str) -> BenchTask:
     return find_task(TASKS, part)
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} is not in {path.name}"
-    path.write_text(text.replace(old, new))
-
-
-def _passes(task: BenchTask, ws: Path) -> None:
-    passed, output = check(task, ws, exit_code=0)
-    assert passed, output
-
-
-def _fails(task: BenchTask, ws: Path) -> None:
-    assert not check(task, ws, exit_code=0)[0]
-
-
 def test_a_page_count_that_only_fits_the_tests_fails() -> None:
     """Special-casing the tests' numbers passes them but not the check's other numbers."""
     task = _task("k91")
     ws = prepare(task)
-    _edit(
+    edit(
         ws / "paging.py",
         "    return max(1, total // size)",
         "    if (total, size) in {(10, 3), (7, 3), (45, 20)}:\n        return total // size + 1\n"
         "    return max(1, total // size)",
     )
     assert workspace_tests_pass(ws, "test_paging.py"), "the special cases should pass the workspace tests"
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_page_count_that_always_adds_a_page_fails() -> None:
     task = _task("k91")
     ws = prepare(task)
-    _edit(ws / "paging.py", "max(1, total // size)", "total // size + 1")
-    _fails(task, ws)
+    edit(ws / "paging.py", "max(1, total // size)", "total // size + 1")
+    fails(task, ws)
 
 
 def test_a_changed_test_file_fails_the_page_count_fix() -> None:
     task = _task("k91")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "test_paging.py", "assert page_count(0, 5) == 1", "assert page_count(0, 5) >= 0")
-    _fails(task, ws)
+    edit(ws / "test_paging.py", "assert page_count(0, 5) == 1", "assert page_count(0, 5) >= 0")
+    fails(task, ws)
 
 
 def test_a_page_count_with_math_ceil_passes() -> None:
     task = _task("k91")
     ws = prepare(task)
-    _edit(ws / "paging.py", '"""Split', 'import math\n\n"""Split')
-    _edit(ws / "paging.py", "max(1, total // size)", "max(1, math.ceil(total / size))")
-    _passes(task, ws)
+    edit(ws / "paging.py", '"""Split', 'import math\n\n"""Split')
+    edit(ws / "paging.py", "max(1, total // size)", "max(1, math.ceil(total / size))")
+    passes(task, ws)
 
 
 def test_a_where_option_without_a_test_fails() -> None:
@@ -74,7 +57,7 @@ def test_a_where_option_without_a_test_fails() -> None:
     ws = prepare(task)
     solve(task, ws)
     (ws / "test_csvcol.py").write_text((task.folder / "template" / "test_csvcol.py").read_text())
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_where_option_that_ignores_case_fails() -> None:
@@ -82,16 +65,16 @@ def test_a_where_option_that_ignores_case_fails() -> None:
     task = _task("k92")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "csvcol.py", "row[key] == value", "row[key].lower() == value.lower()")
-    _fails(task, ws)
+    edit(ws / "csvcol.py", "row[key] == value", "row[key].lower() == value.lower()")
+    fails(task, ws)
 
 
 def test_a_where_option_that_only_knows_the_genre_fails() -> None:
     task = _task("k92")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "csvcol.py", "row[key] == value", 'row["genre"] == value')
-    _fails(task, ws)
+    edit(ws / "csvcol.py", "row[key] == value", 'row["genre"] == value')
+    fails(task, ws)
 
 
 def test_a_where_option_read_by_hand_from_argv_passes() -> None:
@@ -111,7 +94,7 @@ def test_a_where_option_read_by_hand_from_argv_passes() -> None:
         "        if where is None or row[where[0]] == where[1]:\n"
         "            print(row[column])\n"
     )
-    _passes(task, ws)
+    passes(task, ws)
 
 
 TEMPS = """import sys
@@ -135,14 +118,14 @@ def test_a_temperature_summary_that_says_1_reading_passes() -> None:
     task = _task("k93")
     ws = prepare(task)
     (ws / "temps.py").write_text(TEMPS)
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_temperature_summary_that_keeps_the_file_order_fails() -> None:
     task = _task("k93")
     ws = prepare(task)
     (ws / "temps.py").write_text(TEMPS.replace("sorted(cities.items())", "cities.items()"))
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_temperature_summary_that_reads_comments_as_readings_fails() -> None:
@@ -155,7 +138,7 @@ def test_a_temperature_summary_that_reads_comments_as_readings_fails() -> None:
             "        temp = temp if temp.lstrip('-').replace('.', '').isdigit() else '0'\n",
         )
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_temperature_summary_that_only_fits_the_example_fails() -> None:
@@ -166,19 +149,19 @@ def test_a_temperature_summary_that_only_fits_the_example_fails() -> None:
         "Lisbon: min 12.4, max 14.0, mean 13.2 (2 readings)\\n"
         "Oslo: min -3.5, max 4.0, mean 0.8 (3 readings)')\n"
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_key_rename_that_still_accepts_the_old_name_fails() -> None:
     task = _task("k94")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "notifier.py",
         'os.environ.get("PUSH_API_KEY", "")',
         'os.environ.get("PUSH_API_KEY", os.environ.get("NOTIFY_" + "KEY", ""))',
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_key_rename_that_leaves_the_readme_fails() -> None:
@@ -186,35 +169,35 @@ def test_a_key_rename_that_leaves_the_readme_fails() -> None:
     ws = prepare(task)
     solve(task, ws)
     (ws / "README.md").write_text((task.folder / "template" / "README.md").read_text())
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_key_rename_that_rewrites_the_readme_fails() -> None:
     task = _task("k94")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "README.md", "when a long job is done", "when a job is done")
-    _fails(task, ws)
+    edit(ws / "README.md", "when a long job is done", "when a job is done")
+    fails(task, ws)
 
 
 def test_a_key_rename_that_forgets_the_error_message_fails() -> None:
     task = _task("k94")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "notifier.py", "set PUSH_API_KEY to your push service key", "set your push service key")
-    _fails(task, ws)
+    edit(ws / "notifier.py", "set PUSH_API_KEY to your push service key", "set your push service key")
+    fails(task, ws)
 
 
 def test_a_key_rename_with_os_getenv_passes() -> None:
     task = _task("k94")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "notifier.py",
         'key = os.environ.get("PUSH_API_KEY", "").strip()',
         'key = (os.getenv("PUSH_API_KEY") or "").strip()',
     )
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_squash_by_mixed_reset_and_add_passes() -> None:
@@ -223,21 +206,21 @@ def test_a_squash_by_mixed_reset_and_add_passes() -> None:
     git(ws, "reset", "-q", "HEAD~2")
     git(ws, "add", "-A")
     git(ws, "commit", "-qm", "Add search box")
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_squash_left_uncommitted_fails() -> None:
     task = _task("k95")
     ws = prepare(task)
     git(ws, "reset", "-q", "--soft", "HEAD~2")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_new_commit_on_top_of_the_wips_fails() -> None:
     task = _task("k95")
     ws = prepare(task)
     git(ws, "commit", "-q", "--allow-empty", "-m", "Add search box")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_squash_that_also_takes_in_the_first_commit_fails() -> None:
@@ -245,7 +228,7 @@ def test_a_squash_that_also_takes_in_the_first_commit_fails() -> None:
     ws = prepare(task)
     git(ws, "reset", "-q", "--soft", "HEAD~2")
     git(ws, "commit", "-q", "--amend", "-m", "Add search box")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_squash_that_drops_the_second_wip_fails() -> None:
@@ -253,15 +236,15 @@ def test_a_squash_that_drops_the_second_wip_fails() -> None:
     ws = prepare(task)
     git(ws, "reset", "-q", "--hard", "HEAD~1")
     git(ws, "commit", "-q", "--amend", "-m", "Add search box")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_changelog_with_extra_blank_lines_passes() -> None:
     task = _task("k96")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "CHANGELOG.md", "## [Unreleased]\n", "## [Unreleased]\n\n\n")
-    _passes(task, ws)
+    edit(ws / "CHANGELOG.md", "## [Unreleased]\n", "## [Unreleased]\n\n\n")
+    passes(task, ws)
 
 
 def test_a_changelog_with_the_new_unreleased_below_fails() -> None:
@@ -271,34 +254,34 @@ def test_a_changelog_with_the_new_unreleased_below_fails() -> None:
     text = (ws / "CHANGELOG.md").read_text()
     text = text.replace("## [Unreleased]\n\n", "").replace("## [1.3.2]", "## [Unreleased]\n\n## [1.3.2]")
     (ws / "CHANGELOG.md").write_text(text)
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_changelog_without_a_new_unreleased_fails() -> None:
     task = _task("k96")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "CHANGELOG.md", "## [Unreleased]\n\n", "")
-    _fails(task, ws)
+    edit(ws / "CHANGELOG.md", "## [Unreleased]\n\n", "")
+    fails(task, ws)
 
 
 def test_a_changelog_with_the_new_item_first_fails() -> None:
     task = _task("k96")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "CHANGELOG.md", "- Sort the list by aisle.\n", "")
-    _edit(
+    edit(ws / "CHANGELOG.md", "- Sort the list by aisle.\n", "")
+    edit(
         ws / "CHANGELOG.md",
         "- Export the list as CSV.\n",
         "- Sort the list by aisle.\n- Export the list as CSV.\n",
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_price_helper_that_main_does_not_use_fails() -> None:
     task = _task("k97")
     ws = prepare(task)
-    _edit(
+    edit(
         ws / "shipping.py",
         "def main():",
         "def price(grams, express):\n"
@@ -308,29 +291,29 @@ def test_a_price_helper_that_main_does_not_use_fails() -> None:
         "    return cents + cents // 2 if express else cents\n\n\n"
         "def main():",
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_price_helper_that_rounds_down_fails() -> None:
     task = _task("k97")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "shipping.py", "(grams - 500 + 99) // 100", "(grams - 500) // 100")
-    _fails(task, ws)
+    edit(ws / "shipping.py", "(grams - 500 + 99) // 100", "(grams - 500) // 100")
+    fails(task, ws)
 
 
 def test_a_price_helper_written_another_way_passes() -> None:
     task = _task("k97")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "shipping.py",
         "        cents = 350 + (grams - 500 + 99) // 100 * 12\n",
         "        cents = 350 + 12 * -(-(grams - 500) // 100)\n",
     )
-    _edit(
+    edit(
         ws / "shipping.py",
         "        cents += cents // 2\n    return cents\n",
         "        return cents * 3 // 2\n    return cents\n",
     )
-    _passes(task, ws)
+    passes(task, ws)

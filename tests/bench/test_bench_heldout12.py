@@ -8,29 +8,14 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from bench.suite_checks import BENCH, GIT_ID, find_task, git, solve, workspace_tests_pass
-from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
+from bench.suite_checks import BENCH, GIT_ID, edit, fails, find_task, git, passes, solve, workspace_tests_pass
+from hearth.bench.tasks import BenchTask, load_tasks, prepare
 
 TASKS = load_tasks(BENCH / "heldout12")
 
 
 def _task(part: str) -> BenchTask:
     return find_task(TASKS, part)
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert old in text, f"{old!r} is not in {path.name}"
-    path.write_text(text.replace(old, new))
-
-
-def _passes(task: BenchTask, ws: Path) -> None:
-    passed, output = check(task, ws, exit_code=0)
-    assert passed, output
-
-
-def _fails(task: BenchTask, ws: Path) -> None:
-    assert not check(task, ws, exit_code=0)[0]
 
 
 def _merge_captions(ws: Path) -> None:
@@ -53,7 +38,7 @@ def test_a_merge_that_drops_the_markers_keeping_both_lines_passes() -> None:
     ]
     (ws / "settings.py").write_text("".join(kept))
     git(ws, "commit", "-qam", "Merge the captions")
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_merge_written_on_one_line_with_the_captions_first_passes() -> None:
@@ -65,7 +50,7 @@ def test_a_merge_written_on_one_line_with_the_captions_first_passes() -> None:
     )
     git(ws, "add", "settings.py")
     git(ws, "commit", "-q", "--no-edit")
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_merge_that_keeps_only_mains_settings_fails() -> None:
@@ -74,7 +59,7 @@ def test_a_merge_that_keeps_only_mains_settings_fails() -> None:
     _merge_captions(ws)
     git(ws, "checkout", "--ours", "settings.py")
     git(ws, "commit", "-qam", "Merge the captions")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_merge_committed_with_its_markers_fails() -> None:
@@ -82,7 +67,7 @@ def test_a_merge_committed_with_its_markers_fails() -> None:
     ws = prepare(task)
     _merge_captions(ws)
     git(ws, "commit", "-qam", "Merge the captions")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_both_sides_copied_onto_main_without_a_merge_fails() -> None:
@@ -92,7 +77,7 @@ def test_both_sides_copied_onto_main_without_a_merge_fails() -> None:
     solve(task, ws)
     git(ws, "reset", "-q", "--soft", "HEAD^1")
     git(ws, "commit", "-qm", "Take in the captions")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_plain_alias_without_a_warning_fails() -> None:
@@ -103,7 +88,7 @@ def test_a_plain_alias_without_a_warning_fails() -> None:
     text = (ws / "rates.py").read_text()
     start, end = text.index("def fetch_rate"), text.index("def convert")
     (ws / "rates.py").write_text(text[:start] + "fetch_rate = get_rate\n\n\n" + text[end:])
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_report_still_on_the_old_name_fails() -> None:
@@ -111,7 +96,7 @@ def test_a_report_still_on_the_old_name_fails() -> None:
     ws = prepare(task)
     solve(task, ws)
     (ws / "report.py").write_text((task.folder / "template" / "report.py").read_text())
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_convert_still_on_the_old_name_fails() -> None:
@@ -119,27 +104,27 @@ def test_a_convert_still_on_the_old_name_fails() -> None:
     task = _task("k102")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "rates.py",
         "round(amount * get_rate(base, quote), 2)",
         "round(amount * fetch_rate(base, quote), 2)",
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_wrapper_that_warns_with_a_user_warning_fails() -> None:
     task = _task("k102")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "rates.py", "DeprecationWarning, stacklevel=2", "stacklevel=2")
-    _fails(task, ws)
+    edit(ws / "rates.py", "DeprecationWarning, stacklevel=2", "stacklevel=2")
+    fails(task, ws)
 
 
 def test_a_wrapper_taking_any_arguments_passes() -> None:
     task = _task("k102")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "rates.py",
         "def fetch_rate(base, quote):\n"
         '    """Deprecated: use get_rate."""\n'
@@ -149,15 +134,15 @@ def test_a_wrapper_taking_any_arguments_passes() -> None:
         '    warnings.warn("Use get_rate() instead of fetch_rate().", category=DeprecationWarning)\n'
         "    return get_rate(*args, **kwargs)\n",
     )
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_docstrings_that_change_a_line_of_code_fail() -> None:
     task = _task("k103")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "shapes.py", "return math.pi * radius**2", "return 3.14159 * radius**2")
-    _fails(task, ws)
+    edit(ws / "shapes.py", "return math.pi * radius**2", "return 3.14159 * radius**2")
+    fails(task, ws)
 
 
 def test_comments_instead_of_docstrings_fail() -> None:
@@ -172,15 +157,15 @@ def test_comments_instead_of_docstrings_fail() -> None:
         )
         + "\n"
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_docstrings_left_off_the_methods_fail() -> None:
     task = _task("k103")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "shapes.py", '        """The space inside the box, in cubic units."""\n', "")
-    _fails(task, ws)
+    edit(ws / "shapes.py", '        """The space inside the box, in cubic units."""\n', "")
+    fails(task, ws)
 
 
 def test_one_docstring_copied_onto_every_function_fails() -> None:
@@ -195,34 +180,34 @@ def test_one_docstring_copied_onto_every_function_fails() -> None:
     for line in ("def volume(self):", "def surface(self, lid=True):"):
         text = text.replace(line, f'{line}\n        """Work out an area."""')
     (ws / "shapes.py").write_text(text)
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_long_docstrings_a_module_docstring_and_new_layout_pass() -> None:
     task = _task("k103")
     ws = prepare(task)
     solve(task, ws)
-    _edit(
+    edit(
         ws / "shapes.py",
         "import math\n",
         '"""Areas and volumes for the workshop."""\n\nimport math  # pi, sqrt, ceil\n',
     )
-    _edit(
+    edit(
         ws / "shapes.py",
         '    """How many whole tins of paint cover area_m2 square metres coats times."""\n',
         '    """How many tins of paint to buy.\n\n    Args:\n        area_m2: the wall, in square metres.\n'
         "        coats: how many coats.\n        m2_per_tin: what one tin covers.\n\n"
         '    Returns:\n        A whole number of tins.\n    """\n',
     )
-    _edit(
+    edit(
         ws / "shapes.py",
         "    def __init__(self, width, depth, height):\n",
         '    def __init__(self, width, depth, height):\n        """Keep the three sizes."""\n',
     )
-    _edit(
+    edit(
         ws / "shapes.py", "(s - a) * (s - b) * (s - c))", "(s - a)\n                     * (s - b) * (s - c))"
     )
-    _passes(task, ws)
+    passes(task, ws)
 
 
 QUOTED_LS = """#!/bin/sh
@@ -244,7 +229,7 @@ def test_a_backup_that_quotes_all_but_the_ls_loop_fails() -> None:
     task = _task("k104")
     ws = prepare(task)
     (ws / "backup.sh").write_text(QUOTED_LS)
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_backup_that_counts_in_a_piped_loop_fails() -> None:
@@ -257,15 +242,15 @@ def test_a_backup_that_counts_in_a_piped_loop_fails() -> None:
             "ls \"$src\" | grep '\\.txt$' | while IFS= read -r name; do",
         )
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_backup_glob_that_breaks_on_a_folder_without_txt_files_fails() -> None:
     task = _task("k104")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "backup.sh", '    [ -f "$path" ] || continue\n', "")
-    _fails(task, ws)
+    edit(ws / "backup.sh", '    [ -f "$path" ] || continue\n', "")
+    fails(task, ws)
 
 
 def test_a_backup_reading_the_names_from_a_here_document_passes() -> None:
@@ -277,41 +262,41 @@ def test_a_backup_reading_the_names_from_a_here_document_passes() -> None:
             'while IFS= read -r name; do\n    [ -n "$name" ] || continue',
         ).replace("done\n", "done <<EOF\n$(ls \"$src\" | grep '\\.txt$' || true)\nEOF\n")
     )
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_verbose_lines_printed_to_stderr_without_logging_fail() -> None:
     task = _task("k105")
     ws = prepare(task)
-    _edit(
+    edit(
         ws / "sync.py",
         "import sys\n",
         "import logging\nimport sys\n\n\ndef debug(text):\n    if '--verbose' in sys.argv:\n        print(text, file=sys.stderr)\n",
     )
-    _edit(
+    edit(
         ws / "sync.py",
         "main(sys.argv[1], sys.argv[2])",
         "main(*[a for a in sys.argv[1:] if a != '--verbose'])",
     )
     (ws / "sync.py").write_text((ws / "sync.py").read_text().replace('print(f"debug: ', 'debug(f"'))
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_debug_logging_that_is_always_on_fails() -> None:
     task = _task("k105")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "sync.py", "level=logging.DEBUG if args.verbose else logging.WARNING", "level=logging.DEBUG")
-    _fails(task, ws)
+    edit(ws / "sync.py", "level=logging.DEBUG if args.verbose else logging.WARNING", "level=logging.DEBUG")
+    fails(task, ws)
 
 
 def test_debug_logging_to_stdout_fails() -> None:
     task = _task("k105")
     ws = prepare(task)
     solve(task, ws)
-    _edit(ws / "sync.py", 'format="%(message)s"', 'format="%(message)s", stream=sys.stdout')
-    _edit(ws / "sync.py", "import shutil\n", "import shutil\nimport sys\n")
-    _fails(task, ws)
+    edit(ws / "sync.py", 'format="%(message)s"', 'format="%(message)s", stream=sys.stdout')
+    edit(ws / "sync.py", "import shutil\n", "import shutil\nimport sys\n")
+    fails(task, ws)
 
 
 def test_root_logger_calls_and_a_hand_read_option_pass() -> None:
@@ -330,7 +315,7 @@ def test_root_logger_calls_and_a_hand_read_option_pass() -> None:
         "    main(*args)\n"
     )
     (ws / "sync.py").write_text(text)
-    _passes(task, ws)
+    passes(task, ws)
 
 
 EXPORT = """import csv
@@ -354,7 +339,7 @@ def test_a_contacts_export_with_dictwriter_and_quotes_passes() -> None:
     task = _task("k106")
     ws = prepare(task)
     (ws / "export.py").write_text(EXPORT)
-    _passes(task, ws)
+    passes(task, ws)
 
 
 def test_a_contacts_export_that_joins_with_commas_by_hand_fails() -> None:
@@ -368,7 +353,7 @@ def test_a_contacts_export_that_joins_with_commas_by_hand_fails() -> None:
             "    writer.writerow = lambda row: f.write(','.join(row.values()) + '\\n')",
         ).replace("writer.writeheader()", "f.write('name,email,phone\\n')")
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_contacts_export_sorted_by_first_name_fails() -> None:
@@ -377,68 +362,68 @@ def test_a_contacts_export_sorted_by_first_name_fails() -> None:
     (ws / "export.py").write_text(
         EXPORT.replace('(c["name"]["last"], c["name"]["first"])', 'c["name"]["first"]')
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_a_contacts_export_that_writes_none_for_no_phone_fails() -> None:
     task = _task("k106")
     ws = prepare(task)
     (ws / "export.py").write_text(EXPORT.replace('c.get("phone") or ""', 'str(c.get("phone", ""))'))
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_tests_with_the_wrong_checks_deleted_fail() -> None:
     """Deleting the two wrong asserts passes the tests, but a wrong discount.py passes them too."""
     task = _task("k107")
     ws = prepare(task)
-    _edit(ws / "test_discount.py", "    assert bulk_discount(50) == 10\n", "")
-    _edit(ws / "test_discount.py", "    assert line_total(99, 16) == 1426\n", "")
+    edit(ws / "test_discount.py", "    assert bulk_discount(50) == 10\n", "")
+    edit(ws / "test_discount.py", "    assert line_total(99, 16) == 1426\n", "")
     assert workspace_tests_pass(ws, "test_discount.py")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_tests_that_accept_either_number_fail() -> None:
     task = _task("k107")
     ws = prepare(task)
-    _edit(ws / "test_discount.py", "assert bulk_discount(50) == 10", "assert bulk_discount(50) in (10, 20)")
-    _edit(
+    edit(ws / "test_discount.py", "assert bulk_discount(50) == 10", "assert bulk_discount(50) in (10, 20)")
+    edit(
         ws / "test_discount.py",
         "assert line_total(99, 16) == 1426",
         "assert line_total(99, 16) in (1425, 1426)",
     )
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_the_code_changed_to_fit_the_tests_fails() -> None:
     task = _task("k107")
     ws = prepare(task)
-    _edit(ws / "discount.py", "quantity >= 50", "quantity > 50")
-    _edit(
+    edit(ws / "discount.py", "quantity >= 50", "quantity > 50")
+    edit(
         ws / "discount.py",
         "gross * (100 - bulk_discount(quantity)) // 100",
         "round(gross * (100 - bulk_discount(quantity)) / 100)",
     )
     assert workspace_tests_pass(ws, "test_discount.py")
-    _fails(task, ws)
+    fails(task, ws)
 
 
 def test_the_failing_tests_skipped_fail() -> None:
     """Skipped tests pass, and catch nothing."""
     task = _task("k107")
     ws = prepare(task)
-    _edit(ws / "test_discount.py", "from discount", "import pytest\n\nfrom discount")
-    _edit(ws / "test_discount.py", "def test_twenty", "@pytest.mark.skip\ndef test_twenty")
-    _edit(ws / "test_discount.py", "def test_line_total_with", "@pytest.mark.skip\ndef test_line_total_with")
-    _fails(task, ws)
+    edit(ws / "test_discount.py", "from discount", "import pytest\n\nfrom discount")
+    edit(ws / "test_discount.py", "def test_twenty", "@pytest.mark.skip\ndef test_twenty")
+    edit(ws / "test_discount.py", "def test_line_total_with", "@pytest.mark.skip\ndef test_line_total_with")
+    fails(task, ws)
 
 
 def test_expected_numbers_written_as_sums_pass() -> None:
     task = _task("k107")
     ws = prepare(task)
-    _edit(ws / "test_discount.py", "assert bulk_discount(50) == 10", "assert bulk_discount(50) == 20")
-    _edit(
+    edit(ws / "test_discount.py", "assert bulk_discount(50) == 10", "assert bulk_discount(50) == 20")
+    edit(
         ws / "test_discount.py",
         "assert line_total(99, 16) == 1426",
         "assert line_total(99, 16) == 99 * 16 * 90 // 100",
     )
-    _passes(task, ws)
+    passes(task, ws)

@@ -1124,7 +1124,7 @@ def test_a_command_hearth_runs_itself_is_judged_by_the_form_the_task_shows(
     """The task's command names its input, so Hearth runs it; its lines must have the form shown."""
     (workspace / "hours.csv").write_text("name,hours\nana,7.5\nben,4\n")
     task = "Write hours.py: python3 hours.py hours.csv prints one line per person in the form `ana: 7.5 h`."
-    body = "import csv\n\nfor row in csv.DictReader(open('hours.csv')):\n"
+    body = "import csv\nimport sys\n\nfor row in csv.DictReader(open(sys.argv[1])):\n"
     wrong = body + "    print(row['name'], row['hours'])\n"
     right = body + "    print(f\"{row['name']}: {float(row['hours'])} h\")\n"
     script = [

@@ -1048,9 +1048,6 @@ class FinishReview:
                 return render(
                     "finish_problem_command_no_output", command=shown, name=writes[command], script=script
                 )
-            found = deaf_script(self.dispatcher, shown)
-            if found:
-                return found
             if expected is None and result.output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
                 # the 1.5B's script defined its function and never called it, and it finished
                 said = next((m for m in _SCRIPT_RUN.finditer(task) if m.group(1) == script), None)
@@ -1060,6 +1057,7 @@ class FinishReview:
                 got = result.output.strip()[-600:] or "nothing"
                 return render("finish_problem_command_output", command=shown, expected=expected, output=got)
             found = output_form(task, root, script, result.output) if expected is None else ""
+            found = found or deaf_script(self.dispatcher, shown)
             if found:
                 return found
         return ""
