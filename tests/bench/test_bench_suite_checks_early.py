@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.suite_checks import check_fails_untouched_and_passes_solved, rewritten_tests_fail, suite_tasks
+from bench.suite_checks import passes_with_tests_rewritten, suite_tasks, untouched_and_solved
 from hearth.bench.tasks import BenchTask
 
 ALL = suite_tasks("heldout3", "heldout4", "heldout5", "heldout6", "heldout7")
@@ -15,9 +15,11 @@ EXERCISES = suite_tasks("heldout3", "heldout4", "heldout5", "heldout6", "heldout
 
 @pytest.mark.parametrize(("suite", "task"), ALL, ids=[f"{s}-{t.name}" for s, t in ALL])
 def test_check_fails_untouched_and_passes_solved(suite: str, task: BenchTask) -> None:
-    check_fails_untouched_and_passes_solved(task)
+    untouched, solved, output = untouched_and_solved(task)
+    assert not untouched, "the check passes without any work: it cannot fail"
+    assert solved, output
 
 
 @pytest.mark.parametrize(("suite", "task"), EXERCISES, ids=[f"{s}-{t.name}" for s, t in EXERCISES])
 def test_an_exercise_with_its_tests_rewritten_fails(suite: str, task: BenchTask) -> None:
-    rewritten_tests_fail(task)
+    assert not passes_with_tests_rewritten(task), "a rewritten test file must not pass the check"
