@@ -14,8 +14,6 @@ from hearth.llm.actions import JSON_OBJECT
 from hearth.testing import ScriptedReply, ScriptedServer
 from support import HearthCli
 
-OWN_TESTS = "from stats import median\n\n\ndef test_one():\n    assert median([1]) == 1\n"
-
 
 def results(ws: Path, name: str) -> list[ToolResult]:
     return [e for e in events(ws) if isinstance(e, ToolResult) and e.name == name]
@@ -25,18 +23,21 @@ def test_a_test_file_the_task_says_not_to_change_is_refused_and_the_model_fixes_
     hearth: HearthCli, workspace: Path
 ) -> None:
     """The 1.5B wrote its own test file over an exercise's tests ("Do not change the tests"):
-    refused before it runs, with the file to change instead; the model then fixes the code."""
+    refused before it runs, with the file to change instead, and before its text is asked for
+    (a request the model spends for nothing); the model then fixes the code."""
     (workspace / "stats.py").write_text(MEDIAN_BUG)
     (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
     task = "Fix median in stats.py so that the tests in test_stats.py pass. Do not change the tests."
     script = [
-        *wrote("test_stats.py", OWN_TESTS),
+        act("write", path="test_stats.py"),  # no text asked for: it would be refused whatever it is
         *wrote("stats.py", MEDIAN_FIXED),
         act("finish", summary="Fixed median()."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task, **NO_VERSIONS)
+        asked = len(server.requests)
     assert res.code == 0, res.stdout[-2000:]
+    assert asked == 4  # the refused write's action, the real write's action and text, the finish
     assert (workspace / "test_stats.py").read_text() == MEDIAN_TESTS
     assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
     refused, written = results(workspace, "write")
@@ -56,7 +57,7 @@ def test_the_input_a_command_of_the_task_reads_is_refused(hearth: HearthCli, wor
     (workspace / "pick.py").write_text("import sys\n")
     task = "Make pick.py print the titles of one genre: python3 pick.py poetry books.csv must print Ariel"
     script = [
-        *wrote("books.csv", script_text),
+        act("write", path="books.csv"),
         *wrote("pick.py", script_text),
         act("shell", command="python3 pick.py poetry books.csv"),
         act("finish", summary="pick.py prints the titles of a genre."),
@@ -85,3 +86,29 @@ def test_the_same_unreadable_reply_three_times_in_a_row_ends_the_turn(
     assert asked == 6  # three actions, each with its request for the text
     assert "could not be read" in finished(workspace).reason
     assert (workspace / "notes.txt").read_text() == "old\n"
+
+
+def test_a_new_copy_of_the_named_script_in_another_folder_is_refused_and_the_script_changed(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B wrote its change into a new notes/sync.py (notes/ is an argument in the task's
+    command) and left sync.py as it was. The new file is refused before its text is asked for,
+    naming sync.py; the model then changes sync.py."""
+    (workspace / "notes").mkdir()
+    (workspace / "notes" / "todo.txt").write_text("milk\n")
+    (workspace / "sync.py").write_text("import sys\n\nprint('debug: start')\nprint(sys.argv[1])\n")
+    quiet = "import sys\n\nprint(sys.argv[1])\n"
+    task = "sync.py prints a `debug:` line. Remove it (python3 sync.py notes must print only notes)."
+    script = [
+        act("write", path="notes/sync.py"),
+        *wrote("sync.py", quiet),
+        act("shell", command="python3 sync.py notes"),
+        act("finish", summary="sync.py no longer prints the debug line."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, **NO_VERSIONS)
+    assert res.code == 0, res.stdout[-2000:]
+    assert not (workspace / "notes" / "sync.py").exists()
+    assert (workspace / "sync.py").read_text() == quiet
+    refused = results(workspace, "write")[0]
+    assert not refused.ok and "Change sync.py itself" in refused.output

@@ -172,6 +172,12 @@ async def with_body(
     return _merged(action, bodies)
 
 
+def without_body(action: ModelResponse) -> ModelResponse:
+    """The write `action` with an empty text: a write refused whatever its text is (of a file the
+    task says not to change) costs no request for its text, and goes on to be refused."""
+    return replace(action, content=action.content.strip() + "\n```\n```")
+
+
 async def _code_alone(
     model: Model,
     follow: ModelRequest,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hearth.agent import verdict
-from hearth.agent.body import current_task, current_text, refused_texts, with_body
+from hearth.agent.body import current_task, current_text, refused_texts, with_body, without_body
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
 from hearth.agent.checks.finish import FinishedOverFailure
@@ -32,6 +32,7 @@ from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
 from hearth.agent.handsoff import refusal
 from hearth.agent.instructions import NestedInstructions
+from hearth.agent.misplaced import misplaced
 from hearth.agent.offered import offered_tools
 from hearth.agent.progress import earlier_look, named_specs, steered_specs
 from hearth.agent.reply import action_stop, reply_event
@@ -319,20 +320,7 @@ class Agent:
                     span.outcome(response)
                 args = needs_body(response.content, self._schema) if self._schema is not None else None
                 if args is not None:  # a write names its file; the next reply gives the text
-                    path = str(args.get("path"))
-                    refused = refused_texts(self.history, path)
-                    now = current_text(self.dispatcher.context.paths, path)
-                    if now is not None:  # written back unchanged, the write would change nothing
-                        refused[now] = render("body_unchanged")
-                    kept: list[str] = []
-                    response = await with_body(
-                        self.model, request, response, args, sink, self.tracer, refused,
-                        current_task(self.history), now, kept,
-                    )  # fmt: skip
-                    if kept:
-                        names = ", ".join(kept)
-                        text = render("notice_kept_definitions", path=path, names=names)
-                        self.record(Notice(reason=NoticeReason.KEPT_DEFINITIONS, text=text))
+                    response = await self._with_body(request, response, args, sink)
                 return response
             except ContextOverflow as exc:
                 learned = self._learn_window(exc, request)  # a smaller reply cap may be all it takes
@@ -349,6 +337,28 @@ class Agent:
                 ):
                     raise
         raise AssertionError("unreachable")
+
+    async def _with_body(
+        self, request: ModelRequest, action: ModelResponse, args: dict[str, Any], sink: DeltaSink | None
+    ) -> ModelResponse:
+        """A grammar-mode write's action with its text asked for (agent/body). A write of a file
+        the task says not to change is refused whatever its text: none is asked for."""
+        path = str(args.get("path"))
+        if self._refusal("write", path):
+            return without_body(action)
+        refused = refused_texts(self.history, path)
+        now = current_text(self.dispatcher.context.paths, path)
+        if now is not None:  # written back unchanged, the write would change nothing
+            refused[now] = render("body_unchanged")
+        kept: list[str] = []
+        response = await with_body(
+            self.model, request, action, args, sink, self.tracer, refused,
+            current_task(self.history), now, kept,
+        )  # fmt: skip
+        if kept:
+            text = render("notice_kept_definitions", path=path, names=", ".join(kept))
+            self.record(Notice(reason=NoticeReason.KEPT_DEFINITIONS, text=text))
+        return response
 
     async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
         """The model's reply, or the turn's time limit: a reply still coming at the deadline is
@@ -501,12 +511,18 @@ class Agent:
             await self._call(call)
             checks.run(Stage.CALL, view, self.record)  # a nudge here never keeps the other calls from results
 
+    def _refusal(self, name: str, path: object) -> str:
+        """The error for a call of tool `name` on `path` that the task's words refuse before it
+        runs: a file it says not to change (agent/handsoff), a new file standing in for one it
+        names (agent/misplaced); "" when the call may run."""
+        task, root = task_of(self.history), self.dispatcher.context.workspace
+        return refusal(task, root, name, path) or misplaced(task, root, name, path)
+
     async def _call(self, call: ToolCall) -> None:
         """Dispatch one call and record what came of it. A write or edit of a file the task says
         not to change ("Do not change the tests") is refused without running (agent/handsoff)."""
         tool = self.dispatcher.toolset.get(call.name)
-        task, root = task_of(self.history), self.dispatcher.context.workspace
-        refused = refusal(task, root, tool.name, call.arguments.get("path")) if tool else ""
+        refused = self._refusal(tool.name, call.arguments.get("path")) if tool else ""
         if refused:
             # the person's word, like the policy's: a refusal is its answer, not the work failing
             self.record(ToolResult(call_id=call.id, name=call.name, output=f"Denied: {refused}", ok=False))
