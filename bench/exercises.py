@@ -51,6 +51,10 @@ and `--set heldout11` the eleventh round's:
 and `--set heldout12` the twelfth round's:
 
     python bench/exercises.py --set heldout12 --out bench/heldout12/exercises
+
+and `--set heldout13` the thirteenth round's:
+
+    python bench/exercises.py --set heldout13 --out bench/heldout13/exercises
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The tenth (heldout10): in none of the nine before, chosen the same way, by reading the problems only.
 # The eleventh (heldout11): in none of the ten before, again chosen by reading the problems only.
 # The twelfth (heldout12): in none of the eleven before, chosen the same way, by reading the problems only.
+# The thirteenth (heldout13): in none of the twelve before, again chosen by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -89,6 +94,7 @@ SETS = {
     "heldout10": (23, 86, 90, 102, 112, 121, 136, 162),
     "heldout11": (19, 37, 77, 114, 128, 135, 138, 146),
     "heldout12": (1, 20, 69, 107, 111, 118, 141, 154),
+    "heldout13": (33, 84, 91, 101, 103, 120, 144, 158),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
