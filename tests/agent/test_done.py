@@ -28,7 +28,7 @@ def test_a_symlinked_agents_md_or_pyproject_is_not_read(tmp_path: Path) -> None:
 
 
 def test_a_task_correcting_its_tests_asks_the_tests_and_not_the_code_it_keeps() -> None:
-    from hearth.agent.done import asked_files, tests_asked
+    from hearth.agent.asked import asked_files, tests_asked
     from hearth.agent.versions import same_but_values
 
     task = "Correct those numbers in test_discount.py without changing discount.py or dropping any check."

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hearth.agent.done import command_inputs
 from hearth.agent.handsoff import hands_off, refusal
+from hearth.agent.task_commands import command_inputs
 
 EXERCISE = (
     "Implement the function can_arrange in solution.py so that the tests in test_solution.py "

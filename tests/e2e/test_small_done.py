@@ -543,7 +543,7 @@ def test_an_exercise_changes_only_the_file_it_names_to_change_never_the_tests_th
 
 
 def test_the_files_a_task_asks_to_change_are_the_objects_of_its_change_verbs() -> None:
-    from hearth.agent.done import asked_files
+    from hearth.agent.asked import asked_files
 
     assert asked_files("Implement f in solution.py so that the tests in test_solution.py pass.") == [
         "solution.py"
@@ -661,7 +661,7 @@ def test_a_command_with_a_column_argument_that_refuses_its_option_goes_back(
 
 
 def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp_path: Path) -> None:
-    from hearth.agent.done import task_commands
+    from hearth.agent.task_commands import task_commands
 
     for name in ("todo.py", "count.py", "data.txt"):
         (tmp_path / name).write_text("x\n")
@@ -682,7 +682,7 @@ def test_a_command_the_task_gives_with_an_argument_it_cannot_name_is_not_run(tmp
 
 
 def test_the_output_a_task_states_for_its_command_is_read_exactly_or_not_at_all(tmp_path: Path) -> None:
-    from hearth.agent.done import task_checks
+    from hearth.agent.task_commands import task_checks
 
     for name in ("average.py", "readings.txt", "count.py"):
         (tmp_path / name).write_text("x\n")
@@ -805,7 +805,7 @@ def test_a_task_that_asks_for_a_commit_finished_with_none_goes_back_then_ends_0_
 
 
 def test_asking_for_a_commit_is_a_commit_verb_not_denied() -> None:
-    from hearth.agent.done import asks_commit
+    from hearth.agent.asked import asks_commit
 
     assert asks_commit("Fix it and commit only README.md with the message 'x'.")
     assert asks_commit("Commit the fix.")

@@ -44,6 +44,8 @@ judged again. A turn stopped going in circles, ended BLOCKED, or finished again 
 failing check gets the same chance (`rescued`). The file varied is the one the failure's
 traceback ends in (`traced_file`), else the model's (`target_file`).
 
+What the task asks is read in agent/asked, the commands it gives in agent/task_commands.
+
 A finish the evidence contradicts goes back to the model with what is wrong, up to ROUNDS times
 in a turn; a finish still contradicted after that ends the turn as not done (status limit, exit
 code 2). The checks' runs are recorded as results, so the end-of-turn verdict (agent/verdict)
@@ -62,6 +64,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hearth.agent import parts
+from hearth.agent.asked import (
+    ASKS_ANY_CHANGE,
+    FILE_MOVE,
+    NEGATION,
+    SAYS_TESTS_FAIL,
+    asked_branch,
+    asked_files,
+    asked_names,
+    asks_amend,
+    asks_commit,
+    bare_names,
+    file_not_moved,
+    tests_asked,
+)
 from hearth.agent.body import current_text
 from hearth.agent.commits import (
     LIST,
@@ -91,11 +107,19 @@ from hearth.agent.leftovers import (
     rest_of_rename,
     undefined_kept,
 )
-from hearth.agent.named_files import named_at, named_paths
 from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.sections import doubled, dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
+from hearth.agent.task_commands import (
+    OPTION,
+    SCRIPT_RUN,
+    command_inputs,
+    command_outputs,
+    task_checks,
+    task_commands,
+    unchanged_commands,
+)
 from hearth.agent.versions import Versions, is_test_file
 from hearth.agent.versions import tried as versions_tried
 from hearth.core.errors import Blocked, LimitReached, TaskDone, ToolError
@@ -141,93 +165,17 @@ _TRACEBACK = "Traceback (most recent call last)"
 # argparse refusing the command the task gives ("unrecognized arguments: --sep"): the option the
 # task asks for is not there
 _USAGE_ERROR = re.compile(r"^(?:Error: )?usage: \S+.*\n(?:.*\n)*?\S+: error: ", re.MULTILINE)
-# "python3 client.py", "python linecount.py --skip-blank sample.txt" in the task's words
-# (up to the next such command: "... must print 3, and python3 a.py b.txt must print 4")
-_SCRIPT_RUN = re.compile(
-    r"(?<![\w/.-])python3?\s+((?:[\w-]+/)*[\w-]+\.py)\b((?:(?!(?<![\w/.-])python3?\s)[^\n`])*)"
-)
-# the task's words after a command: a quoted text is one word ("--sep ' | ' colours.txt")
-_WORD = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+")
-_OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|[A-Za-z_]\w*=[\w.:@+/-]+")
-# The words that end a command the task gives and go on with what it should do
-_TASK_WORDS = frozenset(
-    {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
-     "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
-     "takes", "printing", "writes", "creates", "saves", "produces", "generates", "exports", ""}
-)  # fmt: skip
-# the task's words after a command saying it writes the file it names last ("python3 export.py
-# contacts.json contacts.csv writes the contacts as a CSV file")
-_SAYS_WRITES = re.compile(
-    r"(?:must\s+|should\s+|will\s+|then\s+)?(?:write|create|save|produce|generate|export)s?\b", re.IGNORECASE
-)
-_OUTPUT_NAME = re.compile(r"(?:[\w-]+/)*[\w-]+\.[A-Za-z]\w*")
-# after a command's plain arguments, the words saying what it prints
-_PRINTS_WORDS = frozenset({"must", "should", "prints", "outputs", "returns", "gives", "still"})
-_PLAIN_ARGUMENT = re.compile(r"[A-Za-z0-9][\w.:@+-]*(?:=[\w.:@+/-]+)?")
 _SAYS_PRINTS = re.compile(r"\b(?:prints?|outputs?|writes? out|shows?)\b", re.IGNORECASE)
-# the task's words after a command saying its output stays as it is
-_SAME_AS_BEFORE = re.compile(
-    r"\b(?:print\w*|output\w*|show\w*)\s+(?:exactly\s+)?(?:the\s+same(?:\s+as\s+(?:before|now|it\s+does\s+now))?"
-    r"(?=\s*(?:[.,;:!)]|$|(?:and|after|when|as)\b))|what\s+it\s+(?:prints|outputs|shows)\s+now\b)"
-    r"|\b(?:same|unchanged)\s+(?:output|as\s+before)\b",
-    re.IGNORECASE,
-)
-_OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
-# "python3 agenda.py FILE reads a JSON list like meetings.json": a file placeholder, and the
-# workspace file the task gives as its example (run with it, the script shows a traceback)
-_FILE_PLACEHOLDER = re.compile(r"FILE|PATH|INPUT|CSV|JSON|LOG|[A-Z]+_FILE")
-_EXAMPLE_FILE = re.compile(r"\blike\s+`?((?:[\w-]+/)*[\w-]+\.\w+)")
 # Claims in the summary's own words: "committed" (not "not committed"), and a change said as done
 # ("Added ...", "I fixed ...", "has been updated"), not a word in an answer about the files.
 _COMMIT_CLAIM = re.compile(r"\bcommitted\b", re.IGNORECASE)
-_DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
-_WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)  # "... in test_x.py without changing x.py"
-_NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECASE)
 _VERBS = (
     r"(?:added|fixed|updated|changed|modified|bumped|renamed|wrote|written|created|replaced|removed|"
     r"deleted|edited|implemented|corrected|refactored)\b"
 )
-# A task that asks for a change to files: a sentence opening with one of these verbs, and a file
-# named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
-_ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
-    r"replace|edit|implement|refactor|commit|append|insert|move|correct)\b",
-    re.IGNORECASE,
-)
-# a sentence asking some change, its object not always the files it names ("Make them debug
-# messages ...", "Correct those numbers in test_discount.py"; not "write": "Write a summary of
-# notes.txt" asks an answer)
-_ASKS_ANY_CHANGE = re.compile(
-    _ASKS_CHANGE.pattern[:-3] + r"|make|convert|turn|merge|split|extract|rewrite|squash|revert)\b",
-    re.IGNORECASE,
-)
-# Where the object of a change verb ends: what follows says why or how it is judged ("so that
-# the tests in test_x.py pass"), or gives a command and its inputs ("...: python3 a.py b.txt").
-_CLAUSE_END_IN_ASIDES = re.compile(
-    r":\s|\s(?:so|such|that|which|until|because|when|where|whose|while|using)\s", re.IGNORECASE
-)
-_CLAUSE_END = re.compile(_CLAUSE_END_IN_ASIDES.pattern + r"|\s\(", re.IGNORECASE)  # "(" ends one too
-_ASKS_COMMIT = re.compile(r"(?:^|[.!?;,:]\s*|\b(?:and|then|please)\s+)commit\b", re.IGNORECASE)
-# "put about.css into that same commit", "amend the last commit": a commit again, as --amend
-_ASKS_AMEND = re.compile(
-    r"\bamend\b|\b(?:into|in|to)\s+(?:that|the|my|this)\s+(?:same|last|previous)\s+commit\b|\bsame\s+commit\b",
-    re.IGNORECASE,
-)
-_NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
-_ASKS_BRANCH = re.compile(
-    r"\bbranch\s+(?:named|called)\s+[`'\"]?([\w./-]*\w)|\bbranch\s+[`'\"]([\w./-]+)[`'\"]"
-    r"|\b(?:create|make|start)\s+(?:a\s+)?(?:new\s+)?(?:git\s+)?branch\s+(?:(?:named|called)\s+)?[`'\"]?([\w./-]*\w)",
-    re.IGNORECASE,
-)
-_COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
 _DONE_WORD = re.compile(rf"\b(?:{_VERBS}|committed\b)", re.IGNORECASE)
 _CHANGE_CLAIM = re.compile(
     rf"(?:^|[.!:;]\s+|\n\s*[-*]?\s*|\bI\s+(?:have\s+|'ve\s+)?|\b(?:has|have)\s+been\s+){_VERBS}",
-    re.IGNORECASE,
-)
-# A task that says the tests fail now ("Some tests in test_x.py fail. Fix the bug in x.py.").
-_SAYS_TESTS_FAIL = re.compile(
-    r"\btests?\b(?:[^.\n]|\.(?=\w)){0,40}\b(?:fail\w*|break\w*|broken|errors?)\b|\bfail\w*\s+(?:unit\s+)?tests?\b",
     re.IGNORECASE,
 )
 _TESTS_CLAIM = re.compile(
@@ -343,13 +291,6 @@ def committed_last(turn: Turn, dispatcher: Dispatcher) -> bool:
     return committed
 
 
-def asked_branch(task: str) -> str:
-    """The branch the task asks the work to be done on ("create a branch named fix-typo",
-    "on the branch `docs`"), or ""."""
-    found = _ASKS_BRANCH.search(task)
-    return next((g for g in found.groups() if g), "") if found else ""
-
-
 def switched_to(turn: Turn, dispatcher: Dispatcher, branch: str) -> bool:
     """Whether a step of the turn switched to `branch` (git_branch, or git checkout/switch)."""
     for call, result in turn.results:
@@ -364,17 +305,6 @@ def switched_to(turn: Turn, dispatcher: Dispatcher, branch: str) -> bool:
     return False
 
 
-def asks_commit(task: str) -> bool:
-    """The task asks for a commit ("... and commit only README.md", "Commit the fix"), not
-    "do not commit" or "the last commit"."""
-    return bool(_ASKS_COMMIT.search(task) or asks_amend(task)) and not _NO_COMMIT.search(task)
-
-
-def asks_amend(task: str) -> bool:
-    """The task asks for its change in the last commit ("put about.css into that same commit")."""
-    return bool(_ASKS_AMEND.search(task))
-
-
 def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
     """A claim in the summary that no event of the turn backs."""
     names = [(_canonical(dispatcher, r.name), call, r) for call, r in turn.results if r.ok]
@@ -387,38 +317,17 @@ def claim_problem(turn: Turn, dispatcher: Dispatcher, summary: str) -> str:
     return ""
 
 
-def _names(text: str) -> list[str]:
-    """The file names in `text`: `notes.txt`, `calc/ops.py`, and dotfiles such as `.gitignore`."""
-    return named_paths(text) + _DOTFILE.findall(text)
-
-
-def _bare_names(task: str, root: Path) -> list[str]:
-    """The workspace's files without an extension that the task names as words (`ssh_config`,
-    `Makefile`): a file name to the person, not to `named_paths`."""
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return []
-    return [
-        e.name
-        for e in entries
-        if "." not in e.name
-        and e.is_file(follow_symlinks=False)
-        and re.search(rf"(?<![\w.-]){re.escape(e.name)}(?![\w-])", task)
-    ]
-
-
 def missing_claimed(history: Sequence[Event], summary: str, root: Path) -> str:
     """A file the task names that a sentence of the summary names too (not denying it) and
     that is not in the workspace: ".gitignore was added and committed" with no .gitignore."""
     task = task_of(history)
-    moved = {m.group(1) for m in _FILE_MOVE.finditer(task)}  # gone by design: "Renamed notes.txt"
-    asked = set(_names(task)) - moved
+    moved = {m.group(1) for m in FILE_MOVE.finditer(task)}  # gone by design: "Renamed notes.txt"
+    asked = set(asked_names(task)) - moved
     written = {name for _, name in command_outputs(task, root)}
     for sentence in re.split(r"(?<=[.!?])\s+|\n", summary):
-        if _NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
+        if NEGATION.search(sentence) or not _DONE_WORD.search(sentence):
             continue  # not a claim that something was done ("Create counts.py" in a plan)
-        for name in _names(sentence):
+        for name in asked_names(sentence):
             if name in asked and not os.path.lexists(root / name):
                 if os.path.normpath(name) in written:
                     continue  # the command's to write: it is run, and judged by what it wrote
@@ -453,51 +362,10 @@ def asked_unchanged(
     return ""
 
 
-_FILE_MOVE = re.compile(
-    r"\b(?:rename|move)\s+(?:the\s+file\s+)?[`'\"]?((?:[\w-]+/)*[\w-]+\.\w+)[`'\"]?\s+(?:to|as|into)\s+"
-    r"(?:the\s+(?:file|folder)\s+)?[`'\"]?((?:[\w.-]+/)*[\w-]+(?:\.\w+|/))[`'\"]?",
-    re.IGNORECASE,
-)
-
-
-def file_not_moved(task: str, root: Path) -> str:
-    """A file the task asks to rename or move ("Rename notes.txt to NOTES.md") still in the
-    workspace under its old name: the 1.5B wrote NOTES.md as a copy, committed it, and was
-    then told notes.txt was unchanged. What to run instead; "" when every such file moved."""
-    for match in _FILE_MOVE.finditer(task):
-        old, new = match.group(1), match.group(2)
-        if os.path.normpath(old) == os.path.normpath(new) or not os.path.lexists(root / old):
-            continue
-        mover = "git mv -f" if os.path.lexists(root / ".git") else "mv -f"
-        command = f"{mover} {shlex.quote(old)} {shlex.quote(new)}"
-        return render("finish_problem_file_not_moved", old=old, new=new, command=command)
-    return ""
-
-
-def asked_files(task: str, *, asides: bool = False) -> list[str]:
-    """The files the task asks to change: those named in a sentence opening with a change verb,
-    before the clause ends. "Implement f in solution.py so that the tests in test_solution.py
-    pass" asks for solution.py only (the tests are what judges it); "... out of the count:
-    python3 linecount.py --skip-blank sample.txt must print 3" does not ask for sample.txt (an
-    input of the command); "Fix stats.py (do not change the tests)" stops at the "not".
-    `asides`: a parenthesis goes on with the clause ("Rename f everywhere (a.py and
-    test_a.py)"); else it ends it."""
-    asked: list[str] = []
-    # a colon ends a sentence too: "test_total fails: fix the bug in bill.py" asks for bill.py
-    for sentence in re.split(r"(?<=[.!?;:])\s+|\n", task):
-        if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
-            continue  # "Commit notes.txt" asks for a commit of it, not a change to it
-        ends = _CLAUSE_END_IN_ASIDES if asides else _CLAUSE_END
-        kept = _WITHOUT.split(_NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]
-        clause = ends.split(kept, maxsplit=1)[0]
-        asked.extend(n for n in _names(clause) if n not in asked)
-    return asked
-
-
 def claims_commit(summary: str) -> bool:
     """A sentence of the summary says something was committed, and does not deny it."""
     sentences = re.split(r"(?<=[.!?])\s+|\n", summary)
-    return any(_COMMIT_CLAIM.search(s) and not _NEGATION.search(s) for s in sentences)
+    return any(_COMMIT_CLAIM.search(s) and not NEGATION.search(s) for s in sentences)
 
 
 def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
@@ -509,14 +377,6 @@ def changed_python(turn: Turn, dispatcher: Dispatcher) -> list[str]:
         if str(call.arguments.get("path", "")).endswith(".py")
     ]
     return list(dict.fromkeys(paths))
-
-
-def tests_asked(task: str) -> bool:
-    """Whether the files the task asks to change are test files only ("Correct those numbers in
-    test_discount.py without changing discount.py"): then the code is the judge, and the tests
-    are what is varied (their literal values only, agent/versions)."""
-    asked = asked_files(task)
-    return bool(asked) and all(is_test_file(p) for p in asked)
 
 
 def target_file(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
@@ -910,7 +770,7 @@ class FinishReview:
         # by renaming the others
         changed = changed_python(Turn.of(history), self.dispatcher)
         python = list(dict.fromkeys([*changed, *(p for p in written if p.endswith(".py"))]))
-        named = _names(task) + _bare_names(task, root)
+        named = asked_names(task) + bare_names(task, root)
         return not broken_python(self.dispatcher, python) and not leftover_problem(task, root, named)
 
     async def checks_failing(self, history: Sequence[Event], task: str) -> str | None:
@@ -956,10 +816,10 @@ class FinishReview:
             for _, r in turn.results
         )
         if not touched:
-            asks = _ASKS_ANY_CHANGE.search(task) and _names(task)
+            asks = ASKS_ANY_CHANGE.search(task) and asked_names(task)
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
-        named = _names(task) + _bare_names(task, root)
+        named = asked_names(task) + bare_names(task, root)
         found = (
             file_not_moved(task, root)
             or asked_unchanged(history, turn, self.dispatcher, kept)
@@ -1005,7 +865,7 @@ class FinishReview:
         """For a task that says the tests fail: their failure as it is before any change (what the
         model is to make pass; a small model that never ran them rewrote the file unchanged).
         "" when the task says no such thing, or nothing fails."""
-        command = test_command(self.dispatcher.context.workspace) if _SAYS_TESTS_FAIL.search(task) else ""
+        command = test_command(self.dispatcher.context.workspace) if SAYS_TESTS_FAIL.search(task) else ""
         result = await self._run_tests(command, history) if command else None
         if result is None or result.ok:
             return ""
@@ -1050,7 +910,7 @@ class FinishReview:
                 )
             if expected is None and result.output.strip() == "(no output)" and _SAYS_PRINTS.search(task):
                 # the 1.5B's script defined its function and never called it, and it finished
-                said = next((m for m in _SCRIPT_RUN.finditer(task) if m.group(1) == script), None)
+                said = next((m for m in SCRIPT_RUN.finditer(task) if m.group(1) == script), None)
                 if said is not None:
                     return _silent(self.dispatcher, said)
             if expected is not None and result.output.strip() != expected:
@@ -1173,67 +1033,6 @@ class FinishReview:
         return result
 
 
-def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
-    """The `python3 script.py ...` commands the task gives (see `task_checks`)."""
-    return [command for command, _ in task_checks(task, root, limit)]
-
-
-def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | None]]:
-    """The `python3 script.py ...` commands the task gives, for scripts in the workspace, each
-    with the output the task says it prints, when it says one exactly (see `stated_output`). The
-    script's arguments are kept while they are options or files in the workspace (the words after
-    them are the task's: "python3 a.py b.txt must print 3"). Nothing else the task says is run."""
-    return [(command, stated_output(after)) for command, after in _task_runs(task, root)[:limit]]
-
-
-def unchanged_commands(task: str, root: Path, limit: int = 3) -> list[str]:
-    """The task's commands (see `task_checks`) whose output the task says must stay as it is:
-    "python3 checkup.py must print the same as before", "keep python3 shipping.py printing
-    exactly what it prints now" (the 1.5B moved a computation into a function and dropped a
-    column's width from the printed line, and finished with exit 0)."""
-    return [
-        command for command, after in _task_runs(task, root)[:limit] if _SAME_AS_BEFORE.search(after[:80])
-    ]
-
-
-def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
-    """Each command the task gives (see `task_checks`) with the task's words after it."""
-    runs: list[tuple[str, str]] = []
-    for match in _SCRIPT_RUN.finditer(task):
-        script = match.group(1)
-        if not os.path.isfile(root / script) or os.path.islink(root / script):
-            continue
-        words = [f"python3 {shlex.quote(script)}"]
-        found = list(_WORD.finditer(match.group(2)))
-        rest = [m.group(0) for m in found]
-        example = _example_file(task[match.start() :], root)
-        while rest and (
-            _OPTION.fullmatch(arg := rest[0].strip("`'\",;"))
-            or os.path.isfile(root / arg)
-            or (example and _FILE_PLACEHOLDER.fullmatch(arg))
-            or _output_argument(arg, rest[1:])
-        ):
-            arg = example if _FILE_PLACEHOLDER.fullmatch(arg) and example else arg
-            words.append(shlex.quote(arg))
-            rest.pop(0)
-            if arg.startswith("-") and rest and _OPTION_VALUE.fullmatch(rest[0].rstrip(",;")):
-                # the option's value: --precision 3, --sep ' | ', --where genre=poetry
-                words.append(shlex.quote(rest.pop(0).rstrip(",;").strip("'\"")))
-        more = _plain_arguments(rest) if len(words) > 1 else 0
-        words += [shlex.quote(rest.pop(0).rstrip(",;")) for _ in range(more)]
-        if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
-            continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
-        command = " ".join(words) + " < /dev/null"
-        # the task's own text after the arguments (its spacing kept: `{"a": 1}` is an output)
-        after = match.group(2)[found[len(found) - len(rest)].start() :] if rest else ""
-        if task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`", "... must print `3`"
-            tail = task[match.end() :].split("\n", 1)[0]
-            after = f"{after} {tail}" if after else tail[1:]
-        if command not in (c for c, _ in runs):
-            runs.append((command, after))
-    return runs
-
-
 def _stamp(root: Path, name: str) -> int | None:
     """When the workspace file `name` was last written (ns); None when it is not a file."""
     try:
@@ -1241,40 +1040,6 @@ def _stamp(root: Path, name: str) -> int | None:
     except OSError:
         return None
     return info.st_mtime_ns if stat.S_ISREG(info.st_mode) else None
-
-
-def _output_argument(arg: str, after: list[str]) -> bool:
-    """Whether `arg` is the file the command writes, by the task's words `after` it: "python3
-    export.py contacts.json contacts.csv writes ..." (not there before the command runs)."""
-    return (
-        bool(_OUTPUT_NAME.fullmatch(arg))
-        and not arg.endswith(".py")
-        and bool(_SAYS_WRITES.match(" ".join(after[:2])))
-    )
-
-
-def command_outputs(task: str, root: Path) -> list[tuple[str, str]]:
-    """(command, file) for each of the task's commands (see `task_checks`) that the task says
-    writes the file it names last: that file is the command's to write, not the model's."""
-    found: list[tuple[str, str]] = []
-    for command, after in _task_runs(task, root):
-        last = shlex.split(command.removesuffix(" < /dev/null"))[-1]
-        if _SAYS_WRITES.match(after.lstrip("`'\",; ")) and _output_argument(last, after.split()):
-            found.append((command, os.path.normpath(last)))
-    return found
-
-
-def _plain_arguments(rest: list[str]) -> int:
-    """How many of the words `rest` starts with are plain arguments of a command that already has
-    a file or an option ("python3 csvcol.py --where genre=poetry books.csv title must print ..."):
-    at most two words such as `title` or `genre=poetry`, none a placeholder (`N`, `COLUMN`), right
-    before the words saying what the command prints. 0 when they are not."""
-    for count in (1, 2):
-        if len(rest) <= count or rest[count].lower() not in _PRINTS_WORDS:
-            continue
-        if all(_PLAIN_ARGUMENT.fullmatch(w.rstrip(",;")) and not w.isupper() for w in rest[:count]):
-            return count
-    return 0
 
 
 def outputs_before(history: Sequence[Event]) -> dict[str, str]:
@@ -1287,70 +1052,6 @@ def outputs_before(history: Sequence[Event]) -> dict[str, str]:
     return found
 
 
-def command_inputs(task: str, root: Path) -> list[str]:
-    """The workspace files the task names only inside its `python3 script.py ...` commands (as
-    an argument, or as the example of the input: "like expenses.csv"), never elsewhere: what
-    those commands read, which the task does not ask to change ("python3 csvcol.py --where
-    genre=poetry books.csv title must print ..."; the 1.5B wrote its script into books.csv).
-    The scripts themselves are not inputs."""
-    spans = [(m.start(2), m.end(2)) for m in _SCRIPT_RUN.finditer(task)]
-    mentions = [(name, any(start <= at < end for start, end in spans)) for name, at in named_at(task)]
-    outside = {name for name, inside in mentions if not inside}
-    inputs: list[str] = []
-    for name, inside in mentions:
-        if not inside or name in outside or name in inputs or name.endswith(".py"):
-            continue
-        if (root / name).is_file() and not (root / name).is_symlink():
-            inputs.append(name)
-    return inputs
-
-
-def _example_file(text: str, root: Path) -> str:
-    """The workspace file the task gives as the example of a command's input ("like
-    meetings.json"), in the text from the command on; "" when none is a file there."""
-    match = _EXAMPLE_FILE.search(text)
-    if match is None or os.path.islink(root / match.group(1)) or not os.path.isfile(root / match.group(1)):
-        return ""
-    return match.group(1)
-
-
-# "must print 3.375, and ...", "should output `ok`", "prints 'done'": the output right after the
-# command, when it is one number or quoted text; "must print 3 lines" says no output
-_STATED = re.compile(
-    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+(?:exactly\s+)?"
-    r"(?:`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'|(-?\d+(?:\.\d+)?)(?=[,;)]|\.?\s*$|\.\s|\s+(?:and|or|but)\b))",
-    re.IGNORECASE,
-)
-
-
-def stated_output(words: str) -> str | None:
-    """The exact output the task's words right after a command say it prints, or None. Several
-    quoted lines ("must print `1: ERROR`, `3: error` and `4: Errors`, one per line") are that
-    output line by line when the task says they are lines, else not one exact output."""
-    text = words.strip()
-    match = _STATED.match(text)
-    if match is None:
-        exact = _EXACTLY.match(text)  # "must print exactly {"lines": 3}.": unquoted, but exact
-        return exact.group(1) if exact and _SYMBOL.search(exact.group(1)) else None
-    first = next(g for g in match.groups() if g is not None)
-    more = _MORE_QUOTED.match(text, match.end())
-    if match.group(1) is None or more is None:
-        return first
-    lines = [first, *re.findall(r"`([^`\n]+)`", more.group(0))]
-    return "\n".join(lines) if _PER_LINE.match(text, more.end()) else None
-
-
-_EXACTLY = re.compile(
-    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+exactly\s+(?![`'\"])(\S.*?)(?=\.\s+[A-Z]|\.?\s*$)",
-    re.IGNORECASE,
-)
-_SYMBOL = re.compile(r"[{}\[\]()<>:=|/#@%$*+\"']")  # "exactly two lines" is prose, not an output
-_MORE_QUOTED = re.compile(r"(?:\s*(?:,|,?\s+(?:and|then))\s*`[^`\n]+`)+")
-_PER_LINE = re.compile(
-    r",?\s*(?:one|each)\s+(?:per|a|on\s+(?:its|a)\s+own)\s+line|,?\s*on\s+separate\s+lines", re.I
-)
-
-
 def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     """A script the task runs with an argument Hearth cannot name (`python3 grades.py FILE ...`)
     that the turn changed and never ran after its last change: what it prints is the evidence
@@ -1361,7 +1062,7 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     changed, ran = _script_steps(turn, dispatcher)
     # a command Hearth could run itself (task_commands) was run by the review: evidence enough
     covered = {os.path.normpath(shlex.split(c)[1]) for c in task_commands(task, dispatcher.context.workspace)}
-    for match in _SCRIPT_RUN.finditer(task):
+    for match in SCRIPT_RUN.finditer(task):
         script = os.path.normpath(match.group(1))
         if script in covered or script not in changed:
             continue
@@ -1438,7 +1139,7 @@ def _script_steps(turn: Turn, dispatcher: Dispatcher) -> tuple[dict[str, int], d
         if result.ok and changing(dispatcher, name) and call.arguments.get("path"):
             changed[os.path.normpath(str(call.arguments["path"]))] = step
         elif name in RUNS:
-            for script, _ in _SCRIPT_RUN.findall(
+            for script, _ in SCRIPT_RUN.findall(
                 str(call.arguments.get("command") or call.arguments.get("code"))
             ):
                 ran[os.path.normpath(script)] = (step, result.output)
@@ -1450,7 +1151,7 @@ def _shown(match: re.Match[str]) -> str:
     names after the script, not the words that go on to say what it does."""
     words = []
     for word in (w.strip("`'\",;:") for w in match.group(2).split()[:4]):
-        if not (_OPTION.fullmatch(word) or word.isupper() or word.isdigit() or "." in word.strip(".")):
+        if not (OPTION.fullmatch(word) or word.isupper() or word.isdigit() or "." in word.strip(".")):
             break
         words.append(word)
     return " ".join(["python3", match.group(1), *words])

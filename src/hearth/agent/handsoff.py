@@ -22,8 +22,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from hearth.agent.done import command_inputs, command_outputs
 from hearth.agent.named_files import named_paths
+from hearth.agent.task_commands import command_inputs, command_outputs
 from hearth.agent.versions import is_test_file
 from hearth.prompts import render
 
@@ -58,7 +58,7 @@ _CHANGING = frozenset({"write", "edit"})
 @dataclass(frozen=True)
 class HandsOff:
     """What the task says not to change: the tests (any test file), files it names, and the
-    inputs its commands read (agent/done: `command_inputs`)."""
+    inputs its commands read (agent/task_commands: `command_inputs`)."""
 
     tests: bool = False
     names: frozenset[str] = frozenset()

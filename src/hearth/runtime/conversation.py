@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal
 
-from hearth.agent.done import FinishReview, asked_branch
+from hearth.agent.asked import asked_branch
+from hearth.agent.done import FinishReview
 from hearth.agent.loop import Agent
 from hearth.agent.overview import GIT_TOOLS, missing_paths, named_contents, workspace_overview
 from hearth.agent.plan import parse_plan

@@ -1,0 +1,227 @@
+"""The commands a task gives: "python3 linecount.py --skip-blank sample.txt must print 3",
+"python3 export.py contacts.json contacts.csv writes ...". What they run (a script in the
+workspace with its options and files, never a word of the task's sentence), what the task says
+they print (`stated_output`), which outputs must stay as they are, which workspace files they read
+(`command_inputs`) and write (`command_outputs`).
+
+Read from the task's words and the workspace alone: the finish review (agent/done) runs these
+commands as evidence, and the hands-off rules (agent/handsoff) keep their inputs and outputs from
+the model's own writes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+
+from hearth.agent.named_files import named_at
+
+# "python3 client.py", "python linecount.py --skip-blank sample.txt" in the task's words
+# (up to the next such command: "... must print 3, and python3 a.py b.txt must print 4")
+SCRIPT_RUN = re.compile(
+    r"(?<![\w/.-])python3?\s+((?:[\w-]+/)*[\w-]+\.py)\b((?:(?!(?<![\w/.-])python3?\s)[^\n`])*)"
+)
+
+# the task's words after a command: a quoted text is one word ("--sep ' | ' colours.txt")
+_WORD = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|\S+")
+
+_OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|[A-Za-z_]\w*=[\w.:@+/-]+")
+
+# The words that end a command the task gives and go on with what it should do
+_TASK_WORDS = frozenset(
+    {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
+     "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
+     "takes", "printing", "writes", "creates", "saves", "produces", "generates", "exports", ""}
+)  # fmt: skip
+
+# the task's words after a command saying it writes the file it names last ("python3 export.py
+# contacts.json contacts.csv writes the contacts as a CSV file")
+_SAYS_WRITES = re.compile(
+    r"(?:must\s+|should\s+|will\s+|then\s+)?(?:write|create|save|produce|generate|export)s?\b", re.IGNORECASE
+)
+
+_OUTPUT_NAME = re.compile(r"(?:[\w-]+/)*[\w-]+\.[A-Za-z]\w*")
+
+# after a command's plain arguments, the words saying what it prints
+_PRINTS_WORDS = frozenset({"must", "should", "prints", "outputs", "returns", "gives", "still"})
+
+_PLAIN_ARGUMENT = re.compile(r"[A-Za-z0-9][\w.:@+-]*(?:=[\w.:@+/-]+)?")
+
+# the task's words after a command saying its output stays as it is
+_SAME_AS_BEFORE = re.compile(
+    r"\b(?:print\w*|output\w*|show\w*)\s+(?:exactly\s+)?(?:the\s+same(?:\s+as\s+(?:before|now|it\s+does\s+now))?"
+    r"(?=\s*(?:[.,;:!)]|$|(?:and|after|when|as)\b))|what\s+it\s+(?:prints|outputs|shows)\s+now\b)"
+    r"|\b(?:same|unchanged)\s+(?:output|as\s+before)\b",
+    re.IGNORECASE,
+)
+
+OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
+
+# "python3 agenda.py FILE reads a JSON list like meetings.json": a file placeholder, and the
+# workspace file the task gives as its example (run with it, the script shows a traceback)
+_FILE_PLACEHOLDER = re.compile(r"FILE|PATH|INPUT|CSV|JSON|LOG|[A-Z]+_FILE")
+
+_EXAMPLE_FILE = re.compile(r"\blike\s+`?((?:[\w-]+/)*[\w-]+\.\w+)")
+
+
+def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
+    """Each command the task gives (see `task_checks`) with the task's words after it."""
+    runs: list[tuple[str, str]] = []
+    for match in SCRIPT_RUN.finditer(task):
+        script = match.group(1)
+        if not os.path.isfile(root / script) or os.path.islink(root / script):
+            continue
+        words = [f"python3 {shlex.quote(script)}"]
+        found = list(_WORD.finditer(match.group(2)))
+        rest = [m.group(0) for m in found]
+        example = _example_file(task[match.start() :], root)
+        while rest and (
+            OPTION.fullmatch(arg := rest[0].strip("`'\",;"))
+            or os.path.isfile(root / arg)
+            or (example and _FILE_PLACEHOLDER.fullmatch(arg))
+            or _output_argument(arg, rest[1:])
+        ):
+            arg = example if _FILE_PLACEHOLDER.fullmatch(arg) and example else arg
+            words.append(shlex.quote(arg))
+            rest.pop(0)
+            if arg.startswith("-") and rest and _OPTION_VALUE.fullmatch(rest[0].rstrip(",;")):
+                # the option's value: --precision 3, --sep ' | ', --where genre=poetry
+                words.append(shlex.quote(rest.pop(0).rstrip(",;").strip("'\"")))
+        more = _plain_arguments(rest) if len(words) > 1 else 0
+        words += [shlex.quote(rest.pop(0).rstrip(",;")) for _ in range(more)]
+        if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
+            continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
+        command = " ".join(words) + " < /dev/null"
+        # the task's own text after the arguments (its spacing kept: `{"a": 1}` is an output)
+        after = match.group(2)[found[len(found) - len(rest)].start() :] if rest else ""
+        if task[match.end() : match.end() + 1] == "`":  # "`python3 a.py` prints `3`", "... must print `3`"
+            tail = task[match.end() :].split("\n", 1)[0]
+            after = f"{after} {tail}" if after else tail[1:]
+        if command not in (c for c, _ in runs):
+            runs.append((command, after))
+    return runs
+
+
+def _output_argument(arg: str, after: list[str]) -> bool:
+    """Whether `arg` is the file the command writes, by the task's words `after` it: "python3
+    export.py contacts.json contacts.csv writes ..." (not there before the command runs)."""
+    return (
+        bool(_OUTPUT_NAME.fullmatch(arg))
+        and not arg.endswith(".py")
+        and bool(_SAYS_WRITES.match(" ".join(after[:2])))
+    )
+
+
+def _plain_arguments(rest: list[str]) -> int:
+    """How many of the words `rest` starts with are plain arguments of a command that already has
+    a file or an option ("python3 csvcol.py --where genre=poetry books.csv title must print ..."):
+    at most two words such as `title` or `genre=poetry`, none a placeholder (`N`, `COLUMN`), right
+    before the words saying what the command prints. 0 when they are not."""
+    for count in (1, 2):
+        if len(rest) <= count or rest[count].lower() not in _PRINTS_WORDS:
+            continue
+        if all(_PLAIN_ARGUMENT.fullmatch(w.rstrip(",;")) and not w.isupper() for w in rest[:count]):
+            return count
+    return 0
+
+
+def _example_file(text: str, root: Path) -> str:
+    """The workspace file the task gives as the example of a command's input ("like
+    meetings.json"), in the text from the command on; "" when none is a file there."""
+    match = _EXAMPLE_FILE.search(text)
+    if match is None or os.path.islink(root / match.group(1)) or not os.path.isfile(root / match.group(1)):
+        return ""
+    return match.group(1)
+
+
+# "must print 3.375, and ...", "should output `ok`", "prints 'done'": the output right after the
+# command, when it is one number or quoted text; "must print 3 lines" says no output
+_STATED = re.compile(
+    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+(?:exactly\s+)?"
+    r"(?:`([^`\n]+)`|\"([^\"\n]+)\"|'([^'\n]+)'|(-?\d+(?:\.\d+)?)(?=[,;)]|\.?\s*$|\.\s|\s+(?:and|or|but)\b))",
+    re.IGNORECASE,
+)
+
+_EXACTLY = re.compile(
+    r"^(?:must|should|will|now)?\s*(?:print|prints|output|outputs)\s+exactly\s+(?![`'\"])(\S.*?)(?=\.\s+[A-Z]|\.?\s*$)",
+    re.IGNORECASE,
+)
+
+_SYMBOL = re.compile(r"[{}\[\]()<>:=|/#@%$*+\"']")  # "exactly two lines" is prose, not an output
+
+_MORE_QUOTED = re.compile(r"(?:\s*(?:,|,?\s+(?:and|then))\s*`[^`\n]+`)+")
+
+_PER_LINE = re.compile(
+    r",?\s*(?:one|each)\s+(?:per|a|on\s+(?:its|a)\s+own)\s+line|,?\s*on\s+separate\s+lines", re.I
+)
+
+
+def task_commands(task: str, root: Path, limit: int = 3) -> list[str]:
+    """The `python3 script.py ...` commands the task gives (see `task_checks`)."""
+    return [command for command, _ in task_checks(task, root, limit)]
+
+
+def task_checks(task: str, root: Path, limit: int = 3) -> list[tuple[str, str | None]]:
+    """The `python3 script.py ...` commands the task gives, for scripts in the workspace, each
+    with the output the task says it prints, when it says one exactly (see `stated_output`). The
+    script's arguments are kept while they are options or files in the workspace (the words after
+    them are the task's: "python3 a.py b.txt must print 3"). Nothing else the task says is run."""
+    return [(command, stated_output(after)) for command, after in _task_runs(task, root)[:limit]]
+
+
+def unchanged_commands(task: str, root: Path, limit: int = 3) -> list[str]:
+    """The task's commands (see `task_checks`) whose output the task says must stay as it is:
+    "python3 checkup.py must print the same as before", "keep python3 shipping.py printing
+    exactly what it prints now" (the 1.5B moved a computation into a function and dropped a
+    column's width from the printed line, and finished with exit 0)."""
+    return [
+        command for command, after in _task_runs(task, root)[:limit] if _SAME_AS_BEFORE.search(after[:80])
+    ]
+
+
+def command_outputs(task: str, root: Path) -> list[tuple[str, str]]:
+    """(command, file) for each of the task's commands (see `task_checks`) that the task says
+    writes the file it names last: that file is the command's to write, not the model's."""
+    found: list[tuple[str, str]] = []
+    for command, after in _task_runs(task, root):
+        last = shlex.split(command.removesuffix(" < /dev/null"))[-1]
+        if _SAYS_WRITES.match(after.lstrip("`'\",; ")) and _output_argument(last, after.split()):
+            found.append((command, os.path.normpath(last)))
+    return found
+
+
+def command_inputs(task: str, root: Path) -> list[str]:
+    """The workspace files the task names only inside its `python3 script.py ...` commands (as
+    an argument, or as the example of the input: "like expenses.csv"), never elsewhere: what
+    those commands read, which the task does not ask to change ("python3 csvcol.py --where
+    genre=poetry books.csv title must print ..."; the 1.5B wrote its script into books.csv).
+    The scripts themselves are not inputs."""
+    spans = [(m.start(2), m.end(2)) for m in SCRIPT_RUN.finditer(task)]
+    mentions = [(name, any(start <= at < end for start, end in spans)) for name, at in named_at(task)]
+    outside = {name for name, inside in mentions if not inside}
+    inputs: list[str] = []
+    for name, inside in mentions:
+        if not inside or name in outside or name in inputs or name.endswith(".py"):
+            continue
+        if (root / name).is_file() and not (root / name).is_symlink():
+            inputs.append(name)
+    return inputs
+
+
+def stated_output(words: str) -> str | None:
+    """The exact output the task's words right after a command say it prints, or None. Several
+    quoted lines ("must print `1: ERROR`, `3: error` and `4: Errors`, one per line") are that
+    output line by line when the task says they are lines, else not one exact output."""
+    text = words.strip()
+    match = _STATED.match(text)
+    if match is None:
+        exact = _EXACTLY.match(text)  # "must print exactly {"lines": 3}.": unquoted, but exact
+        return exact.group(1) if exact and _SYMBOL.search(exact.group(1)) else None
+    first = next(g for g in match.groups() if g is not None)
+    more = _MORE_QUOTED.match(text, match.end())
+    if match.group(1) is None or more is None:
+        return first
+    lines = [first, *re.findall(r"`([^`\n]+)`", more.group(0))]
+    return "\n".join(lines) if _PER_LINE.match(text, more.end()) else None
