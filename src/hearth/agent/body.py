@@ -84,6 +84,18 @@ def refused_texts(history: Sequence[Event], path: str) -> dict[str, str]:
     }
 
 
+def changed_this_turn(history: Sequence[Event], path: str) -> bool:
+    """Whether a write or edit of `path` worked in this turn (since the person's last message)."""
+    start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
+    worked = {e.call_id for e in history[start + 1 :] if isinstance(e, ToolResult) and e.ok}
+    return any(
+        call.id in worked and call.name in ("write", "edit") and call.arguments.get("path") == path
+        for e in history[start + 1 :]
+        if isinstance(e, ModelReply)
+        for call in e.tool_calls
+    )
+
+
 def current_text(paths: WorkspacePaths, path: str) -> str | None:
     """The file's text as it is now (None: not there, not a regular file, or not text); read
     through the workspace's safe paths, so a symlink is never followed."""

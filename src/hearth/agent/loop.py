@@ -18,7 +18,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hearth.agent import verdict
-from hearth.agent.body import current_task, current_text, refused_texts, with_body, without_body
+from hearth.agent.body import (
+    changed_this_turn,
+    current_task,
+    current_text,
+    refused_texts,
+    with_body,
+    without_body,
+)
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
 from hearth.agent.checks.finish import FinishedOverFailure
@@ -348,7 +355,11 @@ class Agent:
             return without_body(action)
         refused = refused_texts(self.history, path)
         now = current_text(self.dispatcher.context.paths, path)
-        if now is not None:  # written back unchanged, the write would change nothing
+        if now is not None and not changed_this_turn(self.history, path):
+            # written back unchanged before any change of it worked: asked again. After one did,
+            # the same text again is the model's own word that the file is done (the 1.5B's
+            # docstrings, right, then the whole file twice more, asked again each time, until
+            # the time ran out): it goes to the write, which says so and offers the finish.
             refused[now] = render("body_unchanged")
         kept: list[str] = []
         response = await with_body(
