@@ -305,6 +305,29 @@ def test_a_file_written_again_unchanged_after_its_change_worked_is_not_asked_for
     assert (workspace / "pick.py").read_text() == fixed
 
 
+def test_a_docstrings_only_tasks_write_that_changed_code_keeps_the_code(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked for docstrings only, the 1.5B wrote good ones into a file whose code it changed too
+    (a main block dropped, a formula rewritten): the check found the code changed. Its docstrings
+    go on the file's own code, and it is told so."""
+    code = "import math\n\n\ndef area(r):\n    return math.pi * r * r\n\n\nif __name__ == '__main__':\n    print(area(2))\n"
+    (workspace / "shapes.py").write_text(code)
+    written = (
+        'import math\n\ndef area(r):\n    """Area of a circle of radius r."""\n    return math.pi * r ** 2\n'
+    )
+    task = "Add a docstring to each function in shapes.py. Do not change any of the code itself."
+    script = [*wrote("shapes.py", written), act("finish", summary="Added the docstrings.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "shapes.py").read_text() == code.replace(
+        "def area(r):\n", 'def area(r):\n    """Area of a circle of radius r."""\n'
+    )
+    [kept] = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "code_kept"]
+    assert "docstrings onto the file's own code" in kept.text
+
+
 def test_the_request_for_a_files_text_says_the_task_again_right_before_it(
     hearth: HearthCli, workspace: Path
 ) -> None:

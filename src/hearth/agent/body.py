@@ -14,11 +14,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from hearth.agent.docstrings import docstrings_back, parses, runs_on, without_docstrings
+from hearth.agent.docstrings import (
+    asks_docstrings_only,
+    docstrings_back,
+    onto_code,
+    parses,
+    runs_on,
+    without_docstrings,
+)
 from hearth.agent.leftovers import renamed
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, ModelReply, ToolResult, UserMessage
+from hearth.core.events import Event, ModelReply, NoticeReason, ToolResult, UserMessage
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse, WorkspacePaths
 from hearth.core.types import Message, Timings, Usage
 from hearth.llm.actions import BadAction, body_text
@@ -123,7 +130,7 @@ async def with_body(
     refused: dict[str, str] | None = None,
     task: str = "",
     current: str | None = None,
-    kept: list[str] | None = None,
+    notes: list[tuple[NoticeReason, str]] | None = None,
 ) -> ModelResponse:
     """The action's response with the file's text after it, as one response. A text in `refused`
     (a refused text, or the file as it is now, each with why) is asked for again, once, saying
@@ -131,7 +138,8 @@ async def with_body(
     `current`: the file as it is now; written back unchanged twice, the model is asked which lines
     must change instead, and those lines changed in the file are the text (see `changed_lines`).
     Top-level definitions of a Python file the text left out (and the task does not name) are
-    kept (see `kept_definitions`); their names are added to `kept`."""
+    kept (see `kept_definitions`); for a task asking docstrings only, the text's docstrings go on
+    the file's own code (agent/docstrings: `onto_code`). What Hearth kept is said in `notes`."""
     path = str(args.get("path") or "the file")
     follow = body_request(request, action, args, task)
     bodies = [await _ask(model, follow, sink, tracer)]
@@ -176,12 +184,26 @@ async def with_body(
             if alone is not None:
                 bodies.append(alone)
                 text = _text(alone.content, args) or text
-        whole, names = kept_definitions(text, current, task)
-        if names:
-            bodies[-1] = replace(bodies[-1], content=f"```\n{whole}```")
-            if kept is not None:
-                kept.extend(names)
+        kept = _kept(text, current, task, path)
+        if kept is not None:
+            bodies[-1] = replace(bodies[-1], content=f"```\n{kept[0]}```")
+            if notes is not None:
+                notes.append(kept[1])
     return _merged(action, bodies)
+
+
+def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[NoticeReason, str]] | None:
+    """The text of a whole-file write of the Python file `current` with what the task keeps put
+    back, and the notice saying so; None when the text keeps it already."""
+    whole, names = kept_definitions(text, current, task)
+    if asks_docstrings_only(task):
+        onto = onto_code(whole, current)
+        if onto is not None:
+            return onto, (NoticeReason.CODE_KEPT, render("notice_code_kept", path=path))
+    if names:
+        notice = render("notice_kept_definitions", path=path, names=", ".join(names))
+        return whole, (NoticeReason.KEPT_DEFINITIONS, notice)
+    return None
 
 
 def without_body(action: ModelResponse) -> ModelResponse:

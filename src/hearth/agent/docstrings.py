@@ -3,11 +3,17 @@
 A small model asked to write a whole file that opens with a long docstring (an exercise's spec,
 its examples) often copies the docstring, runs on into the examples or the tests it was shown,
 and never closes it: the file does not parse and no code is written. Shown the file without its
-docstrings (their text said apart), it writes the code; Hearth puts the docstrings back."""
+docstrings (their text said apart), it writes the code; Hearth puts the docstrings back.
+
+The other way round, a task asking for docstrings only ("Add a docstring to each function in
+shapes.py ... Do not change any of the code itself"): the 1.5B wrote good docstrings into a whole
+file whose code it had also changed. Its docstrings are put on the file's own code
+(`onto_code`)."""
 
 from __future__ import annotations
 
 import ast
+import re
 
 _SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -112,3 +118,54 @@ def runs_on(text: str) -> bool:
     except (ValueError, RecursionError, MemoryError):
         return False
     return False
+
+
+_DOCSTRINGS = re.compile(r"\bdocstrings?\b", re.IGNORECASE)
+# "Do not change any of the code itself", "without changing the code", "only the docstrings",
+# "the code stays as it is"
+_CODE_KEPT = re.compile(
+    r"\b(?:do\s+not|don't|never|without|must\s+not|should\s+not)\s+(?:\w+\s+){0,2}?"
+    r"(?:chang|modify|modif|touch|alter|edit|rewrit)\w*\s+(?:any\s+of\s+)?(?:the\s+|its\s+)?"
+    r"(?:code|logic|behaviou?r|functions?)\b"
+    r"|\bonly\s+(?:add\s+)?(?:the\s+)?docstrings\b|\bcode\s+(?:itself\s+)?(?:stays?\s+)?(?:unchanged|as\s+it\s+is)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_docstrings_only(task: str) -> bool:
+    """Whether the task asks for docstrings and says the code stays as it is."""
+    return bool(_DOCSTRINGS.search(task) and _CODE_KEPT.search(task))
+
+
+def _code(source: str) -> str | None:
+    """The file's code without its docstrings, as a syntax tree's dump (layout and comments
+    aside); None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        doc = _docstring(node) if isinstance(node, _SCOPES) else None
+        if doc is not None:
+            node.body.remove(doc)  # type: ignore[attr-defined]
+    return ast.dump(tree)
+
+
+def _count(source: str) -> int:
+    tree = ast.parse(source)
+    return sum(1 for node in ast.walk(tree) if isinstance(node, _SCOPES) and _docstring(node) is not None)
+
+
+def onto_code(text: str, original: str) -> str | None:
+    """`text`'s docstrings on `original`'s code, where `text` (a version of the Python file
+    `original`) changed the code too: each definition's docstring from `text` when it has one,
+    else `original`'s. None when `text` keeps the code already, does not parse, or its docstrings
+    cannot be put on the code (a definition on one line)."""
+    code = _code(original)
+    if code is None or _code(text) in (None, code):
+        return None
+    bare, _ = without_docstrings(original)
+    grafted = docstrings_back(docstrings_back(bare, text), original)
+    if _code(grafted) != code or _count(grafted) < _count(original):
+        return None
+    return grafted

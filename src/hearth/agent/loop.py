@@ -361,14 +361,13 @@ class Agent:
             # docstrings, right, then the whole file twice more, asked again each time, until
             # the time ran out): it goes to the write, which says so and offers the finish.
             refused[now] = render("body_unchanged")
-        kept: list[str] = []
+        notes: list[tuple[NoticeReason, str]] = []
         response = await with_body(
             self.model, request, action, args, sink, self.tracer, refused,
-            current_task(self.history), now, kept,
+            current_task(self.history), now, notes,
         )  # fmt: skip
-        if kept:
-            text = render("notice_kept_definitions", path=path, names=", ".join(kept))
-            self.record(Notice(reason=NoticeReason.KEPT_DEFINITIONS, text=text))
+        for reason, text in notes:
+            self.record(Notice(reason=reason, text=text))
         return response
 
     async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
