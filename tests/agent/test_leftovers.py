@@ -5,7 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from hearth.agent.body import kept_definitions
-from hearth.agent.leftovers import added, leftover_problem, missing_added, removed, renamed, rest_of_rename
+from hearth.agent.leftovers import (
+    added,
+    leftover_problem,
+    missing_added,
+    only_renames,
+    removed,
+    renamed,
+    renamed_text,
+    rest_of_rename,
+)
 from hearth.agent.named_files import named_paths
 
 TASK = "Rename the constant MAX_TRIES to TRY_LIMIT everywhere."
@@ -226,3 +235,15 @@ def test_a_rewrite_that_stops_before_the_main_block_gets_it_back() -> None:
     # a task that speaks of the block may mean to drop it; a text keeping it is left as it is
     assert kept_definitions(documented, SHAPES, "Remove the main block from shapes.py.") == (documented, [])
     assert kept_definitions(SHAPES, SHAPES, "Add a docstring.") == (SHAPES, [])
+
+
+def test_a_hyphenated_name_is_renamed_as_a_whole_word() -> None:
+    """A CSS class, an HTML id: names joined by hyphens; a longer name that starts with the old
+    one (`btn-primary-wide`) is another name."""
+    task = "Rename the CSS class btn-primary to btn-main in index.html and style.css. Only that class."
+    assert renamed(task) == [("btn-primary", "btn-main")] and only_renames(task)
+    html = '<a class="btn btn-primary">Go</a> <a class="btn-primary-wide">Call</a>\n.btn-primary:hover {}\n'
+    assert renamed_text(task, html) == (
+        '<a class="btn btn-main">Go</a> <a class="btn-primary-wide">Call</a>\n.btn-main:hover {}\n'
+    )
+    assert renamed("Rename notes.txt to NOTES.md") == []

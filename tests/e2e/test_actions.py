@@ -328,6 +328,32 @@ def test_a_docstrings_only_tasks_write_that_changed_code_keeps_the_code(
     assert "docstrings onto the file's own code" in kept.text
 
 
+def test_a_renames_only_tasks_write_is_the_file_with_the_renames_made_and_nothing_else(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to rename a CSS class in two files, the 1.5B rewrote index.html with the class
+    renamed and the `btn` class beside it lost. A task asking renames only gets each file it
+    writes as it was with the renames made; the model is told so."""
+    page = '<button class="btn btn-primary">Book</button>\n<a class="btn btn-primary-wide">Call</a>\n'
+    (workspace / "index.html").write_text(page)
+    (workspace / "style.css").write_text(".btn-primary { color: red; }\n")
+    task = "Rename the CSS class btn-primary to btn-main in index.html and style.css. Only that class."
+    script = [
+        *wrote(
+            "index.html", '<button class="btn-main">Book</button>\n<a class="btn btn-primary-wide">Call</a>\n'
+        ),
+        *wrote("style.css", ".btn-main { color: red; }\n"),
+        act("finish", summary="Renamed btn-primary to btn-main."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "index.html").read_text() == page.replace('btn-primary"', 'btn-main"')
+    assert (workspace / "style.css").read_text() == ".btn-main { color: red; }\n"
+    [told] = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "renames_only"]
+    assert "index.html" in told.text and "btn-primary to btn-main" in told.text
+
+
 def test_the_request_for_a_files_text_says_the_task_again_right_before_it(
     hearth: HearthCli, workspace: Path
 ) -> None:

@@ -22,7 +22,7 @@ from hearth.agent.docstrings import (
     runs_on,
     without_docstrings,
 )
-from hearth.agent.leftovers import renamed
+from hearth.agent.leftovers import only_renames, renamed, renamed_text
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, NoticeReason, ToolResult, UserMessage
@@ -173,17 +173,18 @@ async def with_body(
                 thought = "\n".join(t for t in (answer.reasoning, answer.content) if t)
                 bodies.append(replace(answer, content=f"```\n{changed}```", reasoning=thought))
     text = _text(bodies[-1].content, args)
-    if current is not None and text is not None and path.endswith(".py"):
-        # the text as Hearth mends it replaces the last body's (its usage counted once)
-        closed = closed_quotes(text, current)
-        if closed is not None:
-            text = closed
-            bodies[-1] = replace(bodies[-1], content=f"```\n{text}```")
-        elif runs_on(text):
-            alone = await _code_alone(model, follow, bodies[-1], path, current, sink, tracer)
-            if alone is not None:
-                bodies.append(alone)
-                text = _text(alone.content, args) or text
+    if current is not None and text is not None:
+        if path.endswith(".py"):
+            # the text as Hearth mends it replaces the last body's (its usage counted once)
+            closed = closed_quotes(text, current)
+            if closed is not None:
+                text = closed
+                bodies[-1] = replace(bodies[-1], content=f"```\n{text}```")
+            elif runs_on(text):
+                alone = await _code_alone(model, follow, bodies[-1], path, current, sink, tracer)
+                if alone is not None:
+                    bodies.append(alone)
+                    text = _text(alone.content, args) or text
         kept = _kept(text, current, task, path)
         if kept is not None:
             bodies[-1] = replace(bodies[-1], content=f"```\n{kept[0]}```")
@@ -193,8 +194,24 @@ async def with_body(
 
 
 def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[NoticeReason, str]] | None:
-    """The text of a whole-file write of the Python file `current` with what the task keeps put
-    back, and the notice saying so; None when the text keeps it already."""
+    """The text of a whole-file write of the file `current` with what the task keeps put back,
+    and the notice saying so; None when the text keeps it already. A task asking renames only
+    ("Rename the CSS class btn-primary to btn-main in index.html and style.css"): the file with
+    the renames made and nothing else (the 1.5B renamed the class in a whole-file write and lost
+    the `btn` beside it). A Python file: its definitions, or for a task asking docstrings only,
+    its code."""
+    if only_renames(task):
+        mechanical = renamed_text(task, current)
+        if mechanical != current:
+            if text == mechanical:
+                return None
+            said = ", ".join(f"{old} to {new}" for old, new in renamed(task))
+            return mechanical, (
+                NoticeReason.RENAMES_ONLY,
+                render("notice_renames_only", path=path, names=said),
+            )
+    if not path.endswith(".py"):
+        return None
     whole, names = kept_definitions(text, current, task)
     if asks_docstrings_only(task):
         onto = onto_code(whole, current)

@@ -31,13 +31,15 @@ _KINDS = (
     r"field|attribute|property|parameter|argument|function|method|class|constant|variable|key|"
     r"column|setting|option|module|dataclass"
 )
+# a name: an identifier, or words joined by hyphens (a CSS class `btn-primary`, an option)
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"
 # "the environment variable NOTIFY_KEY": a kind may come after a word of its own
 _RENAME = re.compile(
     rf"\brename\s+(?:(?:the|a|an)\s+)?(?:(?P<kind>{_KINDS})\s+|\w+\s+(?:(?P<kind2>{_KINDS})\s+)?)?"
-    rf"[`'\"]?(?P<old>[A-Za-z_][A-Za-z0-9_]*)[`'\"]?"
+    rf"[`'\"]?(?P<old>{_NAME})[`'\"]?"
     rf"(?:\s+(?:of|in|on)\s+(?:the\s+)?[\w.]+(?:\s+(?:{_KINDS}))?"
     r"(?:(?:\s*,\s*|\s+and\s+)(?!to\b)[\w.]+)*)?"
-    rf"\s+(?:to|into|as)\s+[`'\"]?(?P<new>[A-Za-z_][A-Za-z0-9_]*)[`'\"]?",
+    rf"\s+(?:to|into|as)\s+[`'\"]?(?P<new>{_NAME})[`'\"]?",
     re.IGNORECASE,
 )
 # "remove the legacy_pool setting", "delete `debug` from ...", "delete the [testenv:docs] section",
@@ -146,7 +148,7 @@ def only_renames(task: str) -> bool:
 
 
 def _distinctive(name: str) -> bool:
-    return "_" in name.strip("_") or any(c.isupper() for c in name[1:])
+    return "_" in name.strip("_") or "-" in name or any(c.isupper() for c in name[1:])
 
 
 def removed(task: str) -> list[str]:

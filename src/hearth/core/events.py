@@ -190,6 +190,7 @@ class NoticeReason(StrEnum):
     KEPT_DEFINITIONS = (
         "kept_definitions"  # a small model's whole-file write left out definitions; kept (agent/body)
     )
+    RENAMES_ONLY = "renames_only"  # a renames-only task's write: the file with the renames made (agent/body)
     CODE_KEPT = "code_kept"  # a docstrings-only task's write changed the code: its docstrings on the code (agent/body)
     VERSIONS = "versions"  # other versions of a file tried against the failing checks (agent/versions)
     # the loop, outside the checks
