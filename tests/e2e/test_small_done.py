@@ -1677,3 +1677,38 @@ def test_a_script_that_never_reads_the_arguments_the_task_gives_it_goes_back(
     [notice] = notices(workspace)
     assert "export.py never reads its arguments (contacts.json contacts.csv)" in notice.text
     assert (workspace / "contacts.csv").read_text().splitlines() == ["name,email", "Ada,ada@x.example"]
+
+
+UNITS = (
+    "import sys\n\namount, unit = float(sys.argv[1]), sys.argv[2]\n"
+    "if unit == 'km':\n    print(f'{amount:g} km = {amount * 1.609344:.2f} miles')\n"
+)
+
+
+def test_a_command_the_task_says_is_wrong_that_prints_the_same_as_before_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Told to "fix the bug that makes python3 units.py 10 km give the wrong number of miles",
+    the 1.5B changed nothing that mattered and finished. Hearth ran the command before any change
+    (the model is shown what it prints) and at the finish: the same output goes back."""
+    (workspace / "units.py").write_text(UNITS)
+    task = "Please fix the bug that makes python3 units.py 10 km give the wrong number of miles."
+    script = [
+        *wrote("units.py", "# km and miles\n" + UNITS),
+        act("finish", summary="Fixed the conversion."),
+        *wrote("units.py", UNITS.replace("amount * 1.609344", "amount / 1.609344")),
+        act("shell", command="python3 units.py 10 km"),
+        act("finish", summary="Fixed the conversion."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, **NO_VERSIONS)
+        first = server.requests[0]["messages"][-1]["content"]
+    assert res.code == 0, res.stdout[-2000:]
+    assert "10 km = 16.09 miles" in first  # what it prints now, shown with the task
+    [notice] = notices(workspace)
+    assert "still prints exactly what it printed before any change" in notice.text
+    assert "10 km = 16.09 miles" in notice.text
+    assert (
+        "6.21 miles" in (workspace / "units.py").read_text()
+        or "/ 1.609344" in (workspace / "units.py").read_text()
+    )

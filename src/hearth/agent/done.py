@@ -119,6 +119,7 @@ from hearth.agent.task_commands import (
     task_checks,
     task_commands,
     unchanged_commands,
+    wrong_commands,
 )
 from hearth.agent.versions import Versions, is_test_file
 from hearth.agent.versions import tried as versions_tried
@@ -874,11 +875,13 @@ class FinishReview:
         return render("workspace_tests_fail", command=shown, output=tail)
 
     async def outputs_now(self, task: str, history: Sequence[Event]) -> list[tuple[str, str]]:
-        """For a task that says a command's output stays as it is: each such command with what it
-        prints before any change (run like the finish review's runs: the session's permissions
-        and sandbox), for the finish to compare with. A run that fails is left out."""
+        """For a task that says a command's output stays as it is, or is wrong now: each such
+        command with what it prints before any change (run like the finish review's runs: the
+        session's permissions and sandbox), for the finish to compare with. A run that fails is
+        left out."""
         outputs: list[tuple[str, str]] = []
-        for command in unchanged_commands(task, self.dispatcher.context.workspace):
+        root = self.dispatcher.context.workspace
+        for command in dict.fromkeys(unchanged_commands(task, root) + wrong_commands(task, root)):
             result = await self._shell(command, history, COMMAND_SECONDS)
             if result is not None and result.ok and _TRACEBACK not in result.output:
                 outputs.append((command, result.output.strip()))
@@ -892,8 +895,9 @@ class FinishReview:
         root = self.dispatcher.context.workspace
         before = outputs_before(history)
         writes = dict(command_outputs(task, root))
+        same, wrong = unchanged_commands(task, root), wrong_commands(task, root)
         for command, stated in task_checks(task, root):
-            expected = stated if stated is not None else before.get(command)
+            expected = stated if stated is not None else before.get(command) if command in same else None
             written = _stamp(root, writes[command]) if command in writes else None
             result = await self._shell(command, history, COMMAND_SECONDS)
             if result is None:
@@ -916,6 +920,10 @@ class FinishReview:
             if expected is not None and result.output.strip() != expected:
                 got = result.output.strip()[-600:] or "nothing"
                 return render("finish_problem_command_output", command=shown, expected=expected, output=got)
+            if command in wrong and before.get(command) == result.output.strip():
+                # the task says this output is wrong, and the turn left it as it was
+                got = result.output.strip()[-600:] or "nothing"
+                return render("finish_problem_still_wrong", command=shown, output=got)
             found = output_form(task, root, script, result.output) if expected is None else ""
             found = found or deaf_script(self.dispatcher, shown)
             if found:
@@ -1044,7 +1052,7 @@ def _stamp(root: Path, name: str) -> int | None:
 
 def outputs_before(history: Sequence[Event]) -> dict[str, str]:
     """What the task's commands printed before any change, as this turn's first look recorded it
-    (see `unchanged_commands`), by command."""
+    (see `unchanged_commands`, `wrong_commands`), by command."""
     found: dict[str, str] = {}
     for event in this_turn(history):
         if isinstance(event, HearthMessage) and event.reason == "files":

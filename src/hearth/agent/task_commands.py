@@ -33,7 +33,7 @@ _OPTION_VALUE = re.compile(r"-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|[A-Za-z_]\w*=[\w
 _TASK_WORDS = frozenset(
     {"must", "should", "prints", "print", "outputs", "output", "returns", "return", "gives", "still",
      "now", "will", "again", "and", "then", "to", "is", "works", "runs", "keeps", "exits", "reads",
-     "takes", "printing", "writes", "creates", "saves", "produces", "generates", "exports", ""}
+     "takes", "printing", "writes", "creates", "saves", "produces", "generates", "exports", "give", ""}
 )  # fmt: skip
 
 # the task's words after a command saying it writes the file it names last ("python3 export.py
@@ -45,7 +45,12 @@ _SAYS_WRITES = re.compile(
 _OUTPUT_NAME = re.compile(r"(?:[\w-]+/)*[\w-]+\.[A-Za-z]\w*")
 
 # after a command's plain arguments, the words saying what it prints
-_PRINTS_WORDS = frozenset({"must", "should", "prints", "outputs", "returns", "gives", "still"})
+_PRINTS_WORDS = frozenset({"must", "should", "prints", "outputs", "returns", "gives", "give", "still"})
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+# the task's words after a command saying what it prints now is wrong ("... give the wrong number
+# of miles", "prints an incorrect total")
+_SAYS_WRONG = re.compile(r"^(?:\w+\s+){0,3}?(?:wrong|incorrect)\b", re.IGNORECASE)
 
 _PLAIN_ARGUMENT = re.compile(r"[A-Za-z0-9][\w.:@+-]*(?:=[\w.:@+/-]+)?")
 
@@ -64,6 +69,13 @@ OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
 _FILE_PLACEHOLDER = re.compile(r"FILE|PATH|INPUT|CSV|JSON|LOG|[A-Z]+_FILE")
 
 _EXAMPLE_FILE = re.compile(r"\blike\s+`?((?:[\w-]+/)*[\w-]+\.\w+)")
+
+
+def wrong_commands(task: str, root: Path, limit: int = 3) -> list[str]:
+    """The task's commands (see `task_checks`) whose output the task says is wrong now: "fix the
+    bug that makes python3 units.py 10 km give the wrong number of miles" (the 1.5B changed
+    nothing, committed, and finished). A fix changes what they print."""
+    return [command for command, after in _task_runs(task, root)[:limit] if _SAYS_WRONG.match(after.strip())]
 
 
 def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
@@ -89,7 +101,9 @@ def _task_runs(task: str, root: Path) -> list[tuple[str, str]]:
             if arg.startswith("-") and rest and _OPTION_VALUE.fullmatch(rest[0].rstrip(",;")):
                 # the option's value: --precision 3, --sep ' | ', --where genre=poetry
                 words.append(shlex.quote(rest.pop(0).rstrip(",;").strip("'\"")))
-        more = _plain_arguments(rest) if len(words) > 1 else 0
+        # plain words are arguments after a file or an option, or from a number on ("python3
+        # units.py 10 km give ...")
+        more = _plain_arguments(rest) if len(words) > 1 or (rest and _NUMBER.fullmatch(rest[0])) else 0
         words += [shlex.quote(rest.pop(0).rstrip(",;")) for _ in range(more)]
         if rest and rest[0].strip("`'\",;.:").lower() not in _TASK_WORDS:
             continue  # an argument that is neither ("python3 todo.py done N"): not run half-given
