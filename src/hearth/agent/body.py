@@ -72,6 +72,7 @@ _CURRENT_BYTES = 1 << 20
 # The refusals of a write for what its text is (it would break the file, it changes nothing ...),
 # not for the file's state (not read yet): the same text would be refused again.
 _FOR_THE_TEXT = ("Not changed:", "Not written:")
+_UNCHANGED = "already has exactly this content"  # a write refused as changing nothing
 
 
 def refused_texts(history: Sequence[Event], path: str) -> dict[str, str]:
@@ -91,16 +92,23 @@ def refused_texts(history: Sequence[Event], path: str) -> dict[str, str]:
     }
 
 
-def changed_this_turn(history: Sequence[Event], path: str) -> bool:
-    """Whether a write or edit of `path` worked in this turn (since the person's last message)."""
+def settled(history: Sequence[Event], path: str) -> bool:
+    """Whether the turn's last change of `path` worked with no problem said (a name it never
+    defines ...) and nothing failed after it: the file as the model meant it, so far as anything
+    shows."""
     start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
-    worked = {e.call_id for e in history[start + 1 :] if isinstance(e, ToolResult) and e.ok}
-    return any(
-        call.id in worked and call.name in ("write", "edit") and call.arguments.get("path") == path
+    ids = {
+        call.id
         for e in history[start + 1 :]
         if isinstance(e, ModelReply)
         for call in e.tool_calls
-    )
+        if call.name in ("write", "edit") and call.arguments.get("path") == path
+    }
+    results = [e for e in history[start + 1 :] if isinstance(e, ToolResult)]
+    last = max((i for i, r in enumerate(results) if r.call_id in ids and r.ok), default=None)
+    if last is None or "Problem:" in results[last].output:
+        return False
+    return all(r.ok or _UNCHANGED in r.output for r in results[last + 1 :])
 
 
 def current_text(paths: WorkspacePaths, path: str) -> str | None:

@@ -19,10 +19,10 @@ from typing import Any
 
 from hearth.agent import verdict
 from hearth.agent.body import (
-    changed_this_turn,
     current_task,
     current_text,
     refused_texts,
+    settled,
     with_body,
     without_body,
 )
@@ -355,11 +355,11 @@ class Agent:
             return without_body(action)
         refused = refused_texts(self.history, path)
         now = current_text(self.dispatcher.context.paths, path)
-        if now is not None and not changed_this_turn(self.history, path):
-            # written back unchanged before any change of it worked: asked again. After one did,
-            # the same text again is the model's own word that the file is done (the 1.5B's
-            # docstrings, right, then the whole file twice more, asked again each time, until
-            # the time ran out): it goes to the write, which says so and offers the finish.
+        if now is not None and not settled(self.history, path):
+            # written back unchanged: asked again. Not once its change worked with nothing wrong
+            # since: the same text again is then the model's word that the file is done (the
+            # 1.5B's docstrings, right, then the whole file twice more, asked again each time,
+            # until the time ran out); it goes to the write, which says so and offers the finish.
             refused[now] = render("body_unchanged")
         notes: list[tuple[NoticeReason, str]] = []
         response = await with_body(
