@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hearth.agent.body import settled
-from hearth.core.events import Event, ModelReply, ToolResult, UserMessage
+from hearth.core.events import Event, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.types import ToolCall
 
 
@@ -32,5 +32,8 @@ def test_a_change_with_a_problem_said_or_a_failure_after_it_has_not() -> None:
     )
     assert not settled([*start, *_write(1, "a.py", "Created a.py."), *_run(2, False)], "a.py")
     assert not settled([*start, *_write(1, "b.py", "Created b.py.")], "a.py")
+    # the finish review said what is missing after it
+    said = Notice(reason=NoticeReason.FINISH_UNSUPPORTED, text="legacy_mode is still in a.py")
+    assert not settled([*start, *_write(1, "a.py", "Created a.py."), said], "a.py")
     # a change in an earlier turn is not this turn's
     assert not settled([*_write(1, "a.py", "Created a.py."), *start], "a.py")

@@ -25,7 +25,7 @@ from hearth.agent.docstrings import (
 from hearth.agent.leftovers import only_renames, renamed, renamed_text
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
-from hearth.core.events import Event, ModelReply, NoticeReason, ToolResult, UserMessage
+from hearth.core.events import Event, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse, WorkspacePaths
 from hearth.core.types import Message, Timings, Usage
 from hearth.llm.actions import BadAction, body_text
@@ -94,8 +94,8 @@ def refused_texts(history: Sequence[Event], path: str) -> dict[str, str]:
 
 def settled(history: Sequence[Event], path: str) -> bool:
     """Whether the turn's last change of `path` worked with no problem said (a name it never
-    defines ...) and nothing failed after it: the file as the model meant it, so far as anything
-    shows."""
+    defines ...), and nothing failed or was said against the work after it: the file as the model
+    meant it, so far as anything shows."""
     start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
     ids = {
         call.id
@@ -104,11 +104,15 @@ def settled(history: Sequence[Event], path: str) -> bool:
         for call in e.tool_calls
         if call.name in ("write", "edit") and call.arguments.get("path") == path
     }
-    results = [e for e in history[start + 1 :] if isinstance(e, ToolResult)]
-    last = max((i for i, r in enumerate(results) if r.call_id in ids and r.ok), default=None)
-    if last is None or "Problem:" in results[last].output:
+    events = [e for e in history[start + 1 :] if isinstance(e, (ToolResult, Notice))]
+    last = max(
+        (i for i, e in enumerate(events) if isinstance(e, ToolResult) and e.call_id in ids and e.ok),
+        default=None,
+    )
+    if last is None or "Problem:" in events[last].output:  # type: ignore[union-attr]
         return False
-    return all(r.ok or _UNCHANGED in r.output for r in results[last + 1 :])
+    # a notice after it (the finish review's "legacy_mode is still in README.md") says it is not
+    return all(isinstance(e, ToolResult) and (e.ok or _UNCHANGED in e.output) for e in events[last + 1 :])
 
 
 def current_text(paths: WorkspacePaths, path: str) -> str | None:
