@@ -435,7 +435,9 @@ def test_definitions_a_whole_file_write_left_out_are_kept_and_the_model_told(
         act("finish", summary="Renamed TempReading to Measurement."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        res = run(hearth, server, workspace, "Rename the class TempReading to Measurement in sensors.py.")
+        # more than a rename asked: a renames-only task's write would be the renames alone
+        task = "Rename the class TempReading to Measurement in sensors.py, and add a docstring to it."
+        res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
     [kept] = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "kept_definitions"]
     assert "left out parse" in kept.text

@@ -753,9 +753,10 @@ def test_a_rename_whose_test_file_lost_a_line_is_finished_from_the_files_shown_w
     hearth: HearthCli, workspace: Path
 ) -> None:
     """The 1.5B rewrote the test file whole with the new name and without an import the tests
-    need, and renamed nothing else. The rest of the rename from the files as they are still
-    fails (the import is gone); from the files as Hearth showed them with the task, renamed as
-    words, the checks pass, and that is kept."""
+    need, and renamed nothing else (here an edit: a whole-file write of a task asking renames only
+    is now written with the renames alone, agent/body). The rest of the rename from the files as
+    they are still fails (the import is gone); from the files as Hearth showed them with the
+    task, renamed as words, the checks pass, and that is kept."""
     health = HEALTH + "\n\ndef category(bmi):\n    return 'healthy' if bmi < 25 else 'overweight'\n"
     tests = (
         "from health import calc_bmi, category\n\n\ndef test_calc_bmi():\n"
@@ -765,12 +766,17 @@ def test_a_rename_whose_test_file_lost_a_line_is_finished_from_the_files_shown_w
     (workspace / "health.py").write_text(health)
     (workspace / "checkup.py").write_text(CHECKUP)
     (workspace / "test_health.py").write_text(tests)
-    lost = tests.replace("calc_bmi", "body_mass_index").replace(", category", "")
     task = (
         "Rename the function calc_bmi to body_mass_index everywhere (health.py, checkup.py and "
         "test_health.py), test names included. The tests must still pass."
     )
-    script = [*wrote("test_health.py", lost), act("finish", summary="Renamed calc_bmi.")]
+    lost = act(
+        "edit",
+        path="test_health.py",
+        old="from health import calc_bmi, category",
+        new="from health import body_mass_index",
+    )
+    script = [lost, act("finish", summary="Renamed calc_bmi.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
         asked = [r for r in server.requests if "Reply with the complete " in json.dumps(r["messages"][:2])]
@@ -806,12 +812,14 @@ def test_a_rename_with_no_checks_to_run_is_finished_from_the_files_shown_when_th
     hearth: HearthCli, workspace: Path
 ) -> None:
     """The 1.5B renamed an environment variable in the script, lost the line defining API_URL,
-    and left README.md as it was. No tests, no command in the task: the task asks nothing but the
-    rename, so the files as shown, renamed as words, are kept when no Python file is broken and
-    no old name is left."""
-    lost = notifier_renamed_without_its_url(workspace)
+    and left README.md as it was (here an edit losing the line: a whole-file write of a task
+    asking renames only is written with the renames alone). No tests, no command in the task:
+    the task asks nothing but the rename, so the files as shown, renamed as words, are kept when
+    no Python file is broken and no old name is left."""
+    notifier_renamed_without_its_url(workspace)
     task = "Rename the environment variable NOTIFY_KEY to PUSH_API_KEY in notifier.py and README.md."
-    script = [*wrote("notifier.py", lost), act("finish", summary="Renamed NOTIFY_KEY.")]
+    lost = act("edit", path="notifier.py", old="API_URL = 'https://push.example.com/v1/send'\n\n\n", new="")
+    script = [lost, act("finish", summary="Renamed NOTIFY_KEY.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
     assert res.code == 0, res.stdout[-2000:]
