@@ -50,7 +50,7 @@ class Box:
 def _docs(source: str) -> dict[str, str | None]:
     tree = ast.parse(source)
     return {
-        getattr(n, "name", ""): ast.get_docstring(n)  # type: ignore[arg-type]
+        getattr(n, "name", ""): ast.get_docstring(n)
         for n in ast.walk(tree)
         if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
     }
