@@ -186,6 +186,31 @@ def test_when_no_version_passes_the_file_is_put_back_and_the_model_can_go_on(
     assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
 
 
+def test_a_request_answered_with_a_copy_of_its_file_is_not_asked_again(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B answered all six version requests of a round with the file it was shown, each
+    request costing the turn's time. A request answered with a copy of its file at the higher
+    temperature is not sent again: the file as given is still asked for, the model's own only
+    twice."""
+    setup(workspace)
+    script = [
+        *wrote("stats.py", WRONG),
+        act("finish", summary="Fixed median()."),
+        act("blocked", reason="no"),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        # each request copies the file it shows: the model's (WRONG), or the file as given
+        server.routes[ROUTE] = [fenced(WRONG), fenced(MEDIAN_BUG), fenced(WRONG)] + [fenced(WRONG)] * COUNT
+        run(hearth, server, workspace, TASK)
+        asked = version_requests(server)
+    # each of the turn's two rounds (the second after the blocked): the model's file at the
+    # session's temperature, the file as given, then the model's file once more, hotter
+    assert len(asked) == 2 * 3
+    assert "as it was given" in asked[1]["messages"][1]["content"] and asked[2]["temperature"] == 0.9
+    assert (workspace / "stats.py").read_text() == WRONG
+
+
 def test_a_model_going_in_circles_ends_done_when_a_version_passes_the_tests(
     hearth: HearthCli, workspace: Path
 ) -> None:

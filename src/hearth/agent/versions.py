@@ -208,7 +208,11 @@ class Versions:
         when none did; None when there was no time to ask for one. `seen` gets each text tried."""
         longest, asked = _FIRST_SECONDS, 0
         original = tries.current
+        copied: set[str] = set()  # the files shown in requests answered with a copy of that file
         for n in range(tries.count):
+            shown = _shown(path, tries, n)
+            if shown[0] in copied:
+                continue  # the same request again: the 1.5B copied the file six times out of six
             if not has_time(self.deadline, longest + _CHECK_SECONDS):
                 break  # a version and its checks must end before the turn does
             started = time.monotonic()
@@ -220,6 +224,8 @@ class Versions:
             asked += 1
             text = self._usable(reply, original, task, path)
             if text is None or text in seen:
+                if n >= 1 and text is not None and text in (shown[0], original, tries.start):  # a copy
+                    copied.add(shown[0])
                 continue
             seen.add(text)
             if await self.write(path, text, n) and not await check():
@@ -254,11 +260,7 @@ class Versions:
     async def _ask(self, path: str, task: str, tries: _Tries, number: int) -> str:
         """One version (see `_Tries.shown`): the first at the session's temperature, the others
         at a higher one, except one asked from the file as shown with the task (its first)."""
-        current, bare, fresh = tries.shown(number)
-        shown, spec = current, ""
-        if bare and path.endswith(".py"):
-            shown, docs = without_docstrings(current)
-            spec = render("version_spec", docs="\n\n".join(docs)) if docs else ""
+        shown, spec, fresh = _shown(path, tries, number)
         tests = tries.tests
         content = render(
             "version_request_start" if fresh else "version_request",
@@ -340,3 +342,14 @@ class Versions:
             fh.write(original.encode("utf-8"))
         if self.dispatcher.context.known is not None:
             self.dispatcher.context.known.note(paths, resolved)  # the model's next write starts from it
+
+
+def _shown(path: str, tries: _Tries, number: int) -> tuple[str, str, bool]:
+    """What version `number`'s request shows (see `_Tries.shown`): the file's text, the spec
+    said apart (its docstrings, for a bare one), and whether it is the file as shown with the
+    task."""
+    current, bare, fresh = tries.shown(number)
+    if bare and path.endswith(".py"):
+        shown, docs = without_docstrings(current)
+        return shown, render("version_spec", docs="\n\n".join(docs)) if docs else "", fresh
+    return current, "", fresh
