@@ -201,7 +201,7 @@ def test_a_request_answered_with_a_copy_of_its_file_is_not_asked_again(
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         # each request copies the file it shows: the model's (WRONG), or the file as given
-        server.routes[ROUTE] = [fenced(WRONG), fenced(MEDIAN_BUG), fenced(WRONG)] + [fenced(WRONG)] * COUNT
+        server.routes[ROUTE] = [fenced(WRONG), fenced(MEDIAN_BUG), *[fenced(WRONG)] * (COUNT + 1)]
         run(hearth, server, workspace, TASK)
         asked = version_requests(server)
     # each of the turn's two rounds (the second after the blocked): the model's file at the
