@@ -10,6 +10,7 @@ a session, is worked as before. The planted plan asks for a canary file outside 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,51 @@ def test_a_plan_the_user_wrote_by_hand_is_worked_as_before(
 def test_approving_a_missing_plan_says_what_to_do(hearth: Any, workspace: Path) -> None:
     res = hearth("pipeline", "approve", "nope", "-w", str(workspace))
     assert res.code != 0 and "plans/nope.md" in (res.stderr + res.stdout)
+
+
+@pytest.mark.parametrize("backend", BACKEND[:1])
+def test_a_plan_written_by_hand_while_the_reflection_after_a_run_asks_the_model_is_worked(
+    hearth: Any, server: ScriptedServer, workspace: Path, backend: str
+) -> None:
+    """`hearth run` ends, and its reflection goes on in a process of its own, asking the model.
+    A plan the person writes meanwhile is theirs: that process runs no tool and records no plan
+    (on a loaded machine it took a hand-written plan for the session's, held for approval)."""
+    from hearth.core.events import Reflected
+    from hearth.store.sessions import SessionStore
+    from support import state_of
+
+    learned = json.dumps({"knowledge": ["The plans folder holds the work."]})
+    server.reflection_replies.append(ScriptedReply(text=learned, chunk_size=2, delay=0.2))  # a slow model
+    session(hearth, server, workspace, backend, ScriptedCall(name="shell", arguments={"command": "true"}))
+    for _ in range(600):  # a wait, not a measure: the reflection's process has opened the workspace
+        if server.reflections:
+            break
+        time.sleep(0.1)
+    (workspace / "plans").mkdir()
+    (workspace / "plans" / "mine.md").write_text("# Mine\n\nAdd a greeting.\n")  # while its answer comes
+    store = SessionStore(state_of(workspace) / "sessions.db")
+    try:
+        sid = store.list_sessions()[0].id
+        for _ in range(600):
+            if any(isinstance(e, Reflected) for e in store.events(sid)) and not _running(sid):
+                break  # reflected, and its process has closed the workspace
+            time.sleep(0.1)
+        else:
+            pytest.fail("the reflection never ended")
+    finally:
+        store.close()
+    server.add(ScriptedReply(text=json.dumps({"tasks": []})))
+    res = pipeline(hearth, server, workspace, backend)
+    assert "approve" not in res.stderr
+    assert registered(hearth, workspace) == ["plans/mine.md"]
+
+
+def _running(text: str) -> bool:
+    """Whether a process has `text` in its command line."""
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and text in (proc / "cmdline").read_text(errors="replace"):
+                return True
+        except OSError:  # ended meanwhile
+            continue
+    return False

@@ -37,7 +37,14 @@ from hearth.pipeline.report import write_plan_report
 from hearth.pipeline.reviewer import review
 from hearth.pipeline.serverwatch import WatchedModel, watched
 from hearth.pipeline.verifier import verify
-from hearth.runtime.api import Conversation, PlanApprovals, PlanRecorder, Runtime, state_dir, waiting_message
+from hearth.runtime.api import (
+    Conversation,
+    PlanApprovals,
+    Runtime,
+    record_none,
+    state_dir,
+    waiting_message,
+)
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 10.0
@@ -120,8 +127,7 @@ class Runner:
         self.models = models  # LM Studio: load each role's model before its requests
         self._planted: list[str] = []  # what the last coder run changed in plans/ (undone)
         self._told: set[str] = set()  # plans said to wait for approval
-        watchers = rt.sandbox.runner.watchers  # the coder's sessions record no plans: planguard guards them
-        watchers[:] = [w for w in watchers if not isinstance(w, PlanRecorder)]
+        record_none(rt.sandbox.runner.watchers)  # the coder's sessions record no plans: planguard guards them
         self.unreachable = ""  # the model server's URL while it does not answer
         self._answered_at = -SERVER_CHECK_SECONDS  # when the server last answered (monotonic)
         self.cut: list[str] = []  # work the server cut short, handed back (said when it answers again)

@@ -28,6 +28,7 @@ from hearth.runtime.plan_writes import (
     PlanRecorder,
     Snapshot,
     approve_plan,
+    record_none,
     snapshot,
     waiting_message,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "open_conversation",
     "open_runtime",
     "open_store",
+    "record_none",
     "session_prompt",
     "snapshot",
     "state_dir",

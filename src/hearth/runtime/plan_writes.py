@@ -24,6 +24,7 @@ import os
 import stat
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from hearth.core.errors import HearthError
@@ -109,6 +110,14 @@ class PlanRecorder:
                 approvals.written(f"{PLANS_DIR}/{name}", digest(content))
         finally:
             approvals.close()
+
+
+def record_none(watchers: list[Callable[[], None]]) -> None:
+    """Take the plan recorders out of a sandbox runner's `watchers`: for work of Hearth's own
+    that runs no model's tool (the pipeline's coder runs, guarded apart; the reflection after
+    `hearth run`, which would otherwise take a plan a person wrote while it asked the model for
+    the session's)."""
+    watchers[:] = [w for w in watchers if not isinstance(w, PlanRecorder)]
 
 
 def approve_plan(workspace: Path, ref: str) -> str:

@@ -46,11 +46,13 @@ def start(settings: Settings, session_id: str) -> subprocess.Popen[bytes]:
 async def _reflect(session_id: str) -> None:
     from hearth.runtime.config import load_settings
     from hearth.runtime.conversation import open_conversation
+    from hearth.runtime.plan_writes import record_none
     from hearth.runtime.reflection import reflect
     from hearth.runtime.session import open_runtime
 
     flags = {**json.loads(environment.reflect_flags() or "{}"), "workspace": Path.cwd()}
     rt = await open_runtime(load_settings(flags).settings, probe=False, mcp=False)
+    record_none(rt.sandbox.runner.watchers)  # runs no tool: a plan written meanwhile is a person's
     try:
         conversation = open_conversation(rt, resume=session_id)
         seen = len(conversation.agent.history)
