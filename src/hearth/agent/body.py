@@ -72,7 +72,7 @@ _CURRENT_BYTES = 1 << 20
 # The refusals of a write for what its text is (it would break the file, it changes nothing ...),
 # not for the file's state (not read yet): the same text would be refused again.
 _FOR_THE_TEXT = ("Not changed:", "Not written:")
-_UNCHANGED = "already has exactly this content"  # a write refused as changing nothing
+UNCHANGED = "already has exactly this content"  # the refusal of a write that changes nothing
 
 
 def refused_texts(history: Sequence[Event], path: str) -> dict[str, str]:
@@ -105,14 +105,12 @@ def settled(history: Sequence[Event], path: str) -> bool:
         if call.name in ("write", "edit") and call.arguments.get("path") == path
     }
     events = [e for e in history[start + 1 :] if isinstance(e, (ToolResult, Notice))]
-    last = max(
-        (i for i, e in enumerate(events) if isinstance(e, ToolResult) and e.call_id in ids and e.ok),
-        default=None,
-    )
-    if last is None or "Problem:" in events[last].output:  # type: ignore[union-attr]
+    changes = [e for e in events if isinstance(e, ToolResult) and e.call_id in ids and e.ok]
+    if not changes or "Problem:" in changes[-1].output:
         return False
+    last = events.index(changes[-1])
     # a notice after it (the finish review's "legacy_mode is still in README.md") says it is not
-    return all(isinstance(e, ToolResult) and (e.ok or _UNCHANGED in e.output) for e in events[last + 1 :])
+    return all(isinstance(e, ToolResult) and (e.ok or UNCHANGED in e.output) for e in events[last + 1 :])
 
 
 def current_text(paths: WorkspacePaths, path: str) -> str | None:

@@ -78,7 +78,7 @@ from hearth.agent.asked import (
     file_not_moved,
     tests_asked,
 )
-from hearth.agent.body import current_text
+from hearth.agent.body import UNCHANGED, current_text
 from hearth.agent.commits import (
     LIST,
     SUBJECT,
@@ -156,7 +156,6 @@ PYTEST = (
 # nothing was checked: no tests collected, no pytest, or the run outlived TEST_SECONDS
 NO_TESTS = ("[exit code 5]", "No module named pytest", "no tests ran", "[killed: no exit after")
 TEST_SECONDS = 300
-_UNCHANGED = "already has exactly this content"  # the refusal of a write that changes nothing
 CHECK_ID = "hearth-check-"  # the id of each call the finish review makes itself
 SAID = (Notice, ModelUsed)  # events that change nothing in the workspace
 SEVERAL_FILES_VERSIONS = 2  # versions asked for when the task asks changes to several files
@@ -264,7 +263,7 @@ def failed_change(turn: Turn, dispatcher: Dispatcher, kept: Sequence[str] = ()) 
         return ""  # a refusal by the policy is its answer, not the work failing
     target = call.arguments.get("path")
     name = _canonical(dispatcher, result.name)
-    if _UNCHANGED in result.output or target in kept:
+    if UNCHANGED in result.output or target in kept:
         # a write of a file as it is lost nothing (what else is wrong is judged after this);
         # `kept`: the version did the work
         return ""
@@ -536,7 +535,7 @@ def stuck_rewrite(history: Sequence[Event]) -> bool:
     """The turn's last event is a write refused because it would change nothing (the 1.5B,
     after its script crashed, wrote the same text back again and again)."""
     last = history[-1] if history else None
-    return isinstance(last, ToolResult) and not last.ok and _UNCHANGED in last.output
+    return isinstance(last, ToolResult) and not last.ok and UNCHANGED in last.output
 
 
 def ignored_parameter(turn: Turn, dispatcher: Dispatcher) -> str:
