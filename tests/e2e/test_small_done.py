@@ -985,9 +985,10 @@ def test_the_tasks_command_refused_by_argparse_goes_back(hearth: HearthCli, work
         act("finish", summary="Added --sep."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        # the versions Hearth asks for over the failing command (agent/versions) change nothing
+        # the versions Hearth asks for over the failing command (agent/versions) do not parse,
+        # so none is tried and the failure goes back to the model
         server.routes["Reply with the complete joinlines.py"] = [
-            ScriptedReply(text=f"```python\n{JOIN}```")
+            ScriptedReply(text="```python\ndef main(:\n```")
         ] * COUNT
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]

@@ -409,8 +409,11 @@ class Agent:
             raise
         # the same text written back over failing checks (the 1.5B's circle after a crash): other
         # versions of it now, and done when one passes and nothing else is wrong
-        if self.profile.small and stuck_rewrite(self.history) and await self._review().rescued(self.history):
-            raise _done_by_a_version()
+        if self.profile.small and stuck_rewrite(self.history):
+            review = self._review()
+            if await review.rescued(self.history):
+                raise _done_by_a_version()
+            review.end_if_versions_failed()
 
     def _review(self) -> FinishReview:
         """The judge of a small model's finish, able to try versions of a file (agent/versions)."""

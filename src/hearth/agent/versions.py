@@ -13,13 +13,16 @@ agent/done), Hearth asks for whole new versions of the file the model was changi
 the session's temperature and the rest at a higher one; writes each through the one dispatcher
 (the same permissions, change guard and sandbox as the model's own writes) and runs the checks
 again. The first version they pass stays, and the model is told (the file's new text with it,
-so its next steps start from what is there); when none does, the file is put back as it was.
+so its next steps start from what is there); when none does, the file is put back as it was, and
+when one was written and tried the turn ends not done (agent/done: the 1.5B's own steps after
+such a round passed nothing in 45 held-out runs).
 When the file was shown with the task and the model has changed it since, the second version is
 asked from the file as it was shown (not the model's wrong one): the 1.5B's versions of its own
 wrong file kept its mistake, where one request from the exercise as given is what aider sends.
-At most `COUNT` versions a round, each only while the turn has time for it, at most `ROUNDS`
-rounds in a turn (the model's next finish or circle over the same failing checks brings the
-second), and only where the policy lets a write through without asking the person.
+At most `COUNT` versions a round, each only while the turn has time for it and the session's
+token budget lasts, at most `ROUNDS` rounds in a turn (a second only after a round that tried
+nothing: its replies copied the file or broke), and only where the policy lets a write through
+without asking the person.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import os
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hearth.agent.body import current_text, kept_definitions
@@ -55,9 +58,8 @@ log = logging.getLogger(__name__)
 # turns) while the turn had a minute or more left; the later versions of a round repeat one
 # request, which the server keeps, so each costs it the reply alone
 COUNT = 6
-# Rounds of versions in a turn: told that none of the first passed, the 1.5B finished or went in
-# circles over the same failing file in every run of two held-out trials (18 turns), and none of
-# its own changes after a failed round passed; a second round is more samples of the same request
+# Rounds of versions in a turn. A round that tried a version and passed none ends the turn
+# (agent/done); a second comes only after a round whose replies could not be tried
 ROUNDS = 2
 TEMPERATURE = 0.9  # after the first: the same request at a low temperature gives the same file
 _MAX_LINES = 200  # a longer file is not written whole by a small model well; left to the model
@@ -146,6 +148,9 @@ class Versions:
     extra: dict[str, Any] | None = None  # the role's request settings (never a response format)
     deadline: float | None = None  # time.monotonic() by which the turn ends
     count: int = COUNT
+    # the files versions of which were written and tried and none passed (the turn then ends
+    # not done: agent/done); a round whose replies only copied the file, or broke, tells nothing
+    failed: list[str] = field(default_factory=list)
 
     def allowed(self, path: str) -> bool:
         """Whether a write of `path` goes through without asking anyone (Hearth asks nobody to
@@ -196,6 +201,8 @@ class Versions:
         if len(seen) > 1:
             self.restore(path, original)
         if number is not None:  # None: no time to ask for any, nothing to tell
+            if len(seen) > 1:  # tried, not only asked (the replies copied the file, or broke)
+                self.failed.append(path)
             self.record(
                 Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path))
             )
@@ -215,6 +222,8 @@ class Versions:
                 continue  # the same request again: the 1.5B copied the file six times out of six
             if not has_time(self.deadline, longest + _CHECK_SECONDS):
                 break  # a version and its checks must end before the turn does
+            if self._spent():
+                break  # the session's token budget is used up (the versions counted in it)
             started = time.monotonic()
             try:
                 reply = await until(self.deadline, self._ask(path, task, tries, n))
@@ -231,6 +240,11 @@ class Versions:
             if await self.write(path, text, n) and not await check():
                 return n + 1
         return 0 if asked else None
+
+    def _spent(self) -> bool:
+        """Whether the session's token budget is used up."""
+        budget = self.state.budget if self.state is not None else None
+        return budget is not None and budget.used >= budget.limit
 
     def _test_file(self, failure: str, path: str) -> tuple[str, str] | None:
         """The first test file the failure names that is in the workspace, with its text."""

@@ -173,7 +173,7 @@ class AgentSettings(Group):
         ge=0,
         le=8,
         description="A small model's file its checks still fail on: other versions Hearth asks for "
-        "and keeps one the checks pass, in each of at most two rounds a turn (0 = never)",
+        "and keeps one the checks pass; when none does the turn ends not done (0 = never)",
     )
     tools_on_demand: bool = Field(
         True, description="Send the core tools in full and the others as a catalogue, loaded when asked for"
