@@ -184,9 +184,10 @@ def test_a_request_answered_with_a_copy_of_its_file_is_not_asked_again(
         server.routes[ROUTE] = [fenced(WRONG), fenced(MEDIAN_BUG), *[fenced(WRONG)] * (COUNT + 1)]
         run(hearth, server, workspace, TASK)
         asked = version_requests(server)
-    # the model's file at the session's temperature, the file as given, then the model's file
-    # once more, hotter; the turn then ends (no version passed)
-    assert len(asked) == 3
+    # each of the turn's two rounds (the second after the blocked: the first tried nothing): the
+    # model's file at the session's temperature, the file as given, then the model's file once
+    # more, hotter
+    assert len(asked) == 2 * 3
     assert "as it was given" in asked[1]["messages"][1]["content"] and asked[2]["temperature"] == 0.9
     assert (workspace / "stats.py").read_text() == WRONG
 
@@ -379,7 +380,11 @@ def test_a_test_file_the_task_does_not_ask_to_change_is_never_varied(
             fenced(PLAYLIST_TESTS.replace("add_song", "enqueue"))
         ]
         server.routes["Reply with the complete playlist.py"] = [
-            fenced(PLAYLIST.replace("enqueue", "add_song"))
+            fenced(
+                PLAYLIST.replace("enqueue", "add_song").replace(
+                    "class Playlist:", 'class Playlist:\n    """Songs."""\n'
+                )
+            )
         ]
         res = run(hearth, server, workspace, task)
         varied = [r for r in server.requests if "Reply with the complete " in json.dumps(r["messages"][:2])]
@@ -895,3 +900,40 @@ def test_a_test_asked_to_be_corrected_is_varied_in_its_values_only(
     assert (workspace / "discount.py").read_text() == DISCOUNT
     [notice] = version_notices(workspace)
     assert "version 3" in notice.text  # the two that pass by checking less were never written
+
+
+GREET = (
+    "import sys\n\n\ndef greet(name):\n    return f'Hello, {name}!'\n\n\n"
+    "if __name__ == '__main__':\n    print(greet(sys.argv[1]))\n"
+)
+GREET_TESTS = "from greet import greet\n\n\ndef test_greet():\n    assert greet('Ann') == 'Hello, Ann!'\n"
+SHOUT = (
+    "import sys\n\n\ndef greet(name, shout=False):\n    text = f'Hello, {name}!'\n"
+    "    return text.upper() if shout else text\n\n\nif __name__ == '__main__':\n"
+    "    print(greet(sys.argv[-1], '--shout' in sys.argv))\n"
+)
+
+
+def test_the_file_as_given_is_never_kept_as_a_version_though_its_old_tests_pass(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's version of a script asked from the file as given was that file: its old tests
+    passed, and Hearth kept it over the model's new option. The task's file as it was is no
+    version; the failure goes back to the model, whose next write keeps the option."""
+    (workspace / "greet.py").write_text(GREET)
+    (workspace / "test_greet.py").write_text(GREET_TESTS)
+    task = "Add a --shout option to greet.py that prints the greeting in capitals."
+    broken = SHOUT.replace("f'Hello, {name}!'", "f'Hello {name}'")
+    script = [
+        *wrote("greet.py", broken),
+        act("finish", summary="Added --shout."),
+        *wrote("greet.py", SHOUT),
+        act("finish", summary="Added --shout."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        # every version is the file as given, with a comment: the old tests pass on it
+        server.routes["Reply with the complete greet.py"] = [fenced("# greets\n" + GREET)] * COUNT
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "greet.py").read_text() == SHOUT
+    assert [n.text for n in version_notices(workspace)] == [render("notice_versions_failed", path="greet.py")]

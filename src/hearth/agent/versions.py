@@ -184,7 +184,11 @@ class Versions:
             return False
         log.info("asking for other versions of %s: the checks fail", path)
         tests = self._test_file(failure, path) or self._input_file(inputs, path)
-        seen: set[str] = {original}
+        # the file as shown with the task is never a version: its checks may pass (the old tests
+        # of a script the task adds an option to), and it undoes the task (the 1.5B's version
+        # from the file as given was that file, and Hearth kept it over the model's new option)
+        seen: set[str] = {_code(original, path)} | ({_code(start, path)} if start is not None else set())
+        before = len(seen)
         try:
             count = self.count if most is None else min(most, self.count)
             fresh = start if start is not None and start != original else None
@@ -198,10 +202,10 @@ class Versions:
             kept = render("notice_version_kept", path=path, number=number, text=text.rstrip("\n"))
             self.record(Notice(reason=NoticeReason.VERSIONS, text=kept))
             return True
-        if len(seen) > 1:
+        if len(seen) > before:
             self.restore(path, original)
         if number is not None:  # None: no time to ask for any, nothing to tell
-            if len(seen) > 1:  # tried, not only asked (the replies copied the file, or broke)
+            if len(seen) > before:  # tried, not only asked (the replies copied the file, or broke)
                 self.failed.append(path)
             self.record(
                 Notice(reason=NoticeReason.VERSIONS, text=render("notice_versions_failed", path=path))
@@ -232,11 +236,11 @@ class Versions:
             longest = max(longest if asked else 0.0, time.monotonic() - started)
             asked += 1
             text = self._usable(reply, original, task, path)
-            if text is None or text in seen:
+            if text is None or _code(text, path) in seen:
                 if n >= 1 and text is not None and text in (shown[0], original, tries.start):  # a copy
                     copied.add(shown[0])
                 continue
-            seen.add(text)
+            seen.add(_code(text, path))
             if await self.write(path, text, n) and not await check():
                 return n + 1
         return 0 if asked else None
@@ -367,3 +371,14 @@ def _shown(path: str, tries: _Tries, number: int) -> tuple[str, str, bool]:
         shown, docs = without_docstrings(current)
         return shown, render("version_spec", docs="\n\n".join(docs)) if docs else "", fresh
     return current, "", fresh
+
+
+def _code(text: str, path: str) -> str:
+    """What tells versions apart: a Python file's syntax tree (a comment or blank line changes
+    nothing), else the text."""
+    if path.endswith(".py"):
+        try:
+            return ast.dump(ast.parse(text))
+        except (SyntaxError, ValueError):
+            pass
+    return text
