@@ -55,6 +55,10 @@ and `--set heldout12` the twelfth round's:
 and `--set heldout13` the thirteenth round's:
 
     python bench/exercises.py --set heldout13 --out bench/heldout13/exercises
+
+and `--set heldout14` the fourteenth round's:
+
+    python bench/exercises.py --set heldout14 --out bench/heldout14/exercises
 """
 
 from __future__ import annotations
@@ -81,6 +85,7 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The eleventh (heldout11): in none of the ten before, again chosen by reading the problems only.
 # The twelfth (heldout12): in none of the eleven before, chosen the same way, by reading the problems only.
 # The thirteenth (heldout13): in none of the twelve before, again chosen by reading the problems only.
+# The fourteenth (heldout14): in none of the thirteen before, chosen the same way, by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -95,6 +100,7 @@ SETS = {
     "heldout11": (19, 37, 77, 114, 128, 135, 138, 146),
     "heldout12": (1, 20, 69, 107, 111, 118, 141, 154),
     "heldout13": (33, 84, 91, 101, 103, 120, 144, 158),
+    "heldout14": (39, 65, 92, 108, 140, 149, 156, 163),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
