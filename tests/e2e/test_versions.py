@@ -937,3 +937,45 @@ def test_the_file_as_given_is_never_kept_as_a_version_though_its_old_tests_pass(
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "greet.py").read_text() == SHOUT
     assert [n.text for n in version_notices(workspace)] == [render("notice_versions_failed", path="greet.py")]
+
+
+SETTINGS = (
+    "# App\n\n## Settings\n\n| name | default | meaning |\n| --- | --- | --- |\n"
+    "| `timeout` | 30 | seconds to wait |\n| `legacy_mode` | false | the old parser |\n"
+    "| `retries` | 3 | tries per request |\n\nSet them in settings.toml.\n"
+)
+
+
+def test_a_row_the_task_deletes_that_the_model_left_is_deleted_by_hearth(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B changed the default the task asked, left the `legacy_mode` row the task said to
+    delete, and wrote the file back with the row each time the finish review named it. The row
+    is a line of its own: Hearth deletes it, and the finish stands."""
+    (workspace / "README.md").write_text(SETTINGS)
+    task = "In README.md, change the default of timeout to 60 and delete the `legacy_mode` row of the settings table."
+    with_default = SETTINGS.replace("| 30 |", "| 60 |")
+    script = [*wrote("README.md", with_default), *[act("finish", summary="Done.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "README.md").read_text() == with_default.replace(
+        "| `legacy_mode` | false | the old parser |\n", ""
+    )
+    [notice] = version_notices(workspace)
+    assert "`legacy_mode`" in notice.text and "README.md" in notice.text
+
+
+def test_a_removed_name_also_said_in_prose_goes_back_to_the_model(hearth: HearthCli, workspace: Path) -> None:
+    (workspace / "README.md").write_text(SETTINGS + "\nlegacy_mode will go away in 2.0.\n")
+    task = "In README.md, delete the `legacy_mode` row of the settings table."
+    script = [act("finish", summary="Done."), *[act("blocked", reason="I cannot.")] * 3]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code != 0
+    assert "legacy_mode` | false" in (workspace / "README.md").read_text()
+    assert version_notices(workspace) == []
+    # a task that names its file before the verb ("In README.md, delete ...") asks a change:
+    # a finish with nothing done goes back
+    told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+    assert told and "nothing was changed" in told[0]

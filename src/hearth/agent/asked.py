@@ -24,8 +24,9 @@ NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECAS
 
 # A task that asks for a change to files: a sentence opening with one of these verbs, and a file
 # named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
+# "In README.md, delete the row ...": a place said first, then the verb
 _ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;]\s+|\n\s*)(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
+    r"(?:^|[.!?;]\s+|\n\s*)(?:(?:in|inside|within)\s+[^,!?;\n]{1,60},\s*)?(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
     r"replace|edit|implement|refactor|commit|append|insert|move|correct)\b",
     re.IGNORECASE,
 )

@@ -103,11 +103,13 @@ from hearth.agent.leftovers import (
     leftover_problem,
     missing_added,
     only_renames,
+    removed,
     renamed,
     rest_of_rename,
     undefined_kept,
 )
 from hearth.agent.overview import shown_texts, this_turn
+from hearth.agent.removals import rest_of_removal
 from hearth.agent.sections import doubled, dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
@@ -691,7 +693,7 @@ class FinishReview:
         if self.versions is None or self.versions.count < 1 or versions_tried(history):
             return ()
         task, turn = task_of(history), Turn.of(history)
-        finished = await self._rename_finished(history, task)
+        finished = await self._rename_finished(history, task) or await self._removal_finished(history, task)
         if finished:
             return finished
         path = target_file(turn, self.dispatcher, task)
@@ -749,6 +751,24 @@ class FinishReview:
                 self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
                 return tuple(written)
         return ()
+
+    async def _removal_finished(self, history: Sequence[Event], task: str) -> tuple[str, ...]:
+        """A removal the task asks, left in a data file the task names where the name is a line
+        of its own (a table row, a list item, a key, a section: agent/removals): those lines
+        deleted, written like a version and kept when nothing is then left and the checks (if
+        any) pass. The files changed, or ()."""
+        root = self.dispatcher.context.workspace
+        changes = rest_of_removal(task, root, asked_names(task) + bare_names(task, root))
+        if not changes:
+            return ()
+        failing = await self.checks_failing(history, task)
+        written = await self._rename_tried(changes, history, task, checked=failing is not None)
+        if not written:
+            return ()
+        names = ", ".join(f"`{name}`" for name in removed(task))
+        notice = render("notice_removal_finished", names=names, files=", ".join(written))
+        self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
+        return tuple(written)
 
     async def _rename_tried(
         self, changes: dict[str, tuple[str, str]], history: Sequence[Event], task: str, *, checked: bool

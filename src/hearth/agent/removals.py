@@ -1,0 +1,103 @@
+"""A removal the task asks, left undone in a data file: the lines that are the removed item.
+
+Measured with a 1.5B model: told at its finish that the `legacy_mode` row the task said to delete
+was still in README.md's settings table, it wrote the file back with the row again and again until
+the loop guard stopped it. Deleting one item from a table, a list or a settings file is what an
+editor does in one keystroke, and where the item is a line of its own the line is the item: the
+table row that starts with the name, the list item that is the name, the `name = value` line, or
+(for a name in brackets) the ini/TOML section with its keys. Hearth deletes those lines itself,
+the way it finishes a rename (agent/leftovers), and only when every line of the file that holds the
+name is such an item: a name also said in prose, or an item with lines of its own beneath it (a
+nested list, a YAML block), is left to the model. Python files are never touched (a name in code is
+not an item), nor test files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from hearth.agent.leftovers import read_text_file, removed
+
+_CODE = (".py", ".pyi", ".js", ".ts", ".go", ".rs", ".c", ".h", ".java", ".rb", ".sh")
+# what may stand around an item's name on its line: a list item's marker (a checkbox) and any
+# words after the name, a table row's first cell, or a key with its value; quotes, backticks and
+# bold marks around the name
+_AROUND = r"[`'\"*]*"
+_ITEMS = (
+    r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+){around}{name}{around}(?:\s|[:=,]|$)",
+    r"^\s*\|\s*{around}{name}{around}\s*\|",
+    r"^\s*{around}{name}{around}\s*(?:[:=,]|$)",
+)
+_SECTION = re.compile(r"^\s*\[")
+
+
+def rest_of_removal(task: str, root: Path, named: list[str]) -> dict[str, tuple[str, str]]:
+    """For the names the task says to remove: each file the task names (not code, not a test)
+    where the name is still an item, by its workspace path, with its text and the text without
+    those items. A file where the name is also anywhere else is not in the result."""
+    changes: dict[str, tuple[str, str]] = {}
+    names = removed(task)
+    if not names:
+        return changes
+    for rel in named:
+        if rel.endswith(_CODE) or os.path.basename(rel).startswith("test_"):
+            continue
+        path = root / rel
+        if path.is_symlink() or not path.is_file():
+            continue
+        now = read_text_file(path)
+        if now is None:
+            continue
+        after = now
+        for name in names:
+            without = _without(after, name)
+            if without is None:
+                break
+            after = without
+        else:
+            if after != now:
+                changes[rel] = (now, after)
+    return changes
+
+
+def _without(text: str, name: str) -> str | None:
+    """`text` without the items that are `name`; None when the name is also anywhere else."""
+    lines = text.splitlines(keepends=True)
+    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    if name.startswith("["):
+        return _without_section(lines, name)
+    item = re.compile("|".join(f.format(around=_AROUND, name=re.escape(name)) for f in _ITEMS))
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        if not word.search(line):
+            kept.append(line)
+            continue
+        if not item.match(line) or _has_block(lines, i):
+            return None
+    return "".join(kept)
+
+
+def _has_block(lines: list[str], i: int) -> bool:
+    """Whether the next line is indented beneath line `i` (its item goes on there)."""
+    if i + 1 >= len(lines) or not lines[i + 1].strip():
+        return False
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    return len(lines[i + 1]) - len(lines[i + 1].lstrip()) > indent
+
+
+def _without_section(lines: list[str], header: str) -> str | None:
+    """The lines without the section `header` (`[testenv:lint]`) and its keys, up to the next
+    section; None when the header is not a line of its own or the name is said elsewhere."""
+    inner = re.escape(header[1:-1].strip())
+    head = re.compile(rf"^\s*\[\s*{inner}\s*\]\s*$")
+    starts = [i for i, line in enumerate(lines) if head.match(line)]
+    if len(starts) != 1:
+        return None
+    start = starts[0]
+    end = next((j for j in range(start + 1, len(lines)) if _SECTION.match(lines[j])), len(lines))
+    rest = lines[:start] + lines[end:]
+    if any(header[1:-1].strip() in line for line in rest):
+        return None
+    return "".join(rest)
