@@ -292,6 +292,29 @@ def test_with_the_named_files_shown_two_reads_in_a_row_leave_only_changing_actio
     assert "read" in offered[3]  # after a change, looking is offered again
 
 
+EDITORCONFIG = "root = true\n\n[*.js]\nindent_style = space\nindent_size = 4\n"
+
+
+def test_a_dotfile_the_task_names_is_shown_whole_and_a_finish_with_it_unchanged_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Not shown `.editorconfig`, the 1.5B read and rewrote app.js instead and finished (exit 0
+    with nothing changed). A dotfile the task names is shown whole like any named file, and a
+    task naming its file before its verb asks a change."""
+    (workspace / ".editorconfig").write_text(EDITORCONFIG)
+    (workspace / "app.js").write_text("module.exports = {};\n")
+    task = "In .editorconfig, make the indent size 2 for the JS files."
+    fixed = EDITORCONFIG.replace("indent_size = 4", "indent_size = 2")
+    script = [act("finish", summary="Done."), *wrote(".editorconfig", fixed), act("finish", summary="Done.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        first = json.dumps(server.requests[0]["messages"])
+    assert res.code == 0, res.stdout[-2000:]
+    assert "indent_size = 4" in first  # the file's text came with the task
+    assert (workspace / ".editorconfig").read_text() == fixed
+    assert [n.reason for n in notices(workspace)] == ["finish_unsupported"]
+
+
 # Text mode: the same judgement of a small model's finish
 
 

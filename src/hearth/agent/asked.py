@@ -12,11 +12,9 @@ import re
 import shlex
 from pathlib import Path
 
-from hearth.agent.named_files import named_paths
+from hearth.agent.named_files import DOTFILE, named_paths
 from hearth.agent.versions import is_test_file
 from hearth.prompts import render
-
-_DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
 
 _WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)  # "... in test_x.py without changing x.py"
 
@@ -98,7 +96,7 @@ def asks_amend(task: str) -> bool:
 
 def asked_names(text: str) -> list[str]:
     """The file names in `text`: `notes.txt`, `calc/ops.py`, and dotfiles such as `.gitignore`."""
-    return named_paths(text) + _DOTFILE.findall(text)
+    return named_paths(text) + DOTFILE.findall(text)
 
 
 def bare_names(task: str, root: Path) -> list[str]:

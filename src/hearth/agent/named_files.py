@@ -19,6 +19,10 @@ _NAMED_FILE = re.compile(
 )
 
 
+# a dotfile: `.gitignore`, `.editorconfig`, `.github/workflows` is a folder's name
+DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
+
+
 def named_paths(task: str) -> list[str]:
     """The file names in the task, each once, in order."""
     found: list[str] = []
@@ -34,8 +38,11 @@ def named_at(task: str) -> list[tuple[str, int]]:
 
 
 def split_present(root: Path, task: str, limit: int = 10) -> tuple[list[str], list[str]]:
-    """(named files that are in the workspace, named files that are not), in the task's order."""
+    """(named files that are in the workspace, named files that are not), in the task's order.
+    A dotfile the task names counts when it is there (`.editorconfig`: the 1.5B, not shown it,
+    rewrote app.js instead); one that is not is no missing file (most are asked to be created)."""
     names = named_paths(task)
-    present = [n for n in names if os.path.isfile(root / n)]
+    dotfiles = [d for d in dict.fromkeys(DOTFILE.findall(task)) if d not in names]
+    present = [n for n in [*names, *dotfiles] if os.path.isfile(root / n)]
     missing = [n for n in names if not os.path.lexists(root / n)]
     return present[:limit], missing[:limit]
