@@ -979,3 +979,63 @@ def test_a_removed_name_also_said_in_prose_goes_back_to_the_model(hearth: Hearth
     # a finish with nothing done goes back
     told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
     assert told and "nothing was changed" in told[0]
+
+
+REPORT = (
+    "import csv\nimport sys\n\n\ndef main():\n    with open(sys.argv[1]) as f:\n"
+    "        rows = list(csv.DictReader(f))\n    for row in rows:\n        print(row['shop'])\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+SPLIT_TASK = (
+    "Split main() in report.py into load(path), which returns the rows of the CSV file as a list of "
+    "dicts, and render(rows), which returns the report as one string, so that main() just prints "
+    "render(load(path)). python3 report.py sales.csv must print the same as now."
+)
+LOAD = "def load(path):\n    with open(path) as f:\n        return list(csv.DictReader(f))\n\n\n"
+PRINTS = (
+    "import csv\nimport sys\n\n\n"
+    + LOAD
+    + "def render(rows):\n    for row in rows:\n        print(row['shop'])\n\n\n"
+    "def main():\n    render(load(sys.argv[1]))\n\n\nif __name__ == '__main__':\n    main()\n"
+)
+RETURNS = (
+    "import csv\nimport sys\n\n\n"
+    + LOAD
+    + "def render(rows):\n    return '\\n'.join(row['shop'] for row in rows)\n\n\n"
+    "def main():\n    print(render(load(sys.argv[1])))\n\n\nif __name__ == '__main__':\n    main()\n"
+)
+
+
+def test_a_version_whose_function_prints_what_the_task_says_it_returns_is_not_kept(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's split crashed; its version printed the report from render() and returned
+    nothing, the command printed the same as before, and Hearth kept it (exit 0). A function the
+    task says returns a value must return one: that version is not kept, the next one is."""
+    (workspace / "report.py").write_text(REPORT)
+    (workspace / "sales.csv").write_text("shop,amount\nLeeds,3\nYork,4\n")
+    crashes = RETURNS.replace("print(render(load(sys.argv[1])))", "print(render(load(sys.argv[2])))")
+    script = [*wrote("report.py", crashes), act("finish", summary="Split main().")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete report.py"] = [fenced(PRINTS), fenced(RETURNS)]
+        res = run_with_crashes(hearth, server, workspace, SPLIT_TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "report.py").read_text() == RETURNS
+
+
+def test_a_finish_with_a_function_that_prints_what_it_is_to_return_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "report.py").write_text(REPORT)
+    (workspace / "sales.csv").write_text("shop,amount\nLeeds,3\nYork,4\n")
+    script = [
+        *wrote("report.py", PRINTS),
+        act("finish", summary="Split main()."),
+        *[act("blocked", reason="no")] * 2,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete report.py"] = [fenced(PRINTS)] * COUNT
+        res = run_with_crashes(hearth, server, workspace, SPLIT_TASK)
+    assert res.code != 0, res.stdout[-2000:]
+    told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+    assert told and "render in report.py returns nothing" in told[0]

@@ -110,6 +110,7 @@ from hearth.agent.leftovers import (
 )
 from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.removals import rest_of_removal
+from hearth.agent.returns import returns_nothing
 from hearth.agent.sections import doubled, dropped, read_text
 from hearth.agent.shapes import unshaped
 from hearth.agent.state import SessionState
@@ -700,6 +701,8 @@ class FinishReview:
         failure = (
             await self.checks_failing(history, task) if path or changed_any(turn, self.dispatcher) else None
         )
+        if failure == "" and path:  # the checks pass, but a function prints what it is to return
+            failure = returns_nothing(task, self.dispatcher.context.workspace, [path])
         if not failure:
             return ()  # nothing to judge versions by, or nothing fails
         self._failure = failure
@@ -709,6 +712,8 @@ class FinishReview:
 
         async def check() -> str:
             found = await self.checks_failing(history, task)
+            if found == "":  # a version whose function prints what the task says it returns
+                return returns_nothing(task, self.dispatcher.context.workspace, [path])
             return "the checks could not run" if found is None else found
 
         # A task asking changes to several files is seldom done by a version of one: two tries
@@ -867,7 +872,11 @@ class FinishReview:
             return found
         python = changed_python(turn, self.dispatcher)
         python += [k for k in kept if k.endswith(".py") and k not in python]
-        found = broken_python(self.dispatcher, python) or ignored_parameter(turn, self.dispatcher)
+        found = (
+            broken_python(self.dispatcher, python)
+            or ignored_parameter(turn, self.dispatcher)
+            or returns_nothing(task, root, python)
+        )
         if found:
             return found
         command = test_command(self.dispatcher.context.workspace)
