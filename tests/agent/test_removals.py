@@ -70,3 +70,10 @@ def test_a_symlinked_file_is_not_read_or_changed(tmp_path: Path) -> None:
 def test_a_line_that_starts_with_the_name_in_a_sentence_is_prose(tmp_path: Path) -> None:
     (tmp_path / "NOTES.md").write_text("- legacy_mode\n\nlegacy_mode will go away in 2.0.\n")
     assert rest_of_removal("Remove legacy_mode from NOTES.md.", tmp_path, ["NOTES.md"]) == {}
+
+
+def test_a_json_key_whose_line_would_leave_a_comma_behind_is_left_to_the_model(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{\n  "port": 1,\n  "legacy_pool": true\n}\n')
+    (tmp_path / "b.json").write_text('{\n  "legacy_pool": true,\n  "port": 1\n}\n')
+    changes = rest_of_removal("Remove legacy_pool from a.json and b.json.", tmp_path, ["a.json", "b.json"])
+    assert list(changes) == ["b.json"] and changes["b.json"][1] == '{\n  "port": 1\n}\n'

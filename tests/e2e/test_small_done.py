@@ -867,8 +867,10 @@ def test_a_rename_left_in_another_file_goes_back_naming_where_then_ends_0(
 def test_a_setting_the_task_removes_still_there_goes_back_then_ends_0_once_gone(
     hearth: HearthCli, workspace: Path
 ) -> None:
-    (workspace / "config.json").write_text('{\n  "name": "shop",\n  "legacy_pool": true,\n  "port": 1\n}\n')
-    kept = '{\n  "name": "shop",\n  "legacy_pool": true,\n  "port": 2\n}\n'
+    """The setting is the object's last key: deleting its line would leave a comma behind, so it
+    is the model's to remove (a key Hearth can delete itself: agent/removals)."""
+    (workspace / "config.json").write_text('{\n  "name": "shop",\n  "port": 1,\n  "legacy_pool": true\n}\n')
+    kept = '{\n  "name": "shop",\n  "port": 2,\n  "legacy_pool": true\n}\n'
     fixed = '{\n  "name": "shop",\n  "port": 2\n}\n'
     script = [
         *wrote("config.json", kept),  # shown whole up front: no read needed
@@ -880,8 +882,23 @@ def test_a_setting_the_task_removes_still_there_goes_back_then_ends_0_once_gone(
         task = "In config.json, remove the legacy_pool setting and set port to 2."
         assert run(hearth, server, workspace, task).code == 0
         pushed_back = server.requests[3]["messages"][-1]["content"]
-    assert "remove legacy_pool, but it is still in config.json (line 3)" in pushed_back
+    assert "remove legacy_pool, but it is still in config.json (line 4)" in pushed_back
     assert (workspace / "config.json").read_text() == fixed
+
+
+def test_a_setting_the_task_removes_that_is_a_line_of_its_own_is_removed_by_hearth(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "config.json").write_text('{\n  "name": "shop",\n  "legacy_pool": true,\n  "port": 1\n}\n')
+    kept = '{\n  "name": "shop",\n  "legacy_pool": true,\n  "port": 2\n}\n'
+    script = [
+        *wrote("config.json", kept),
+        act("finish", summary="Removed legacy_pool and set the port to 2."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "In config.json, remove the legacy_pool setting and set port to 2."
+        assert run(hearth, server, workspace, task).code == 0
+    assert (workspace / "config.json").read_text() == '{\n  "name": "shop",\n  "port": 2\n}\n'
 
 
 def test_work_the_task_puts_on_a_branch_goes_back_until_it_is_there_then_ends_0(

@@ -1039,3 +1039,29 @@ def test_a_finish_with_a_function_that_prints_what_it_is_to_return_goes_back(
     assert res.code != 0, res.stdout[-2000:]
     told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
     assert told and "render in report.py returns nothing" in told[0]
+
+
+def test_an_existing_test_changed_where_the_task_asks_a_new_one_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B changed the existing test to use the new option and added none (the old test
+    then failed, and it went in circles). A finish with no new test function goes back, naming
+    the test changed instead; a new test then ends it done."""
+    (workspace / "greet.py").write_text(GREET)
+    (workspace / "test_greet.py").write_text(GREET_TESTS)
+    task = "Add a --shout option to greet.py that prints the greeting in capitals. Add a test for it to test_greet.py."
+    changed = GREET_TESTS.replace("greet('Ann') == 'Hello, Ann!'", "greet('Ann', True) == 'HELLO, ANN!'")
+    added = GREET_TESTS + "\n\ndef test_shout():\n    assert greet('Ann', True) == 'HELLO, ANN!'\n"
+    script = [
+        *wrote("greet.py", SHOUT),
+        *wrote("test_greet.py", changed),
+        act("finish", summary="Added --shout and its test."),
+        *wrote("test_greet.py", added),
+        act("finish", summary="Added --shout and its test."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 0, res.stdout[-2000:]
+    told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+    assert len(told) == 1 and "no test function it did not have" in told[0] and "test_greet" in told[0]
+    assert (workspace / "test_greet.py").read_text() == added

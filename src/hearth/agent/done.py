@@ -124,6 +124,7 @@ from hearth.agent.task_commands import (
     unchanged_commands,
     wrong_commands,
 )
+from hearth.agent.tests_added import no_test_added
 from hearth.agent.versions import Versions, is_test_file
 from hearth.agent.versions import tried as versions_tried
 from hearth.core.errors import Blocked, LimitReached, TaskDone, ToolError
@@ -864,6 +865,7 @@ class FinishReview:
             file_not_moved(task, root)
             or asked_unchanged(history, turn, self.dispatcher, kept)
             or leftover_problem(task, root, named)
+            or no_test_added(task, root, {os.path.normpath(n): t for n, t in shown_texts(history).items()})
         )
         if found:
             return found

@@ -8,14 +8,17 @@ table row that starts with the name, the list item that is the name, the `name =
 (for a name in brackets) the ini/TOML section with its keys. Hearth deletes those lines itself,
 the way it finishes a rename (agent/leftovers), and only when every line of the file that holds the
 name is such an item: a name also said in prose, or an item with lines of its own beneath it (a
-nested list, a YAML block), is left to the model. Python files are never touched (a name in code is
-not an item), nor test files.
+nested list, a YAML block), is left to the model, and so is a JSON or TOML file that would no longer
+parse (the last key of a JSON object leaves its comma behind). Python files are never touched (a
+name in code is not an item), nor test files.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import tomllib
 from pathlib import Path
 
 from hearth.agent.leftovers import read_text_file, removed
@@ -57,9 +60,26 @@ def rest_of_removal(task: str, root: Path, named: list[str]) -> dict[str, tuple[
                 break
             after = without
         else:
-            if after != now:
+            if after != now and _still_reads(rel, now, after):
                 changes[rel] = (now, after)
     return changes
+
+
+def _still_reads(rel: str, before: str, after: str) -> bool:
+    """Whether a JSON or TOML file that parsed still does without the lines (the last key of a
+    JSON object leaves a comma behind: left to the model)."""
+    load = {".json": json.loads, ".toml": tomllib.loads}.get(os.path.splitext(rel)[1].lower())
+    if load is None:
+        return True
+    try:
+        load(before)
+    except ValueError:
+        return True  # it did not parse before either: nothing to keep
+    try:
+        load(after)
+    except ValueError:
+        return False
+    return True
 
 
 def _without(text: str, name: str) -> str | None:
