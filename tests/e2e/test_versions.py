@@ -1065,3 +1065,28 @@ def test_an_existing_test_changed_where_the_task_asks_a_new_one_goes_back(
     told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
     assert len(told) == 1 and "no test function it did not have" in told[0] and "test_greet" in told[0]
     assert (workspace / "test_greet.py").read_text() == added
+
+
+def test_the_second_version_of_a_file_the_model_created_is_asked_from_the_task_alone(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """For a script the task asks to write, the 1.5B's versions of its own wrong script copied
+    it (its hard-coded file name and wrong lines); there is no file as given to ask from. The
+    second version is asked from the task alone, without the model's file."""
+    (workspace / "nums.txt").write_text("1\n2\n3\n4\n")
+    wrong = "nums = [float(x) for x in open('nums.txt')]\nprint(sum(nums))\n"
+    right = "import sys\n\nnums = [float(x) for x in open(sys.argv[1])]\nprint(sum(nums) / len(nums))\n"
+    task = "Write avg.py: python3 avg.py nums.txt must print the average of the numbers in the file, here 2.5"
+    script = [*wrote("avg.py", wrong), act("finish", summary="avg.py prints the average.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete avg.py"] = [fenced(wrong.replace("sum", "max")), fenced(right)]
+        res = run(hearth, server, workspace, task)
+        asked = [r["messages"][1]["content"] for r in version_requests_of(server, "avg.py")]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "avg.py").read_text() == right
+    assert "open('nums.txt')" in asked[0] and "open('nums.txt')" not in asked[1]
+    assert "from the start" in asked[1] and task in asked[1]
+
+
+def version_requests_of(server: ScriptedServer, path: str) -> list[dict[str, Any]]:
+    return [r for r in server.requests if f"Reply with the complete {path}" in json.dumps(r["messages"][:2])]

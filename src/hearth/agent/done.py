@@ -208,6 +208,17 @@ class Turn:
         return cls(results)
 
 
+def _created(turn: Turn, path: str) -> bool:
+    """Whether the turn's first write of `path` that went through created it (a new file)."""
+    for call, result in turn.results:
+        written = (
+            call.arguments.get("path") if call is not None and result.name in ("write", "edit") else None
+        )
+        if result.ok and isinstance(written, str) and os.path.normpath(written) == os.path.normpath(path):
+            return result.output.startswith("Created ")
+    return False
+
+
 def refused_secret(history: Sequence[Event]) -> str:
     """A file the task names that a file tool refused in this turn for looking like a secret
     (`.env`, `app.env`, keys ...): the work the task asks for cannot be done without the person
@@ -724,6 +735,8 @@ class FinishReview:
         most = SEVERAL_FILES_VERSIONS if len(asked_files(task, asides=True)) > 1 else None
         shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
         start = shown.get(os.path.normpath(path))
+        if start is None and _created(turn, path):
+            start = ""  # a new file: the second version is asked from the task alone
         inputs = command_inputs(task, self.dispatcher.context.workspace)
         kept = await self.versions.find(path, task, failure, check, most=most, start=start, inputs=inputs)
         return (path,) if kept else ()

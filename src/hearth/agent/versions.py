@@ -175,7 +175,8 @@ class Versions:
     ) -> bool:
         """Try versions of `path` until `check` (what still fails, "" when nothing does) passes,
         at most `most` of them (default: `count`). `start`: the file as it was shown with the
-        task, which the second version is asked from. `inputs`: the workspace files the task's
+        task, which the second version is asked from ("" for a file the model created: that
+        version is asked from the task alone, not from the model's wrong file). `inputs`: the workspace files the task's
         commands read (shown when no test file is). True: one passed and is in the workspace
         (a notice says so). False: none did, or none could be tried; the file is as it was."""
         paths = self.dispatcher.context.paths
@@ -280,15 +281,19 @@ class Versions:
         at a higher one, except one asked from the file as shown with the task (its first)."""
         shown, spec, fresh = _shown(path, tries, number)
         tests = tries.tests
-        content = render(
-            "version_request_start" if fresh else "version_request",
-            task=task.strip(),
-            spec=spec,
-            path=path,
-            current=shown.rstrip("\n"),
-            failure=tries.failure.strip()[-_FAILURE_CHARS:],
-            tests=self._shown_checks(tests),
+        template = (
+            "version_request" if not fresh else "version_request_start" if shown else "version_request_new"
         )
+        fields = {
+            "task": task.strip(),
+            "spec": spec,
+            "path": path,
+            "failure": tries.failure.strip()[-_FAILURE_CHARS:],
+            "tests": self._shown_checks(tests),
+        }
+        if template != "version_request_new":  # a new file's is asked without the model's text
+            fields["current"] = shown.rstrip("\n")
+        content = render(template, **fields)
         request = ModelRequest(
             messages=[
                 Message(role="system", content=render("version_system")),
