@@ -77,3 +77,10 @@ def test_a_json_key_whose_line_would_leave_a_comma_behind_is_left_to_the_model(t
     (tmp_path / "b.json").write_text('{\n  "legacy_pool": true,\n  "port": 1\n}\n')
     changes = rest_of_removal("Remove legacy_pool from a.json and b.json.", tmp_path, ["a.json", "b.json"])
     assert list(changes) == ["b.json"] and changes["b.json"][1] == '{\n  "port": 1\n}\n'
+
+
+def test_a_key_in_two_sections_is_left_to_the_model(tmp_path: Path) -> None:
+    text = "[*.py]\nindent_size = 4\nmax_line_length = 100\n\n[*.md]\nmax_line_length = 80\n"
+    (tmp_path / "setup.cfg").write_text(text)
+    task = "Delete the max_line_length line of the Python files in setup.cfg."
+    assert rest_of_removal(task, tmp_path, ["setup.cfg"]) == {}

@@ -7,7 +7,8 @@ editor does in one keystroke, and where the item is a line of its own the line i
 table row that starts with the name, the list item that is the name, the `name = value` line, or
 (for a name in brackets) the ini/TOML section with its keys. Hearth deletes those lines itself,
 the way it finishes a rename (agent/leftovers), and only when every line of the file that holds the
-name is such an item: a name also said in prose, or an item with lines of its own beneath it (a
+name is such an item, and there is one: a name also said in prose, an item in several places (the
+key in two sections: which is meant?), or an item with lines of its own beneath it (a
 nested list, a YAML block), is left to the model, and so is a JSON or TOML file that would no longer
 parse (the last key of a JSON object leaves its comma behind). Python files are never touched (a
 name in code is not an item), nor test files.
@@ -89,13 +90,10 @@ def _without(text: str, name: str) -> str | None:
     if name.startswith("["):
         return _without_section(lines, name)
     item = re.compile("|".join(f.format(around=_AROUND, name=re.escape(name)) for f in _ITEMS))
-    kept: list[str] = []
-    for i, line in enumerate(lines):
-        if not word.search(line):
-            kept.append(line)
-            continue
-        if not item.match(line) or _has_block(lines, i):
-            return None
+    kept = [line for line in lines if not word.search(line)]
+    held = [i for i, line in enumerate(lines) if word.search(line)]
+    if len(held) != 1 or not item.match(lines[held[0]]) or _has_block(lines, held[0]):
+        return None  # said elsewhere too, or an item in several places (which one is meant?)
     return "".join(kept)
 
 
