@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -16,6 +17,29 @@ from hearth.bench.tasks import BenchTask
 
 AgentRunner = Callable[[BenchTask, Path], tuple[int | None, bool, dict[str, int | None]]]
 """Runs one agent on a task in a workspace: (exit code, timed out, usage counters)."""
+
+
+def run_group(cmd: list[str], timeout: float, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run` of an agent in a process group of its own, and the whole group killed when
+    it ends or its time is up: a test run an agent started (an exercise's endless loop) outlived
+    aider's run and took a core from the next tasks for half an hour. Raises TimeoutExpired."""
+    with subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs
+    ) as proc:
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc.pid)
+            proc.communicate()
+            raise
+        finally:
+            _kill_group(proc.pid)
+        return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 def hearth_runner(model_url: str, model: str = "", extra_env: dict[str, str] | None = None) -> AgentRunner:
@@ -36,7 +60,7 @@ def hearth_runner(model_url: str, model: str = "", extra_env: dict[str, str] | N
             str(task.timeout),
         ]
         try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=task.timeout + 30)
+            proc = run_group(cmd, task.timeout + 30, env=env)
         except subprocess.TimeoutExpired:
             return None, True, {}
         usage = [m for m in _json_lines(proc.stdout) if m.get("type") == "usage"]
@@ -92,7 +116,7 @@ def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
     def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
         cmd, env = mini_command(mini, model_url, step_limit, task.prompt)
         try:
-            proc = subprocess.run(cmd, cwd=ws, env=env, capture_output=True, text=True, timeout=task.timeout)
+            proc = run_group(cmd, task.timeout, cwd=ws, env=env)
         except subprocess.TimeoutExpired:
             return None, True, {}
         return proc.returncode, False, {}
@@ -142,15 +166,7 @@ def aider_runner(aider: str, model_url: str) -> AgentRunner:
     def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
         cmd, env = aider_command(aider, model_url, task.prompt, ws)
         try:
-            proc = subprocess.run(
-                cmd,
-                cwd=ws,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=task.timeout,
-                stdin=subprocess.DEVNULL,
-            )
+            proc = run_group(cmd, task.timeout, cwd=ws, env=env, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             return None, True, {}
         return proc.returncode, False, {}
@@ -165,9 +181,7 @@ def smolagents_runner(python: str, script: Path, model_url: str, step_limit: int
     def run(task: BenchTask, ws: Path) -> tuple[int | None, bool, dict[str, int | None]]:
         cmd = [python, str(script.resolve()), "--url", model_url, "--max-steps", str(step_limit), task.prompt]
         try:
-            proc = subprocess.run(
-                cmd, cwd=ws, capture_output=True, text=True, timeout=task.timeout, stdin=subprocess.DEVNULL
-            )
+            proc = run_group(cmd, task.timeout, cwd=ws, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             return None, True, {}
         return proc.returncode, False, {}
