@@ -6,6 +6,7 @@ tasks are only for measuring; no harness change is tuned on them."""
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 from bench.suite_checks import BENCH, edit, fails, find_task, git, passes, solve, workspace_tests_pass
 from hearth.bench.tasks import BenchTask, load_tasks, prepare
@@ -85,7 +86,7 @@ def test_output_option(tmp_path):
 
 
 def _output_code(
-    ws, message: str = 'f"wrote {len(found)} slugs to {args.output}"', echo: bool = False
+    ws: Path, message: str = 'f"wrote {len(found)} slugs to {args.output}"', echo: bool = False
 ) -> None:
     """-o read with argparse, the slugs written with print(file=...)."""
     edit(
