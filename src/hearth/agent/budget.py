@@ -35,6 +35,11 @@ class TokenBudget:
         """What one reply counts against the budget: new prompt tokens plus output."""
         return max(0, usage.prompt_tokens - usage.cached_tokens) + usage.completion_tokens
 
+    @property
+    def used_up(self) -> bool:
+        """Whether nothing is left to spend."""
+        return self.used >= self.limit
+
     def spend(self, usage: Usage) -> BudgetAction:
         """Count one reply's tokens and say what to do now."""
         spent = self.cost(usage)
@@ -43,9 +48,9 @@ class TokenBudget:
 
     def due(self, spent: int) -> BudgetAction:
         """What to do now that the last `spent` tokens (already counted) are spent."""
-        share, before = self.used / self.limit, (self.used - spent) / self.limit
-        if share >= 1:
+        if self.used_up:
             return BudgetAction.STOP
+        share, before = self.used / self.limit, (self.used - spent) / self.limit
         if before < self.archive_at <= share:
             return BudgetAction.ARCHIVE
         if before < self.warn_at <= share:

@@ -208,6 +208,11 @@ class Turn:
         return cls(results)
 
 
+def _tail(text: str, lines: int) -> str:
+    """The last `lines` lines of a command's output (at most 100 characters a line on average)."""
+    return "\n".join(text.strip().splitlines()[-lines:])[-lines * 100 :]
+
+
 def _created(turn: Turn, path: str) -> bool:
     """Whether the turn's first write of `path` that went through created it (a new file)."""
     for call, result in turn.results:
@@ -665,7 +670,7 @@ class FinishReview:
         (`problem`, else what the failing checks printed)."""
         if self.versions is not None and self.versions.failed:
             path = self.versions.failed[-1]
-            tail = "\n".join(self._failure.strip().splitlines()[-15:])[-1500:]
+            tail = _tail(self._failure, 15)
             problem = problem or render("stop_checks_fail", output=tail).strip()
             raise LimitReached(render("stop_versions_failed", problem=problem, path=path).strip())
 
@@ -763,7 +768,7 @@ class FinishReview:
         if failing == "" or (failing is None and not only_renames(task)):
             return ()  # nothing fails; or no checks, and more asked than renames
         for changes in tries:
-            written = await self._rename_tried(changes, history, task, checked=failing is not None)
+            written = await self._finisher_tried(changes, history, task, checked=failing is not None)
             if written:
                 files = ", ".join(written)
                 notice = render("notice_rename_finished", files=files)
@@ -781,7 +786,7 @@ class FinishReview:
         if not changes:
             return ()
         failing = await self.checks_failing(history, task)
-        written = await self._rename_tried(changes, history, task, checked=failing is not None)
+        written = await self._finisher_tried(changes, history, task, checked=failing is not None)
         if not written:
             return ()
         names = ", ".join(f"`{name}`" for name in removed(task))
@@ -789,12 +794,13 @@ class FinishReview:
         self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
         return tuple(written)
 
-    async def _rename_tried(
+    async def _finisher_tried(
         self, changes: dict[str, tuple[str, str]], history: Sequence[Event], task: str, *, checked: bool
     ) -> list[str] | None:
-        """The renamed files written and kept when they pass (`checked`: the checks; else no
-        Python file broken and no old name left); None (each file put back) when they do not, or
-        a write did not go through or would ask the person."""
+        """The files a finished rename or removal changed, written and kept when they pass
+        (`checked`: the checks; else no Python file broken and no old or removed name left); None
+        (each file put back) when they do not, or a write did not go through or would ask the
+        person."""
         assert self.versions is not None
         if not all(self.versions.allowed(p) for p in changes):
             return None
@@ -805,7 +811,7 @@ class FinishReview:
                 if not await self.versions.write(path, after, -1):
                     break
                 written.append(path)
-            passed = len(written) == len(changes) and await self._renamed_sound(
+            passed = len(written) == len(changes) and await self._finished_sound(
                 history, task, written, checked
             )
         finally:
@@ -814,7 +820,7 @@ class FinishReview:
                     self.versions.restore(path, changes[path][0])
         return written if passed else None
 
-    async def _renamed_sound(
+    async def _finished_sound(
         self, history: Sequence[Event], task: str, written: list[str], checked: bool
     ) -> bool:
         if checked:
@@ -836,7 +842,7 @@ class FinishReview:
         command = test_command(root)
         result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
-            return "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
+            return _tail(result.output, 20)
         checked = result is not None
         if task_checks(task, root):
             found = await self._run_task_commands(history, task)
@@ -847,7 +853,7 @@ class FinishReview:
         if own:  # the model's own run of its script crashed: run again, it is the check
             ran = await self._shell(own, history, COMMAND_SECONDS)
             if ran is not None and _TRACEBACK in ran.output:
-                return "\n".join(ran.output.strip().splitlines()[-12:])[-1200:]
+                return _tail(ran.output, 12)
             checked = True
         return "" if checked else None
 
@@ -900,7 +906,7 @@ class FinishReview:
             command = ""  # Python tests, and only text files changed (a README): nothing they check
         result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
-            tail = "\n".join(result.output.strip().splitlines()[-15:])[-1500:]
+            tail = _tail(result.output, 15)
             shown = "the test files' tests" if command == PYTEST else f"`{command}`"
             return render("finish_problem_tests_fail", command=shown, output=tail)
         if result is None or result.ok:
@@ -928,7 +934,7 @@ class FinishReview:
         result = await self._run_tests(command, history) if command else None
         if result is None or result.ok:
             return ""
-        tail = "\n".join(result.output.strip().splitlines()[-20:])[-2000:]
+        tail = _tail(result.output, 20)
         shown = "the test files' tests" if command == PYTEST else f"`{command}`"
         return render("workspace_tests_fail", command=shown, output=tail)
 
@@ -961,7 +967,7 @@ class FinishReview:
             if result is None:
                 continue
             if _TRACEBACK in result.output or _USAGE_ERROR.search(result.output):
-                tail = "\n".join(result.output.strip().splitlines()[-12:])[-1200:]
+                tail = _tail(result.output, 12)
                 return render("finish_problem_command_fails", command=command, output=tail)
             shown = command.removesuffix(" < /dev/null")
             script = shlex.split(command)[1]

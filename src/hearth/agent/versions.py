@@ -227,7 +227,7 @@ class Versions:
                 continue  # the same request again: the 1.5B copied the file six times out of six
             if not has_time(self.deadline, longest + _CHECK_SECONDS):
                 break  # a version and its checks must end before the turn does
-            if self._spent():
+            if self.state is not None and self.state.budget is not None and self.state.budget.used_up:
                 break  # the session's token budget is used up (the versions counted in it)
             started = time.monotonic()
             try:
@@ -245,11 +245,6 @@ class Versions:
             if await self.write(path, text, n) and not await check():
                 return n + 1
         return 0 if asked else None
-
-    def _spent(self) -> bool:
-        """Whether the session's token budget is used up."""
-        budget = self.state.budget if self.state is not None else None
-        return budget is not None and budget.used >= budget.limit
 
     def _test_file(self, failure: str, path: str) -> tuple[str, str] | None:
         """The first test file the failure names that is in the workspace, with its text."""
