@@ -157,8 +157,10 @@ def test_when_no_version_passes_the_file_is_put_back_and_the_turn_ends_not_done(
     assert res.code == 2, res.stdout[-2000:]
     assert versions == []  # all asked for
     # the first two at the session's temperature (the model's file, then the file as given), the
-    # rest with more randomness
-    assert [r["temperature"] for r in asked][2:] == [0.9] * (COUNT - 2) and asked[0]["temperature"] != 0.9
+    # rest with more randomness: 0.9 and a step for each reply so far that repeated a version
+    # (the second, then the fourth on), at most 1.3
+    assert [r["temperature"] for r in asked][2:] == [1.1, 1.1, 1.3, 1.3][: COUNT - 2]
+    assert asked[0]["temperature"] < 0.9
     writes = [e for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
     assert (
         len([w for w in writes if w.call_id.startswith("hearth-version-")]) == 1
@@ -186,9 +188,9 @@ def test_a_request_answered_with_a_copy_of_its_file_is_not_asked_again(
         asked = version_requests(server)
     # each of the turn's two rounds (the second after the blocked: the first tried nothing): the
     # model's file at the session's temperature, the file as given, then the model's file once
-    # more, hotter
+    # more, hotter (0.9 and a step for each of the two copies before it)
     assert len(asked) == 2 * 3
-    assert "as it was given" in asked[1]["messages"][1]["content"] and asked[2]["temperature"] == 0.9
+    assert "as it was given" in asked[1]["messages"][1]["content"] and asked[2]["temperature"] == 1.3
     assert (workspace / "stats.py").read_text() == WRONG
 
 
@@ -1090,3 +1092,45 @@ def test_the_second_version_of_a_file_the_model_created_is_asked_from_the_task_a
 
 def version_requests_of(server: ScriptedServer, path: str) -> list[dict[str, Any]]:
     return [r for r in server.requests if f"Reply with the complete {path}" in json.dumps(r["messages"][:2])]
+
+
+def test_a_version_with_a_test_of_itself_appended_is_written_without_the_test_and_kept(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's versions of an exercise often ended with a test of it: `from stats import
+    median`, a `check()` and a call of it. Such a module imports itself (the write tool refuses
+    it) or calls what it does not define; the version was lost however right its function was.
+    Hearth takes the test off and tries the function."""
+    setup(workspace)
+    appended = (
+        MEDIAN_FIXED
+        + "\n\nfrom stats import median\n\n\ndef check(candidate):\n"
+        + "    assert candidate([1, 2]) == 1.5\n\n\ncheck(median)\n"
+    )
+    script = [*wrote("stats.py", WRONG), act("finish", summary="Fixed median().")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes[ROUTE] = [fenced(appended)]
+        res = run(hearth, server, workspace, TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    assert "version 1" in version_notices(workspace)[0].text
+
+
+def test_a_reply_repeating_a_version_tried_makes_the_next_request_hotter(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """At 0.9 the 1.5B answered a version request with the same file three times running, each
+    costing a reply's time and trying nothing new. Each repeat makes the next request hotter, up
+    to a bound; a new file does not."""
+    setup(workspace)
+    script = [*wrote("stats.py", WRONG), act("finish", summary="Fixed median().")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        # a new version (tried, fails), then the same one again and again
+        server.routes[ROUTE] = [fenced(ALSO_WRONG)] * COUNT
+        assert run(hearth, server, workspace, TASK).code == 2
+        temperatures = [r["temperature"] for r in version_requests(server)]
+    # the first at the session's, the file as given at the session's too, then 0.9 with one
+    # repeat so far (the second reply) plus a step for each further repeat, to the bound
+    assert len(temperatures) == COUNT
+    assert temperatures[0] == temperatures[1] < 0.9
+    assert temperatures[2:] == [1.1, 1.3, 1.3, 1.3][: COUNT - 2]

@@ -19,6 +19,8 @@ such a round passed nothing in 45 held-out runs).
 When the file was shown with the task and the model has changed it since, the second version is
 asked from the file as it was shown (not the model's wrong one): the 1.5B's versions of its own
 wrong file kept its mistake, where one request from the exercise as given is what aider sends.
+A reply repeating a version already tried makes the next request hotter (`HOTTER`), and a test
+of itself a version ends with is taken off before it is tried (agent/scaffold).
 At most `COUNT` versions a round, each only while the turn has time for it and the session's
 token budget lasts, at most `ROUNDS` rounds in a turn (a second only after a round that tried
 nothing: its replies copied the file or broke), and only where the policy lets a write through
@@ -42,6 +44,7 @@ from hearth.agent.dispatch import Dispatcher
 from hearth.agent.docstrings import docstrings_back, without_docstrings
 from hearth.agent.leftovers import renamed
 from hearth.agent.policy import Decision
+from hearth.agent.scaffold import without_scaffold
 from hearth.agent.state import SessionState
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
@@ -62,6 +65,11 @@ COUNT = 6
 # (agent/done); a second comes only after a round whose replies could not be tried
 ROUNDS = 2
 TEMPERATURE = 0.9  # after the first: the same request at a low temperature gives the same file
+# Each reply that repeats a version already tried makes the next request this much hotter, up to
+# HOTTEST: at 0.9 the 1.5B answered a version request with the same file three times running (on
+# llama.cpp, with its own seed each time), so half a round tried nothing new
+HOTTER = 0.2
+HOTTEST = 1.3
 _MAX_LINES = 200  # a longer file is not written whole by a small model well; left to the model
 _MAX_TEST_LINES = 150
 # the time one version is taken to need before one was timed (the 1.5B on 2 cores: a prompt of
@@ -218,7 +226,7 @@ class Versions:
     ) -> int | None:
         """The number (from 1) of the first version the checks pass, written in the workspace; 0
         when none did; None when there was no time to ask for one. `seen` gets each text tried."""
-        longest, asked = _FIRST_SECONDS, 0
+        longest, asked, repeats = _FIRST_SECONDS, 0, 0
         original = tries.current
         copied: set[str] = set()  # the files shown in requests answered with a copy of that file
         for n in range(tries.count):
@@ -231,7 +239,7 @@ class Versions:
                 break  # the session's token budget is used up (the versions counted in it)
             started = time.monotonic()
             try:
-                reply = await until(self.deadline, self._ask(path, task, tries, n))
+                reply = await until(self.deadline, self._ask(path, task, tries, n, repeats))
             except (DeadlinePassed, TimeoutError):
                 break  # the turn's end came first
             longest = max(longest if asked else 0.0, time.monotonic() - started)
@@ -240,6 +248,7 @@ class Versions:
             if text is None or _code(text, path) in seen:
                 if n >= 1 and text is not None and text in (shown[0], original, tries.start):  # a copy
                     copied.add(shown[0])
+                repeats += text is not None
                 continue
             seen.add(_code(text, path))
             if await self.write(path, text, n) and not await check():
@@ -271,9 +280,10 @@ class Versions:
                 return rel, text
         return None
 
-    async def _ask(self, path: str, task: str, tries: _Tries, number: int) -> str:
+    async def _ask(self, path: str, task: str, tries: _Tries, number: int, repeats: int = 0) -> str:
         """One version (see `_Tries.shown`): the first at the session's temperature, the others
-        at a higher one, except one asked from the file as shown with the task (its first)."""
+        at a higher one, except one asked from the file as shown with the task (its first); hotter
+        by `HOTTER` for each of the `repeats` replies so far that repeated a version tried."""
         shown, spec, fresh = _shown(path, tries, number)
         tests = tries.tests
         template = (
@@ -294,9 +304,7 @@ class Versions:
                 Message(role="system", content=render("version_system")),
                 Message(role="user", content=content),
             ],
-            temperature=self.temperature
-            if number == 0 or fresh
-            else max(TEMPERATURE, self.temperature or 0.0),
+            temperature=self.temperature if number == 0 or fresh else _hotter(self.temperature, repeats),
             max_tokens=self.max_tokens,
             extra=dict(self.extra or {}),
         )
@@ -329,8 +337,11 @@ class Versions:
             ast.parse(text)
         except (SyntaxError, ValueError):
             return None
-        if is_test_file(path) and not renamed(task) and not same_but_values(text, original):
-            return None  # a test asked to be corrected: its values, never what it checks
+        if is_test_file(path):
+            if not renamed(task) and not same_but_values(text, original):
+                return None  # a test asked to be corrected: its values, never what it checks
+        else:
+            text = without_scaffold(text, original, path, task)
         return docstrings_back(kept_definitions(text, original, task)[0], original)
 
     async def write(self, path: str, text: str, number: int) -> bool:
@@ -371,6 +382,13 @@ def _shown(path: str, tries: _Tries, number: int) -> tuple[str, str, bool]:
         shown, docs = without_docstrings(current)
         return shown, render("version_spec", docs="\n\n".join(docs)) if docs else "", fresh
     return current, "", fresh
+
+
+def _hotter(temperature: float | None, repeats: int) -> float:
+    """The temperature of a version after the first: `TEMPERATURE` (or the session's, when higher),
+    `HOTTER` more for each reply so far that repeated a version, at most `HOTTEST`."""
+    base = max(TEMPERATURE, temperature or 0.0)
+    return round(min(base + HOTTER * repeats, max(HOTTEST, base)), 2)
 
 
 def _code(text: str, path: str) -> str:
