@@ -59,6 +59,10 @@ and `--set heldout13` the thirteenth round's:
 and `--set heldout14` the fourteenth round's:
 
     python bench/exercises.py --set heldout14 --out bench/heldout14/exercises
+
+and `--set heldout15` the fifteenth round's:
+
+    python bench/exercises.py --set heldout15 --out bench/heldout15/exercises
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The twelfth (heldout12): in none of the eleven before, chosen the same way, by reading the problems only.
 # The thirteenth (heldout13): in none of the twelve before, again chosen by reading the problems only.
 # The fourteenth (heldout14): in none of the thirteen before, chosen the same way, by reading the problems only.
+# The fifteenth (heldout15): in none of the fourteen before, again chosen by reading the problems only.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -101,6 +106,7 @@ SETS = {
     "heldout12": (1, 20, 69, 107, 111, 118, 141, 154),
     "heldout13": (33, 84, 91, 101, 103, 120, 144, 158),
     "heldout14": (39, 65, 92, 108, 140, 149, 156, 163),
+    "heldout15": (53, 56, 64, 74, 89, 142, 143, 161),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
