@@ -90,7 +90,9 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The twelfth (heldout12): in none of the eleven before, chosen the same way, by reading the problems only.
 # The thirteenth (heldout13): in none of the twelve before, again chosen by reading the problems only.
 # The fourteenth (heldout14): in none of the thirteen before, chosen the same way, by reading the problems only.
-# The fifteenth (heldout15): in none of the fourteen before, again chosen by reading the problems only.
+# The fifteenth (heldout15): in none of the fourteen before, again chosen by reading the problems only;
+# four first chosen (53, 56, 142, 161) share a function name, and so a prompt, with an earlier
+# round's problem, and were replaced by short ones whose names are new (75, 83, 106, 125).
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -106,7 +108,7 @@ SETS = {
     "heldout12": (1, 20, 69, 107, 111, 118, 141, 154),
     "heldout13": (33, 84, 91, 101, 103, 120, 144, 158),
     "heldout14": (39, 65, 92, 108, 140, 149, 156, 163),
-    "heldout15": (53, 56, 64, 74, 89, 142, 143, 161),
+    "heldout15": (64, 74, 75, 83, 89, 106, 125, 143),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
