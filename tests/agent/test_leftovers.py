@@ -7,6 +7,7 @@ from pathlib import Path
 from hearth.agent.body import kept_definitions
 from hearth.agent.leftovers import (
     added,
+    alike_renamed,
     leftover_problem,
     missing_added,
     only_renames,
@@ -247,3 +248,68 @@ def test_a_hyphenated_name_is_renamed_as_a_whole_word() -> None:
         '<a class="btn btn-main">Go</a> <a class="btn-primary-wide">Call</a>\n.btn-main:hover {}\n'
     )
     assert renamed("Rename notes.txt to NOTES.md") == []
+
+
+PUBLISH = """\"\"\"python3 publish.py --out DIR [--out-format html|txt] PAGE...\"\"\"
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--out", required=True)
+parser.add_argument("--out-format", default="html")
+args = parser.parse_args()
+print(args.out, args.out_format, args.outline if hasattr(args, "outline") else "")
+"""
+OPTION_TASK = "Rename the --out option of publish.py to --dest, in publish.py and in README.md."
+
+
+def test_a_long_option_renamed_takes_the_attribute_argparse_reads_it_into_and_no_other_option() -> None:
+    """ "Rename the --out option ... to --dest" was read as no rename at all (an option is no
+    identifier), so nothing judged a rename that also renamed `--out-format`."""
+    assert renamed(OPTION_TASK) == [("--out", "--dest")] and only_renames(OPTION_TASK)
+    assert renamed("Rename the -o flag to -d in tool.py.") == [("-o", "-d")]
+    text = renamed_text(OPTION_TASK, PUBLISH)
+    assert '"--dest", required=True' in text and "--dest DIR [--out-format" in text
+    assert "print(args.dest, args.out_format, args.outline" in text  # argparse's `dest`, no other
+    assert '"--out-format"' in text and '--out"' not in text
+
+
+def test_a_name_holding_the_old_name_renamed_with_it_is_said_to_the_model(tmp_path: Path) -> None:
+    over = PUBLISH.replace("--out", "--dest").replace("args.out", "args.dest")
+    (tmp_path / "publish.py").write_text(over)
+    found = alike_renamed(OPTION_TASK, {"publish.py": PUBLISH}, tmp_path)
+    assert "`--out-format` in publish.py became `--dest-format`" in found and "only `--out`" in found
+    # the rename as an editor makes it: nothing to say
+    (tmp_path / "publish.py").write_text(renamed_text(OPTION_TASK, PUBLISH))
+    assert alike_renamed(OPTION_TASK, {"publish.py": PUBLISH}, tmp_path) == ""
+    # the attribute alone renamed with it
+    (tmp_path / "publish.py").write_text(
+        renamed_text(OPTION_TASK, PUBLISH).replace("args.out_format", "args.dest_format")
+    )
+    assert "`out_format` in publish.py became `dest_format`" in alike_renamed(
+        OPTION_TASK, {"publish.py": PUBLISH}, tmp_path
+    )
+    # a look-alike setting the task asks to rename as well is the task's
+    task = "Rename the setting max_items to page_size, and max_items_in_search to page_size_in_search."
+    (tmp_path / "app.py").write_text("page_size = 3\npage_size_in_search = 5\n")
+    shown = {"app.py": "max_items = 3\nmax_items_in_search = 5\n"}
+    assert alike_renamed(task, shown, tmp_path) == ""
+    task = "Rename the setting max_items to page_size in app.py."
+    assert "`max_items_in_search` in app.py became `page_size_in_search`" in alike_renamed(
+        task, shown, tmp_path
+    )
+
+
+def test_a_plain_word_said_with_its_value_is_a_name_to_add(tmp_path: Path) -> None:
+    """Asked for three changes to Cargo.toml, one of them "add serde = { ... } to the
+    dependencies", the 1.5B made the first, wrote the file back unchanged after the checklist and
+    finished again: exit 0 with serde nowhere. A plain word said as a key with its value is a name
+    the file must then hold."""
+    task = (
+        'In Cargo.toml, set the version to 0.4.0, and add serde = { version = "1" } to the '
+        "dependencies. Add 2 to the count == 3 check."
+    )
+    assert added(task) == ["serde"]
+    (tmp_path / "Cargo.toml").write_text('[package]\nversion = "0.4.0"\n\n[dependencies]\nclap = "4"\n')
+    assert "serde" in missing_added(task, tmp_path, ["Cargo.toml"])
+    (tmp_path / "Cargo.toml").write_text('[dependencies]\nclap = "4"\nserde = { version = "1" }\n')
+    assert missing_added(task, tmp_path, ["Cargo.toml"]) == ""

@@ -1750,3 +1750,62 @@ def test_a_command_the_task_says_is_wrong_that_prints_the_same_as_before_goes_ba
     assert "still prints exactly what it printed before any change" in notice.text
     assert "10 km = 16.09 miles" in notice.text
     assert "/ 1.609344" in (workspace / "units.py").read_text()
+
+
+PUBLISH = '''"""python3 publish.py --out DIR [--out-format html|txt] PAGE..."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--out", required=True)
+parser.add_argument("--out-format", default="html")
+parser.add_argument("pages", nargs="+")
+args = parser.parse_args()
+for page in args.pages:
+    print(f"{page} -> {args.out}/{page}.{args.out_format}")
+'''
+OPTION_TASK = "Rename the --out option of publish.py to --dest. The other options keep their names."
+
+
+def _publish(ws: Path, *args: str) -> str:
+    run_it = [sys.executable, "publish.py", *args]
+    return subprocess.run(run_it, cwd=ws, capture_output=True, text=True, check=False).stdout
+
+
+def test_a_whole_file_write_renaming_a_look_alike_option_too_is_written_as_the_rename_alone(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to rename `--out` to `--dest`, the 1.5B rewrote the script with `--out-format` as
+    `--dest-format` too, and finished: exit 0 over a script whose other option was gone. An
+    option is a name to rename like any other: the write is the file with `--out` renamed, and
+    `args.out` with it, nothing else."""
+    (workspace / "publish.py").write_text(PUBLISH)
+    over = PUBLISH.replace("--out", "--dest").replace("args.out", "args.dest")
+    script = [*wrote("publish.py", over), act("finish", summary="Renamed --out to --dest.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, OPTION_TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert _publish(workspace, "--dest", "site", "--out-format", "txt", "a") == "a -> site/a.txt\n"
+    text = (workspace / "publish.py").read_text()
+    assert '"--out-format"' in text and '"--out"' not in text and "--dest-format" not in text
+
+
+def test_edits_renaming_a_look_alike_option_too_go_back_to_the_model(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The same over-rename made with edits: the finish goes back naming the option that lost its
+    name; put back, the finish stands."""
+    (workspace / "publish.py").write_text(PUBLISH)
+    script = [
+        act("edit", path="publish.py", old="--out", new="--dest", replace_all=True),
+        act("edit", path="publish.py", old="args.out", new="args.dest", replace_all=True),
+        act("finish", summary="Renamed --out to --dest."),
+        act("edit", path="publish.py", old="--dest-format", new="--out-format", replace_all=True),
+        act("edit", path="publish.py", old="args.dest_format", new="args.out_format", replace_all=True),
+        act("finish", summary="Renamed --out to --dest; --out-format kept."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, OPTION_TASK, **NO_VERSIONS)
+        told = json.dumps(server.requests[3]["messages"])
+    assert res.code == 0, res.stdout[-2000:]
+    assert "`--out-format` in publish.py became `--dest-format`" in told
+    assert _publish(workspace, "--dest", "site", "a") == "a -> site/a.html\n"

@@ -183,7 +183,7 @@ def test_a_request_answered_with_a_copy_of_its_file_is_not_asked_again(
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         # each request copies the file it shows: the model's (WRONG), then the file as given
-        replies = [fenced(WRONG), fenced(MEDIAN_BUG)] * 2
+        replies: list[ScriptItem] = [fenced(WRONG), fenced(MEDIAN_BUG)] * 2
         server.routes[ROUTE] = replies
         run(hearth, server, workspace, TASK)
         asked = version_requests(server)

@@ -100,6 +100,7 @@ from hearth.agent.commits import (
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
 from hearth.agent.leftovers import (
+    alike_renamed,
     leftover_problem,
     missing_added,
     only_renames,
@@ -880,11 +881,13 @@ class FinishReview:
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
         named = asked_names(task) + bare_names(task, root)
+        shown = {os.path.normpath(n): t for n, t in shown_texts(history).items()}
         found = (
             file_not_moved(task, root)
             or asked_unchanged(history, turn, self.dispatcher, kept)
             or leftover_problem(task, root, named)
-            or no_test_added(task, root, {os.path.normpath(n): t for n, t in shown_texts(history).items()})
+            or alike_renamed(task, shown, root)
+            or no_test_added(task, root, shown)
         )
         if found:
             return found
@@ -907,8 +910,8 @@ class FinishReview:
         result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
             tail = _tail(result.output, 15)
-            shown = "the test files' tests" if command == PYTEST else f"`{command}`"
-            return render("finish_problem_tests_fail", command=shown, output=tail)
+            said = "the test files' tests" if command == PYTEST else f"`{command}`"
+            return render("finish_problem_tests_fail", command=said, output=tail)
         if result is None or result.ok:
             found = (
                 await self._run_task_commands(history, task)

@@ -29,14 +29,15 @@ from hearth.prompts import render
 # its kind (field, parameter, ...) reads as a name even when it is a plain word
 _KINDS = (
     r"field|attribute|property|parameter|argument|function|method|class|constant|variable|key|"
-    r"column|setting|option|module|dataclass"
+    r"column|setting|option|flag|module|dataclass"
 )
-# a name: an identifier, or words joined by hyphens (a CSS class `btn-primary`, an option)
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"
+# a name: an identifier, or words joined by hyphens (a CSS class `btn-primary`), or a command-line
+# option (`--out`, `-o`)
+_NAME = r"(?:--?)?[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"
 # "the environment variable NOTIFY_KEY": a kind may come after a word of its own
 _RENAME = re.compile(
     rf"\brename\s+(?:(?:the|a|an)\s+)?(?:(?P<kind>{_KINDS})\s+|\w+\s+(?:(?P<kind2>{_KINDS})\s+)?)?"
-    rf"[`'\"]?(?P<old>{_NAME})[`'\"]?"
+    rf"[`'\"]?(?P<old>{_NAME})[`'\"]?(?:\s+(?:{_KINDS})\b)?"
     rf"(?:\s+(?:of|in|on)\s+(?:the\s+)?[\w.]+(?:\s+(?:{_KINDS}))?"
     r"(?:(?:\s*,\s*|\s+and\s+)(?!to\b)[\w.]+)*)?"
     rf"\s+(?:to|into|as)\s+[`'\"]?(?P<new>{_NAME})[`'\"]?",
@@ -157,9 +158,10 @@ def removed(task: str) -> list[str]:
 
 
 def added(task: str) -> list[str]:
-    """The names the task says to add: quoted, an option, an ini section, or a word with an
-    underscore or a digit inside (`py312`, `MAX_SIZE`); never a file's name, a number or a plain
-    word ("add a test"). And the new text of a change, in backticks (see `_BECOMES`)."""
+    """The names the task says to add: quoted, an option, an ini section, a word with an
+    underscore or a digit inside (`py312`, `MAX_SIZE`), or one said with its value (`serde = ...`);
+    never a file's name, a number or a plain word ("add a test"). And the new text of a change, in
+    backticks (see `_BECOMES`)."""
     found: list[str] = []
     for m in _ADD.finditer(task):
         quoted = next((g for g in m.groups()[:3] if g), None)
@@ -167,7 +169,10 @@ def added(task: str) -> list[str]:
         if _FILE_LIKE.search(name) or name.isdigit():
             continue
         plain = m.group(6) is not None
-        if plain and not (_distinctive(name) or any(c.isdigit() for c in name[1:])):
+        # a plain word said as a key with its value ("add serde = { version = \"1\" } to the
+        # dependencies", "add timeout = 30") is a name too
+        key = re.match(r"\s*=(?!=)", task[m.end() :]) is not None
+        if plain and not (_distinctive(name) or any(c.isdigit() for c in name[1:]) or key):
             continue
         if name not in found:
             found.append(name)
@@ -229,12 +234,75 @@ def rest_of_rename(
 
 def renamed_text(task: str, text: str) -> str:
     """`text` with each old name the task renames replaced by its new name, as a word and in the
-    tests' names."""
+    tests' names; for a long option (`--out` to `--dest`), also the attribute argparse reads it
+    into (`args.out` to `args.dest`), and no other option holding it (`--out-format`)."""
     for old, new in renamed(task):
         word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
         in_test = re.compile(rf"\b(test_\w*?)(?<![A-Za-z0-9]){re.escape(old)}(?![A-Za-z0-9])")
         text = in_test.sub(rf"\g<1>{new}", word.sub(new, text))
+        attributes = _attributes(old, new)
+        if attributes:
+            read = re.compile(rf"(?<![\w.])({_NAMESPACES})\.{re.escape(attributes[0])}(?!\w)")
+            text = read.sub(rf"\g<1>.{attributes[1]}", text)
     return text
+
+
+# what a script's parsed options are usually called: `args.out`
+_NAMESPACES = r"args|opts|options|ns|namespace|arguments|parsed|params"
+
+
+def _attributes(old: str, new: str) -> tuple[str, str] | None:
+    """The attributes argparse reads two long options into (`--dry-run`: `dry_run`), or None
+    when the rename is not of a long option to another."""
+    if not (old.startswith("--") and new.startswith("--")):
+        return None
+    return old[2:].replace("-", "_"), new[2:].replace("-", "_")
+
+
+def alike_renamed(task: str, shown: Mapping[str, str], root: Path) -> str:
+    """What the finish review says when a name holding an old name of a rename as a part
+    (`--out-format` beside `--out`, `max_items_in_search` beside `max_items`) was in a file as
+    shown with the task, is gone from it now, and stands there renamed with it (`--dest-format`),
+    though the task does not ask for that name; "" when no such name."""
+    for old, new in renamed(task):
+        attributes = _attributes(old, new)
+        pairs = [(old, new), *([attributes] if attributes else [])]
+        for path, before in shown.items():
+            now = read_text_file(root / path) if _regular(root / path) else None
+            if now is None:
+                continue
+            for part_old, part_new in pairs:
+                alike = _alike(part_old, part_new, before, now, task)
+                if alike:
+                    return render(
+                        "finish_problem_alike_renamed",
+                        alike=alike,
+                        renamed=alike.replace(part_old, part_new),
+                        path=path,
+                        old=old,
+                        new=new,
+                    )
+    return ""
+
+
+def _alike(old: str, new: str, before: str, now: str, task: str) -> str:
+    """A name of `before` holding `old` as a part (between `-`, `_` or its ends) that is gone
+    from `now`, where it stands with `new` in its place; "" when none."""
+    part = re.compile(rf"(?:^|[_-]){re.escape(old.lstrip('-'))}(?:[_-]|$)")
+    for name in dict.fromkeys(re.findall(r"-{0,2}[A-Za-z_][\w-]*\w", before)):
+        if name == old or not part.search(name.lstrip("-")) or old not in name:
+            continue
+        if renamed_text(task, name) != name:
+            continue  # the rename's own (a test's name, `test_calc_bmi_works`)
+        changed = name.replace(old, new)
+        if (
+            not _stands_in(name, now)
+            and _stands_in(changed, now)
+            and not _stands_in(changed, before)
+            and not _stands_in(changed, task)
+        ):
+            return name
+    return ""
 
 
 def _stands_in(name: str, text: str) -> bool:
