@@ -11,6 +11,7 @@ from hearth.agent.leftovers import (
     leftover_problem,
     missing_added,
     only_renames,
+    read_text_file,
     removed,
     renamed,
     renamed_text,
@@ -273,29 +274,33 @@ def test_a_long_option_renamed_takes_the_attribute_argparse_reads_it_into_and_no
     assert '"--out-format"' in text and '--out"' not in text
 
 
+def _now(root: Path, shown: dict[str, str]) -> dict[str, str | None]:
+    return {path: read_text_file(root / path) for path in shown}
+
+
 def test_a_name_holding_the_old_name_renamed_with_it_is_said_to_the_model(tmp_path: Path) -> None:
     over = PUBLISH.replace("--out", "--dest").replace("args.out", "args.dest")
     (tmp_path / "publish.py").write_text(over)
-    found = alike_renamed(OPTION_TASK, {"publish.py": PUBLISH}, tmp_path)
+    found = alike_renamed(OPTION_TASK, {"publish.py": PUBLISH}, _now(tmp_path, {"publish.py": PUBLISH}))
     assert "`--out-format` in publish.py became `--dest-format`" in found and "only `--out`" in found
     # the rename as an editor makes it: nothing to say
     (tmp_path / "publish.py").write_text(renamed_text(OPTION_TASK, PUBLISH))
-    assert alike_renamed(OPTION_TASK, {"publish.py": PUBLISH}, tmp_path) == ""
+    assert alike_renamed(OPTION_TASK, {"publish.py": PUBLISH}, _now(tmp_path, {"publish.py": PUBLISH})) == ""
     # the attribute alone renamed with it
     (tmp_path / "publish.py").write_text(
         renamed_text(OPTION_TASK, PUBLISH).replace("args.out_format", "args.dest_format")
     )
     assert "`out_format` in publish.py became `dest_format`" in alike_renamed(
-        OPTION_TASK, {"publish.py": PUBLISH}, tmp_path
+        OPTION_TASK, {"publish.py": PUBLISH}, _now(tmp_path, {"publish.py": PUBLISH})
     )
     # a look-alike setting the task asks to rename as well is the task's
     task = "Rename the setting max_items to page_size, and max_items_in_search to page_size_in_search."
     (tmp_path / "app.py").write_text("page_size = 3\npage_size_in_search = 5\n")
     shown = {"app.py": "max_items = 3\nmax_items_in_search = 5\n"}
-    assert alike_renamed(task, shown, tmp_path) == ""
+    assert alike_renamed(task, shown, _now(tmp_path, shown)) == ""
     task = "Rename the setting max_items to page_size in app.py."
     assert "`max_items_in_search` in app.py became `page_size_in_search`" in alike_renamed(
-        task, shown, tmp_path
+        task, shown, _now(tmp_path, shown)
     )
 
 

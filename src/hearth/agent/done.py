@@ -886,7 +886,7 @@ class FinishReview:
             file_not_moved(task, root)
             or asked_unchanged(history, turn, self.dispatcher, kept)
             or leftover_problem(task, root, named)
-            or alike_renamed(task, shown, root)
+            or alike_renamed(task, shown, {p: current_text(self.dispatcher.context.paths, p) for p in shown})
             or no_test_added(task, root, shown)
         )
         if found:

@@ -259,25 +259,24 @@ def _attributes(old: str, new: str) -> tuple[str, str] | None:
     return old[2:].replace("-", "_"), new[2:].replace("-", "_")
 
 
-def alike_renamed(task: str, shown: Mapping[str, str], root: Path) -> str:
+def alike_renamed(task: str, shown: Mapping[str, str], now: Mapping[str, str | None]) -> str:
     """What the finish review says when a name holding an old name of a rename as a part
     (`--out-format` beside `--out`, `max_items_in_search` beside `max_items`) was in a file as
-    shown with the task, is gone from it now, and stands there renamed with it (`--dest-format`),
-    though the task does not ask for that name; "" when no such name."""
+    shown with the task (`shown`), is gone from it now (`now`: the same files' texts as they are,
+    read by the caller), and stands there renamed with it (`--dest-format`), though the task does
+    not ask for that name; "" when no such name."""
     for old, new in renamed(task):
         attributes = _attributes(old, new)
-        pairs = [(old, new), *([attributes] if attributes else [])]
-        for path, before in shown.items():
-            now = read_text_file(root / path) if _regular(root / path) else None
-            if now is None:
-                continue
-            for part_old, part_new in pairs:
-                alike = _alike(part_old, part_new, before, now, task)
+        for part_old, part_new in [(old, new), *([attributes] if attributes else [])]:
+            for path, before in shown.items():
+                text = now.get(path)
+                alike = _alike(part_old, part_new, before, text, task) if text is not None else ""
                 if alike:
+                    renamed_alike = alike.replace(part_old, part_new)
                     return render(
                         "finish_problem_alike_renamed",
                         alike=alike,
-                        renamed=alike.replace(part_old, part_new),
+                        renamed=renamed_alike,
                         path=path,
                         old=old,
                         new=new,

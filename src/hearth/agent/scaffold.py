@@ -33,7 +33,8 @@ def without_scaffold(text: str, original: str, path: str, task: str) -> str:
     had = {_key(node) for node in old.body}
     module = Path(path).stem
     dropped = _test_definitions(new, had, task)
-    drop = [n for n in new.body if n in dropped or _scaffold(n, dropped, had, module)]
+    names = {d.name for d in dropped if isinstance(d, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    drop = [n for n in new.body if n in dropped or _scaffold(n, names, had, module)]
     kept = [n for n in new.body if n not in drop]
     used = {n.id for node in kept for n in ast.walk(node) if isinstance(n, ast.Name)}
     # a test function something kept still calls stays (its caller is not only a test)
@@ -67,9 +68,9 @@ def _test_definitions(tree: ast.Module, had: set[str], task: str) -> set[ast.stm
     }
 
 
-def _scaffold(node: ast.stmt, dropped: set[ast.stmt], had: set[str], module: str) -> bool:
+def _scaffold(node: ast.stmt, names: set[str], had: set[str], module: str) -> bool:
     """A new top-level statement that only tests: an import of the module itself, an `assert`, a
-    call of a dropped test function, or an `if __name__ == "__main__":` block of those."""
+    call of a dropped test function (`names`), or an `if __name__ == "__main__":` block of those."""
     if _key(node) in had:
         return False
     if isinstance(node, ast.ImportFrom):
@@ -78,11 +79,10 @@ def _scaffold(node: ast.stmt, dropped: set[ast.stmt], had: set[str], module: str
         return any(alias.name == module for alias in node.names)
     if isinstance(node, ast.Assert):
         return True
-    names = {d.name for d in dropped if isinstance(d, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         return _calls_test(node.value, names)
     if isinstance(node, ast.If) and _is_main(node) and not node.orelse:
-        return all(_scaffold(child, dropped, had, module) or _runs_tests(child, names) for child in node.body)
+        return all(_scaffold(child, names, had, module) or _runs_tests(child, names) for child in node.body)
     return False
 
 
