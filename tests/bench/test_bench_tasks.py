@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from hearth.bench.runners import hearth_runner
 from hearth.bench.suite import run_suite
-from hearth.bench.tasks import check, load_tasks, prepare
+from hearth.bench.tasks import BenchTask, check, load_tasks, prepare
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from support import ROOT
 
@@ -193,3 +195,30 @@ def test_side_by_side_table(tmp_path: Path) -> None:
     assert "| t1 | 1/1 (100 prefill) | 0/1 (900 prefill) |" in table
     assert "| t2 | 0/1 (300 prefill) | - |" in table
     assert "**50%** pass" in table and "200 prefill tokens/task" in table
+
+
+def test_a_check_keeps_pytest_temporary_folders_of_its_own(tmp_path: Path) -> None:
+    """pytest deletes older numbered folders under the temporary root when it exits: a check
+    sharing the system's root with other checks (or the test run around it) can lose its folders
+    or wait on another's clean-up. Each check has a root of its own, gone once it is judged."""
+    folder = tmp_path / "task"
+    (folder / "template").mkdir(parents=True)
+    (folder / "template" / "test_where.py").write_text(
+        "def test_where(tmp_path):\n    open('where.txt', 'w').write(str(tmp_path))\n"
+    )
+    task = BenchTask(
+        name="where",
+        folder=folder,
+        prompt="-",
+        check="set -e\npython3 -m pytest -q -p no:cacheprovider test_where.py\n",
+        timeout=60.0,
+        setup="",
+        expect_exit=None,
+    )
+    ws = prepare(task)
+    passed, output = check(task, ws, exit_code=0)
+    assert passed, output
+    used = Path((ws / "where.txt").read_text())
+    shared = Path(tempfile.gettempdir()).resolve() / f"pytest-of-{getpass.getuser()}"
+    assert shared not in used.parents, f"the check's pytest used the shared root: {used}"
+    assert not used.exists(), "the check's temporary root outlived the check"

@@ -5,6 +5,7 @@ workspace afterwards; exit 0 means pass. It sees the agent's exit code as $HEART
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -58,7 +59,8 @@ def _tool_env() -> dict[str, str]:
     shim.mkdir(exist_ok=True)
     link = shim / "python3"
     if not link.exists():
-        link.symlink_to(sys.executable)
+        with contextlib.suppress(FileExistsError):  # another check made it meanwhile
+            link.symlink_to(sys.executable)
     return {
         **os.environ,
         "PATH": f"{shim}:{os.environ.get('PATH', '')}",
@@ -74,16 +76,36 @@ def prepare(task: BenchTask) -> Path:
     ws = Path(tempfile.mkdtemp(prefix=f"hearth-task-{task.name}-"))
     shutil.copytree(task.folder / "template", ws, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".keep"))
     if task.setup:
-        subprocess.run(
-            ["/bin/sh", "-c", task.setup], cwd=ws, env=_tool_env(), check=True, capture_output=True
-        )
+        with tempfile.TemporaryDirectory(prefix="hearth-setup-") as tmp:
+            subprocess.run(
+                ["/bin/sh", "-c", task.setup],
+                cwd=ws,
+                env={**_tool_env(), **_own_temp(tmp)},
+                stdin=subprocess.DEVNULL,
+                check=True,
+                capture_output=True,
+            )
     return ws
 
 
+def _own_temp(folder: str) -> dict[str, str]:
+    """A temporary root for one setup or check. pytest keeps its `tmp_path` folders in numbered
+    folders under the temporary root and, when it exits, deletes the older ones: checks sharing
+    the system's root (other checks, a test run around them) step on each other's folders."""
+    return {"TMPDIR": folder, "PYTEST_DEBUG_TEMPROOT": folder}
+
+
 def check(task: BenchTask, ws: Path, exit_code: int | None) -> tuple[bool, str]:
-    env = {**_tool_env(), "HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
-    proc = subprocess.run(
-        ["/bin/sh", "-c", task.check], cwd=ws, env=env, capture_output=True, text=True, timeout=120
-    )
+    with tempfile.TemporaryDirectory(prefix="hearth-check-") as tmp:
+        env = {**_tool_env(), **_own_temp(tmp), "HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
+        proc = subprocess.run(
+            ["/bin/sh", "-c", task.check],
+            cwd=ws,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     passed = proc.returncode == 0 and (task.expect_exit is None or exit_code == task.expect_exit)
     return passed, (proc.stdout + proc.stderr)[-500:]
