@@ -1809,3 +1809,80 @@ def test_edits_renaming_a_look_alike_option_too_go_back_to_the_model(
     assert res.code == 0, res.stdout[-2000:]
     assert "`--out-format` in publish.py became `--dest-format`" in told
     assert _publish(workspace, "--dest", "site", "a") == "a -> site/a.html\n"
+
+
+def test_a_file_to_bring_back_written_anew_goes_back_with_git_checkout(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to bring back a file a commit deleted, the 1.5B wrote a helpers.py of its own and
+    committed it with the message asked (exit 0). The finish goes back with the commit that
+    deleted it and how to get it back. Git writing a file from its history asks a person, and
+    this run has none: the run ends blocked (3), not 0 over a file that is not the one asked."""
+    tidy, original = _deleted_helpers(workspace)
+    script = [
+        *wrote("helpers.py", "def mean(xs):\n    return sum(xs) / len(xs)\n"),
+        act("git_add", paths=["helpers.py"]),
+        act("git_commit", message="Bring back helpers.py"),
+        act("finish", summary="Brought back helpers.py."),
+        act("shell", command=f"git checkout {tidy[:7]}^ -- helpers.py"),
+        act("blocked", reason="git checkout needs a person's approval."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, BRING_BACK)
+        assert res.code == 3, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert f"not the file commit {tidy[:7]} deleted" in notice.text
+    assert f"git checkout {tidy[:7]}^ -- helpers.py" in notice.text
+    assert "--amend" in notice.text
+    assert (workspace / "helpers.py").read_text() != original
+
+
+def test_a_file_brought_back_as_it_was_finishes(hearth: HearthCli, workspace: Path) -> None:
+    _, original = _deleted_helpers(workspace)
+    script = [
+        *wrote("helpers.py", original),
+        act("git_add", paths=["helpers.py"]),
+        act("git_commit", message="Bring back helpers.py"),
+        act("finish", summary="Brought back helpers.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, BRING_BACK)
+        assert res.code == 0, res.stdout[-2000:]
+    assert notices(workspace) == []
+    assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Bring back helpers.py", "Tidy up"]
+
+
+BRING_BACK = (
+    "The commit 'Tidy up' deleted helpers.py, but main.py still needs it. Bring back helpers.py "
+    "as it was and commit it with the message 'Bring back helpers.py'."
+)
+
+
+def _deleted_helpers(workspace: Path) -> tuple[str, str]:
+    """A repository whose commit 'Tidy up' deleted helpers.py: that commit, and the file deleted."""
+    init_repo(workspace)
+    original = "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return total(xs) / len(xs)\n"
+    (workspace / "helpers.py").write_text(original)
+    (workspace / "main.py").write_text("from helpers import mean\nprint(mean([1, 2, 3]))\n")
+    git(workspace, "add", ".")
+    git(workspace, "commit", "-qm", "Start")
+    git(workspace, "rm", "-q", "helpers.py")
+    git(workspace, "commit", "-qm", "Tidy up")
+    return git(workspace, "rev-parse", "HEAD").strip(), original
+
+
+def test_a_file_brought_back_is_judged_by_its_hash() -> None:
+    from hearth.agent.commits import not_restored, restore_asked
+
+    task = "Bring back just helpers.py as it was before 'Tidy up' and commit it."
+    assert restore_asked(task, ["helpers.py"]) == ["helpers.py"]
+    assert restore_asked("Restore config.ini from git", ["config.ini"]) == ["config.ini"]
+    assert restore_asked("Commit it with the message 'Restore the logo'", ["logo.png"]) == []
+    assert restore_asked("Fix helpers.py", ["helpers.py"]) == []
+    sha = "c" * 40
+    assert not_restored(f"== {sha}\nmissing\n") == sha
+    old, new = "a" * 40, "b" * 40
+    assert not_restored(f"== {sha}\n{old}\n{new}\n") == sha  # written anew
+    assert not_restored(f"== {sha}\n{old}\n{old}\n") is None  # the same file
+    assert not_restored(f"== {sha}\nfatal: bad object\n") is None
+    assert not_restored("") is None  # no commit deleted it

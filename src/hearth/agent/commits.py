@@ -13,6 +13,11 @@ committed it with the message asked, and finished (exit 0). A commit undoing ano
 the same files by the same counts of lines the other way round (what it added, it removes), so
 when the task asks to undo or revert a commit it quotes, the last commit's per-file counts
 (`git log --numstat`: numbers and names, never the content) must mirror that commit's.
+
+"Bring back just helpers.py as it was before that commit": the 1.5B wrote a helpers.py of its own
+and committed it (exit 0). When the task asks to bring back, restore or recover a file it names,
+and git's history deleted that file, the file now must be the one deleted. Only the two versions'
+hashes are read, never their content.
 """
 
 from __future__ import annotations
@@ -215,3 +220,43 @@ def merged_command(branch: str) -> str:
         f"if git merge-base --is-ancestor {name} HEAD; then echo merged; else echo 'not merged'; fi; "
         "else echo unknown; fi"
     )
+
+
+# "Bring back just helpers.py", "restore config.ini", "recover the deleted notes.md"
+_ASKS_RESTORE = re.compile(
+    r"\b(?:bring(?:s|ing)?\s+(?:\S+\s+){0,2}?back|restor(?:e|ing)|recover|undelete|put\s+back|get\s+back)\b",
+    re.IGNORECASE,
+)
+
+
+def restore_asked(task: str, named: list[str]) -> list[str]:
+    """The files named in the task (`named`) that it asks to bring back, when it asks that."""
+    return named[:3] if _ASKS_RESTORE.search(_QUOTED.sub("", task)) else []
+
+
+def restored_command(path: str) -> str:
+    """A read-only command printing, when a commit in HEAD's history deleted `path`: `== sha` of
+    the last such commit, then `missing` when the file is not there, or the name of the version
+    deleted and of the file now (hashes: git prints no content, runs no filter)."""
+    q = shlex.quote(path)
+    return (
+        f"d=$(git log --diff-filter=D --format=%H -n 1 -- {q}); "
+        'if [ -n "$d" ]; then echo "== $d"; '
+        f"if [ ! -f {q} ]; then echo missing; else "
+        f'git rev-parse --verify --quiet "$d^:"{q}; git hash-object --no-filters -- {q}; '
+        "fi; fi; true"
+    )
+
+
+def not_restored(output: str) -> str | None:
+    """From restored_command's output: the deleting commit when the file is missing or is not
+    the version deleted; None when it is back (or git cannot tell)."""
+    lines = [line.strip() for line in output.strip().splitlines()]
+    if not lines or not lines[0].startswith("== ") or not _SHA.match(lines[0][3:]):
+        return None
+    sha = lines[0][3:]
+    if lines[1:2] == ["missing"]:
+        return sha
+    if len(lines) != 3 or not all(_SHA.match(line) for line in lines[1:]):
+        return None
+    return sha if lines[1] != lines[2] else None

@@ -91,7 +91,10 @@ from hearth.agent.commits import (
     merge_asked,
     merged_command,
     named,
+    not_restored,
     quoted_messages,
+    restore_asked,
+    restored_command,
     squash_asked,
     squash_call,
     squash_command,
@@ -109,6 +112,7 @@ from hearth.agent.leftovers import (
     rest_of_rename,
     undefined_kept,
 )
+from hearth.agent.named_files import named_paths
 from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.removals import rest_of_removal
 from hearth.agent.returns import returns_nothing
@@ -1023,6 +1027,8 @@ class FinishReview:
         commit, a commit brought or undone); "" when nothing."""
         squash = squash_asked(task)
         found = await self._not_squashed(squash, history) if squash is not None else ""
+        if not found:
+            found = await self._not_restored(task, turn, history)
         branch = asked_branch(task)
         if not found and branch and not switched_to(turn, self.dispatcher, branch):
             found = render("finish_problem_branch", branch=branch)
@@ -1037,6 +1043,26 @@ class FinishReview:
         if not found and merge_asked(task):
             found = await self._not_merged(merge_asked(task), history)
         return found
+
+    async def _not_restored(self, task: str, turn: Turn, history: Sequence[Event]) -> str:
+        """The task asks to bring back a file it names that a commit deleted, and the file is
+        missing or not that file (agent/commits): how to get it back. "" when it is back, or git
+        cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        for path in restore_asked(task, named_paths(task)):
+            sha = not_restored(await self._git(restored_command(path), history))
+            if sha is None:
+                continue
+            if committed_last(turn, self.dispatcher):
+                then = "then `git commit --amend --no-edit` (your last commit holds your own version),"
+            else:
+                then = "then commit it if the task asks,"
+            state = (
+                "missing" if not os.path.lexists(self.dispatcher.context.workspace / path) else "another file"
+            )
+            return render("finish_problem_not_restored", path=path, short=sha[:7], state=state, then=then)
+        return ""
 
     async def _not_merged(self, branch: str, history: Sequence[Event]) -> str:
         """The task asks to merge `branch`, and its last commit is not in HEAD's history (the
