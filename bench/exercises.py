@@ -63,6 +63,10 @@ and `--set heldout14` the fourteenth round's:
 and `--set heldout15` the fifteenth round's:
 
     python bench/exercises.py --set heldout15 --out bench/heldout15/exercises
+
+and `--set heldout16` the sixteenth round's:
+
+    python bench/exercises.py --set heldout16 --out bench/heldout16/exercises
 """
 
 from __future__ import annotations
@@ -93,6 +97,8 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # The fifteenth (heldout15): in none of the fourteen before, again chosen by reading the problems only;
 # four first chosen (53, 56, 142, 161) share a function name, and so a prompt, with an earlier
 # round's problem, and were replaced by short ones whose names are new (75, 83, 106, 125).
+# The sixteenth (heldout16): in none of the fifteen before, chosen the same way, by reading the problems
+# only, and none shares its function name with an earlier round's problem.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -109,6 +115,7 @@ SETS = {
     "heldout13": (33, 84, 91, 101, 103, 120, 144, 158),
     "heldout14": (39, 65, 92, 108, 140, 149, 156, 163),
     "heldout15": (64, 74, 75, 83, 89, 106, 125, 143),
+    "heldout16": (6, 76, 93, 113, 117, 126, 134, 147),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."

@@ -1,0 +1,5 @@
+#!/bin/sh
+# A reference solution: proves the check can pass. Never shown to an agent.
+set -e
+git checkout -q vegan
+git rebase -q main
