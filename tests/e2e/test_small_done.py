@@ -1886,3 +1886,40 @@ def test_a_file_brought_back_is_judged_by_its_hash() -> None:
     assert not_restored(f"== {sha}\n{old}\n{old}\n") is None  # the same file
     assert not_restored(f"== {sha}\nfatal: bad object\n") is None
     assert not_restored("") is None  # no commit deleted it
+
+
+def test_a_moves_only_task_is_written_as_the_move_alone(hearth: HearthCli, workspace: Path) -> None:
+    """Held-out run: asked to move parse_price into a new module prices.py, the 1.5B wrote
+    prices.py, then rewrote shop.py with a broken docstring three times until the loop guard
+    stopped it (exit 2). In a moves-only task each write of the move's files is the file with the
+    move made, asked of no model: the scripts print what they printed, and the run ends 0."""
+    from agent.test_moves import IMPORTER, SHOP
+    from agent.test_moves import TASK as MOVE_TASK
+
+    (workspace / "shop.py").write_text(SHOP)
+    (workspace / "importer.py").write_text(IMPORTER)
+    (workspace / "stock.csv").write_text("figs,40p\n")
+    before = [_py(workspace, "shop.py"), _py(workspace, "importer.py", "stock.csv")]
+    script = [
+        act("write", path="prices.py"),
+        act("write", path="shop.py"),
+        act("write", path="importer.py"),
+        act("shell", command="python3 shop.py && python3 importer.py stock.csv"),
+        act("finish", summary="Moved parse_price into prices.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, MOVE_TASK)
+        assert res.code == 0, res.stdout[-2000:]
+    assert notices(workspace) == []
+    assert [_py(workspace, "shop.py"), _py(workspace, "importer.py", "stock.csv")] == before
+    assert "def parse_price" in (workspace / "prices.py").read_text()
+    assert "def parse_price" not in (workspace / "shop.py").read_text()
+    assert "from prices import parse_price" in (workspace / "importer.py").read_text()
+    moved = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "moved"]
+    assert len(moved) == 3 and "move parse_price from shop.py into prices.py" in moved[0].text
+
+
+def _py(workspace: Path, *args: str) -> str:
+    return subprocess.run(
+        [sys.executable, *args], cwd=workspace, capture_output=True, text=True, check=True
+    ).stdout

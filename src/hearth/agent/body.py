@@ -233,6 +233,11 @@ def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[Not
     return None
 
 
+def moved_body(action: ModelResponse, text: str) -> ModelResponse:
+    """The write `action` with `text` as the file's text, asked of no model (agent/moves)."""
+    return replace(action, content=action.content.strip() + f"\n```\n{text}```")
+
+
 def without_body(action: ModelResponse) -> ModelResponse:
     """The write `action` with an empty text: a write refused whatever its text is (of a file the
     task says not to change) costs no request for its text, and goes on to be refused."""

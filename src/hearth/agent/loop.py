@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
@@ -21,6 +22,7 @@ from hearth.agent import verdict
 from hearth.agent.body import (
     current_task,
     current_text,
+    moved_body,
     refused_texts,
     settled,
     with_body,
@@ -40,7 +42,9 @@ from hearth.agent.finish import answer_stop
 from hearth.agent.handsoff import refusal
 from hearth.agent.instructions import NestedInstructions
 from hearth.agent.misplaced import misplaced
+from hearth.agent.moves import move_asked, moved_names, moved_text
 from hearth.agent.offered import offered_tools
+from hearth.agent.overview import shown_texts
 from hearth.agent.progress import earlier_look, named_specs, steered_specs
 from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.state import SessionState
@@ -353,8 +357,11 @@ class Agent:
         path = str(args.get("path"))
         if self._refusal("write", path):
             return without_body(action)
-        refused = refused_texts(self.history, path)
         now = current_text(self.dispatcher.context.paths, path)
+        moved = self._moved(path, now)
+        if moved is not None:
+            return moved_body(action, moved)
+        refused = refused_texts(self.history, path)
         if now is not None and not settled(self.history, path):
             # written back unchanged: asked again. Not once its change worked with nothing wrong
             # since: the same text again is then the model's word that the file is done (the
@@ -369,6 +376,22 @@ class Agent:
         for reason, text in notes:
             self.record(Notice(reason=reason, text=text))
         return response
+
+    def _moved(self, path: str, now: str | None) -> str | None:
+        """In a moves-only task, the text of `path` with the move made (agent/moves), the notice
+        saying so recorded; None when the task is none, or the file has the move already."""
+        move = move_asked(current_task(self.history))
+        if move is None:
+            return None
+        paths = self.dispatcher.context.paths
+        source = shown_texts(self.history).get(move.source) or current_text(paths, move.source)
+        text = moved_text(move, os.path.normpath(path), now, source) if source is not None else None
+        if text is None or text == now:
+            return None
+        names = ", ".join(moved_names(move, source or ""))
+        said = render("notice_moved", path=path, source=move.source, target=move.target, names=names)
+        self.record(Notice(reason=NoticeReason.MOVED, text=said))
+        return text
 
     async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
         """The model's reply, or the turn's time limit: a reply still coming at the deadline is

@@ -191,6 +191,7 @@ class NoticeReason(StrEnum):
         "kept_definitions"  # a small model's whole-file write left out definitions; kept (agent/body)
     )
     RENAMES_ONLY = "renames_only"  # a renames-only task's write: the file with the renames made (agent/body)
+    MOVED = "moved"  # a moves-only task's write: the file with the move made (agent/moves)
     CODE_KEPT = "code_kept"  # a docstrings-only task's write changed the code: its docstrings on the code (agent/body)
     VERSIONS = "versions"  # other versions of a file tried against the failing checks (agent/versions)
     # the loop, outside the checks
