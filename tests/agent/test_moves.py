@@ -81,12 +81,11 @@ def test_every_file_of_the_move_runs_as_before(tmp_path: Path) -> None:
     before = [_run(tmp_path, "shop.py"), _run(tmp_path, "importer.py", "stock.csv")]
     move = move_asked(TASK)
     assert move is not None
-    texts = {
-        path: moved_text(move, path, _read(tmp_path / path), SHOP)
-        for path in ("prices.py", "shop.py", "importer.py")
-    }
-    for path, text in texts.items():
+    texts: dict[str, str] = {}
+    for path in ("prices.py", "shop.py", "importer.py"):
+        text = moved_text(move, path, _read(tmp_path / path), SHOP)
         assert text is not None, path
+        texts[path] = text
         (tmp_path / path).write_text(text)
     assert [_run(tmp_path, "shop.py"), _run(tmp_path, "importer.py", "stock.csv")] == before
     assert "def parse_price" not in texts["shop.py"] and "TAX = 20" in texts["shop.py"]
