@@ -1780,10 +1780,12 @@ def test_a_whole_file_write_renaming_a_look_alike_option_too_is_written_as_the_r
     `args.out` with it, nothing else."""
     (workspace / "publish.py").write_text(PUBLISH)
     over = PUBLISH.replace("--out", "--dest").replace("args.out", "args.dest")
-    script = [*wrote("publish.py", over), act("finish", summary="Renamed --out to --dest.")]
+    script = [act("write", path="publish.py"), act("finish", summary="Renamed --out to --dest.")]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, OPTION_TASK)
-    assert res.code == 0, res.stdout[-2000:]
+        assert res.code == 0, res.stdout[-2000:]
+        assert len(server.requests) == 2  # no text asked: the rename alone is written
+    assert over != PUBLISH
     assert _publish(workspace, "--dest", "site", "--out-format", "txt", "a") == "a -> site/a.txt\n"
     text = (workspace / "publish.py").read_text()
     assert '"--out-format"' in text and '"--out"' not in text and "--dest-format" not in text

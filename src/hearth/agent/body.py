@@ -22,7 +22,7 @@ from hearth.agent.docstrings import (
     runs_on,
     without_docstrings,
 )
-from hearth.agent.leftovers import only_renames, renamed, renamed_text
+from hearth.agent.leftovers import renamed
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
@@ -205,21 +205,9 @@ async def with_body(
 
 def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[NoticeReason, str]] | None:
     """The text of a whole-file write of the file `current` with what the task keeps put back,
-    and the notice saying so; None when the text keeps it already. A task asking renames only
-    ("Rename the CSS class btn-primary to btn-main in index.html and style.css"): the file with
-    the renames made and nothing else (the 1.5B renamed the class in a whole-file write and lost
-    the `btn` beside it). A Python file: its definitions, or for a task asking docstrings only,
-    its code."""
-    if only_renames(task):
-        mechanical = renamed_text(task, current)
-        if mechanical != current:
-            if text == mechanical:
-                return None
-            said = ", ".join(f"{old} to {new}" for old, new in renamed(task))
-            return mechanical, (
-                NoticeReason.RENAMES_ONLY,
-                render("notice_renames_only", path=path, names=said),
-            )
+    and the notice saying so; None when the text keeps it already. A Python file: its
+    definitions, or for a task asking docstrings only, its code. (A renames-only task's write is
+    made by Hearth before any text is asked: agent/loop, `_mechanical`.)"""
     if not path.endswith(".py"):
         return None
     whole, names = kept_definitions(text, current, task)
@@ -233,8 +221,8 @@ def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[Not
     return None
 
 
-def moved_body(action: ModelResponse, text: str) -> ModelResponse:
-    """The write `action` with `text` as the file's text, asked of no model (agent/moves)."""
+def made_body(action: ModelResponse, text: str) -> ModelResponse:
+    """The write `action` with `text` as the file's text, made by Hearth and asked of no model."""
     return replace(action, content=action.content.strip() + f"\n```\n{text}```")
 
 

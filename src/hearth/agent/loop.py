@@ -22,7 +22,7 @@ from hearth.agent import verdict
 from hearth.agent.body import (
     current_task,
     current_text,
-    moved_body,
+    made_body,
     refused_texts,
     settled,
     with_body,
@@ -41,6 +41,7 @@ from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
 from hearth.agent.handsoff import refusal
 from hearth.agent.instructions import NestedInstructions
+from hearth.agent.leftovers import only_renames, renamed, renamed_text
 from hearth.agent.misplaced import misplaced
 from hearth.agent.moves import move_asked, moved_names, moved_text
 from hearth.agent.offered import offered_tools
@@ -358,9 +359,9 @@ class Agent:
         if self._refusal("write", path):
             return without_body(action)
         now = current_text(self.dispatcher.context.paths, path)
-        moved = self._moved(path, now)
-        if moved is not None:
-            return moved_body(action, moved)
+        made = self._mechanical(path, now)
+        if made is not None:
+            return made_body(action, made)
         refused = refused_texts(self.history, path)
         if now is not None and not settled(self.history, path):
             # written back unchanged: asked again. Not once its change worked with nothing wrong
@@ -377,10 +378,22 @@ class Agent:
             self.record(Notice(reason=reason, text=text))
         return response
 
-    def _moved(self, path: str, now: str | None) -> str | None:
-        """In a moves-only task, the text of `path` with the move made (agent/moves), the notice
-        saying so recorded; None when the task is none, or the file has the move already."""
-        move = move_asked(current_task(self.history))
+    def _mechanical(self, path: str, now: str | None) -> str | None:
+        """The text of a write Hearth makes itself, asked of no model, the notice saying so
+        recorded: in a moves-only task, the file with the move made (agent/moves); in a
+        renames-only task, the file with the renames made (agent/leftovers), which is what the
+        write would be whatever text the model gave (agent/body). None otherwise, or when the
+        file has it already."""
+        task = current_task(self.history)
+        made = self._moved(task, path, now) or self._renamed(task, path, now)
+        if made is None:
+            return None
+        text, reason, said = made
+        self.record(Notice(reason=reason, text=said))
+        return text
+
+    def _moved(self, task: str, path: str, now: str | None) -> tuple[str, NoticeReason, str] | None:
+        move = move_asked(task)
         if move is None:
             return None
         paths = self.dispatcher.context.paths
@@ -390,8 +403,16 @@ class Agent:
             return None
         names = ", ".join(moved_names(move, source or ""))
         said = render("notice_moved", path=path, source=move.source, target=move.target, names=names)
-        self.record(Notice(reason=NoticeReason.MOVED, text=said))
-        return text
+        return text, NoticeReason.MOVED, said
+
+    def _renamed(self, task: str, path: str, now: str | None) -> tuple[str, NoticeReason, str] | None:
+        if now is None or not only_renames(task):
+            return None
+        text = renamed_text(task, now)
+        if text == now:
+            return None
+        names = ", ".join(f"{old} to {new}" for old, new in renamed(task))
+        return text, NoticeReason.RENAMES_ONLY, render("notice_renames_only", path=path, names=names)
 
     async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
         """The model's reply, or the turn's time limit: a reply still coming at the deadline is
