@@ -1925,3 +1925,49 @@ def _py(workspace: Path, *args: str) -> str:
     return subprocess.run(
         [sys.executable, *args], cwd=workspace, capture_output=True, text=True, check=True
     ).stdout
+
+
+def test_a_rebase_the_task_asks_that_never_happened_goes_back_with_how_to_rebase(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to rebase a branch onto main, the 1.5B rewrote README.md on main and finished (exit
+    0). main's newest commit is not in the branch's history: the finish goes back with `git
+    rebase`, and the real rebase ends it 0, main as it was."""
+    init_repo(workspace)
+    git(workspace, "checkout", "-qb", "vegan")
+    (workspace / "menu.txt").write_text("lentil soup\n")
+    git(workspace, "add", "menu.txt")
+    git(workspace, "commit", "-qm", "Add a vegan dish")
+    git(workspace, "checkout", "-q", "main")
+    (workspace / "prices.txt").write_text("soup 4.50\n")
+    git(workspace, "add", "prices.txt")
+    git(workspace, "commit", "-qm", "Add prices")
+    main = git(workspace, "rev-parse", "main").strip()
+    task = "Rebase the branch vegan onto main, with no merge commit. main itself must stay as it is."
+    script = [
+        act("git_status"),
+        act("finish", summary="Rebased vegan onto main."),
+        act("shell", command="git rebase main vegan"),
+        act("finish", summary="Rebased vegan onto main."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "rebase the branch vegan onto main, and it is not rebased" in notice.text
+    assert "`git rebase main vegan`" in notice.text
+    subprocess.run(["git", "merge-base", "--is-ancestor", "main", "vegan"], cwd=workspace, check=True)
+    assert git(workspace, "rev-parse", "main").strip() == main
+    assert git(workspace, "log", "--format=%s", "vegan").split("\n")[:2] == ["Add a vegan dish", "Add prices"]
+
+
+def test_a_rebase_is_read_with_its_branches() -> None:
+    from hearth.agent.commits import rebase_asked
+
+    assert rebase_asked("Rebase the branch vegan onto main, so that its commits come after") == (
+        "vegan",
+        "main",
+    )
+    assert rebase_asked("Please rebase `feature/x` on top of main.") == ("feature/x", "main")
+    assert rebase_asked("Rebase it.") is None
+    assert rebase_asked("Merge the branch captions into main.") is None

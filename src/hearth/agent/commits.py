@@ -222,6 +222,37 @@ def merged_command(branch: str) -> str:
     )
 
 
+# "Rebase the branch vegan onto main", "rebase `feature/x` on main"
+_REF = r"[`'\"]?(\w(?:[\w./-]*\w)?)[`'\"]?"
+_ASKS_REBASE = re.compile(
+    rf"\brebase\s+(?:the\s+)?(?:branch\s+)?{_REF}(?:\s+branch)?\s+(?:onto|on(?:\s+top\s+of)?)\s+"
+    rf"(?:the\s+)?(?:branch\s+)?{_REF}(?:\s+branch)?(?![\w/-])",
+    re.IGNORECASE,
+)
+
+
+def rebase_asked(task: str) -> tuple[str, str] | None:
+    """The branch the task asks to rebase and the one to rebase it onto, said as branches."""
+    match = _ASKS_REBASE.search(task)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def rebased_command(branch: str, onto: str) -> str:
+    """A read-only git command printing `rebased` when `onto`'s last commit is in `branch`'s
+    history and no merge commit is between them, `not rebased` when not, `unknown` when either
+    branch is not there."""
+    b, o = shlex.quote(branch), shlex.quote(onto)
+    refs = " && ".join(
+        f"git rev-parse --verify --quiet {shlex.quote(r + '^{commit}')} >/dev/null" for r in (branch, onto)
+    )
+    return (
+        f"if {refs}; then "
+        f'if git merge-base --is-ancestor {o} {b} && [ -z "$(git rev-list --merges {o}..{b})" ]; '
+        "then echo rebased; else echo 'not rebased'; fi; "
+        "else echo unknown; fi"
+    )
+
+
 # "Bring back just helpers.py", "restore config.ini", "recover the deleted notes.md"
 _ASKS_RESTORE = re.compile(
     r"\b(?:bring(?:s|ing)?\s+(?:\S+\s+){0,2}?back|restor(?:e|ing)|recover|undelete|put\s+back|get\s+back)\b",

@@ -93,6 +93,8 @@ from hearth.agent.commits import (
     named,
     not_restored,
     quoted_messages,
+    rebase_asked,
+    rebased_command,
     restore_asked,
     restored_command,
     squash_asked,
@@ -1042,6 +1044,9 @@ class FinishReview:
             found = await self._not_undone(task, history)
         if not found and merge_asked(task):
             found = await self._not_merged(merge_asked(task), history)
+        rebase = rebase_asked(task)
+        if not found and rebase is not None:
+            found = await self._not_rebased(rebase[0], rebase[1], history)
         return found
 
     async def _not_restored(self, task: str, turn: Turn, history: Sequence[Event]) -> str:
@@ -1063,6 +1068,21 @@ class FinishReview:
             )
             return render("finish_problem_not_restored", path=path, short=sha[:7], state=state, then=then)
         return ""
+
+    async def _not_rebased(self, branch: str, onto: str, history: Sequence[Event]) -> str:
+        """The task asks to rebase `branch` onto `onto`, and `onto`'s last commit is not in its
+        history (or a merge commit is): how to rebase. The 1.5B rewrote README.md on main and
+        finished (exit 0). "" when it is rebased, or git cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        if (await self._git(rebased_command(branch, onto), history)).strip() != "not rebased":
+            return ""
+        return render(
+            "finish_problem_not_rebased",
+            branch=branch,
+            onto=onto,
+            command=shlex.join(["git", "rebase", onto, branch]),
+        )
 
     async def _not_merged(self, branch: str, history: Sequence[Event]) -> str:
         """The task asks to merge `branch`, and its last commit is not in HEAD's history (the
