@@ -19,6 +19,20 @@ def test_each_change_of_a_sentence_is_one_part_and_constraints_are_none() -> Non
     ]  # "Keep ..." asks no change; the commit is judged by git, not by this list
 
 
+def test_a_setting_turned_on_or_off_is_a_change_of_its_own() -> None:
+    task = (
+        "In tsconfig.json, add ES2022 to lib in place of ES2017, turn on strict, enable sourceMap, "
+        "disable noEmit and increase the retries to 5."
+    )
+    assert asked_changes(task) == [
+        "add ES2022 to lib in place of ES2017",
+        "turn on strict",
+        "enable sourceMap",
+        "disable noEmit",
+        "increase the retries to 5",
+    ]
+
+
 def test_the_list_is_for_three_changes_or_more_with_the_files_as_they_are() -> None:
     task = "In a.txt, change x to 1, change y to 2, and add z = 3."
     text = checklist(task, [("a.txt", "x = 1\ny = 1\n")])

@@ -18,7 +18,8 @@ from hearth.prompts import render
 REASON = NoticeReason.FINISH_CHECKLIST
 _VERBS = (
     r"add|fix|create|rename|bump|update|change|remove|delete|drop|replace|edit|implement|refactor|"
-    r"append|insert|move|make|set|put|write|commit|stage|ignore|untrack|stop|sort|convert|extract"
+    r"append|insert|move|make|set|put|write|commit|stage|ignore|untrack|stop|sort|convert|extract|"
+    r"turn|enable|disable|switch|increase|decrease|raise|lower"
 )
 _START = re.compile(rf"(?:(?:please|then|also)\s+)?(?:{_VERBS})\b", re.IGNORECASE)
 # where one change ends and the next begins: a comma, "and" or a semicolon before a change verb
