@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hearth.agent.moves import Move, move_asked, moved_names, moved_text
+from hearth.agent.moves import Move, move_asked, moved_names, moved_text, rest_of_move
 
 SHOP = '''"""The shop's price list."""
 
@@ -130,3 +130,21 @@ def _run(folder: Path, *args: str) -> str:
     return subprocess.run(
         [sys.executable, *args], cwd=folder, capture_output=True, text=True, check=True
     ).stdout
+
+
+def test_a_move_made_once_is_not_made_twice(tmp_path: Path) -> None:
+    """The new module that has the moved definitions already is left as it is; the rest of the
+    move is the files still importing them from the source."""
+    move = move_asked(TASK)
+    assert move is not None
+    prices = moved_text(move, "prices.py", None, SHOP)
+    assert prices is not None and moved_text(move, "prices.py", prices, SHOP) == prices
+    shop = moved_text(move, "shop.py", SHOP, SHOP)
+    assert shop is not None
+    (tmp_path / "prices.py").write_text(prices)
+    (tmp_path / "shop.py").write_text(shop)
+    (tmp_path / "importer.py").write_text(IMPORTER)
+    changes = rest_of_move(move, tmp_path, {"shop.py": SHOP})
+    assert list(changes) == ["importer.py"]
+    assert changes["importer.py"][0] == IMPORTER
+    assert "from prices import parse_price" in changes["importer.py"][1]

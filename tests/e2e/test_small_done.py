@@ -1971,3 +1971,31 @@ def test_a_rebase_is_read_with_its_branches() -> None:
     assert rebase_asked("Please rebase `feature/x` on top of main.") == ("feature/x", "main")
     assert rebase_asked("Rebase it.") is None
     assert rebase_asked("Merge the branch captions into main.") is None
+
+
+def test_a_move_left_half_done_is_finished_by_hearth(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: the 1.5B's writes of the new module and of the source were made as the move,
+    and it finished without writing the file that still imported the functions from the source
+    (there the task's command failed on the import; here the source still imports the name, so
+    only the task's words say importer.py is left). Hearth finishes the move, and the run ends 0."""
+    from agent.test_moves import IMPORTER, SHOP
+    from agent.test_moves import TASK as MOVE_TASK
+
+    (workspace / "shop.py").write_text(SHOP)
+    (workspace / "importer.py").write_text(IMPORTER)
+    (workspace / "stock.csv").write_text("figs,40p\n")
+    before = _py(workspace, "importer.py", "stock.csv")
+    script = [
+        act("write", path="prices.py"),
+        act("write", path="shop.py"),
+        act("finish", summary="Moved parse_price into prices.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, MOVE_TASK)
+        assert res.code == 0, res.stdout[-2000:]
+    assert _py(workspace, "importer.py", "stock.csv") == before
+    assert "from prices import parse_price" in (workspace / "importer.py").read_text()
+    told = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "versions"]
+    assert any("move was half done" in n.text and "importer.py" in n.text for n in told)

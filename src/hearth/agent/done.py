@@ -114,6 +114,7 @@ from hearth.agent.leftovers import (
     rest_of_rename,
     undefined_kept,
 )
+from hearth.agent.moves import move_asked, rest_of_move
 from hearth.agent.named_files import named_paths
 from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.removals import rest_of_removal
@@ -718,7 +719,11 @@ class FinishReview:
         if self.versions is None or self.versions.count < 1 or versions_tried(history):
             return ()
         task, turn = task_of(history), Turn.of(history)
-        finished = await self._rename_finished(history, task) or await self._removal_finished(history, task)
+        finished = (
+            await self._rename_finished(history, task)
+            or await self._move_finished(history, task)
+            or await self._removal_finished(history, task)
+        )
         if finished:
             return finished
         path = target_file(turn, self.dispatcher, task)
@@ -782,6 +787,27 @@ class FinishReview:
                 self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
                 return tuple(written)
         return ()
+
+    async def _move_finished(self, history: Sequence[Event], task: str) -> tuple[str, ...]:
+        """A move the task asks only (agent/moves), left undone in some files when the finish
+        goes back: each file with the move made, written like a version and kept when the checks then
+        pass (the 1.5B's writes of the new module and the source were made as the move; app.py,
+        never written, still imported the functions from the source). The files changed, or ()."""
+        move = move_asked(task)
+        if move is None:
+            return ()
+        changes = rest_of_move(move, self.dispatcher.context.workspace, shown_texts(history))
+        if not changes:
+            return ()
+        # a file the task says to import from the new module, left importing from the source,
+        # is the move half done even where the source still holds the name and the checks pass
+        failing = await self.checks_failing(history, task)
+        written = await self._finisher_tried(changes, history, task, checked=failing is not None)
+        if not written:
+            return ()
+        notice = render("notice_move_finished", files=", ".join(written))
+        self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
+        return tuple(written)
 
     async def _removal_finished(self, history: Sequence[Event], task: str) -> tuple[str, ...]:
         """A removal the task asks, left in a data file the task names where the name is a line

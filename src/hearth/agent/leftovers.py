@@ -106,7 +106,7 @@ def undefined_kept(task: str, root: Path, named: list[str]) -> str:
     alias) is defined in none of the Python files the task names (of the workspace when it names
     none): the 1.5B renamed fetch_rate, left the wrapper out and finished. "" when each is."""
     files = [root / n for n in named if n.endswith(".py") and _regular(root / n)]
-    files = files or [f for f in _text_files(root) if f.suffix == ".py"]
+    files = files or [f for f in text_files(root) if f.suffix == ".py"]
     texts = [t for t in (read_text_file(f) for f in files) if t is not None]
     for old, new in kept_old(task):
         defined = re.compile(
@@ -187,7 +187,7 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
     """What the finish review says when a renamed name is still in the workspace, or a removed
     one still in the files the task names (`named`); "" when nothing is left."""
     for old, new in renamed(task):
-        places = _where(old, _text_files(root), root, in_test_names=True)
+        places = _where(old, text_files(root), root, in_test_names=True)
         if places:
             return render("finish_problem_leftover_rename", old=old, new=new, places=places)
     files = [root / n for n in named if _regular(root / n) and not _TEST_FILE.match(os.path.basename(n))]
@@ -201,7 +201,7 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
 def missing_added(task: str, root: Path, named: list[str]) -> str:
     """What the finish review says when a name the task says to add is in none of the files the
     task names (none of the workspace's text files when it names none); "" when each is."""
-    files = [root / n for n in named if _regular(root / n)] or _text_files(root)
+    files = [root / n for n in named if _regular(root / n)] or text_files(root)
     texts = [t for t in (read_text_file(f) for f in files) if t is not None]
     for name in added(task):
         if not any(_stands_in(name, text) for text in texts):
@@ -221,7 +221,7 @@ def rest_of_rename(
     changes: dict[str, tuple[str, str]] = {}
     if not renamed(task):
         return changes
-    for path in _text_files(root):
+    for path in text_files(root):
         rel = str(path.relative_to(root))
         now = read_text_file(path)
         if now is None:
@@ -333,7 +333,7 @@ def _where(name: str, files: list[Path], root: Path | None = None, *, in_test_na
     return ", ".join(found)
 
 
-def _text_files(root: Path) -> list[Path]:
+def text_files(root: Path) -> list[Path]:
     """The workspace's files a rename would touch: regular, not hidden, not too large."""
     files: list[Path] = []
     for folder, dirs, names in os.walk(root):

@@ -23,7 +23,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+from hearth.agent.leftovers import read_text_file, text_files
 
 _FILE = r"((?:[\w-]+/)*\w+\.py)\b"
 _MOVE = re.compile(
@@ -90,6 +94,24 @@ def moved_text(move: Move, path: str, current: str | None, source: str) -> str |
     if path == move.source:
         return _source_text(current, names, module)
     return _importer_text(current, names, _module_name(move.source), module)
+
+
+def rest_of_move(move: Move, root: Path, shown: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """For a move the task asks, each workspace Python file (the new module once it is there)
+    whose text with the move made differs from what it holds, by its workspace path, with both texts: the
+    move finished the way a refactoring tool does it. The source is read as shown with the task,
+    else as it is now."""
+    changes: dict[str, tuple[str, str]] = {}
+    source = shown.get(move.source) or read_text_file(root / move.source)
+    if source is None:
+        return changes
+    for path in text_files(root):
+        rel = str(path.relative_to(root))
+        now = read_text_file(path) if path.suffix == ".py" else None
+        after = moved_text(move, rel, now, source) if now is not None else None
+        if now is not None and after is not None and after != now:
+            changes[rel] = (now, after)
+    return changes
 
 
 def moved_names(move: Move, source: str) -> list[str]:
@@ -159,6 +181,13 @@ def _target_text(tree: ast.Module, source: str, moved: list[ast.stmt], current: 
     """The target module: what it holds, the source's imports the moved code uses (those it
     lacks), then the moved definitions."""
     have = current or ""
+    try:
+        there = {n for node in ast.parse(have).body for n in _defined(node) if not _is_import(node)}
+    except SyntaxError:
+        there = set()
+    moved = [node for node in moved if not set(_defined(node)) <= there]  # not twice
+    if not moved:
+        return have
     imports = [
         _segment(source, node)
         for node in tree.body
