@@ -1973,9 +1973,7 @@ def test_a_rebase_is_read_with_its_branches() -> None:
     assert rebase_asked("Merge the branch captions into main.") is None
 
 
-def test_a_move_left_half_done_is_finished_by_hearth(
-    hearth: HearthCli, workspace: Path
-) -> None:
+def test_a_move_left_half_done_is_finished_by_hearth(hearth: HearthCli, workspace: Path) -> None:
     """Held-out run: the 1.5B's writes of the new module and of the source were made as the move,
     and it finished without writing the file that still imported the functions from the source
     (there the task's command failed on the import; here the source still imports the name, so
