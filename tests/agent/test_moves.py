@@ -144,7 +144,7 @@ def test_a_move_made_once_is_not_made_twice(tmp_path: Path) -> None:
     (tmp_path / "prices.py").write_text(prices)
     (tmp_path / "shop.py").write_text(shop)
     (tmp_path / "importer.py").write_text(IMPORTER)
-    changes = rest_of_move(move, tmp_path, {"shop.py": SHOP})
+    changes = rest_of_move(move, tmp_path, {"shop.py": SHOP}, lambda rel: _read(tmp_path / rel))
     assert list(changes) == ["importer.py"]
     assert changes["importer.py"][0] == IMPORTER
     assert "from prices import parse_price" in changes["importer.py"][1]

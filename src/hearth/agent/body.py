@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +22,8 @@ from hearth.agent.docstrings import (
     runs_on,
     without_docstrings,
 )
-from hearth.agent.leftovers import renamed
+from hearth.agent.leftovers import only_renames, renamed, renamed_text
+from hearth.agent.moves import move_asked, moved_names, moved_text
 from hearth.agent.tracing import Tracer
 from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
@@ -207,7 +208,7 @@ def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[Not
     """The text of a whole-file write of the file `current` with what the task keeps put back,
     and the notice saying so; None when the text keeps it already. A Python file: its
     definitions, or for a task asking docstrings only, its code. (A renames-only task's write is
-    made by Hearth before any text is asked: agent/loop, `_mechanical`.)"""
+    made by Hearth before any text is asked: `mechanical_write`.)"""
     if not path.endswith(".py"):
         return None
     whole, names = kept_definitions(text, current, task)
@@ -219,6 +220,30 @@ def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[Not
         notice = render("notice_kept_definitions", path=path, names=", ".join(names))
         return whole, (NoticeReason.KEPT_DEFINITIONS, notice)
     return None
+
+
+def mechanical_write(
+    task: str, path: str, now: str | None, shown: Mapping[str, str], read: Callable[[str], str | None]
+) -> tuple[str, NoticeReason, str] | None:
+    """The text of a write Hearth makes itself, asked of no model, with the notice saying so: in
+    a moves-only task, the file with the move made (agent/moves; the source as `shown` with the
+    task, else as `read` now); in a renames-only task, the file with the renames made
+    (agent/leftovers). None otherwise, or when the file `now` has it already."""
+    move = move_asked(task)
+    if move is not None:
+        source = shown.get(move.source) or read(move.source)
+        text = moved_text(move, os.path.normpath(path), now, source) if source is not None else None
+        if text is not None and text != now:
+            names = ", ".join(moved_names(move, source or ""))
+            said = render("notice_moved", path=path, source=move.source, target=move.target, names=names)
+            return text, NoticeReason.MOVED, said
+    if now is None or not only_renames(task):
+        return None
+    text = renamed_text(task, now)
+    if text == now:
+        return None
+    names = ", ".join(f"{old} to {new}" for old, new in renamed(task))
+    return text, NoticeReason.RENAMES_ONLY, render("notice_renames_only", path=path, names=names)
 
 
 def made_body(action: ModelResponse, text: str) -> ModelResponse:

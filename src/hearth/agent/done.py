@@ -796,7 +796,13 @@ class FinishReview:
         move = move_asked(task)
         if move is None:
             return ()
-        changes = rest_of_move(move, self.dispatcher.context.workspace, shown_texts(history))
+        paths = self.dispatcher.context.paths
+        changes = rest_of_move(
+            move,
+            self.dispatcher.context.workspace,
+            shown_texts(history),
+            lambda rel: current_text(paths, rel),
+        )
         if not changes:
             return ()
         # a file the task says to import from the new module, left importing from the source,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from hearth.agent.body import (
     current_task,
     current_text,
     made_body,
+    mechanical_write,
     refused_texts,
     settled,
     with_body,
@@ -41,9 +41,7 @@ from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
 from hearth.agent.handsoff import refusal
 from hearth.agent.instructions import NestedInstructions
-from hearth.agent.leftovers import only_renames, renamed, renamed_text
 from hearth.agent.misplaced import misplaced
-from hearth.agent.moves import move_asked, moved_names, moved_text
 from hearth.agent.offered import offered_tools
 from hearth.agent.overview import shown_texts
 from hearth.agent.progress import earlier_look, named_specs, steered_specs
@@ -359,9 +357,14 @@ class Agent:
         if self._refusal("write", path):
             return without_body(action)
         now = current_text(self.dispatcher.context.paths, path)
-        made = self._mechanical(path, now)
-        if made is not None:
-            return made_body(action, made)
+        paths = self.dispatcher.context.paths
+        made = mechanical_write(
+            current_task(self.history), path, now, shown_texts(self.history), lambda p: current_text(paths, p)
+        )
+        if made is not None:  # a move or rename Hearth makes itself: no text is asked
+            text, reason, said = made
+            self.record(Notice(reason=reason, text=said))
+            return made_body(action, text)
         refused = refused_texts(self.history, path)
         if now is not None and not settled(self.history, path):
             # written back unchanged: asked again. Not once its change worked with nothing wrong
@@ -377,42 +380,6 @@ class Agent:
         for reason, text in notes:
             self.record(Notice(reason=reason, text=text))
         return response
-
-    def _mechanical(self, path: str, now: str | None) -> str | None:
-        """The text of a write Hearth makes itself, asked of no model, the notice saying so
-        recorded: in a moves-only task, the file with the move made (agent/moves); in a
-        renames-only task, the file with the renames made (agent/leftovers), which is what the
-        write would be whatever text the model gave (agent/body). None otherwise, or when the
-        file has it already."""
-        task = current_task(self.history)
-        made = self._moved(task, path, now) or self._renamed(task, path, now)
-        if made is None:
-            return None
-        text, reason, said = made
-        self.record(Notice(reason=reason, text=said))
-        return text
-
-    def _moved(self, task: str, path: str, now: str | None) -> tuple[str, NoticeReason, str] | None:
-        move = move_asked(task)
-        if move is None:
-            return None
-        paths = self.dispatcher.context.paths
-        source = shown_texts(self.history).get(move.source) or current_text(paths, move.source)
-        text = moved_text(move, os.path.normpath(path), now, source) if source is not None else None
-        if text is None or text == now:
-            return None
-        names = ", ".join(moved_names(move, source or ""))
-        said = render("notice_moved", path=path, source=move.source, target=move.target, names=names)
-        return text, NoticeReason.MOVED, said
-
-    def _renamed(self, task: str, path: str, now: str | None) -> tuple[str, NoticeReason, str] | None:
-        if now is None or not only_renames(task):
-            return None
-        text = renamed_text(task, now)
-        if text == now:
-            return None
-        names = ", ".join(f"{old} to {new}" for old, new in renamed(task))
-        return text, NoticeReason.RENAMES_ONLY, render("notice_renames_only", path=path, names=names)
 
     async def _in_time(self, work: Coroutine[Any, Any, ModelResponse]) -> ModelResponse:
         """The model's reply, or the turn's time limit: a reply still coming at the deadline is

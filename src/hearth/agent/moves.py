@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hearth.agent.leftovers import read_text_file, text_files
+from hearth.agent.leftovers import text_files
 
 _FILE = r"((?:[\w-]+/)*\w+\.py)\b"
 _MOVE = re.compile(
@@ -96,18 +96,21 @@ def moved_text(move: Move, path: str, current: str | None, source: str) -> str |
     return _importer_text(current, names, _module_name(move.source), module)
 
 
-def rest_of_move(move: Move, root: Path, shown: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+def rest_of_move(
+    move: Move, root: Path, shown: Mapping[str, str], read: Callable[[str], str | None]
+) -> dict[str, tuple[str, str]]:
     """For a move the task asks, each workspace Python file (the new module once it is there)
-    whose text with the move made differs from what it holds, by its workspace path, with both texts: the
-    move finished the way a refactoring tool does it. The source is read as shown with the task,
-    else as it is now."""
+    whose text with the move made differs from what it holds, by its workspace path, with both
+    texts: the move finished the way a refactoring tool does it. The source is read as shown
+    with the task, else as it is now; `read` gives a file's text by its workspace path (through
+    the workspace's safe paths)."""
     changes: dict[str, tuple[str, str]] = {}
-    source = shown.get(move.source) or read_text_file(root / move.source)
+    source = shown.get(move.source) or read(move.source)
     if source is None:
         return changes
     for path in text_files(root):
         rel = str(path.relative_to(root))
-        now = read_text_file(path) if path.suffix == ".py" else None
+        now = read(rel) if path.suffix == ".py" else None
         after = moved_text(move, rel, now, source) if now is not None else None
         if now is not None and after is not None and after != now:
             changes[rel] = (now, after)
@@ -167,10 +170,13 @@ def _uses(node: ast.AST, names: list[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in wanted for n in ast.walk(node))
 
 
+def _first_line(node: ast.stmt) -> int:
+    """The statement's first line, its decorators included."""
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+
+
 def _segment(source: str, node: ast.stmt) -> str:
-    lines = source.splitlines()
-    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-    return "\n".join(lines[first - 1 : node.end_lineno])
+    return "\n".join(source.splitlines()[_first_line(node) - 1 : node.end_lineno])
 
 
 def _module_name(path: str) -> str:
@@ -210,8 +216,7 @@ def _source_text(current: str, names: list[str], module: str) -> str | None:
     lines = current.splitlines()
     gone = [n for n in tree.body if set(_defined(n)) & set(names) and not _is_import(n)]
     for node in sorted(gone, key=lambda n: n.lineno, reverse=True):
-        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-        del lines[first - 1 : node.end_lineno]
+        del lines[_first_line(node) - 1 : node.end_lineno]
     text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines)).strip("\n") + "\n"
     used = [n for n in names if re.search(rf"(?<![\w.]){re.escape(n)}\b", text)]
     if not used or f"from {module} import" in text:

@@ -14,6 +14,7 @@ import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hearth.core.errors import HearthError
 
@@ -76,36 +77,32 @@ def prepare(task: BenchTask) -> Path:
     ws = Path(tempfile.mkdtemp(prefix=f"hearth-task-{task.name}-"))
     shutil.copytree(task.folder / "template", ws, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".keep"))
     if task.setup:
-        with tempfile.TemporaryDirectory(prefix="hearth-setup-") as tmp:
-            subprocess.run(
-                ["/bin/sh", "-c", task.setup],
-                cwd=ws,
-                env={**_tool_env(), **_own_temp(tmp)},
-                stdin=subprocess.DEVNULL,
-                check=True,
-                capture_output=True,
-            )
+        _sh(task.setup, ws, check=True)
     return ws
 
 
-def _own_temp(folder: str) -> dict[str, str]:
-    """A temporary root for one setup or check. pytest keeps its `tmp_path` folders in numbered
-    folders under the temporary root and, when it exits, deletes the older ones: checks sharing
-    the system's root (other checks, a test run around them) step on each other's folders."""
-    return {"TMPDIR": folder, "PYTEST_DEBUG_TEMPROOT": folder}
-
-
-def check(task: BenchTask, ws: Path, exit_code: int | None) -> tuple[bool, str]:
-    with tempfile.TemporaryDirectory(prefix="hearth-check-") as tmp:
-        env = {**_tool_env(), **_own_temp(tmp), "HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
-        proc = subprocess.run(
-            ["/bin/sh", "-c", task.check],
+def _sh(
+    script: str, ws: Path, env: dict[str, str] | None = None, **run: Any
+) -> subprocess.CompletedProcess[str]:
+    """`script` run by sh in the workspace, with no stdin and a temporary root of its own
+    (removed after): pytest keeps its `tmp_path` folders in numbered folders under the temporary
+    root and, when it exits, deletes the older ones, so scripts sharing the system's root (other
+    checks, a test run around them) step on each other's folders."""
+    with tempfile.TemporaryDirectory(prefix="hearth-bench-") as tmp:
+        own = {"TMPDIR": tmp, "PYTEST_DEBUG_TEMPROOT": tmp}
+        return subprocess.run(
+            ["/bin/sh", "-c", script],
             cwd=ws,
-            env=env,
+            env={**_tool_env(), **own, **(env or {})},
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
-            timeout=120,
+            **run,
         )
+
+
+def check(task: BenchTask, ws: Path, exit_code: int | None) -> tuple[bool, str]:
+    exit_env = {"HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
+    proc = _sh(task.check, ws, exit_env, timeout=120)
     passed = proc.returncode == 0 and (task.expect_exit is None or exit_code == task.expect_exit)
     return passed, (proc.stdout + proc.stderr)[-500:]
