@@ -1204,6 +1204,61 @@ def test_a_config_section_a_write_left_out_that_the_task_never_named_goes_back(
     )
 
 
+TSCONFIG = (
+    '{\n  "compilerOptions": {\n    "target": "ES2017",\n    "outDir": "dist",\n'
+    '    "sourceMap": true\n  },\n  "exclude": ["node_modules"]\n}\n'
+)
+
+
+def test_a_json_key_a_write_left_out_that_the_task_never_named_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked for other changes to tsconfig.json, the 1.5B wrote it whole without `sourceMap` and
+    finished (exit 0)."""
+    (workspace / "tsconfig.json").write_text(TSCONFIG)
+    task = "In tsconfig.json, make the target ES2022. Keep everything else as it is."
+    lost = '{\n  "compilerOptions": {\n    "target": "ES2022",\n    "outDir": "dist"\n  },\n  "exclude": ["node_modules"]\n}\n'
+    right = TSCONFIG.replace("ES2017", "ES2022")
+    script = [
+        act("read", path="tsconfig.json"),
+        *wrote("tsconfig.json", lost),
+        act("finish", summary="Made the target ES2022."),
+        *wrote("tsconfig.json", right),
+        act("finish", summary="Made the target ES2022."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "tsconfig.json no longer has `compilerOptions.sourceMap` (it was `true`)" in notice.text
+    assert json.loads((workspace / "tsconfig.json").read_text())["compilerOptions"]["sourceMap"] is True
+
+
+def test_an_item_the_task_adds_to_a_list_that_the_list_lacks_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "add dist to the exclude list": the word `dist` stood in the file already (`outDir`), so
+    only the list itself says whether it was added."""
+    (workspace / "tsconfig.json").write_text(TSCONFIG)
+    task = "In tsconfig.json, add dist to the exclude list after node_modules."
+    wrong = TSCONFIG.replace(
+        '"exclude": ["node_modules"]', '"exclude": ["node_modules"],\n  "include": ["dist"]'
+    )
+    right = TSCONFIG.replace('["node_modules"]', '["node_modules", "dist"]')
+    script = [
+        *wrote("tsconfig.json", wrong),
+        act("finish", summary="Added dist to the exclude list."),
+        *wrote("tsconfig.json", right),
+        act("finish", summary="Added dist to the exclude list."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert 'the `exclude` list in tsconfig.json does not hold it: it is `["node_modules"]`' in notice.text
+    assert json.loads((workspace / "tsconfig.json").read_text())["exclude"] == ["node_modules", "dist"]
+
+
 CHANGELOG = (
     "# Changelog\n\n## [Unreleased]\n\n### Added\n- Export the list as CSV.\n- A dark theme.\n\n"
     "## [1.3.2] - 2026-09-14\n\n### Fixed\n- No crash on an empty list.\n"

@@ -63,7 +63,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hearth.agent import parts
+from hearth.agent import keys, parts
 from hearth.agent.asked import (
     ASKS_ANY_CHANGE,
     FILE_MOVE,
@@ -465,6 +465,9 @@ def lost_section(turn: Turn, dispatcher: Dispatcher, task: str, history: Sequenc
     reads, seen = _befores(turn, dispatcher, history)
     paths = dispatcher.context.paths
     now = {path: current_text(paths, path) for path in seen}
+    found = _key_problem(seen, now, task)
+    if found:
+        return found
     for path, before in reads.items():
         text = now[path]
         lost = dropped(before, text, task) if text is not None else []
@@ -475,6 +478,25 @@ def lost_section(turn: Turn, dispatcher: Dispatcher, task: str, history: Sequenc
         twice = doubled(before, text, task) if text is not None else ""
         if twice:
             return render("finish_problem_copied", path=path, block=twice)
+    return ""
+
+
+def _key_problem(seen: dict[str, str], now: dict[str, str | None], task: str) -> str:
+    """A key of a JSON or TOML file the turn wrote that the write left out, or an item the task
+    adds to one of its lists that is not there (agent/keys); "" when neither."""
+    for path, before in seen.items():
+        text = now[path]
+        if text is None:
+            continue
+        lost = keys.lost_keys(path, before, text, task)
+        if lost:
+            where, value = lost[0]
+            shown = keys.shown_value(value)
+            return render("finish_problem_key_dropped", path=path, key=".".join(where), value=shown)
+        missing = keys.unadded(path, text, task)
+        if missing:
+            item, name, held = missing
+            return render("finish_problem_list_unadded", path=path, item=item, key=name, now=held)
     return ""
 
 
