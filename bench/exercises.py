@@ -67,6 +67,10 @@ and `--set heldout15` the fifteenth round's:
 and `--set heldout16` the sixteenth round's:
 
     python bench/exercises.py --set heldout16 --out bench/heldout16/exercises
+
+and `--set heldout17` the seventeenth round's:
+
+    python bench/exercises.py --set heldout17 --out bench/heldout17/exercises
 """
 
 from __future__ import annotations
@@ -99,6 +103,8 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # round's problem, and were replaced by short ones whose names are new (75, 83, 106, 125).
 # The sixteenth (heldout16): in none of the fifteen before, chosen the same way, by reading the problems
 # only, and none shares its function name with an earlier round's problem.
+# The seventeenth (heldout17): in none of the sixteen before, chosen the same way, by reading the
+# problems only, and none shares its function name with an earlier round's problem.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -116,6 +122,7 @@ SETS = {
     "heldout14": (39, 65, 92, 108, 140, 149, 156, 163),
     "heldout15": (64, 74, 75, 83, 89, 106, 125, 143),
     "heldout16": (6, 76, 93, 113, 117, 126, 134, 147),
+    "heldout17": (67, 78, 95, 99, 124, 137, 145, 148),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."

@@ -1,0 +1,5 @@
+NOTES = []
+
+
+def add(text):
+    NOTES.append(text)
