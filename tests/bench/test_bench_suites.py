@@ -92,3 +92,19 @@ def test_measure_only_selects_one_task_by_its_name(folder: str) -> None:
     names = [t.name for t in load_tasks(BENCH / folder)]
     for name in names:
         assert [n for n in names if name in n] == [name]
+
+
+def test_no_check_asserts_with_a_negated_command_that_set_e_ignores() -> None:
+    """Under `set -e`, a command negated with `!` never stops the script (bash's manual: the shell
+    does not exit when a pipeline's status is inverted with `!`), so a line `! grep -q old file`
+    before the last asserted nothing: it must be `if grep -q old file; then exit 1; fi`."""
+    folders = ("tasks", "heldout", "heldout2", *SUITES)
+    checks = [t for folder in folders if (BENCH / folder).is_dir() for t in load_tasks(BENCH / folder)]
+    negated = [
+        f"{t.name}: {line}"
+        for t in checks
+        # the script's last line gives its status, negated or not
+        for line in [ln.strip() for ln in t.check.splitlines() if ln.strip()][:-1]
+        if line.startswith("! ") or " && ! " in line or "; ! " in line
+    ]
+    assert checks and not negated
