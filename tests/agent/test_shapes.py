@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hearth.agent.shapes import unshaped
+from hearth.agent.shapes import plural_for_one, stray_line, unshaped
 
 TASK = (
     "Write overdue.py: python3 overdue.py FILE DATE reads a CSV like loans.csv and prints "
@@ -49,3 +49,38 @@ def test_an_example_with_numbers_has_a_form_without_naming_the_data(tmp_path: Pa
     placeholder = "python3 total.py FILE prints `total: N minutes`."
     assert unshaped(placeholder, tmp_path, "total: 170 minutes\n") == ""
     assert unshaped(placeholder, tmp_path, "170\n") == "total: N minutes"
+
+
+PETS_TASK = (
+    "Write species.py: python3 species.py FILE reads a file like pets.csv and prints one line per "
+    "species, sorted by species, like `cat: 3 pets, oldest Mia (11)` (`1 pet` for one)."
+)
+PETS_RIGHT = "cat: 3 pets, oldest Mia (11)\nfish: 1 pet, oldest Bubbles (1)\n"
+
+
+def pets(tmp_path: Path) -> Path:
+    (tmp_path / "pets.csv").write_text("Mia,cat,11\nTom,cat,3\nBubbles,fish,1\n")
+    return tmp_path
+
+
+def test_a_count_of_one_in_the_plural_is_found_where_the_task_shows_the_singular(tmp_path: Path) -> None:
+    wrong = PETS_RIGHT.replace("1 pet,", "1 pets,")
+    assert unshaped(PETS_TASK, pets(tmp_path), wrong) == ""  # each line still has the form
+    assert plural_for_one(PETS_TASK, wrong) == ("1 pet", "fish: 1 pets, oldest Bubbles (1)")
+    assert plural_for_one(PETS_TASK, PETS_RIGHT) == ("", "")
+    assert plural_for_one(PETS_TASK, "cat: 11 pets, oldest Mia (11)") == ("", "")  # 11, not 1
+    assert plural_for_one(PETS_TASK.replace(" (`1 pet` for one)", ""), wrong) == ("", "")
+
+
+def test_a_stray_line_naming_nothing_among_lines_of_the_form_is_found(tmp_path: Path) -> None:
+    root = pets(tmp_path)
+    assert stray_line(PETS_TASK, root, PETS_RIGHT + "None\n") == ("None", "cat: 3 pets, oldest Mia (11)")
+    assert stray_line(PETS_TASK, root, PETS_RIGHT) == ("", "")
+    # a line naming the data, or with a number, or one the task says, is not stray
+    assert stray_line(PETS_TASK, root, PETS_RIGHT + "Mia wins\n") == ("", "")
+    assert stray_line(PETS_TASK + " With no pets it prints `no pets`.", root, PETS_RIGHT + "no pets\n") == (
+        "",
+        "",
+    )
+    # with no line of the form there is nothing to be stray among (unshaped's to judge)
+    assert stray_line(PETS_TASK, root, "None\n") == ("", "")

@@ -1181,6 +1181,48 @@ def test_a_command_hearth_runs_itself_is_judged_by_the_form_the_task_shows(
     assert "like `ana: 7.5 h`" in notice.text and "ana 7.5" in notice.text
 
 
+def test_a_count_of_one_in_the_plural_and_a_stray_none_line_go_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's species.py printed `fish: 1 pets, ...` where the task shows `1 pet` for one,
+    and a last line `None` (it printed what its function returned, nothing), and was kept."""
+    (workspace / "pets.csv").write_text("Mia,cat,11\nRex,dog,7\nTom,cat,3\nBubbles,fish,1\n")
+    task = (
+        "Write species.py: python3 species.py pets.csv prints one line per species, sorted by "
+        "species, like `cat: 2 pets, oldest Mia (11)` (`1 pet` for one)."
+    )
+    body = (
+        "import sys\n\n\ndef main(path):\n    pets = {}\n    for line in open(path):\n"
+        "        name, kind, age = line.strip().split(',')\n"
+        "        pets.setdefault(kind, []).append((int(age), name))\n"
+        "    for kind in sorted(pets):\n        age, name = max(pets[kind])\n"
+    )
+    plural = "        print(f'{kind}: {len(pets[kind])} pets, oldest {name} ({age})')\n"
+    singular = (
+        "        word = 'pet' if len(pets[kind]) == 1 else 'pets'\n"
+        "        print(f'{kind}: {len(pets[kind])} {word}, oldest {name} ({age})')\n"
+    )
+    stray = "\n\nprint(main(sys.argv[1]))\n"
+    right = "\n\nmain(sys.argv[1])\n"
+    script = [
+        *wrote("species.py", body + plural + stray),
+        act("finish", summary="Wrote species.py."),
+        *wrote("species.py", body + singular + stray),
+        act("finish", summary="Wrote species.py."),
+        *wrote("species.py", body + singular + right),
+        act("finish", summary="Wrote species.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, HEARTH_VERSIONS="0")
+        assert res.code == 0, res.stdout[-2000:]
+    first, second = notices(workspace)
+    assert (
+        "the task says `1 pet` for one" in first.text
+        and "printed `dog: 1 pets, oldest Rex (7)`" in first.text
+    )
+    assert "printed the line `None`" in second.text
+
+
 def test_a_config_section_a_write_left_out_that_the_task_never_named_goes_back(
     hearth: HearthCli, workspace: Path
 ) -> None:

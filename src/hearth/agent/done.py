@@ -120,7 +120,7 @@ from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.removals import rest_of_removal
 from hearth.agent.returns import returns_nothing
 from hearth.agent.sections import doubled, dropped, read_text
-from hearth.agent.shapes import unshaped
+from hearth.agent.shapes import plural_for_one, stray_line, unshaped
 from hearth.agent.state import SessionState
 from hearth.agent.task_commands import (
     OPTION,
@@ -1253,13 +1253,20 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
 
 
 def output_form(task: str, root: Path, script: str, output: str) -> str:
-    """What the review says when a run of `script` printed no line of the form the task shows
-    (agent/shapes); "" when it did, or there is no form to judge."""
+    """What the review says when a run of `script` printed no line of the form the task shows, a
+    count of one in the plural where the task shows the singular, or a stray line among lines of
+    that form (agent/shapes); "" when none of these, or there is no form to judge."""
     example = unshaped(task, root, output)
-    if not example:
-        return ""
     shown = "\n".join(output.strip().splitlines()[:8])
-    return render("finish_problem_output_form", script=script, example=example, output=shown)
+    if example:
+        return render("finish_problem_output_form", script=script, example=example, output=shown)
+    one, line = plural_for_one(task, output)
+    if one:
+        return render("finish_problem_output_plural", script=script, one=one, line=line)
+    line, example = stray_line(task, root, output)
+    if line:
+        return render("finish_problem_output_stray", script=script, line=line, example=example, output=shown)
+    return ""
 
 
 # how a script reads its command line (or its input), by name

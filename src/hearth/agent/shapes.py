@@ -12,6 +12,12 @@ An example naming no data has a form too when it holds a number (`2026-01: 736.7
 `total: 170 minutes`): the numbers are the computed part; one without (`no expenses`) is the
 output of another input. A number with decimals stands for one with as many (`736.70`: the 1.5B
 printed `1508.1000000000001`), and a word in capitals for any value (`total: N minutes`).
+
+Two lines are wrong whatever the form: a count of one said in the plural where the task shows
+the singular ("(`1 pet` for one)": the 1.5B's version printed `fish: 1 pets, oldest Bubbles (1)`),
+and a stray line among lines of the task's form that names nothing, no number and no word of the
+data, and that the task never says (`None`, what `print(main())` adds when main prints and
+returns nothing: the same version printed it last, and was kept).
 """
 
 from __future__ import annotations
@@ -83,3 +89,40 @@ def unshaped(task: str, root: Path, output: str) -> str:
         if form is not None and not any(form.fullmatch(line) for line in lines):
             return match.group(1)
     return ""
+
+
+_ONE = re.compile(r"`1 ([A-Za-z]+)`")
+
+
+def plural_for_one(task: str, output: str) -> tuple[str, str]:
+    """A count of one the task shows in the singular (`1 pet`) and a line of `output` that says
+    it in the plural (`1 pets`): both, or ("", "") when there is none."""
+    for match in _ONE.finditer(task):
+        word = re.escape(match.group(1))
+        for line in output.splitlines():
+            if re.search(rf"(?<![\d.,])1 {word}(?:s|es)\b", line):
+                return match.group(0).strip("`"), line.strip()
+    return "", ""
+
+
+def stray_line(task: str, root: Path, output: str) -> tuple[str, str]:
+    """A line of `output` with no number, no word of the workspace's data and nothing the task
+    says, printed among lines of a form the task shows; with that example. ("", "") when none."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    data = data_words(root)
+    forms = []
+    for match in _EXAMPLE.finditer(task):
+        said = task[max(0, match.start() - 60) : match.start()].rsplit(".", 1)[-1]
+        form = shape(match.group(1), data) if _PRINTED.search(said) else None
+        if form is not None:
+            forms.append((match.group(1), form))
+    shaped = [example for example, form in forms if any(form.fullmatch(line) for line in lines)]
+    if not shaped:
+        return "", ""
+    for line in lines:
+        words = re.findall(r"[A-Za-z][\w'-]*", line)
+        if any(c.isdigit() for c in line) or any(w in data for w in words) or line.lower() in task.lower():
+            continue
+        if not any(form.fullmatch(line) for _, form in forms):
+            return line, shaped[0]
+    return "", ""
