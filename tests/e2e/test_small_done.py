@@ -2058,6 +2058,43 @@ def test_a_rebase_the_task_asks_that_never_happened_goes_back_with_how_to_rebase
     assert git(workspace, "log", "--format=%s", "vegan").split("\n")[:2] == ["Add a vegan dish", "Add prices"]
 
 
+def test_a_tag_the_task_asks_that_was_never_made_goes_back_with_the_command(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked for an annotated tag on an older commit, the 1.5B rewrote README.md and finished
+    (exit 0). The finish goes back with the one command that makes the tag, the commit's hash
+    looked up by its message; run, it ends the run 0, with no commit added."""
+    init_repo(workspace)
+    (workspace / "export.py").write_text("print('export')\n")
+    git(workspace, "add", "export.py")
+    git(workspace, "commit", "-qm", "Add export")
+    export = git(workspace, "rev-parse", "HEAD").strip()
+    (workspace / "README.md").write_text("# Notes\n")
+    git(workspace, "add", "README.md")
+    git(workspace, "commit", "-qm", "Add a README")
+    head = git(workspace, "rev-parse", "HEAD").strip()
+    task = (
+        "Put an annotated tag v0.2.0 with the message 'Second release' on the commit 'Add export', "
+        "not on the newest commit. Do not add or change any commits."
+    )
+    command = f"git tag -a v0.2.0 -m 'Second release' {export}"
+    script = [
+        act("read", path="README.md"),
+        *wrote("README.md", "# Notes\n\nSecond release.\n"),
+        act("finish", summary="Tagged the release."),
+        act("shell", command=command),
+        act("finish", summary="Tagged the release."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "the repository has no tag v0.2.0" in notice.text and f"`{command}`" in notice.text
+    assert git(workspace, "rev-parse", "v0.2.0^{commit}").strip() == export
+    assert git(workspace, "cat-file", "-t", "v0.2.0").strip() == "tag"
+    assert git(workspace, "rev-parse", "HEAD").strip() == head
+
+
 def test_a_rebase_is_read_with_its_branches() -> None:
     from hearth.agent.commits import rebase_asked
 

@@ -122,6 +122,7 @@ from hearth.agent.returns import returns_nothing
 from hearth.agent.sections import doubled, dropped, read_text
 from hearth.agent.shapes import plural_for_one, stray_line, unshaped
 from hearth.agent.state import SessionState
+from hearth.agent.tags import Tag, tag_asked, tag_command, tag_wrong
 from hearth.agent.task_commands import (
     OPTION,
     SCRIPT_RUN,
@@ -1101,7 +1102,21 @@ class FinishReview:
         rebase = rebase_asked(task)
         if not found and rebase is not None:
             found = await self._not_rebased(rebase[0], rebase[1], history)
+        tag = tag_asked(task)
+        if not found and tag is not None:
+            found = await self._tag_problem(tag, history)
         return found
+
+    async def _tag_problem(self, tag: Tag, history: Sequence[Event]) -> str:
+        """The task asks for a tag that is missing, on another commit, lightweight where it asks
+        an annotated one, or with another message (agent/tags): the command that makes it right.
+        "" when it is right, or git cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        wrong = tag_wrong(tag, await self._git(tag_command(tag), history))
+        if wrong is None:
+            return ""
+        return render("finish_problem_tag", state=wrong[0], command=wrong[1], name=tag.name)
 
     async def _not_restored(self, task: str, turn: Turn, history: Sequence[Event]) -> str:
         """The task asks to bring back a file it names that a commit deleted, and the file is
