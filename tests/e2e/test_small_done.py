@@ -997,6 +997,43 @@ def test_a_finish_over_a_secret_file_the_task_names_ends_blocked_saying_how_to_a
     assert (workspace / "app.env").read_text() == "DEBUG=false\nAPI_KEY=abc123\n"
 
 
+def test_a_finish_over_a_control_file_change_no_one_could_approve_ends_blocked_saying_how(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """A task about `.vscode/settings.json` (VS Code applies it on opening: a control file), run
+    with no one to ask: the write is refused, and the 1.5B wrote it again and again until the loop
+    guard stopped the run (exit 2). The turn ends blocked at its finish, telling the person how to
+    allow it; with that allow rule the same write goes through."""
+    settings = workspace / ".vscode" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "editor.formatOnSave": false\n}\n')
+    task = "In .vscode/settings.json, turn editor.formatOnSave on."
+    on = '{\n  "editor.formatOnSave": true\n}\n'
+    script = [*wrote(".vscode/settings.json", on), act("finish", summary="The task cannot be done.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert res.code == 3, res.stdout[-2000:]
+    said = finished(workspace).final_text
+    assert "Changing .vscode/settings.json needs your approval" in said and "VS Code" in said
+    assert "HEARTH_ALLOW='edit(.vscode/settings.json),write(.vscode/settings.json)'" in said
+    assert settings.read_text() == '{\n  "editor.formatOnSave": false\n}\n'
+    allowed = [
+        act("read", path=".vscode/settings.json"),
+        *wrote(".vscode/settings.json", on),
+        act("finish", summary="formatOnSave is on."),
+    ]
+    with ScriptedServer(allowed, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        again = run(
+            hearth,
+            server,
+            workspace,
+            task,
+            HEARTH_ALLOW="edit(.vscode/settings.json),write(.vscode/settings.json)",
+        )
+    assert again.code == 0, again.stdout[-2000:]
+    assert settings.read_text() == on
+
+
 JOIN = (
     "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
     "    parser.add_argument('file')\n    args = parser.parse_args()\n"

@@ -144,6 +144,7 @@ from hearth.core.events import (
     ModelUsed,
     Notice,
     NoticeReason,
+    PermissionDecided,
     ToolResult,
     UserMessage,
 )
@@ -245,6 +246,25 @@ def refused_secret(history: Sequence[Event]) -> str:
         if re.search(rf"(?<![\w.-]){re.escape(os.path.normpath(path))}(?![\w-])", task):
             return os.path.normpath(path)
     return ""
+
+
+def refused_for_approval(history: Sequence[Event], changes: Callable[[str], bool]) -> tuple[str, str]:
+    """A file the task names whose change a file tool was refused in this turn for needing a
+    person's approval, with no one to ask (a control file: `.vscode/settings.json`, which VS
+    Code applies on opening), with the policy's reason: as with a secret, the model can do
+    nothing about it (the 1.5B wrote the same file again until the loop guard stopped it, exit
+    2). ("", "") when none."""
+    task = task_of(history)
+    start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
+    for event in history[start + 1 :]:
+        if not isinstance(event, PermissionDecided) or event.allowed or event.by != "headless":
+            continue
+        if not changes(event.tool):  # a file tool's change, not a command
+            continue
+        path = os.path.normpath(event.subject) if event.subject else ""
+        if path and re.search(rf"(?<![\w.-]){re.escape(path)}(?![\w-])", task):
+            return path, event.reason
+    return "", ""
 
 
 def task_of(history: Sequence[Event]) -> str:
@@ -676,6 +696,10 @@ class FinishReview:
         secret = refused_secret(history)
         if secret:  # nothing the model can do about it: the person decides
             text = render("finish_blocked_secret", path=secret)
+            raise Blocked(text, final_text=text)
+        path, why = refused_for_approval(history, lambda name: changing(self.dispatcher, name))
+        if path:  # the same: a change only a person can approve, and no one to ask
+            text = render("finish_blocked_approval", path=path, why=why)
             raise Blocked(text, final_text=text)
         summary = done.final_text or done.reason
         problem = await self.problem(history, summary)
