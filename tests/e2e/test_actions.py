@@ -287,19 +287,19 @@ def test_a_file_written_again_unchanged_after_its_change_worked_is_not_asked_for
 ) -> None:
     """The 1.5B wrote its docstrings (right), then the same whole file again; asked again each
     time, it spent the rest of the time limit writing it. After a change of the file worked, the
-    same text is taken as it is: the write says nothing would change, and the model finishes."""
+    same text is taken as it is: the write says nothing would change, and as nothing is missing
+    the turn ends done there (the write of what the file holds is judged as a finish)."""
     (workspace / "pick.py").write_text("def last(xs):\n    return xs[0]\n")
     fixed = "def last(xs):\n    return xs[-1]\n"
     script = [
         *wrote("pick.py", fixed),
         *wrote("pick.py", fixed),  # the same text again: not asked for a third time
-        act("finish", summary="last() returns the last item."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "Fix last() in pick.py: it must return the last item")
         assert res.code == 0, res.stdout[-2000:]
         asked = len(server.requests)
-    assert asked == 5  # two actions with their texts, and the finish
+    assert asked == 4  # two actions with their texts; no finish needed
     unchanged = [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]
     assert len(unchanged) == 1 and "already has exactly this content" in unchanged[0].output
     assert (workspace / "pick.py").read_text() == fixed

@@ -139,10 +139,67 @@ def test_a_file_left_out_of_the_last_commit_goes_back_asking_for_an_amend_then_e
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
-    [notice] = notices(workspace)
-    assert "git_commit with amend true" in notice.text and "was not made" not in notice.text
+    # the write of what the file held is judged as a finish, and so is the finish after it
+    assert len(notices(workspace)) == 2
+    for notice in notices(workspace):
+        assert "git_commit with amend true" in notice.text and "was not made" not in notice.text
     assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add about page", "init"]
     assert git(workspace, "show", "--name-only", "--format=", "HEAD").split() == ["about.css", "about.html"]
+
+
+GREET = (
+    "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('name')\n{option}    args = parser.parse_args()\n"
+    "    text = f'Hello, {{args.name}}!'\n{shout}    print(text)\n\n\nif __name__ == '__main__':\n    main()\n"
+)
+GREET_TEST = (
+    "import subprocess\nimport sys\n\n\ndef run(*args):\n"
+    "    return subprocess.run([sys.executable, 'greet.py', *args], capture_output=True, text=True).stdout\n\n\n"
+    "def test_greets():\n    assert run('Ann') == 'Hello, Ann!\\n'\n"
+)
+SHOUTING = GREET.format(
+    option="    parser.add_argument('--shout', action='store_true')\n",
+    shout="    if args.shout:\n        text = text.upper()\n",
+)
+
+
+def test_a_write_of_what_the_file_holds_is_judged_as_a_finish_and_says_what_is_missing(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: the 1.5B's option worked, and it wrote the same script back again and again,
+    the test the task asked never added, until the loop guard stopped it (exit 2). Writing what
+    the file holds is the model saying the work is done: the review says what is missing."""
+    (workspace / "greet.py").write_text(GREET.format(option="", shout=""))
+    (workspace / "test_greet.py").write_text(GREET_TEST)
+    task = "Add a --shout option to greet.py that prints the greeting in capitals, and add a test for it to test_greet.py."
+    new_test = GREET_TEST + "\n\ndef test_shouts():\n    assert run('--shout', 'Ann') == 'HELLO, ANN!\\n'\n"
+    script = [
+        *wrote("greet.py", SHOUTING),
+        *wrote("greet.py", SHOUTING),  # the same again: nothing would change
+        *wrote("test_greet.py", new_test),
+        act("finish", summary="Added --shout and its test."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "the task asks for a new test, but test_greet.py has no test function" in notice.text
+    assert "def test_shouts" in (workspace / "test_greet.py").read_text()
+
+
+def test_a_write_of_what_the_file_holds_ends_the_turn_done_when_nothing_is_missing(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The work is right (the task's command prints what it states) and the model writes the file
+    again as it is: the turn ends done (exit 0), not in circles until the loop guard (exit 2)."""
+    (workspace / "greet.py").write_text(GREET.format(option="", shout=""))
+    task = "Add a --shout option to greet.py: python3 greet.py --shout Ann must print HELLO, ANN!"
+    script = [*wrote("greet.py", SHOUTING), *wrote("greet.py", SHOUTING)]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    assert "the last write changed nothing" in finished(workspace).final_text
+    assert notices(workspace) == []
 
 
 def test_committed_with_no_commit_to_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:

@@ -425,6 +425,13 @@ class Agent:
             if await review.rescued(self.history):
                 raise _done_by_a_version()
             review.end_if_versions_failed()
+            # no version to try: writing what the file already holds is the model saying its work
+            # is done (the 1.5B wrote a passing scores.py back until the loop guard stopped it, the
+            # test the task asked never added), so it is judged as a finish: what the evidence
+            # says is missing goes back, and nothing missing ends the turn done
+            unchanged = TaskDone(render("rewrite_done"), final_text=render("rewrite_done"))
+            if await review.accepts(self.history, unchanged):
+                raise unchanged
 
     def _review(self) -> FinishReview:
         """The judge of a small model's finish, able to try versions of a file (agent/versions)."""
