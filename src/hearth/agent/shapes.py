@@ -83,12 +83,21 @@ def unshaped(task: str, root: Path, output: str) -> str:
         for line in lines
     ):
         return ""  # nothing printed about the data, no number (another input): nothing to judge
+    for example, form in printed_forms(task, data):
+        if not any(form.fullmatch(line) for line in lines):
+            return example
+    return ""
+
+
+def printed_forms(task: str, data: set[str]) -> list[tuple[str, re.Pattern[str]]]:
+    """The examples the task says are printed that have a form, each with it, in the task's order."""
+    forms = []
     for match in _EXAMPLE.finditer(task):
         said = task[max(0, match.start() - 60) : match.start()].rsplit(".", 1)[-1]
         form = shape(match.group(1), data) if _PRINTED.search(said) else None
-        if form is not None and not any(form.fullmatch(line) for line in lines):
-            return match.group(1)
-    return ""
+        if form is not None:
+            forms.append((match.group(1), form))
+    return forms
 
 
 _ONE = re.compile(r"`1 ([A-Za-z]+)`")
@@ -110,12 +119,7 @@ def stray_line(task: str, root: Path, output: str) -> tuple[str, str]:
     says, printed among lines of a form the task shows; with that example. ("", "") when none."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     data = data_words(root)
-    forms = []
-    for match in _EXAMPLE.finditer(task):
-        said = task[max(0, match.start() - 60) : match.start()].rsplit(".", 1)[-1]
-        form = shape(match.group(1), data) if _PRINTED.search(said) else None
-        if form is not None:
-            forms.append((match.group(1), form))
+    forms = printed_forms(task, data)
     shaped = [example for example, form in forms if any(form.fullmatch(line) for line in lines)]
     if not shaped:
         return "", ""
