@@ -16,7 +16,7 @@ from hearth.sandbox.container import DockerBackend, PodmanBackend
 from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.seatbelt import seatbelt_profile
 from hearth.testing import ScriptedReply, ScriptedServer
-from requirements import need
+from requirements import backend_params, need
 from support import HearthCli, state_of
 
 
@@ -120,3 +120,22 @@ def test_container_command_line(cls: type[PodmanBackend], tmp_path: Path) -> Non
     assert argv[-4:] == ["local/hearth-sandbox", "/bin/sh", "-c", "make test"]
     assert ("--runtime runc" in joined) == (cls is PodmanBackend)
     assert "--network bridge" in " ".join(backend.argv(ExecSpec("x", tmp_path, network=True)))
+
+
+@pytest.mark.parametrize("backend", backend_params(("bwrap", "landlock")))
+def test_git_in_the_sandbox_can_commit_and_a_repository_s_own_identity_wins(
+    backend: str, tmp_path: Path
+) -> None:
+    """The sandbox hides the user's git config; git then could not tell who commits and refused
+    every `git commit` and `git tag -a` run with the shell tool ("unable to auto-detect email
+    address"). The user's email is given the way git reads it last (`EMAIL`)."""
+    from hearth.sandbox.backend import user_email
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    runner = asyncio.run(choose_sandbox(backend, tmp_path)).runner
+    commit = "git commit -q --allow-empty -m x && git log -1 --format=%ae"
+    result = asyncio.run(runner.run(ExecSpec(commit, tmp_path, timeout=30)))
+    assert result.exit_code == 0 and result.output.strip() == user_email(), result.output
+    subprocess.run(["git", "-C", str(tmp_path), "config", "user.email", "repo@example.com"], check=True)
+    result = asyncio.run(runner.run(ExecSpec(commit, tmp_path, timeout=30)))
+    assert result.output.strip() == "repo@example.com", result.output
