@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
+from hearth.sandbox.gitconfig import global_value
 from hearth.sandbox.limits import ResourceLimits
 
 SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -86,23 +85,12 @@ class Backend(ABC):
         return None
 
 
-@cache
 def user_email() -> str:
     """The user's own git email (their global config), what a sandboxed `git commit` or `git tag
     -a` says it is by: the sandbox hides the user's config, and without it git could not tell
     (`unable to auto-detect email address`) and refused every commit made with the shell tool.
     git reads `EMAIL` only where no config sets `user.email`, so a repository's own identity wins."""
-    try:
-        found = subprocess.run(
-            ["git", "config", "--global", "--get", "user.email"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            cwd="/",
-        ).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        found = ""
-    return found or "hearth@localhost"
+    return global_value("user.email") or "hearth@localhost"
 
 
 def sandbox_env(home: str, tmp: str, aliases: str) -> dict[str, str]:

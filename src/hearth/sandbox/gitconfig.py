@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from functools import cache
 
 from hearth.sandbox.dirfd import Entry, read_entry, write
 
@@ -36,6 +37,22 @@ SAFE_CONFIG_KEYS = (
 )
 # Keys of the user's own config naming workspace files git runs or reads: those files are protected.
 TRUSTED_KEYS = ("core.hookspath", "core.fsmonitor", "core.attributesfile", "include.path", "includeif.*.path")
+
+
+@cache
+def global_value(key: str) -> str:
+    """A key of the user's own global git config (`user.email`), "" when unset or git cannot
+    tell. Read from `/`, so no repository's config is read with it."""
+    try:
+        return subprocess.run(
+            ["git", "config", "--global", "--get", key],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            cwd="/",
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
 
 
 def key_shape(key: str) -> str:

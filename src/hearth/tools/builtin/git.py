@@ -14,8 +14,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
-from functools import cache
 from pathlib import Path
 
 from pydantic import Field
@@ -23,7 +21,7 @@ from pydantic import Field
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.dirfd import read_entry
-from hearth.sandbox.gitconfig import config_pairs
+from hearth.sandbox.gitconfig import config_pairs, global_value
 from hearth.sandbox.secrets import SECRET_DIRS, SECRET_NAMES, is_secret_path, secret_index
 from hearth.tools.base import RunContext, Tool, ToolInput
 
@@ -54,23 +52,9 @@ def validate_ref(name: str) -> str:
     return name
 
 
-@cache
 def _identity() -> tuple[str, str]:
     """The user's own git identity, read from their global config; a neutral one otherwise."""
-
-    def get(key: str) -> str:
-        try:
-            return subprocess.run(
-                ["git", "config", "--global", "--get", key],
-                capture_output=True,
-                text=True,
-                timeout=5,
-                cwd="/",
-            ).stdout.strip()
-        except (OSError, subprocess.TimeoutExpired):
-            return ""
-
-    return get("user.name") or "Hearth Agent", get("user.email") or "hearth@localhost"
+    return global_value("user.name") or "Hearth Agent", global_value("user.email") or "hearth@localhost"
 
 
 def _repo_identity(workspace: Path) -> dict[str, str]:
