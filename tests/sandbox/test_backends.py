@@ -123,19 +123,23 @@ def test_container_command_line(cls: type[PodmanBackend], tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("backend", backend_params(("bwrap", "landlock")))
-def test_git_in_the_sandbox_can_commit_and_a_repository_s_own_identity_wins(
+def test_git_in_the_sandbox_commits_as_the_user_and_a_repository_s_own_identity_wins(
     backend: str, tmp_path: Path
 ) -> None:
     """The sandbox hides the user's git config; git then could not tell who commits and refused
     every `git commit` and `git tag -a` run with the shell tool ("unable to auto-detect email
-    address"). The user's email is given the way git reads it last (`EMAIL`)."""
-    from hearth.sandbox.backend import user_email
+    address"), and named the sandbox's user. The command's HOME holds the user's identity alone."""
+    from hearth.sandbox.gitconfig import user_identity
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     runner = asyncio.run(choose_sandbox(backend, tmp_path)).runner
-    commit = "git commit -q --allow-empty -m x && git log -1 --format=%ae"
+    commit = "git commit -q --allow-empty -m x && git log -1 --format=%an/%ae"
     result = asyncio.run(runner.run(ExecSpec(commit, tmp_path, timeout=30)))
-    assert result.exit_code == 0 and result.output.strip() == user_email(), result.output
-    subprocess.run(["git", "-C", str(tmp_path), "config", "user.email", "repo@example.com"], check=True)
+    assert result.exit_code == 0 and result.output.strip() == "/".join(user_identity()), result.output
+    for key, value in (("user.email", "repo@example.com"), ("user.name", "Repo Owner")):
+        subprocess.run(["git", "-C", str(tmp_path), "config", key, value], check=True)
     result = asyncio.run(runner.run(ExecSpec(commit, tmp_path, timeout=30)))
-    assert result.output.strip() == "repo@example.com", result.output
+    assert result.output.strip() == "Repo Owner/repo@example.com", result.output
+    listed = asyncio.run(runner.run(ExecSpec("git config --global --list", tmp_path, timeout=30)))
+    name, email = user_identity()
+    assert listed.output.splitlines() == [f"user.name={name}", f"user.email={email}"], listed.output

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.core.protocols import ExecSpec
-from hearth.sandbox.gitconfig import global_value
+from hearth.sandbox.gitconfig import user_identity
 from hearth.sandbox.limits import ResourceLimits
 
 SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -86,11 +86,10 @@ class Backend(ABC):
 
 
 def user_email() -> str:
-    """The user's own git email (their global config), what a sandboxed `git commit` or `git tag
-    -a` says it is by: the sandbox hides the user's config, and without it git could not tell
-    (`unable to auto-detect email address`) and refused every commit made with the shell tool.
-    git reads `EMAIL` only where no config sets `user.email`, so a repository's own identity wins."""
-    return global_value("user.email") or "hearth@localhost"
+    """The user's own git email, given to every sandboxed command as `EMAIL`, which git reads only
+    where no config sets `user.email` (a repository's own identity wins): where no global config
+    with the whole identity can be given (`identity_config`), a `git commit` still works."""
+    return user_identity()[1]
 
 
 def sandbox_env(home: str, tmp: str, aliases: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ import functools
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from platformdirs import user_data_dir
@@ -20,6 +21,7 @@ from hearth.core.protocols import ExecSpec
 from hearth.sandbox import guard
 from hearth.sandbox.aliases import SANDBOX_ALIASES, alias_dir
 from hearth.sandbox.backend import BWRAP_PACKAGES, Backend, Isolation, Launch, sandbox_env
+from hearth.sandbox.gitconfig import identity_config
 from hearth.sandbox.helper import seccomp_program
 from hearth.sandbox.secrets import secret_index
 
@@ -46,6 +48,7 @@ class BwrapBackend(Backend):
     controls_read_only = True  # existing ones; new ones are undone by the guard (runner.py)
     proxy_socket: Path | None = None  # set for network by allow-list (see proxy.py)
     _bind_fds: list[int] | None = None  # collects descriptors for --bind-fd while launching
+    _home: str | None = None  # a private host folder holding the commands' git identity
 
     def available(self) -> str | None:
         if not shutil.which("bwrap"):
@@ -98,6 +101,7 @@ class BwrapBackend(Backend):
         for hidden in (*HIDDEN_DIRS, home):
             if hidden and hidden != "/" and os.path.isdir(hidden) and not os.path.islink(hidden):
                 args += ["--tmpfs", hidden]
+        args += ["--ro-bind", self._identity(), "/tmp/.gitconfig"]  # HOME is /tmp
         args += ["--bind", ws, ws]
         args += self._protections()
         args += ["--ro-bind", alias_dir(), SANDBOX_ALIASES]
@@ -132,6 +136,20 @@ class BwrapBackend(Backend):
         for key, value in env.items():
             args += ["--setenv", key, value]
         return [*args, "--", *command]
+
+    def _identity(self) -> str:
+        """The host file bound read-only as the commands' `~/.gitconfig`: the user's git name and
+        email alone. A file, not data bwrap writes (`--ro-bind-data`): past the session's write
+        budget bwrap could not write it, and not even `rm` could start."""
+        if self._home is None:
+            self._home = tempfile.mkdtemp(prefix="hearth-home-")
+            Path(self._home, "gitconfig").write_text(identity_config())
+        return os.path.join(self._home, "gitconfig")
+
+    def close(self) -> None:
+        if self._home is not None:
+            shutil.rmtree(self._home, ignore_errors=True)
+            self._home = None
 
     def _protections(self) -> list[str]:
         ws = self.workspace

@@ -24,6 +24,7 @@ from pathlib import Path
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.aliases import alias_dir
 from hearth.sandbox.backend import Backend, Isolation, sandbox_env
+from hearth.sandbox.gitconfig import identity_config
 
 HELPER = Path(__file__).with_name("helper.py")
 SYSTEM_READ = (
@@ -84,6 +85,8 @@ class LandlockBackend(Backend):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._tmp = tempfile.mkdtemp(prefix="hearth-sandbox-")
+        # The commands' HOME: git there reads the user's identity and nothing else of theirs.
+        Path(self._tmp, ".gitconfig").write_text(identity_config())
         self.scratch_dirs = (Path(self._tmp),)  # counted in the session's write budget
 
     def available(self) -> str | None:

@@ -55,6 +55,20 @@ def global_value(key: str) -> str:
         return ""
 
 
+def user_identity() -> tuple[str, str]:
+    """The name and email commits are made with: the user's own (their global config), a neutral
+    one otherwise. A repository's own config still wins where git reads it."""
+    return global_value("user.name") or "Hearth Agent", global_value("user.email") or "hearth@localhost"
+
+
+def identity_config() -> str:
+    """A global git config holding only the user's identity, for a sandboxed command's HOME: the
+    sandbox hides the user's own config (hooks, helpers, includes), so without it git there could
+    not tell who commits (`unable to auto-detect email address`), or named the sandbox's user."""
+    name, email = user_identity()
+    return safe_config([("user.name", name), ("user.email", email)])
+
+
 def key_shape(key: str) -> str:
     """`remote.origin.url` -> `remote.*.url`; `core.hookspath` stays."""
     section, _, rest = key.partition(".")

@@ -21,7 +21,7 @@ from pydantic import Field
 from hearth.core.errors import ToolError
 from hearth.core.protocols import ExecSpec
 from hearth.sandbox.dirfd import read_entry
-from hearth.sandbox.gitconfig import config_pairs, global_value
+from hearth.sandbox.gitconfig import config_pairs, user_identity
 from hearth.sandbox.secrets import SECRET_DIRS, SECRET_NAMES, is_secret_path, secret_index
 from hearth.tools.base import RunContext, Tool, ToolInput
 
@@ -52,11 +52,6 @@ def validate_ref(name: str) -> str:
     return name
 
 
-def _identity() -> tuple[str, str]:
-    """The user's own git identity, read from their global config; a neutral one otherwise."""
-    return global_value("user.name") or "Hearth Agent", global_value("user.email") or "hearth@localhost"
-
-
 def _repo_identity(workspace: Path) -> dict[str, str]:
     """The identity the repository's own config sets (`user.name`, `user.email`), which a commit
     keeps: read on the host without following a symlink, as git reads it (no includes)."""
@@ -79,7 +74,7 @@ def _repo_identity(workspace: Path) -> dict[str, str]:
 async def _git(ctx: RunContext, *args: str) -> str:
     if ctx.sandbox is None:
         raise ToolError("No sandbox is configured for this session, so git cannot run.")
-    name, email = _identity()
+    name, email = user_identity()
     own = _repo_identity(ctx.workspace)  # the repository's own identity wins over ours
     name, email = own.get("user.name", name), own.get("user.email", email)
     config = [*SAFE_CONFIG, f"user.name={name}", f"user.email={email}"]
