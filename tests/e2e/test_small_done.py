@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from e2e.test_actions import act, events, finished, run, schema_of, wrote
 from hearth.agent.versions import COUNT
 from hearth.core.events import Notice, ToolResult
@@ -1089,6 +1091,31 @@ def test_a_finish_over_a_control_file_change_no_one_could_approve_ends_blocked_s
         )
     assert again.code == 0, again.stdout[-2000:]
     assert settings.read_text() == on
+
+
+@pytest.mark.parametrize("mode", ["grammar", "text"])
+def test_writing_a_refused_control_file_again_and_again_ends_blocked_saying_how(
+    hearth: HearthCli, workspace: Path, mode: str
+) -> None:
+    """Text mode's 1.5B never finished: it wrote the refused `.vscode/settings.json` again until
+    the loop guard stopped the run (exit 2). Circling over a change only a person can approve
+    ends blocked (exit 3), saying how to allow it, in every action mode."""
+    settings = workspace / ".vscode" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "editor.formatOnSave": false\n}\n')
+    on = '{\n  "editor.formatOnSave": true\n}\n'
+    if mode == "grammar":
+        script = [*wrote(".vscode/settings.json", on)] * 6
+    else:
+        call = {"name": "write", "arguments": {"path": ".vscode/settings.json", "content": on}}
+        script = [ScriptedReply(text=f"```json\n{json.dumps(call)}\n```")] * 6
+    task = "In .vscode/settings.json, turn editor.formatOnSave on."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, HEARTH_TOOL_MODE=mode)
+    assert res.code == 3, res.stdout[-2000:]
+    said = finished(workspace).final_text
+    assert "HEARTH_ALLOW='edit(.vscode/settings.json),write(.vscode/settings.json)'" in said
+    assert settings.read_text() == '{\n  "editor.formatOnSave": false\n}\n'
 
 
 JOIN = (

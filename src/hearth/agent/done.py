@@ -267,6 +267,22 @@ def refused_for_approval(history: Sequence[Event], changes: Callable[[str], bool
     return "", ""
 
 
+def person_needed(history: Sequence[Event], dispatcher: Dispatcher) -> Blocked | None:
+    """The stop of a turn whose task needs what only a person can give, with no one to ask: a
+    secret file the task names that a file tool refused, or a change to a file the task names
+    refused for approval. Nothing the model does changes it, whether it finishes or writes the
+    same file again until the loop guard stops it (text mode's 1.5B did that, exit 2)."""
+    secret = refused_secret(history)
+    if secret:
+        text = render("finish_blocked_secret", path=secret)
+        return Blocked(text, final_text=text)
+    path, why = refused_for_approval(history, lambda name: changing(dispatcher, name))
+    if path:
+        text = render("finish_blocked_approval", path=path, why=why)
+        return Blocked(text, final_text=text)
+    return None
+
+
 def task_of(history: Sequence[Event]) -> str:
     """The text of the turn's task: the last user message."""
     return next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
@@ -693,14 +709,9 @@ class FinishReview:
         times in this turn."""
         if planning(history):
             return True  # a plan changes nothing and claims nothing yet
-        secret = refused_secret(history)
-        if secret:  # nothing the model can do about it: the person decides
-            text = render("finish_blocked_secret", path=secret)
-            raise Blocked(text, final_text=text)
-        path, why = refused_for_approval(history, lambda name: changing(self.dispatcher, name))
-        if path:  # the same: a change only a person can approve, and no one to ask
-            text = render("finish_blocked_approval", path=path, why=why)
-            raise Blocked(text, final_text=text)
+        blocked = person_needed(history, self.dispatcher)
+        if blocked is not None:
+            raise blocked
         summary = done.final_text or done.reason
         problem = await self.problem(history, summary)
         if problem:

@@ -35,7 +35,7 @@ from hearth.agent.compaction import Compactor, estimate_tokens
 from hearth.agent.context import build_messages
 from hearth.agent.deadline import DeadlinePassed, has_time, until
 from hearth.agent.dispatch import Dispatcher
-from hearth.agent.done import FinishReview, stuck_rewrite, task_of
+from hearth.agent.done import FinishReview, person_needed, stuck_rewrite, task_of
 from hearth.agent.early_stop import first_new_call
 from hearth.agent.eventlog import log_event
 from hearth.agent.finish import answer_stop
@@ -455,6 +455,9 @@ class Agent:
         wrong either (it runs the checks the verdict does not: a text-mode run whose changes all
         worked ended 0 over failing tests); not done, the turn ends done when a version of its
         file makes the checks pass."""
+        blocked = person_needed(self.history, self.dispatcher)
+        if blocked is not None:  # circling over what only a person can allow
+            return blocked
         stop = self._verdict(stuck)
         if not self.profile.small:
             return stop
