@@ -40,3 +40,21 @@ def test_a_task_correcting_its_tests_asks_the_tests_and_not_the_code_it_keeps() 
     assert not same_but_values(test.replace("    assert name() == 'a'\n", ""), test)  # dropped
     assert not same_but_values(test.replace("== 10", ">= 10"), test)  # loosened
     assert not same_but_values("def test_total(:\n", test)  # broken
+
+
+def test_a_file_the_task_renames_still_under_its_old_name_is_named_with_the_command(tmp_path: Path) -> None:
+    """ "Rename the module fmt.py to formatting.py": the 1.5B made invoice.py import `formatting`
+    and was told only that fmt.py was unchanged; it wrote fmt.py back as it was until the loop
+    guard stopped it. A file, module or script the task renames goes back with the move."""
+    from hearth.agent.asked import file_not_moved
+
+    (tmp_path / "fmt.py").write_text("def money(c):\n    return c\n")
+    for task in (
+        "Rename the module fmt.py to formatting.py and make invoice.py use it under its new name.",
+        "Rename fmt.py to formatting.py.",
+        "Move the script fmt.py into tools/fmt.py.",
+    ):
+        assert "`mv -f fmt.py " in file_not_moved(task, tmp_path), task
+    assert file_not_moved("Rename the function money in fmt.py to cents.", tmp_path) == ""
+    (tmp_path / "fmt.py").rename(tmp_path / "formatting.py")
+    assert file_not_moved("Rename the module fmt.py to formatting.py.", tmp_path) == ""

@@ -1664,6 +1664,34 @@ def test_a_file_to_rename_still_there_under_its_old_name_goes_back_with_git_mv(
     assert git(workspace, "log", "--format=%s", "-2").split("\n")[:2] == ["Rename notes", "Add notes"]
 
 
+def test_a_module_to_rename_goes_back_with_the_move_and_no_versions_are_asked(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "Rename the module fmt.py to formatting.py": the 1.5B made invoice.py import `formatting`
+    and finished; versions of invoice.py were asked (they cannot move a file), and it was told
+    only that fmt.py was unchanged. The finish goes back at once with the command that moves it."""
+    (workspace / "fmt.py").write_text("def money(cents):\n    return f'{cents / 100:.2f}'\n")
+    (workspace / "invoice.py").write_text("import fmt\n\nprint(fmt.money(1999))\n")
+    task = (
+        "Rename the module fmt.py to formatting.py and make invoice.py use it under its new "
+        "name. python3 invoice.py must print the same as before."
+    )
+    script = [
+        *wrote("invoice.py", "import formatting\n\nprint(formatting.money(1999))\n"),
+        act("finish", summary="The task is done."),
+        act("shell", command="mv -f fmt.py formatting.py"),
+        act("finish", summary="Renamed fmt.py to formatting.py."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "fmt.py is still there" in notice.text and "`mv -f fmt.py formatting.py`" in notice.text
+    assert not (workspace / "fmt.py").exists()
+    out = subprocess.run([sys.executable, "invoice.py"], cwd=workspace, capture_output=True, text=True)
+    assert out.stdout == "19.99\n"
+
+
 def test_a_script_run_on_the_tasks_example_that_prints_nothing_goes_back(
     hearth: HearthCli, workspace: Path
 ) -> None:

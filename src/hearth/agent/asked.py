@@ -70,7 +70,8 @@ SAYS_TESTS_FAIL = re.compile(
 )
 
 FILE_MOVE = re.compile(
-    r"\b(?:rename|move)\s+(?:the\s+file\s+)?[`'\"]?((?:[\w-]+/)*[\w-]+\.\w+)[`'\"]?\s+(?:to|as|into)\s+"
+    r"\b(?:rename|move)\s+(?:the\s+(?:file|module|script|page|document|config|stylesheet)\s+)?"
+    r"[`'\"]?((?:[\w-]+/)*[\w-]+\.\w+)[`'\"]?\s+(?:to|as|into)\s+"
     r"(?:the\s+(?:file|folder)\s+)?[`'\"]?((?:[\w.-]+/)*[\w-]+(?:\.\w+|/))[`'\"]?",
     re.IGNORECASE,
 )

@@ -777,6 +777,8 @@ class FinishReview:
         if self.versions is None or self.versions.count < 1 or versions_tried(history):
             return ()
         task, turn = task_of(history), Turn.of(history)
+        if file_not_moved(task, self.dispatcher.context.workspace):
+            return ()  # a version of a file's text moves no file: the move goes back first
         finished = (
             await self._rename_finished(history, task)
             or await self._move_finished(history, task)
