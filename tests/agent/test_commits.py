@@ -33,3 +33,16 @@ def test_the_same_files_or_a_head_holding_the_original_are_no_copy() -> None:
     assert differs(f"== {HEAD}\n\nprice.py\n== {FIX}\n\nprice.py\n", found) is None
     assert differs(f"== {HEAD}\n\nREADME.md\n== {FIX}\n\nprice.py\ncontained\n", found) is None
     assert differs("", found) is None
+
+
+def test_an_undo_that_keeps_the_changes_is_a_reset_not_a_revert() -> None:
+    from hearth.agent.commits import keeps_changes
+
+    keep = (
+        "My last commit, 'Add dark mode', is not ready yet. Undo that commit but keep all its "
+        "changes in my files, not committed, so that I can go on working on them."
+    )
+    assert keeps_changes(keep)
+    assert keeps_changes("Undo the commit 'Add search' and leave its changes uncommitted.")
+    assert not keeps_changes("Undo the commit 'Make red the default colour' with a new commit.")
+    assert not keeps_changes("Keep the changes in app.py and commit them.")  # no undo asked

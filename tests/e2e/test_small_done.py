@@ -1628,6 +1628,36 @@ def test_a_task_asking_to_undo_a_commit_is_read_with_the_commit_it_quotes() -> N
     assert undoes("fatal: bad object", head, red) is None
 
 
+def test_an_undo_that_keeps_the_changes_goes_back_with_the_reset_while_the_commit_is_last(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "Undo that commit but keep all its changes in my files, not committed": the 1.5B, not
+    knowing `git reset`, rewrote the commit's file until the loop guard stopped it. While the
+    commit the task quotes is still the last one, the finish goes back with the reset."""
+    init_repo(workspace)
+    (workspace / "theme.py").write_text("DARK = True\n")
+    git(workspace, "add", "theme.py")
+    git(workspace, "commit", "-qm", "Add dark mode")
+    task = (
+        "My last commit, 'Add dark mode', is not ready yet. Undo that commit but keep all its "
+        "changes in my files, not committed, so that I can go on working on them."
+    )
+    script = [
+        act("git_status"),
+        act("finish", summary="Done."),
+        act("shell", command="git reset --soft HEAD~1"),
+        act("finish", summary="The commit is undone; its changes are staged."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "'Add dark mode'" in notice.text and "`git reset --soft HEAD~1`" in notice.text
+    assert git(workspace, "log", "--format=%s").split() == ["init"]
+    assert (workspace / "theme.py").read_text() == "DARK = True\n"
+    assert "theme.py" in git(workspace, "status", "--porcelain")
+
+
 def test_a_file_to_rename_still_there_under_its_old_name_goes_back_with_git_mv(
     hearth: HearthCli, workspace: Path
 ) -> None:

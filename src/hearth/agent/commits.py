@@ -14,6 +14,11 @@ the same files by the same counts of lines the other way round (what it added, i
 when the task asks to undo or revert a commit it quotes, the last commit's per-file counts
 (`git log --numstat`: numbers and names, never the content) must mirror that commit's.
 
+"My last commit, 'Add dark mode', is not ready yet. Undo that commit but keep all its changes in
+my files, not committed": the 1.5B, not knowing `git reset`, rewrote theme.py until the loop guard
+stopped it. When the task asks so and the commit is still the last one, the finish goes back with
+the reset that does it.
+
 "Bring back just helpers.py as it was before that commit": the 1.5B wrote a helpers.py of its own
 and committed it (exit 0). When the task asks to bring back, restore or recover a file it names,
 and git's history deleted that file, the file now must be the one deleted. Only the two versions'
@@ -109,6 +114,18 @@ def differs(output: str, found: Copied) -> tuple[list[str], list[str]] | None:
 def asks_undo(task: str) -> bool:
     """The task asks to undo (revert) a commit it names by its quoted message."""
     return bool(_ASKS_UNDO.search(task)) and bool(quoted_messages(task))
+
+
+# "Undo that commit but keep all its changes in my files, not committed": a reset, not a revert
+_KEEPS_CHANGES = re.compile(
+    r"\bkeep(?:s|ing)?\b[^.;]{0,40}\bchanges\b|\b(?:un|not\s+)committed\b", re.IGNORECASE
+)
+
+
+def keeps_changes(task: str) -> bool:
+    """The task asks to undo a commit it quotes and keep its changes in the files, uncommitted:
+    the commit is to go (`git reset`), not to be undone by a new one."""
+    return asks_undo(task) and bool(_KEEPS_CHANGES.search(task))
 
 
 def named(listing: str, messages: list[str]) -> tuple[str, str, str] | None:

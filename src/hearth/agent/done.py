@@ -88,6 +88,7 @@ from hearth.agent.commits import (
     copied,
     counts,
     differs,
+    keeps_changes,
     merge_asked,
     merged_command,
     named,
@@ -1218,6 +1219,11 @@ class FinishReview:
         """The task asks to undo a commit it quotes, and the last commit does not mirror its
         changes (agent/commits): what to do instead. "" when it does, or git cannot tell."""
         if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        if keeps_changes(task):  # a reset: only whether the commit is still the last one
+            subject = (await self._git(SUBJECT, history)).strip()
+            if subject and subject in quoted_messages(task):
+                return render("finish_problem_undo_keep", message=subject)
             return ""
         listing = await self._git(LIST, history)
         found = named(listing, quoted_messages(task)) if listing else None
