@@ -46,3 +46,15 @@ def test_an_undo_that_keeps_the_changes_is_a_reset_not_a_revert() -> None:
     assert keeps_changes("Undo the commit 'Add search' and leave its changes uncommitted.")
     assert not keeps_changes("Undo the commit 'Make red the default colour' with a new commit.")
     assert not keeps_changes("Keep the changes in app.py and commit them.")  # no undo asked
+
+
+def test_a_task_about_the_history_alone_names_a_commit_or_a_tag_and_no_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from hearth.agent.progress import history_only
+
+    assert history_only("Put an annotated tag v0.2.0 on the commit 'Add export'.", tmp_path)
+    assert history_only("My last commit, 'Add dark mode', is not ready yet. Undo it.", tmp_path)
+    assert not history_only("Undo the commit 'Add dark mode' and fix theme.py.", tmp_path)
+    assert not history_only("Add a function greet to app.py.", tmp_path)
+    (tmp_path / "VERSION").write_text("2.0.0\n")
+    task = "Set VERSION to 2.1.0, commit it with the message 'Release 2.1.0', and tag the new commit v2.1.0."
+    assert not history_only(task, tmp_path)  # VERSION is a file the task names

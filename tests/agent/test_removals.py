@@ -84,3 +84,16 @@ def test_a_key_in_two_sections_is_left_to_the_model(tmp_path: Path) -> None:
     (tmp_path / "setup.cfg").write_text(text)
     task = "Delete the max_line_length line of the Python files in setup.cfg."
     assert rest_of_removal(task, tmp_path, ["setup.cfg"]) == {}
+
+
+def test_a_plain_word_to_remove_is_a_name_only_where_a_file_holds_it_as_an_item(tmp_path: Path) -> None:
+    from hearth.agent.removals import left_items, removed_items
+
+    (tmp_path / "requirements.txt").write_text("click==8.1.7\nsix==1.16.0\n")
+    (tmp_path / "notes.md").write_text("We may remove it later; six people use it.\n")
+    task = "In requirements.txt, upgrade click, remove six, and add requests."
+    assert removed_items(task, tmp_path, ["requirements.txt"]) == ["six"]
+    assert left_items(task, tmp_path, ["requirements.txt"]) == [("six", "requirements.txt")]
+    assert rest_of_removal(task, tmp_path, ["requirements.txt"])["requirements.txt"][1] == "click==8.1.7\n"
+    # in prose the word is no item, and "remove it" names nothing
+    assert removed_items("In notes.md, remove six and remove it.", tmp_path, ["notes.md"]) == []

@@ -960,6 +960,21 @@ def test_a_setting_the_task_removes_that_is_a_line_of_its_own_is_removed_by_hear
     assert (workspace / "config.json").read_text() == '{\n  "name": "shop",\n  "port": 2\n}\n'
 
 
+def test_a_plain_word_the_task_removes_that_a_file_holds_as_a_line_is_removed_by_hearth(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "In requirements.txt, upgrade flask, remove six, and add requests": the 1.5B upgraded and
+    added, left `six==1.16.0`, and exited 0. A plain word is a name where the file holds it as an
+    item of its own."""
+    (workspace / "requirements.txt").write_text("# pinned\nflask==2.0.0\nsix==1.16.0\n")
+    kept = "# pinned\nflask==3.0.3\nrequests==2.32.3\nsix==1.16.0\n"
+    script = [*wrote("requirements.txt", kept), act("finish", summary="Updated requirements.txt.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        task = "In requirements.txt, upgrade flask to 3.0.3, remove six, and add requests 2.32.3."
+        assert run(hearth, server, workspace, task).code == 0
+    assert (workspace / "requirements.txt").read_text() == "# pinned\nflask==3.0.3\nrequests==2.32.3\n"
+
+
 def test_work_the_task_puts_on_a_branch_goes_back_until_it_is_there_then_ends_0(
     hearth: HearthCli, workspace: Path
 ) -> None:
@@ -1200,7 +1215,7 @@ def test_a_commit_copied_by_its_message_only_goes_back_with_the_commit_to_cherry
     task = "The branch experiments has a commit 'Fix rounding in total'. Bring just that commit onto main."
     script = [
         act("read", path="README.md"),
-        *wrote("README.md", "# App\n\nFix rounding in total.\n"),
+        act("shell", command="printf '\\nFix rounding in total.\\n' >> README.md"),  # write is not offered
         act("git_add", paths=["README.md"]),
         act("git_commit", message="Fix rounding in total"),
         act("finish", summary="Brought the commit onto main."),
@@ -1592,7 +1607,7 @@ def test_a_commit_that_does_not_undo_the_one_the_task_names_goes_back_with_git_r
     )
     script = [
         act("read", path="README.md"),
-        *wrote("README.md", "# Painter\n\nGo back to blue\n"),
+        act("shell", command="printf 'Go back to blue\\n' >> README.md"),  # write is not offered
         act("git_add", paths=["README.md"]),
         act("git_commit", message="Go back to blue"),
         act("finish", summary="Reverted the commit."),
@@ -1651,6 +1666,9 @@ def test_an_undo_that_keeps_the_changes_goes_back_with_the_reset_while_the_commi
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
+        # a task about the history alone is offered no file writer (the 1.5B rewrote theme.py)
+        offered = [set(offered_names(schema_of(r))) for r in server.requests if "response_format" in r]
+    assert offered and all("shell" in o and not o & {"write", "edit", "mkdir"} for o in offered)
     [notice] = notices(workspace)
     assert "'Add dark mode'" in notice.text and "`git reset --soft HEAD~1`" in notice.text
     assert git(workspace, "log", "--format=%s").split() == ["init"]

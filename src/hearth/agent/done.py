@@ -118,7 +118,7 @@ from hearth.agent.leftovers import (
 from hearth.agent.moves import move_asked, rest_of_move
 from hearth.agent.named_files import named_paths
 from hearth.agent.overview import shown_texts, this_turn
-from hearth.agent.removals import rest_of_removal
+from hearth.agent.removals import left_items, removed_items, rest_of_removal
 from hearth.agent.returns import returns_nothing
 from hearth.agent.sections import doubled, dropped, read_text
 from hearth.agent.shapes import plural_for_one, stray_line, unshaped
@@ -282,6 +282,12 @@ def person_needed(history: Sequence[Event], dispatcher: Dispatcher) -> Blocked |
         text = render("finish_blocked_approval", path=path, why=why)
         return Blocked(text, final_text=text)
     return None
+
+
+def left_item(task: str, root: Path, named: list[str]) -> str:
+    """A plain word the task says to remove still an item of a file it names (agent/removals)."""
+    found = left_items(task, root, named)
+    return render("finish_problem_leftover_removed", name=found[0][0], places=found[0][1]) if found else ""
 
 
 def task_of(history: Sequence[Event]) -> str:
@@ -889,7 +895,7 @@ class FinishReview:
         written = await self._finisher_tried(changes, history, task, checked=failing is not None)
         if not written:
             return ()
-        names = ", ".join(f"`{name}`" for name in removed(task))
+        names = ", ".join(f"`{name}`" for name in removed_items(task, root, list(changes)) or removed(task))
         notice = render("notice_removal_finished", names=names, files=", ".join(written))
         self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
         return tuple(written)
@@ -985,6 +991,7 @@ class FinishReview:
             file_not_moved(task, root)
             or asked_unchanged(history, turn, self.dispatcher, kept)
             or leftover_problem(task, root, named)
+            or left_item(task, root, named)
             or alike_renamed(task, shown, {p: current_text(self.dispatcher.context.paths, p) for p in shown})
             or no_test_added(task, root, shown)
         )

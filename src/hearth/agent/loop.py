@@ -306,7 +306,7 @@ class Agent:
         toolset = self.dispatcher.toolset
         specs = offered_tools(toolset, self.profile, self.history, None)
         specs += named_specs(toolset, self.history, {s.name for s in specs})
-        return action_schema(steered_specs(specs, toolset, self.history))
+        return action_schema(steered_specs(specs, toolset, self.history, self.dispatcher.context.workspace))
 
     async def _query(self) -> ModelResponse:
         await self.compact()

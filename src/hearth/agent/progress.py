@@ -7,19 +7,29 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
 - after READ_ONLY_STEPS read-only steps in a row that changed nothing, one of them a repeat, the
   next action offered (grammar mode: the schema) is a changing one, or finish or blocked;
 - when the files the task names were shown whole with the task (agent/overview), the model has
-  read what it needs from the start: SHOWN_STEPS read-only steps in a row are enough.
+  read what it needs from the start: SHOWN_STEPS read-only steps in a row are enough;
+- a task about the repository's history only (it names a commit by its quoted message, or asks
+  a tag, and names no file) is offered no file-writing action: asked to put a tag on an older
+  commit, and to undo the last commit keeping its changes, the 1.5B rewrote README.md and the
+  commit's own file, and finished. Git's way (shell, the git tools) stays, and the file tools
+  come back once a git command reports a conflict, which is fixed in the files.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
+from hearth.agent.asked import asked_names, bare_names
+from hearth.agent.commits import quoted_messages
+from hearth.agent.tags import tag_asked
 from hearth.core.events import Compacted, Event, HearthMessage, ModelReply, ToolResult, UserMessage
 from hearth.core.types import ToolCall, ToolSpec
 from hearth.prompts import render
 from hearth.tools.toolset import Toolset
 
+FILE_WRITERS = frozenset({"write", "edit", "mkdir"})
 LOOKS = frozenset({"read", "grep", "ls", "glob"})  # the file system as it is: same call, same answer
 READ_ONLY_STEPS = 4
 SHOWN_STEPS = 2
@@ -106,9 +116,27 @@ def named_specs(toolset: Toolset, history: Sequence[Event], offered: set[str]) -
     ]
 
 
-def steered_specs(specs: list[ToolSpec], toolset: Toolset, history: Sequence[Event]) -> list[ToolSpec]:
+def history_only(task: str, root: Path) -> bool:
+    """The task is about the repository's history alone: it names a commit by its quoted message
+    ("Undo my last commit, 'Add dark mode'") or asks a tag, and names no file to change."""
+    about_history = bool(quoted_messages(task)) or tag_asked(task) is not None
+    return about_history and not asked_names(task) and not bare_names(task, root)
+
+
+def _conflicted(history: Sequence[Event]) -> bool:
+    start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
+    return any(isinstance(e, ToolResult) and "CONFLICT" in e.output for e in history[start + 1 :])
+
+
+def steered_specs(
+    specs: list[ToolSpec], toolset: Toolset, history: Sequence[Event], root: Path | None = None
+) -> list[ToolSpec]:
     """The tools offered for the next action: all of `specs`, or only the changing ones while the
-    model circles among read-only calls."""
+    model circles among read-only calls; never the file writers for a task about the history
+    alone (until a conflict; `root`: the workspace, where the task's bare file names are)."""
+    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    if root is not None and history_only(task, root) and not _conflicted(history):
+        specs = [s for s in specs if _canonical(toolset, s.name) not in FILE_WRITERS] or specs
     if not circling(history, toolset):
         return specs
     changing = [s for s in specs if (t := toolset.get(s.name)) is not None and not t.read_only]

@@ -37,21 +37,62 @@ _ITEMS = (
 _SECTION = re.compile(r"^\s*\[")
 
 
+# "remove six": a plain word after the verb, a name only where a file holds it as an item
+_REMOVE_WORD = re.compile(
+    r"\b(?:remove|delete|drop)\s+(?:(?:the|a|an)\s+)?([A-Za-z][\w.]*[A-Za-z0-9]|[A-Za-z])(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def removed_items(task: str, root: Path, named: list[str]) -> list[str]:
+    """The names the task says to remove (leftovers.removed), and each plain word after the verb
+    that a file the task names holds as an item of its own, once ("In requirements.txt, upgrade
+    django, remove six, and add requests": the line `six==1.16.0`; the 1.5B upgraded and added,
+    left six, and exited 0). A plain word is a name only so: "remove it", "remove the duplicate
+    line" name nothing a file holds alone on a line."""
+    names = removed(task)
+    texts = [t for rel in named if (t := _data_text(root, rel)) is not None]
+    for m in _REMOVE_WORD.finditer(task):
+        word = m.group(1)
+        if word not in names and any(_without(text, word) is not None for text in texts):
+            names.append(word)
+    return names
+
+
+def left_items(task: str, root: Path, named: list[str]) -> list[tuple[str, str]]:
+    """The plain words the task says to remove that a file it names still holds as an item:
+    (word, file). The names `removed` finds are judged by leftovers.leftover_problem."""
+    quoted = set(removed(task))
+    found = []
+    for word in removed_items(task, root, named):
+        if word in quoted:
+            continue
+        found += [
+            (word, rel) for rel in named if (t := _data_text(root, rel)) and _without(t, word) is not None
+        ]
+    return found
+
+
+def _data_text(root: Path, rel: str) -> str | None:
+    """The text of a data file the task names (not code, not a test); None otherwise."""
+    if rel.endswith(_CODE) or os.path.basename(rel).startswith("test_"):
+        return None
+    path = root / rel
+    if path.is_symlink() or not path.is_file():
+        return None
+    return read_text_file(path)
+
+
 def rest_of_removal(task: str, root: Path, named: list[str]) -> dict[str, tuple[str, str]]:
     """For the names the task says to remove: each file the task names (not code, not a test)
     where the name is still an item, by its workspace path, with its text and the text without
     those items. A file where the name is also anywhere else is not in the result."""
     changes: dict[str, tuple[str, str]] = {}
-    names = removed(task)
+    names = removed_items(task, root, named)
     if not names:
         return changes
     for rel in named:
-        if rel.endswith(_CODE) or os.path.basename(rel).startswith("test_"):
-            continue
-        path = root / rel
-        if path.is_symlink() or not path.is_file():
-            continue
-        now = read_text_file(path)
+        now = _data_text(root, rel)
         if now is None:
             continue
         after = now
