@@ -222,3 +222,23 @@ def test_a_check_keeps_pytest_temporary_folders_of_its_own(tmp_path: Path) -> No
     shared = Path(tempfile.gettempdir()).resolve() / f"pytest-of-{getpass.getuser()}"
     assert shared not in used.parents, f"the check's pytest used the shared root: {used}"
     assert not used.exists(), "the check's temporary root outlived the check"
+
+
+def test_a_check_that_never_ends_fails_and_what_it_started_is_stopped(tmp_path: Path) -> None:
+    """A solution looping for ever under its tests: the check's timeout ended the whole bench
+    run with no result, and a killed shell left its pytest running."""
+    import os
+
+    looping = "sleep 300 & echo $! > child.pid; python3 -c 'while True: pass'; echo never"
+    task = BenchTask(name="x", folder=tmp_path, prompt="p", check=looping)
+    passed, output = check(task, tmp_path, 0, seconds=1)
+    assert not passed and "the check ran over 1 s and was stopped" in output
+    pid = int((tmp_path / "child.pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        for _ in range(50):  # the kill is sent; the process may take a moment to go
+            os.kill(pid, 0)
+            subprocess.run(["sleep", "0.1"], check=True)
+    assert check(BenchTask(name="y", folder=tmp_path, prompt="p", check="echo ok"), tmp_path, 0) == (
+        True,
+        "ok\n",
+    )

@@ -101,8 +101,35 @@ def _sh(
         )
 
 
-def check(task: BenchTask, ws: Path, exit_code: int | None) -> tuple[bool, str]:
+CHECK_SECONDS = 120
+
+
+def check(
+    task: BenchTask, ws: Path, exit_code: int | None, seconds: float = CHECK_SECONDS
+) -> tuple[bool, str]:
+    """Whether the task's check passes in `ws`, and the end of what it printed. A check still
+    running after `seconds` (a solution looping for ever under its tests) fails, and everything
+    it started is killed: before, the timeout ended the whole bench run with no result, and a
+    killed shell left its pytest running."""
     exit_env = {"HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
-    proc = _sh(task.check, ws, exit_env, timeout=120)
+    with tempfile.TemporaryDirectory(prefix="hearth-bench-") as tmp:
+        env = {**_tool_env(), "TMPDIR": tmp, "PYTEST_DEBUG_TEMPROOT": tmp, **exit_env}
+        with subprocess.Popen(
+            ["/bin/sh", "-c", task.check],
+            cwd=ws,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        ) as proc:
+            try:
+                out, _ = proc.communicate(timeout=seconds)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, 9)
+                out, _ = proc.communicate()
+                return False, (out[-400:] + f"\n[the check ran over {seconds:.0f} s and was stopped]")
     passed = proc.returncode == 0 and (task.expect_exit is None or exit_code == task.expect_exit)
-    return passed, (proc.stdout + proc.stderr)[-500:]
+    return passed, out[-500:]
