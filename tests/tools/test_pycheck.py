@@ -124,3 +124,20 @@ def test_a_parameter_the_change_stopped_using_is_named(workspace: Path) -> None:
     assert "Problem" not in call(
         workspace, "write", path="hook.py", content="def handler(signum, frame):\n    return 2\n"
     )
+
+
+def test_a_parameter_read_outside_its_function_is_named(workspace: Path) -> None:
+    """Moving argparse code into `parse_args(argv)`, the 1.5B left `args = parse_args(argv)` in
+    `main()`, which has no `argv`: a NameError on every run, and the run exited 0."""
+    moved = (
+        "import argparse\n\n\ndef parse_args(argv):\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('name')\n    return parser.parse_args(argv)\n\n\n"
+        "def main():\n    args = parse_args(argv)\n    print(args.name)\n"
+    )
+    out = call(workspace, "write", path="cli.py", content=moved)
+    assert "Problem: cli.py uses `argv` (line 11), never imported or defined" in out
+    fixed = moved.replace("def main():", "def main(argv=None):")
+    assert "Problem" not in call(workspace, "write", path="cli.py", content=fixed)
+    # read inside its own function, a nested one, or a lambda: bound
+    inner = "def f(x):\n    def g():\n        return x\n    return g() + (lambda y: y)(x)\n"
+    assert undefined_names(ast.parse(inner)) == []

@@ -52,9 +52,13 @@ def python_note(rel: str, text: str, before: str | None = None) -> str:
 
 
 def undefined_names(tree: ast.AST) -> list[tuple[str, int]]:
-    """Names read somewhere and bound nowhere in the file (nor built in), with their first line."""
+    """Names read somewhere and bound nowhere in the file (nor built in), with their first line. A
+    function's parameter binds its name only inside that function (the 1.5B, moving argparse
+    code into `parse_args(argv)`, left `parse_args(argv)` in `main()`, which has no `argv`)."""
     bound: set[str] = set()
     used: dict[str, int] = {}
+    params: dict[str, list[ast.AST]] = {}
+    loads: list[ast.Name] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             return []
@@ -62,13 +66,16 @@ def undefined_names(tree: ast.AST) -> list[tuple[str, int]]:
             return []  # names may be made through globals()
         if isinstance(node, ast.Import | ast.ImportFrom):
             bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        elif isinstance(node, ast.ClassDef):
             bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            bound.update([node.name] if not isinstance(node, ast.Lambda) else [])
+            for arg in _arguments(node.args):
+                params.setdefault(arg, []).append(node)
         elif isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 used.setdefault(node.id, node.lineno)
+                loads.append(node)
             else:
                 bound.add(node.id)
         elif isinstance(node, ast.ExceptHandler) and node.name:
@@ -81,10 +88,38 @@ def undefined_names(tree: ast.AST) -> list[tuple[str, int]]:
             bound.add(node.rest)
         elif TYPE_PARAMS and isinstance(node, TYPE_PARAMS):  # Python 3.12's `def f[T]()`
             bound.add(node.name)
+    _scope_parameters(used, bound, params, loads)
     return sorted(
         ((name, line) for name, line in used.items() if name not in bound and name not in KNOWN),
         key=lambda item: item[1],
     )
+
+
+def _scope_parameters(
+    used: dict[str, int], bound: set[str], params: dict[str, list[ast.AST]], loads: list[ast.Name]
+) -> None:
+    """A name bound only as parameters counts as bound where it is read inside one of their
+    functions; read elsewhere, its first such line is where it is used unbound."""
+    for name in [n for n in used if n in params and n not in bound]:
+        reads = [node for node in loads if node.id == name]
+        stray = [node.lineno for node in reads if not any(_inside(node, f) for f in params[name])]
+        if stray:
+            used[name] = stray[0]
+        else:
+            bound.add(name)
+
+
+def _arguments(args: ast.arguments) -> list[str]:
+    """The names of a function's or lambda's parameters."""
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return [a.arg for a in every if a is not None]
+
+
+def _inside(node: ast.Name, function: ast.AST) -> bool:
+    """Whether `node` stands within `function`'s lines and columns."""
+    start = (getattr(function, "lineno", 0), getattr(function, "col_offset", 0))
+    end = (getattr(function, "end_lineno", 0) or 0, getattr(function, "end_col_offset", 0) or 0)
+    return start <= (node.lineno, node.col_offset) <= end
 
 
 def _ignored_note(rel: str, tree: ast.AST, before: str | None) -> str:
