@@ -1728,11 +1728,16 @@ def test_a_module_to_rename_goes_back_with_the_move_and_no_versions_are_asked(
         *wrote("invoice.py", "import formatting\n\nprint(formatting.money(1999))\n"),
         act("finish", summary="The task is done."),
         act("shell", command="mv -f fmt.py formatting.py"),
+        act("write", path="fmt.py"),  # the 1.5B then wrote fmt.py back, twice
         act("finish", summary="Renamed fmt.py to formatting.py."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
+    refused = [e.output for e in events(workspace) if isinstance(e, ToolResult) and e.name == "write"]
+    assert refused[-1].endswith(
+        "the task renames fmt.py to formatting.py, and it is formatting.py now. Write or edit formatting.py, and do not make fmt.py again."
+    )
     [notice] = notices(workspace)
     assert "fmt.py is still there" in notice.text and "`mv -f fmt.py formatting.py`" in notice.text
     assert not (workspace / "fmt.py").exists()
