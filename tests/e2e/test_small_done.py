@@ -1659,6 +1659,7 @@ def test_an_undo_that_keeps_the_changes_goes_back_with_the_reset_while_the_commi
     )
     script = [
         act("git_status"),
+        act("shell", command="git commit -m 'Add dark mode'"),  # nothing to commit: git's no-op
         act("finish", summary="Done."),
         act("shell", command="git reset --soft HEAD~1"),
         act("finish", summary="The commit is undone; its changes are staged."),

@@ -21,6 +21,9 @@ from hearth.prompts import render
 from hearth.tools.toolset import Toolset
 
 REFUSED_STOP = 3  # finishes refused over open work that end the turn
+# git commit with nothing staged exits 1: the 1.5B, asked to undo its last commit, ran it over and
+# over, and each finish was pushed back to fix it, never reaching the review that names the reset
+NOTHING_TO_COMMIT = "nothing to commit, working tree clean"
 
 
 class BlockedEarly:
@@ -137,6 +140,8 @@ def _failed_check(events: Sequence[Event], toolset: Toolset) -> ToolResult | Non
     failed = evidence.checks_after[-1] if evidence.checks_after else None
     if failed is None or failed.ok or failed.output.startswith("Denied:"):
         return None  # a refused run is the policy's answer, not the work failing
+    if NOTHING_TO_COMMIT in failed.output:
+        return None  # git's no-op: nothing failed (the finish review judges the commits asked)
     return failed
 
 
