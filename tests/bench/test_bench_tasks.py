@@ -242,3 +242,11 @@ def test_a_check_that_never_ends_fails_and_what_it_started_is_stopped(tmp_path: 
         True,
         "ok\n",
     )
+
+
+def test_a_check_that_grows_without_end_fails_at_its_memory_limit(tmp_path: Path) -> None:
+    greedy = "python3 -c 'x = bytearray(1 << 30)' && echo fitted"
+    task = BenchTask(name="x", folder=tmp_path, prompt="p", check=greedy)
+    passed, output = check(task, tmp_path, 0, memory=512 << 20)
+    assert not passed and "MemoryError" in output
+    assert check(task, tmp_path, 0)[0]  # the same within the default limit

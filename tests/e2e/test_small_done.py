@@ -973,6 +973,27 @@ def test_a_plain_word_the_task_removes_that_a_file_holds_as_a_line_is_removed_by
         task = "In requirements.txt, upgrade flask to 3.0.3, remove six, and add requests 2.32.3."
         assert run(hearth, server, workspace, task).code == 0
     assert (workspace / "requirements.txt").read_text() == "# pinned\nflask==3.0.3\nrequests==2.32.3\n"
+    said = [e.text for e in events(workspace) if isinstance(e, Notice)]
+    assert any(t.startswith("The task asks to remove `six`, and it was still there") for t in said), said
+
+
+def test_a_native_mode_reply_that_is_only_a_call_written_as_text_is_run_not_taken_as_the_answer(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """In native mode the 1.5B wrote its whole write as a fenced JSON call, the file's text in
+    triple quotes; taken for its final answer, it ended the run 0 with nothing changed."""
+    (workspace / "requirements.txt").write_text("click==8.1.7\nsix==1.16.0\n")
+    text = (
+        '```json\n{\n  "name": "write",\n  "arguments": {\n    "path": "requirements.txt",\n'
+        '    "content": """\nclick==8.1.7\nrequests==2.32.3\n"""\n  }\n}\n```'
+    )
+    done = ScriptedReply(text="Updated requirements.txt. TASK_COMPLETE")
+    script = [ScriptedReply(text=text), done, done]  # the second finish: after the checklist
+    with ScriptedServer(script, model=SMALL) as server:
+        task = "In requirements.txt, remove six and add requests 2.32.3."
+        res = run(hearth, server, workspace, task, HEARTH_TOOL_MODE="native")
+        assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "requirements.txt").read_text() == "\nclick==8.1.7\nrequests==2.32.3\n"
 
 
 def test_work_the_task_puts_on_a_branch_goes_back_until_it_is_there_then_ends_0(

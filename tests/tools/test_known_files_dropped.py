@@ -71,3 +71,21 @@ def test_a_file_shown_with_the_task_is_judged_by_its_result_when_it_is_python(tm
     known.check_overwrite(paths.resolve("stats.py"), bug, fixed, "stats.py")
     with pytest.raises(ToolError, match="would drop 1 of the 3 lines"):
         known.check_overwrite(paths.resolve("notes.md"), notes, "# Notes\n\nbuy milk\n", "notes.md")
+
+
+def test_a_rewrite_without_the_line_the_task_says_to_remove_goes_through(tmp_path: Path) -> None:
+    """The 1.5B's right rewrite of requirements.txt without `six==1.16.0` ("remove six") was
+    refused once as dropping a line; a line left out that the task does not name still is."""
+    from hearth.sandbox.paths import SafePaths
+
+    pins = "click==8.1.7\nsix==1.16.0\nwhitenoise==6.6.0\n"
+    (tmp_path / "requirements.txt").write_text(pins)
+    paths = SafePaths(tmp_path)
+    known = KnownFiles(strict=True, task="In requirements.txt, upgrade click, remove six, and add requests.")
+    known.note(paths, paths.resolve("requirements.txt"), shown=True)
+    right = "click==8.2.0\nrequests==2.32.3\nwhitenoise==6.6.0\n"
+    known.check_overwrite(paths.resolve("requirements.txt"), pins, right, "requirements.txt")
+    with pytest.raises(ToolError, match="would drop 1 of the 3 lines"):
+        known.check_overwrite(
+            paths.resolve("requirements.txt"), pins, "click==8.2.0\nsix==1.16.0\n", "requirements.txt"
+        )

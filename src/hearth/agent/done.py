@@ -110,7 +110,6 @@ from hearth.agent.leftovers import (
     leftover_problem,
     missing_added,
     only_renames,
-    removed,
     renamed,
     rest_of_rename,
     undefined_kept,
@@ -888,14 +887,15 @@ class FinishReview:
         deleted, written like a version and kept when nothing is then left and the checks (if
         any) pass. The files changed, or ()."""
         root = self.dispatcher.context.workspace
-        changes = rest_of_removal(task, root, asked_names(task) + bare_names(task, root))
+        named = asked_names(task) + bare_names(task, root)
+        changes = rest_of_removal(task, root, named)
         if not changes:
             return ()
+        names = ", ".join(f"`{name}`" for name in removed_items(task, root, named))
         failing = await self.checks_failing(history, task)
         written = await self._finisher_tried(changes, history, task, checked=failing is not None)
         if not written:
             return ()
-        names = ", ".join(f"`{name}`" for name in removed_items(task, root, list(changes)) or removed(task))
         notice = render("notice_removal_finished", names=names, files=", ".join(written))
         self.record(Notice(reason=NoticeReason.VERSIONS, text=notice))
         return tuple(written)

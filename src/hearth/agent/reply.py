@@ -5,6 +5,7 @@ taken as the claim it is; a call the server cut short marked so it never runs.""
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -58,7 +59,7 @@ def reply_event(
                 )
             except ValueError as exc:
                 calls.append(ToolCall(id=call_id, name=raw.name, raw_arguments=raw.arguments, error=str(exc)))
-    elif tool_mode is not ToolMode.NATIVE:
+    elif tool_mode is not ToolMode.NATIVE or _only_a_call(text):
         table = toolset.parameter_table()
         for tc in parse_text_calls(before_imitation(text), table):
             if not tc.name:
@@ -100,6 +101,18 @@ def reply_event(
         timings=response.timings,
     )
     return reply, unparsed
+
+
+_WHOLE_CALL = re.compile(
+    r"\s*(?:```(?:json)?\s*\{.*```|\{\s*\"name\".*\}|<tool_call>.*</tool_call>)\s*", re.DOTALL
+)
+
+
+def _only_a_call(text: str) -> bool:
+    """A reply that is nothing but a tool call written as text (a fenced or bare JSON object, a
+    `<tool_call>` block): in native mode the 1.5B wrote its whole write so, with the file in
+    triple quotes, and the reply, taken for its final answer, ended the run 0 with nothing done."""
+    return _WHOLE_CALL.fullmatch(text) is not None
 
 
 def _action_reply(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -102,15 +103,25 @@ def _sh(
 
 
 CHECK_SECONDS = 120
+CHECK_MEMORY = 4 << 30  # address space per process of a check
 
 
 def check(
-    task: BenchTask, ws: Path, exit_code: int | None, seconds: float = CHECK_SECONDS
+    task: BenchTask,
+    ws: Path,
+    exit_code: int | None,
+    seconds: float = CHECK_SECONDS,
+    memory: int = CHECK_MEMORY,
 ) -> tuple[bool, str]:
     """Whether the task's check passes in `ws`, and the end of what it printed. A check still
     running after `seconds` (a solution looping for ever under its tests) fails, and everything
     it started is killed: before, the timeout ended the whole bench run with no result, and a
-    killed shell left its pytest running."""
+    killed shell left its pytest running. Each of its processes gets `memory` bytes of address
+    space: a loop appending for ever took 11 GB in a minute, beside the model server."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     exit_env = {"HEARTH_EXIT": "" if exit_code is None else str(exit_code)}
     with tempfile.TemporaryDirectory(prefix="hearth-bench-") as tmp:
         env = {**_tool_env(), "TMPDIR": tmp, "PYTEST_DEBUG_TEMPROOT": tmp, **exit_env}
@@ -123,6 +134,7 @@ def check(
             stderr=subprocess.STDOUT,
             text=True,
             start_new_session=True,
+            preexec_fn=limit,
         ) as proc:
             try:
                 out, _ = proc.communicate(timeout=seconds)

@@ -277,6 +277,8 @@ class Conversation:
         the read-before-write guard lets a whole-file rewrite of what the model was shown through.
         With them, their names and texts."""
         context = self.agent.dispatcher.context
+        if context.known is not None:
+            context.known.task = task
         shown = named_contents(context.paths, task)
         if not shown:
             return "", ()

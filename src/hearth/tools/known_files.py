@@ -44,6 +44,7 @@ class KnownFiles:
     _seen: dict[Path, Fingerprint] = field(default_factory=dict)
     _warned: set[tuple[Path, str, str]] = field(default_factory=set)  # (file, tool, content hash) warned
     _shown: set[Path] = field(default_factory=set)  # shown whole with the task, not read since
+    task: str = ""  # the turn's task: a line it says to remove is not dropped by a rewrite
 
     def note(self, paths: WorkspacePaths, path: Path, *, shown: bool = False) -> None:
         """Remember the file as it is now (after the agent read, wrote or edited it; `shown`:
@@ -156,7 +157,7 @@ class KnownFiles:
             return
         if shown.endswith(".py") and _parses(new):
             return
-        dropped = dropped_lines(old, new)
+        dropped = [line for line in dropped_lines(old, new) if not _removal_asked(self.task, line)]
         if not dropped:
             return
         key = (path, "write", hashlib.sha256(new.encode("utf-8", "replace")).hexdigest())
@@ -209,6 +210,19 @@ class KnownFiles:
                 except ToolError:
                     continue
         return known
+
+
+# "remove six", "delete the `legacy_mode` row": the name after the verb
+_REMOVE_NAMED = re.compile(r"\b(?:remove|delete|drop)\s+(?:(?:the|a|an)\s+)?[`'\"]?([\w.-]+)", re.IGNORECASE)
+
+
+def _removal_asked(task: str, line: str) -> bool:
+    """Whether `line` is an item the task says to remove: it starts with the name (after a list
+    marker or quotes). The 1.5B's right rewrite of requirements.txt without `six==1.16.0`
+    ("remove six") was refused as dropping a line."""
+    item = line.strip().lstrip("-*+ ").lstrip("`'\"|").strip()
+    names = [m.group(1).rstrip(".") for m in _REMOVE_NAMED.finditer(task)]
+    return any(re.match(rf"{re.escape(n)}(?![\w-])", item) for n in names if n)
 
 
 def deleted_lines(old: str, new: str) -> list[str]:
