@@ -58,3 +58,13 @@ def test_a_file_the_task_renames_still_under_its_old_name_is_named_with_the_comm
     assert file_not_moved("Rename the function money in fmt.py to cents.", tmp_path) == ""
     (tmp_path / "fmt.py").rename(tmp_path / "formatting.py")
     assert file_not_moved("Rename the module fmt.py to formatting.py.", tmp_path) == ""
+
+
+def test_a_new_file_the_task_asks_to_write_is_asked_change(tmp_path: Path) -> None:
+    from hearth.agent.asked import new_file_asked
+
+    (tmp_path / "notes.txt").write_text("x\n")
+    assert new_file_asked("Write decades.py: python3 decades.py FILE prints one line per decade.", tmp_path)
+    assert new_file_asked("Write a small script count.py that prints how many lines FILE has.", tmp_path)
+    assert not new_file_asked("Write a summary of notes.txt.", tmp_path)
+    assert not new_file_asked("Write notes.txt again.", tmp_path)  # it exists: judged as a change

@@ -996,6 +996,22 @@ def test_a_native_mode_reply_that_is_only_a_call_written_as_text_is_run_not_take
     assert (workspace / "requirements.txt").read_text() == "\nclick==8.1.7\nrequests==2.32.3\n"
 
 
+def test_an_answer_in_prose_to_a_task_asking_a_new_file_is_not_done(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """In native mode the 1.5B answered "Write decades.py: ..." with the script in prose and no
+    call, and the run ended 0 with nothing written: "write" was not read as asking a change."""
+    (workspace / "books.csv").write_text("title,year\nDune,1965\n")
+    prose = "Write `decades.py` like this:\n\n```python\nimport csv\nprint('1960s: Dune')\n```"
+    task = "Write decades.py: python3 decades.py FILE reads a CSV like books.csv and prints `1960s: Dune`."
+    with ScriptedServer([ScriptedReply(text=prose)] * 4, model=SMALL) as server:
+        res = run(hearth, server, workspace, task, HEARTH_TOOL_MODE="native")
+    assert res.code == 2, res.stdout[-2000:]
+    said = [e.text for e in events(workspace) if isinstance(e, Notice)]
+    assert any("the task asks for a change, and nothing was changed" in t for t in said), said
+    assert not (workspace / "decades.py").exists()
+
+
 def test_work_the_task_puts_on_a_branch_goes_back_until_it_is_there_then_ends_0(
     hearth: HearthCli, workspace: Path
 ) -> None:

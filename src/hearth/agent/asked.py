@@ -116,6 +116,25 @@ def bare_names(task: str, root: Path) -> list[str]:
     ]
 
 
+# "Write decades.py: ...", "write a script count.py that ...": the file to write right after the verb
+_WRITE_FILE = re.compile(
+    r"\bwrite\s+(?:an?\s+(?:new\s+|small\s+|short\s+)?(?:python\s+)?(?:script|file|module|program)\s+"
+    r"(?:called\s+|named\s+)?)?[`'\"]?((?:[\w-]+/)*[\w-]+\.\w+)[`'\"]?",
+    re.IGNORECASE,
+)
+
+
+def new_file_asked(task: str, root: Path) -> str:
+    """A file the task asks to write that is not in the workspace ("Write decades.py: python3
+    decades.py FILE prints ..."); "" when none. "Write a summary of notes.txt" asks an answer:
+    the file is not the verb's object. In native mode the 1.5B answered with the script in prose,
+    no call, and the run ended 0 with nothing written."""
+    for match in _WRITE_FILE.finditer(task):
+        if not os.path.lexists(root / match.group(1)):
+            return match.group(1)
+    return ""
+
+
 def file_not_moved(task: str, root: Path) -> str:
     """A file the task asks to rename or move ("Rename notes.txt to NOTES.md") still in the
     workspace under its old name: the 1.5B wrote NOTES.md as a copy, committed it, and was

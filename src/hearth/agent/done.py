@@ -76,6 +76,7 @@ from hearth.agent.asked import (
     asks_commit,
     bare_names,
     file_not_moved,
+    new_file_asked,
     tests_asked,
 )
 from hearth.agent.body import UNCHANGED, current_text
@@ -982,7 +983,8 @@ class FinishReview:
             for _, r in turn.results
         )
         if not touched:
-            asks = ASKS_ANY_CHANGE.search(task) and asked_names(task)
+            root = self.dispatcher.context.workspace
+            asks = (ASKS_ANY_CHANGE.search(task) and asked_names(task)) or new_file_asked(task, root)
             return render("finish_problem_nothing_done") if asks else ""
         root = self.dispatcher.context.workspace
         named = asked_names(task) + bare_names(task, root)
