@@ -11,10 +11,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from hearth.testing.server import ScriptedServer
 from support import CliResult, HearthCli, clean_env
 from websupport import Web, running_web
+
+# No wall clock in property tests: under a loaded machine one parser case took 424 ms against
+# hypothesis's default 200 ms deadline, and the run failed on timing alone.
+settings.register_profile("hearth", deadline=None)
+settings.load_profile("hearth")
 
 # Tests never read or write the real user's config and data folders (~/.config/hearth,
 # ~/.local/share/hearth): set before any test runs, in the environment, so every subprocess a

@@ -471,10 +471,20 @@ def test_text_mode_describes_tools_in_the_prompt_and_sends_no_tools(workspace: P
     assert "- write(path: string, content: string, append?: boolean)" in body["messages"][0]["content"]
 
 
-def test_native_mode_ignores_calls_written_as_text(workspace: Path) -> None:
-    agent, _, _ = make_agent(workspace, [ScriptedReply(text=fenced("ls"))], tool_mode=ToolMode.NATIVE)
+def test_native_mode_ignores_calls_written_in_prose(workspace: Path) -> None:
+    prose = "One way would be:\n" + fenced("ls") + "\nbut nothing needs listing."
+    agent, _, _ = make_agent(workspace, [ScriptedReply(text=prose)], tool_mode=ToolMode.NATIVE)
     assert run(agent).status is Status.DONE
     assert results(agent) == []
+
+
+def test_native_mode_runs_a_reply_that_is_only_a_call_written_as_text(workspace: Path) -> None:
+    """The 1.5B in native mode wrote a whole write as a fenced call; taken for its final answer,
+    the run ended done with nothing changed."""
+    script = [ScriptedReply(text=fenced("ls")), ScriptedReply(text="Listed. TASK_COMPLETE")]
+    agent, _, _ = make_agent(workspace, script, tool_mode=ToolMode.NATIVE)
+    assert run(agent).status is Status.DONE
+    assert [r.name for r in results(agent)] == ["ls"]
 
 
 def test_the_prompt_prefix_is_byte_stable_across_steps(workspace: Path) -> None:
