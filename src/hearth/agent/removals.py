@@ -51,26 +51,23 @@ def removed_items(task: str, root: Path, named: list[str]) -> list[str]:
     left six, and exited 0). A plain word is a name only so: "remove it", "remove the duplicate
     line" name nothing a file holds alone on a line."""
     names = removed(task)
-    texts = [t for rel in named if (t := _data_text(root, rel)) is not None]
-    for m in _REMOVE_WORD.finditer(task):
-        word = m.group(1)
-        if word not in names and any(_without(text, word) is not None for text in texts):
-            names.append(word)
-    return names
+    return names + [w for w in dict.fromkeys(w for w, _ in left_items(task, root, named)) if w not in names]
 
 
 def left_items(task: str, root: Path, named: list[str]) -> list[tuple[str, str]]:
     """The plain words the task says to remove that a file it names still holds as an item:
-    (word, file). The names `removed` finds are judged by leftovers.leftover_problem."""
+    (word, file), each file read once. The names `removed` finds are judged by
+    leftovers.leftover_problem."""
     quoted = set(removed(task))
-    found = []
-    for word in removed_items(task, root, named):
-        if word in quoted:
-            continue
-        found += [
-            (word, rel) for rel in named if (t := _data_text(root, rel)) and _without(t, word) is not None
-        ]
-    return found
+    texts = [(rel, t) for rel in named if (t := _data_text(root, rel)) is not None]
+    words = dict.fromkeys(m.group(1) for m in _REMOVE_WORD.finditer(task))
+    return [
+        (word, rel)
+        for word in words
+        if word not in quoted
+        for rel, text in texts
+        if _without(text, word) is not None
+    ]
 
 
 def _data_text(root: Path, rel: str) -> str | None:
