@@ -75,6 +75,10 @@ and `--set heldout17` the seventeenth round's:
 and `--set heldout18` the eighteenth round's:
 
     python bench/exercises.py --set heldout18 --out bench/heldout18/exercises
+
+and `--set heldout19` the nineteenth round's:
+
+    python bench/exercises.py --set heldout19 --out bench/heldout19/exercises
 """
 
 from __future__ import annotations
@@ -111,6 +115,8 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # problems only, and none shares its function name with an earlier round's problem.
 # The eighteenth (heldout18): in none of the seventeen before, chosen the same way, by reading the
 # problems only, and none shares its function name with an earlier round's problem.
+# The nineteenth (heldout19): in none of the eighteen before, chosen the same way, by reading the
+# problems only, and none shares its function name with an earlier round's problem.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -130,6 +136,7 @@ SETS = {
     "heldout16": (6, 76, 93, 113, 117, 126, 134, 147),
     "heldout17": (67, 78, 95, 99, 124, 137, 145, 148),
     "heldout18": (41, 68, 105, 110, 115, 123, 153, 160),
+    "heldout19": (10, 81, 87, 88, 94, 109, 119, 127),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
