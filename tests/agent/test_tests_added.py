@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hearth.agent.tests_added import asks_new_test, no_test_added
+from hearth.agent.tests_added import asks_new_test, changed_tests, no_test_added
 
 TESTS = (
     "import subprocess\nimport sys\n\n\ndef test_slug():\n    assert True\n\n\n"
@@ -41,3 +41,36 @@ def test_nothing_is_said_when_the_task_asks_no_test_or_the_file_was_not_shown(tm
     (tmp_path / "test_slugs.py").write_text(TESTS)
     assert no_test_added("Add an --output option to slugs.py.", tmp_path, {"test_slugs.py": TESTS}) == ""
     assert no_test_added(TASK, tmp_path, {}) == ""
+
+
+NEW_TEST = "\n\ndef test_output_option():\n    assert True\n"
+
+
+def test_a_write_changing_a_test_the_file_had_is_refused_naming_it() -> None:
+    changed = TESTS.replace("'t.txt']", "'t.txt', '--output', 'out.txt']")
+    error = changed_tests(TASK, "test_slugs.py", TESTS, changed + NEW_TEST, {"test_slugs.py": TESTS})
+    assert "test_prints_one_slug_a_line" in error and "test_slug," not in error
+    assert "add a new `def test_...`" in error
+    dropped = TESTS.split("\n\n\ndef test_prints")[0] + NEW_TEST
+    assert "test_prints_one_slug_a_line" in changed_tests(
+        TASK, "test_slugs.py", TESTS, dropped, {"test_slugs.py": TESTS}
+    )
+
+
+def test_a_write_keeping_the_tests_and_adding_one_runs() -> None:
+    shown = {"test_slugs.py": TESTS}
+    assert changed_tests(TASK, "test_slugs.py", TESTS, TESTS + NEW_TEST, shown) == ""
+    reformatted = TESTS.replace("sys.executable, 'slugs.py'", "sys.executable,  'slugs.py'") + NEW_TEST
+    assert changed_tests(TASK, "test_slugs.py", TESTS, reformatted, shown) == ""  # same tree
+
+
+def test_tests_the_task_names_or_the_model_added_or_a_task_without_a_new_test_are_free() -> None:
+    changed = TESTS.replace("'t.txt']", "'t.txt', '--output', 'out.txt']")
+    shown = {"test_slugs.py": TESTS}
+    named = TASK + " Make test_prints_one_slug_a_line pass --output too."
+    assert changed_tests(named, "test_slugs.py", TESTS, changed, shown) == ""
+    assert changed_tests("Add an --output option to slugs.py.", "test_slugs.py", TESTS, changed, shown) == ""
+    assert changed_tests(TASK, "test_slugs.py", TESTS, changed, {}) == ""  # not shown with the task
+    mine = TESTS + NEW_TEST  # the model's own test, changed again: its to change
+    assert changed_tests(TASK, "test_slugs.py", mine, TESTS, {"test_slugs.py": TESTS}) == ""
+    assert changed_tests(TASK, "slugs.py", "x = 1\n", "x = 2\n", {"slugs.py": "x = 1\n"}) == ""

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from hearth.core.events import Finished, ModelReply, Notice, ToolResult
@@ -225,6 +226,99 @@ def test_tools_the_session_names_are_in_the_schema_so_a_repository_can_be_commit
     assert "git_commit" in offered and "todo_add" not in offered
     log = subprocess.run(["git", "log", "--oneline"], cwd=workspace, capture_output=True, text=True).stdout
     assert "Add app.py" in log
+
+
+PRICES = (
+    'def with_tax(cents):\n    """The price with 20% tax, in whole cents."""\n    return cents * 12 // 100\n'
+)
+PRICES_TEST = "from prices import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(1000) == 1200\n"
+
+
+def test_the_files_a_task_says_not_to_change_are_no_file_writers_path_in_the_grammar(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Told to leave the test file as it is, a small model chose to write it, twice: the schema
+    now holds write's and edit's path to any other file. A call naming it anyway (a server that
+    does not hold the grammar) is refused by the tool's rule, saying what to change instead."""
+    (workspace / "prices.py").write_text(PRICES)
+    (workspace / "test_prices.py").write_text(PRICES_TEST)
+    fixed = PRICES.replace("cents * 12 // 100", "cents * 120 // 100")
+    script = [
+        act("write", path="test_prices.py"),  # past the grammar: a real one would not let it out
+        *wrote("prices.py", fixed),
+        act("finish", summary="Fixed with_tax."),
+    ]
+    task = "test_prices.py fails. Fix prices.py so that it passes, and leave test_prices.py as it is."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+        breaks = server.schema_breaks
+        schema = schema_of(server.requests[0])
+        after = server.requests[1]["messages"][-1]["content"]
+    assert len(breaks) == 1 and "test_prices.py" in breaks[0]
+    assert "the task says not to change test_prices.py" in after and "prices.py" in after
+    assert (workspace / "test_prices.py").read_text() == PRICES_TEST
+    assert (workspace / "prices.py").read_text() == fixed
+
+    def fits(tool: str, path: str, **more: Any) -> bool:
+        return not list(
+            jsonschema.Draft202012Validator(schema).iter_errors(
+                {"tool": tool, "args": {"path": path, **more}}
+            )
+        )
+
+    edit = {"old": "a", "new": "b"}
+    assert not fits("write", "test_prices.py") and not fits("edit", "test_prices.py", **edit)
+    assert fits("write", "prices.py") and fits("edit", "prices.py", **edit) and fits("write", "notes.txt")
+    assert fits("write", "test_prices.py.bak") and fits("write", "test_prices")
+    assert fits("read", "test_prices.py")  # reading it is what the model should do
+
+
+TALLY = (
+    "import sys\nfrom collections import Counter\n\n\ndef main(argv):\n"
+    "    counts = Counter(open(argv[-1]).read().split())\n"
+    "    for name, n in counts.most_common():\n        print(f'{name}: {n}')\n"
+    "    if '--total' in argv:\n        print(f'total: {sum(counts.values())}')\n\n\n"
+    "if __name__ == '__main__':\n    main(sys.argv[1:])\n"
+)
+TALLY_TEST = (
+    "import subprocess\nimport sys\n\n\ndef run(*args):\n"
+    "    return subprocess.run([sys.executable, 'tally.py', *args], capture_output=True, text=True).stdout\n\n\n"
+    "def test_counts(tmp_path):\n    (tmp_path / 'v.txt').write_text('a b a')\n"
+    "    assert run(str(tmp_path / 'v.txt')) == 'a: 2\\nb: 1\\n'\n"
+)
+
+
+def test_a_test_file_rewrite_that_changes_its_old_test_is_refused_when_a_new_test_is_asked(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to add a flag and a test for it, a small model rewrote the old test to expect the
+    new output without the flag: the write is refused, naming the test to keep, and the next
+    write, with the old test as it was and a new one, goes through."""
+    (workspace / "tally.py").write_text(
+        TALLY.replace("    if '--total' in argv:\n        print(f'total: {sum(counts.values())}')\n", "")
+    )
+    (workspace / "test_tally.py").write_text(TALLY_TEST)
+    rewritten = TALLY_TEST.replace("'a: 2\\nb: 1\\n'", "'a: 2\\nb: 1\\ntotal: 3\\n'")
+    added = TALLY_TEST + (
+        "\n\ndef test_total(tmp_path):\n    (tmp_path / 'v.txt').write_text('a b a')\n"
+        "    assert run('--total', str(tmp_path / 'v.txt')).endswith('total: 3\\n')\n"
+    )
+    script = [
+        *wrote("tally.py", TALLY),
+        *wrote("test_tally.py", rewritten),
+        *wrote("test_tally.py", added),
+        act("finish", summary="Added --total and a test for it."),
+    ]
+    task = "Add a --total flag to tally.py that prints the number of votes last, and add a test for it to test_tally.py."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+        told = [
+            m["content"] for r in server.requests for m in r["messages"] if "already had" in str(m["content"])
+        ]
+    assert told and "test_counts" in told[0]
+    assert (workspace / "test_tally.py").read_text() == added
 
 
 def test_in_grammar_mode_the_loop_notice_names_the_finish_and_blocked_actions(hearth, workspace) -> None:  # type: ignore[no-untyped-def]

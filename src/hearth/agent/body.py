@@ -114,6 +114,19 @@ def settled(history: Sequence[Event], path: str) -> bool:
     return all(isinstance(e, ToolResult) and (e.ok or UNCHANGED in e.output) for e in events[last + 1 :])
 
 
+def written_text(name: str, arguments: Mapping[str, Any], text: str | None) -> str | None:
+    """What a `write` or `edit` with `arguments` would leave in a file that holds `text` now; None
+    when it is neither, or would fail (an edit's `old` not found once)."""
+    if name == "write" and isinstance(content := arguments.get("content"), str):
+        return (text or "") + content if arguments.get("append") else content
+    old, new = arguments.get("old"), arguments.get("new")
+    if name != "edit" or text is None or not isinstance(old, str) or not isinstance(new, str) or not old:
+        return None
+    if arguments.get("replace_all"):
+        return text.replace(old, new)
+    return text.replace(old, new, 1) if text.count(old) == 1 else None
+
+
 def current_text(paths: WorkspacePaths, path: str) -> str | None:
     """The file's text as it is now (None: not there, not a regular file, or not text); read
     through the workspace's safe paths, so a symlink is never followed."""

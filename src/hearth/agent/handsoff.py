@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.agent.named_files import named_paths
+from hearth.agent.overview import workspace_overview
 from hearth.agent.task_commands import command_inputs, command_outputs
 from hearth.agent.versions import is_test_file
 from hearth.prompts import render
@@ -94,6 +95,18 @@ def hands_off(task: str, root: Path) -> HandsOff:
             tests = tests or _TESTS.match(part) is not None
     inputs = frozenset(os.path.normpath(n) for n in command_inputs(task, root))
     return HandsOff(tests, frozenset(names), inputs, tuple(command_outputs(task, root)))
+
+
+def kept_files(task: str, root: Path) -> list[str]:
+    """The files in the workspace at `root` that `task` says not to change (the test files among
+    the first look's listing, agent/overview), for a grammar to steer the writers away from."""
+    kept = hands_off(task, root)
+    if not kept:
+        return []
+    listed = workspace_overview(root).splitlines()
+    named = {*kept.names, *kept.inputs, *(name for _, name in kept.outputs)}
+    found = [rel for rel in listed if not rel.endswith("/") and (rel in named or kept.covers(rel))]
+    return [rel for rel in found if (root / rel).is_file() and not (root / rel).is_symlink()]
 
 
 def refusal(task: str, root: Path, name: str, path: object) -> str:

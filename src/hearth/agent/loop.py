@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from hearth.agent.body import (
     settled,
     with_body,
     without_body,
+    written_text,
 )
 from hearth.agent.budget import BudgetAction, TokenBudget
 from hearth.agent.checks import Checks, Stage, StepView, claimed_stop, for_profile, is_cut, raised_cap
@@ -44,9 +46,10 @@ from hearth.agent.instructions import NestedInstructions
 from hearth.agent.misplaced import misplaced
 from hearth.agent.offered import offered_tools
 from hearth.agent.overview import shown_texts
-from hearth.agent.progress import earlier_look, named_specs, steered_specs
+from hearth.agent.progress import earlier_look, named_specs, refused_paths, steered_specs
 from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.state import SessionState
+from hearth.agent.tests_added import changed_tests
 from hearth.agent.tracing import NO_TRACING, Tracer
 from hearth.agent.turn import seen_unchanged
 from hearth.agent.versions import COUNT as VERSIONS
@@ -300,13 +303,16 @@ class Agent:
     def _action_schema(self) -> dict[str, Any] | None:
         """Grammar mode: the schema of this step's one action (the offered tools, finish, blocked).
         After a run of read-only steps with nothing changed, only the changing tools are offered
-        (see agent/progress): the model has read what it needs."""
+        (see agent/progress): the model has read what it needs. A file writer's path is never one
+        of the files the task says not to change."""
         if self.profile.tool_mode is not ToolMode.GRAMMAR or not self.profile.action_format:
             return None
         toolset = self.dispatcher.toolset
         specs = offered_tools(toolset, self.profile, self.history, None)
         specs += named_specs(toolset, self.history, {s.name for s in specs})
-        return action_schema(steered_specs(specs, toolset, self.history, self.dispatcher.context.workspace))
+        root = self.dispatcher.context.workspace
+        specs = steered_specs(specs, toolset, self.history, root)
+        return action_schema(specs, refused_paths(specs, toolset, self.history, root))
 
     async def _query(self) -> ModelResponse:
         await self.compact()
@@ -552,11 +558,28 @@ class Agent:
         task, root = task_of(self.history), self.dispatcher.context.workspace
         return refusal(task, root, name, path) or misplaced(task, root, name, path)
 
+    def _tests_kept(self, name: str, call: ToolCall) -> str:
+        """The error for a write or edit that would change a test the test file had, when the
+        task asks to add one (agent/tests_added); "" when the call may run."""
+        path = call.arguments.get("path")
+        if name not in ("write", "edit") or not isinstance(path, str):
+            return ""
+        text = current_text(self.dispatcher.context.paths, path)
+        new = written_text(name, call.arguments, text)
+        if text is None or new is None:
+            return ""
+        shown = {os.path.normpath(n): t for n, t in shown_texts(self.history).items()}
+        return changed_tests(task_of(self.history), path, text, new, shown)
+
     async def _call(self, call: ToolCall) -> None:
         """Dispatch one call and record what came of it. A write or edit of a file the task says
         not to change ("Do not change the tests") is refused without running (agent/handsoff)."""
         tool = self.dispatcher.toolset.get(call.name)
-        refused = self._refusal(tool.name, call.arguments.get("path")) if tool else ""
+        refused = (
+            self._refusal(tool.name, call.arguments.get("path")) or self._tests_kept(tool.name, call)
+            if tool
+            else ""
+        )
         if refused:
             # the person's word, like the policy's: a refusal is its answer, not the work failing
             self.record(ToolResult(call_id=call.id, name=call.name, output=f"Denied: {refused}", ok=False))

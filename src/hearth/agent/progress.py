@@ -8,6 +8,7 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
   next action offered (grammar mode: the schema) is a changing one, or finish or blocked;
 - when the files the task names were shown whole with the task (agent/overview), the model has
   read what it needs from the start: SHOWN_STEPS read-only steps in a row are enough;
+- the files the task says not to change are not a file writer's path (grammar mode);
 - a task about the repository's history only (it names a commit by its quoted message, or asks
   a tag, and names no file) is offered no file-writing action: asked to put a tag on an older
   commit, and to undo the last commit keeping its changes, the 1.5B rewrote README.md and the
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from hearth.agent.asked import asked_names, bare_names
 from hearth.agent.commits import quoted_messages
+from hearth.agent.handsoff import kept_files
 from hearth.agent.tags import tag_asked
 from hearth.core.events import Compacted, Event, HearthMessage, ModelReply, ToolResult, UserMessage
 from hearth.core.types import ToolCall, ToolSpec
@@ -126,6 +128,19 @@ def history_only(task: str, root: Path) -> bool:
 def _conflicted(history: Sequence[Event]) -> bool:
     start = max((i for i, e in enumerate(history) if isinstance(e, UserMessage)), default=-1)
     return any(isinstance(e, ToolResult) and "CONFLICT" in e.output for e in history[start + 1 :])
+
+
+def refused_paths(
+    specs: Sequence[ToolSpec], toolset: Toolset, history: Sequence[Event], root: Path
+) -> dict[str, list[str]]:
+    """For each offered file writer, the files the task says not to change: the grammar holds
+    its `path` to the others. Told "leave test_ordinals.py as it is", the 1.5B chose to write
+    test_ordinals.py, was refused, and chose it again, then finished with nothing changed."""
+    task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
+    kept = kept_files(task, root) if task else []
+    if not kept:
+        return {}
+    return {s.name: kept for s in specs if _canonical(toolset, s.name) in FILE_WRITERS}
 
 
 def steered_specs(

@@ -104,10 +104,18 @@ def mini_command(mini: str, model_url: str, step_limit: int, task: str) -> tuple
         f"model.model_kwargs.api_base={model_url}",
         "-c",
         "model.model_kwargs.api_key=x",
+        # a reply's length, as Hearth and aider cap theirs: the 1.5B, asked by mini with no cap,
+        # repeated itself until the server's window was full (9 minutes), and the server, which
+        # finishes a request its client left, kept the next agent waiting all that time
+        "-c",
+        f"model.model_kwargs.max_tokens={MINI_MAX_TOKENS}",
         "-t",
         task,
     ]
     return cmd, env
+
+
+MINI_MAX_TOKENS = 2048
 
 
 def mini_runner(mini: str, model_url: str, step_limit: int = 15) -> AgentRunner:
