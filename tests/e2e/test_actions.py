@@ -176,9 +176,18 @@ def test_an_action_is_parsed_into_a_call_finish_or_blocked() -> None:
     # a file is written whole: append is not offered (small models appended new versions)
     with pytest.raises(ValueError, match="append"):
         parse_action('{"tool": "write", "args": {"path": "a.py", "append": true}}\n```\nx\n```', schema)
-    # a Markdown file's own fences stay inside it
+    # a Markdown file's own fences stay inside it; in any other file a fence line ends the block
+    # (the 1.5B closed a Python file's block and opened another: the stray fence was line 20)
     readme = "# Tool\n\n```sh\ntool --help\n```\n"
-    assert parse_action(f"{write}\n```markdown\n{readme}```", schema).args["content"] == readme
+    md = '{"tool": "write", "args": {"path": "README.md"}}'
+    assert parse_action(f"{md}\n```markdown\n{readme}```", schema).args["content"] == readme
+    assert parse_action(f"{write}\n```python\n{code}```\n```", schema).args["content"] == code
+    assert (
+        parse_action(f"{write}\n```python\n{code}```\nThen run it:\n```sh\npython3 a.py\n```", schema).args[
+            "content"
+        ]
+        == code
+    )
     # a server that let the text through inside the JSON: taken as meant
     inline = '{"tool": "write", "args": {"path": "a.txt", "content": "x\\n"}}'
     assert needs_body(inline, schema) is None and parse_action(inline, schema).args["content"] == "x\n"

@@ -15,7 +15,7 @@ from hearth.core.errors import ToolError
 from hearth.sandbox.paths import SafePaths
 from hearth.tools.base import RunContext, Tool
 from hearth.tools.builtin.files import file_tools
-from hearth.tools.builtin.pycheck import undefined_names
+from hearth.tools.builtin.pycheck import python_note, undefined_names
 from hearth.tools.toolset import Toolset
 
 TOOLS = Toolset(file_tools())
@@ -41,7 +41,13 @@ def test_a_name_never_imported_is_named_with_its_line(workspace: Path) -> None:
 
 def test_a_syntax_error_is_named_with_its_line(workspace: Path) -> None:
     out = call(workspace, "write", path="w.py", content="def f(x):\n    return (x + 1\n")
-    assert "Problem: w.py is not valid Python (line 2:" in out
+    assert "Problem: w.py is not valid Python (line 2" in out
+
+
+def test_a_syntax_error_shows_the_lines_text() -> None:
+    """Told only "line 20", the 1.5B edited other lines four times; line 20 was a stray fence."""
+    note = python_note("d.py", "import csv\n\nprint(csv)\n```\n")
+    assert "(line 4 '```': invalid syntax)" in note
 
 
 def test_an_edit_that_breaks_the_file_is_said(workspace: Path) -> None:

@@ -38,6 +38,10 @@ LEFT_OUT = {"write": frozenset({"content", "append"})}
 # A fenced block from its opening line to the last fence that starts a line: a Markdown file's own
 # fences stay inside it.
 _BLOCK = re.compile(r"```[^\n`]*\n(.*)^[ \t]*```", re.DOTALL | re.MULTILINE)
+_FIRST_BLOCK = re.compile(r"```[^\n`]*\n(.*?)^[ \t]*```", re.DOTALL | re.MULTILINE)
+# Files whose own text may hold a fence line (Markdown's code blocks); in any other, a fence line is
+# where the block ends.
+_FENCED_KINDS = (".md", ".markdown", ".mdx", ".rst", ".txt", ".ipynb")
 _CLOSED_INLINE = re.compile(r"```[^\n`]*\n(.*)```", re.DOTALL)  # `return x```
 _OPENED = re.compile(r"```[^\n`]*\n")
 # At most this many refused paths, this long in all, go into a grammar's pattern.
@@ -209,10 +213,20 @@ def needs_body(content: str, schema: dict[str, Any]) -> dict[str, Any] | None:
 _ACTION_AGAIN = re.compile(r'\s*\{\s*"tool"\s*:.*\}\s*\Z', re.DOTALL)
 
 
+def _block(reply: str, path: str) -> re.Match[str] | None:
+    """The fenced block holding the file's text: to the last fence (a Markdown file's own fences
+    stay inside it), or, for any other kind of file, to the first (the 1.5B closed a Python file's
+    block, then opened another, and the stray fence line became line 20 of the file: "not valid
+    Python", at a line the model could not see)."""
+    if path.lower().endswith(_FENCED_KINDS):
+        return _BLOCK.search(reply) or _CLOSED_INLINE.search(reply)
+    return _FIRST_BLOCK.search(reply) or _CLOSED_INLINE.search(reply)
+
+
 def body_text(reply: str, path: str) -> str:
     """The file's text from the reply that gives it: the fenced block's inside (the whole reply
     when it has no fence)."""
-    block = _BLOCK.search(reply) or _CLOSED_INLINE.search(reply)
+    block = _block(reply, path)
     if block:
         text = block.group(1)
         if _is_action(text):
