@@ -318,3 +318,35 @@ def test_a_plain_word_said_with_its_value_is_a_name_to_add(tmp_path: Path) -> No
     assert "serde" in missing_added(task, tmp_path, ["Cargo.toml"])
     (tmp_path / "Cargo.toml").write_text('[dependencies]\nclap = "4"\nserde = { version = "1" }\n')
     assert missing_added(task, tmp_path, ["Cargo.toml"]) == ""
+
+
+TIPS_TASK = "Rename the function tip to tip_amount in tips.py and bill.py; tip_percent keeps its name."
+BILL = (
+    '"""Print each table\'s bill with the tip."""\n'
+    "from tips import tip, tip_percent\n\n\n"
+    "def main():  # tip first\n"
+    '    extra = tip(86.4)\n    print(f"Table 4: 86.40 + tip {extra:.2f} {{tip}} {tip(1):.2f}")\n'
+    '    print("a tip of", tip_percent(5, 50))\n\n\n'
+    "def test_tip_rounds():\n    assert tip(8) == 1.0\n"
+)
+
+
+def test_a_function_renamed_in_python_code_keeps_the_words_of_its_strings() -> None:
+    """The task's output must stay the same: "tip" in a printed string is a word, not the name."""
+    after = renamed_text(TIPS_TASK, BILL, "bill.py")
+    assert "from tips import tip_amount, tip_percent" in after
+    assert "extra = tip_amount(86.4)" in after and "def test_tip_amount_rounds" in after
+    assert '+ tip {extra:.2f} {{tip}} {tip_amount(1):.2f}")' in after  # an f-string's field only
+    assert '"a tip of"' in after and "Print each table's bill with the tip" in after
+    assert "# tip_amount first" in after  # a comment is no output: it names the function
+    # elsewhere, and for names that live in strings (a column), every word is renamed as before
+    assert "tip_amount" in renamed_text(TIPS_TASK, "Call tip(total).\n", "README.md")
+    column = renamed_text("Rename the column qty to quantity in report.py.", 'row["qty"]\n', "report.py")
+    assert column == 'row["quantity"]\n'
+
+
+def test_a_function_left_only_in_strings_words_is_no_leftover(tmp_path: Path) -> None:
+    (tmp_path / "bill.py").write_text(renamed_text(TIPS_TASK, BILL, "bill.py"))
+    assert leftover_problem(TIPS_TASK, tmp_path, ["tips.py", "bill.py"]) == ""
+    (tmp_path / "bill.py").write_text(BILL)
+    assert "tip is still in bill.py" in leftover_problem(TIPS_TASK, tmp_path, ["tips.py", "bill.py"])

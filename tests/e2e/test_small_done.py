@@ -2371,3 +2371,36 @@ def test_a_move_left_half_done_is_finished_by_hearth(hearth: HearthCli, workspac
     assert "from prices import parse_price" in (workspace / "importer.py").read_text()
     told = [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "versions"]
     assert any("move was half done" in n.text and "importer.py" in n.text for n in told)
+
+
+FEES = 'RATE = 0.05\n\n\ndef fee(amount):\n    """The card fee on amount."""\n    return round(amount * RATE, 2)\n'
+SHOP = (
+    "from fees import fee\n\n"
+    "for total in (40.0, 12.5):\n"
+    '    print(f"Order {total:.2f} + fee {fee(total):.2f}")\n'
+    'print("no fee under", 5)\n'
+)
+
+
+def test_a_function_renamed_in_code_leaves_the_printed_words_and_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B renamed `tip` in the printed text too, and the output changed: a function's rename
+    changes the code and the f-strings' fields, not the words the program prints."""
+    (workspace / "fees.py").write_text(FEES)
+    (workspace / "shop.py").write_text(SHOP)
+    before = subprocess.run(["python3", "shop.py"], cwd=workspace, capture_output=True, text=True).stdout
+    everywhere = SHOP.replace("fee", "fee_amount")  # the words in the strings too
+    script = [
+        *wrote("fees.py", FEES.replace("fee", "fee_amount")),
+        *wrote("shop.py", everywhere),
+        act("finish", summary="Renamed fee to fee_amount."),
+    ]
+    task = "Rename the function fee to fee_amount in fees.py and shop.py. python3 shop.py must print the same as before."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    after = subprocess.run(["python3", "shop.py"], cwd=workspace, capture_output=True, text=True).stdout
+    assert after == before and "fee 2.00" in after
+    assert "def fee_amount(amount)" in (workspace / "fees.py").read_text()
+    assert "from fees import fee_amount" in (workspace / "shop.py").read_text()

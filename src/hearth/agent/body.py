@@ -252,7 +252,7 @@ def mechanical_write(
             return text, NoticeReason.MOVED, said
     if now is None or not only_renames(task):
         return None
-    text = renamed_text(task, now)
+    text = renamed_text(task, now, path)
     if text == now:
         return None
     names = ", ".join(f"{old} to {new}" for old, new in renamed(task))

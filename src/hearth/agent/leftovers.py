@@ -15,9 +15,11 @@ prose ("remove the print calls", "add a test for it" are not read).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
+import tokenize
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -187,7 +189,8 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
     """What the finish review says when a renamed name is still in the workspace, or a removed
     one still in the files the task names (`named`); "" when nothing is left."""
     for old, new in renamed(task):
-        places = _where(old, text_files(root), root, in_test_names=True)
+        files = [f for f in text_files(root) if not _only_in_words(task, old, f)]
+        places = _where(old, files, root, in_test_names=True, new=new)
         if places:
             return render("finish_problem_leftover_rename", old=old, new=new, places=places)
     files = [root / n for n in named if _regular(root / n) and not _TEST_FILE.match(os.path.basename(n))]
@@ -196,6 +199,15 @@ def leftover_problem(task: str, root: Path, named: list[str]) -> str:
         if places:
             return render("finish_problem_leftover_removed", name=name, places=places)
     return ""
+
+
+def _only_in_words(task: str, old: str, path: Path) -> bool:
+    """Whether a Python file holds the code name `old` only in its strings' words, which a
+    rename of the function (class, ...) leaves as they are."""
+    if not _code_name(task, old, str(path)):
+        return False
+    text = read_text_file(path)
+    return text is not None and renamed_text(task, text, str(path)) == text
 
 
 def missing_added(task: str, root: Path, named: list[str]) -> str:
@@ -226,25 +238,86 @@ def rest_of_rename(
         now = read_text_file(path)
         if now is None:
             continue
-        after = renamed_text(task, start[rel] if start and rel in start else now)
+        after = renamed_text(task, start[rel] if start and rel in start else now, rel)
         if after != now:
             changes[rel] = (now, after)
     return changes
 
 
-def renamed_text(task: str, text: str) -> str:
+def renamed_text(task: str, text: str, path: str = "") -> str:
     """`text` with each old name the task renames replaced by its new name, as a word and in the
     tests' names; for a long option (`--out` to `--dest`), also the attribute argparse reads it
-    into (`args.out` to `args.dest`), and no other option holding it (`--out-format`)."""
+    into (`args.out` to `args.dest`), and no other option holding it (`--out-format`). In a
+    Python file (`path`), a name the task calls a function, class, variable ... is not renamed in
+    its strings' words (see `_renamed_code`)."""
     for old, new in renamed(task):
         word = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
-        in_test = re.compile(rf"\b(test_\w*?)(?<![A-Za-z0-9]){re.escape(old)}(?![A-Za-z0-9])")
-        text = in_test.sub(rf"\g<1>{new}", word.sub(new, text))
+        in_test = _in_test_name(old, new)
+        code = _renamed_code(text, word, in_test, new) if _code_name(task, old, path) else None
+        text = code if code is not None else in_test.sub(rf"\g<1>{new}", word.sub(new, text))
         attributes = _attributes(old, new)
         if attributes:
             read = re.compile(rf"(?<![\w.])({_NAMESPACES})\.{re.escape(attributes[0])}(?!\w)")
             text = read.sub(rf"\g<1>.{attributes[1]}", text)
     return text
+
+
+# what names the task calls by a kind that lives in code, not in strings ("the column qty" may be a
+# dictionary key, "the option --out" a string argparse reads)
+_CODE_KINDS = r"function|method|class|constant|variable|parameter|argument|dataclass"
+
+
+def _in_test_name(old: str, new: str) -> re.Pattern[str]:
+    """`old` as a part of a test's name, not where that part is `new` already (`tip` renamed
+    `tip_amount`: `test_tip_amount_rounds` is renamed)."""
+    done = rf"(?!{re.escape(new[len(old) :])}(?![A-Za-z0-9]))" if new.startswith(old) and new != old else ""
+    return re.compile(rf"\b(test_\w*?)(?<![A-Za-z0-9]){re.escape(old)}(?![A-Za-z0-9]){done}")
+
+
+def _code_name(task: str, old: str, path: str) -> bool:
+    """Whether the rename of `old` is of a name in Python code, in a Python file."""
+    if not path.endswith(".py") or not old.isidentifier():
+        return False
+    said = rf"\b(?:{_CODE_KINDS})\s+[`'\"]?{re.escape(old)}(?!\w)|(?<![\w.]){re.escape(old)}\(\)"
+    return re.search(said, task, re.IGNORECASE) is not None
+
+
+def _renamed_code(text: str, word: re.Pattern[str], in_test: re.Pattern[str], new: str) -> str | None:
+    """`text` with the name renamed where Python reads it (names, the fields of f-strings) and in
+    its comments; not in the words of other strings: a function `tip` renamed `tip_amount` must
+    not change what `print(f"... + tip {extra}")` prints. None when `text` does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    edits: list[tuple[int, int, str]] = []
+    for tok in tokens:
+        if tok.type in (tokenize.NAME, tokenize.COMMENT):
+            after = in_test.sub(rf"\g<1>{new}", word.sub(new, tok.string))
+        elif tok.type == tokenize.STRING and "f" in _prefix(tok.string).lower():
+            after = _renamed_fields(tok.string, word, new)
+        else:
+            continue
+        if after != tok.string:
+            edits.append(
+                (starts[tok.start[0] - 1] + tok.start[1], starts[tok.end[0] - 1] + tok.end[1], after)
+            )
+    for begin, end, after in reversed(edits):
+        text = text[:begin] + after + text[end:]
+    return text
+
+
+def _prefix(literal: str) -> str:
+    return literal[: min(i for i in (literal.find("'"), literal.find('"')) if i >= 0)]
+
+
+def _renamed_fields(literal: str, word: re.Pattern[str], new: str) -> str:
+    """An f-string with the name renamed inside its `{...}` fields only (`{{` is a brace)."""
+    parts = re.split(r"(\{\{|\}\}|\{[^{}]*\})", literal)
+    return "".join(word.sub(new, p) if p.startswith("{") and p != "{{" else p for p in parts)
 
 
 # what a script's parsed options are usually called: `args.out`
@@ -311,13 +384,15 @@ def _stands_in(name: str, text: str) -> bool:
     return re.search(before + re.escape(name) + after, text) is not None
 
 
-def _where(name: str, files: list[Path], root: Path | None = None, *, in_test_names: bool = False) -> str:
+def _where(
+    name: str, files: list[Path], root: Path | None = None, *, in_test_names: bool = False, new: str = ""
+) -> str:
     """ "fetcher.py (line 3), test_fetcher.py (lines 4, 9)": where `name` stands as a word, or
     (`in_test_names`) as a part of a test's name (`test_add_song_returns_the_position` still
     names `add_song`: a rename "everywhere" reaches the tests' names)."""
     pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
     if in_test_names:
-        pattern += rf"|\btest_\w*?(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])"
+        pattern += "|" + _in_test_name(name, new or name).pattern
     word = re.compile(pattern)
     found: list[str] = []
     for path in files:
