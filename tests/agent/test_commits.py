@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hearth.agent.commits import Copied, compare, copied, differs, quoted_messages
+from hearth.agent.commits import Copied, compare, copied, differs, not_reworded, quoted_messages, reword_asked
 
 HEAD, FIX, OTHER = "a" * 40, "b" * 40, "c" * 40
 
@@ -58,3 +58,26 @@ def test_a_task_about_the_history_alone_names_a_commit_or_a_tag_and_no_file(tmp_
     (tmp_path / "VERSION").write_text("2.0.0\n")
     task = "Set VERSION to 2.1.0, commit it with the message 'Release 2.1.0', and tag the new commit v2.1.0."
     assert not history_only(task, tmp_path)  # VERSION is a file the task names
+
+
+def test_a_commit_message_to_change_is_the_quoted_one_before_the_new() -> None:
+    task = "The message of my last commit has a typo: 'Add tnet'. Change it to 'Add tent'."
+    assert reword_asked(task) == ("Add tnet", "Add tent")
+    assert reword_asked("Fix the commit message 'Fix tpyo' to read 'Fix typo'.") == ("Fix tpyo", "Fix typo")
+    assert reword_asked("Reword the commit 'wip' as 'Add login form'.") == ("wip", "Add login form")
+    # a new commit's message, or another thing changed, is no reword
+    assert (
+        reword_asked("Change the greeting to 'Hello there' and commit with the message 'Say hello'.") is None
+    )
+    assert (
+        reword_asked("In config.json change the name from 'shop' to 'store' and commit it as 'Rename'.")
+        is None
+    )
+    assert reword_asked("Revert the commit 'Add dark mode' and change the title to 'Light'.") is None
+
+
+def test_a_reword_is_judged_by_the_last_commits_subjects() -> None:
+    assert not_reworded("Add tnet\ninit\n", "Add tnet", "Add tent") == "last"
+    assert not_reworded("Later\nAdd tnet\ninit\n", "Add tnet", "Add tent") == "older"
+    assert not_reworded("Add tent\ninit\n", "Add tnet", "Add tent") == ""
+    assert not_reworded("init\n", "Add tnet", "Add tent") is None

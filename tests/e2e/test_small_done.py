@@ -2404,3 +2404,33 @@ def test_a_function_renamed_in_code_leaves_the_printed_words_and_ends_0(
     assert after == before and "fee 2.00" in after
     assert "def fee_amount(amount)" in (workspace / "fees.py").read_text()
     assert "from fees import fee_amount" in (workspace / "shop.py").read_text()
+
+
+def test_a_commit_message_to_change_goes_back_with_the_amend_while_the_old_one_is_last(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked to fix a typo in the last commit's message, the 1.5B wrote the new message into
+    notes.txt and finished: exit 0 with the message unchanged. The finish now goes back with the
+    amend that changes the message only; the uncommitted change stays uncommitted."""
+    init_repo(workspace)
+    (workspace / "list.md").write_text("- tent\n")
+    git(workspace, "add", "list.md")
+    git(workspace, "commit", "-qm", "Add tnet")
+    (workspace / "notes.txt").write_text("Pitch by the lake.\n")
+    task = (
+        "The message of my last commit has a typo: 'Add tnet'. Change it to 'Add tent' without "
+        "changing what the commit holds; my change to notes.txt must stay uncommitted."
+    )
+    script = [
+        act("finish", summary="Done."),
+        act("shell", command="git commit --amend --only -m 'Add tent'"),
+        act("finish", summary="The last commit's message is 'Add tent'."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert "still has the message 'Add tnet'" in notice.text
+    assert "`git commit --amend --only -m 'Add tent'`" in notice.text
+    assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add tent", "init"]
+    assert git(workspace, "status", "--porcelain").strip() == "?? notes.txt"

@@ -167,6 +167,78 @@ def undoes(output: str, head: str, original: str) -> bool | None:
     return all(mine.get(path) == (removed, added) for path, (added, removed) in blocks[original].items())
 
 
+# "The message of my last commit has a typo: 'Add sleeping bgas'. Change it to 'Add sleeping
+# bags'": a commit's message to change, quoted before the new one
+_CHANGES = re.compile(r"\b(?:reword|change|fix|correct|edit|rewrite|amend)\b", re.IGNORECASE)
+_OF_COMMIT = re.compile(r"\b(?:message|subject|commit|reword)", re.IGNORECASE)
+_TO_QUOTED = re.compile(
+    r"\b(?:to|as|into)\s+(?:(?:read|say|be)\s+)?(?:'([^'\n]{3,120})'|\"([^\"\n]{3,120})\"|`([^`\n]{3,120})`)"
+)
+_SENTENCE_END = re.compile(r"[.!?;]\s+")
+# the words that may stand between the old message and "to 'new'": "'OLD'. Change it to 'NEW'"
+_ABOUT_IT = frozenset(
+    [
+        "reword",
+        "change",
+        "fix",
+        "correct",
+        "edit",
+        "rewrite",
+        "amend",
+        "it",
+        "its",
+        "the",
+        "that",
+        "this",
+        "message",
+        "subject",
+        "commit",
+        "commits",
+        "please",
+        "then",
+        "now",
+        "so",
+        "and",
+        "can",
+        "you",
+        "s",
+        "my",
+        "last",
+    ]
+)
+SUBJECTS = "git log -n 50 --format=%s"
+
+
+def reword_asked(task: str) -> tuple[str, str] | None:
+    """(old, new): the task asks to change a commit's message, quoting the old message (in a
+    sentence about a commit's message) and then the new one after "to"; None otherwise ("change
+    the name from 'shop' to 'store' and commit with the message 'Rename'" changes a file)."""
+    to = _TO_QUOTED.search(task)
+    if to is None or not _CHANGES.search(_QUOTED.sub("", task)):
+        return None
+    new = next(g for g in to.groups() if g)
+    for m in reversed(list(_QUOTED.finditer(task[: to.start()]))):
+        old = next(g for g in m.groups() if g)
+        sentence = _SENTENCE_END.split(_QUOTED.sub("''", task[: m.start()]))[-1]
+        between = re.findall(r"[a-z]+", task[m.end() : to.start()].lower())
+        if old != new and _OF_COMMIT.search(sentence) and set(between) <= _ABOUT_IT:
+            return old, new
+        return None  # "revert the commit 'X' and change the title to 'Y'": another thing changes
+    return None
+
+
+def not_reworded(subjects: str, old: str, new: str) -> str | None:
+    """What is wrong, from the last commits' subjects (newest first): "last" when the last commit
+    still has the old message, "older" when an older one does, "" when only the new one is there;
+    None when neither is (no commit to tell by)."""
+    lines = [line.strip() for line in subjects.splitlines()]
+    if old not in lines and new not in lines:
+        return None
+    if old not in lines:
+        return ""
+    return "last" if lines[0] == old else "older"
+
+
 # "Squash them into one commit with the message 'Add search box'": the message the new commit is
 # to have, and how many of the last commits (when the task says: "my last two commits")
 _ASKS_SQUASH = re.compile(r"\bsquash(?:es|ed|ing)?\b", re.IGNORECASE)

@@ -83,6 +83,7 @@ from hearth.agent.body import UNCHANGED, current_text
 from hearth.agent.commits import (
     LIST,
     SUBJECT,
+    SUBJECTS,
     Squash,
     asks_undo,
     compare,
@@ -94,11 +95,13 @@ from hearth.agent.commits import (
     merged_command,
     named,
     not_restored,
+    not_reworded,
     quoted_messages,
     rebase_asked,
     rebased_command,
     restore_asked,
     restored_command,
+    reword_asked,
     squash_asked,
     squash_call,
     squash_command,
@@ -1149,10 +1152,26 @@ class FinishReview:
         rebase = rebase_asked(task)
         if not found and rebase is not None:
             found = await self._not_rebased(rebase[0], rebase[1], history)
+        reword = reword_asked(task)
+        if not found and reword is not None:
+            found = await self._not_reworded(*reword, history)
         tag = tag_asked(task)
         if not found and tag is not None:
             found = await self._tag_problem(tag, history)
         return found
+
+    async def _not_reworded(self, old: str, new: str, history: Sequence[Event]) -> str:
+        """The task asks to change a commit's message from `old` to `new`, and the history still
+        has `old` (agent/commits): how to change it. The 1.5B wrote the new message into notes.txt
+        and finished (exit 0). "" when it is changed, or git cannot tell."""
+        if not os.path.lexists(self.dispatcher.context.workspace / ".git"):
+            return ""
+        where = not_reworded(await self._git(SUBJECTS, history), old, new)
+        if not where:
+            return ""
+        command = shlex.join(["git", "commit", "--amend", "--only", "-m", new])
+        template = "finish_problem_reword_last" if where == "last" else "finish_problem_reword_older"
+        return render(template, old=old, new=new, command=command)
 
     async def _tag_problem(self, tag: Tag, history: Sequence[Event]) -> str:
         """The task asks for a tag that is missing, on another commit, lightweight where it asks
