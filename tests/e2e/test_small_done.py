@@ -2434,3 +2434,41 @@ def test_a_commit_message_to_change_goes_back_with_the_amend_while_the_old_one_i
     assert "`git commit --amend --only -m 'Add tent'`" in notice.text
     assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add tent", "init"]
     assert git(workspace, "status", "--porcelain").strip() == "?? notes.txt"
+
+
+CHECKER = (
+    '"""Say what is wrong with a name: python3 checker.py NAME."""\n\nimport sys\n\n\n'
+    "def main():\n    name = sys.argv[1]\n    if len(name) < 3:\n        print('too short')\n"
+    "    if not name.islower():\n        print('not lower case')\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+CHECKED = (
+    '"""Say what is wrong with a name: python3 checker.py NAME."""\n\nimport sys\n\n\n'
+    "def problems(name):\n    found = []\n    if len(name) < 3:\n        found.append('too short')\n"
+    "    if not name.islower():\n        found.append('not lower case')\n    return found\n\n\n"
+    "def main():\n    for problem in problems(sys.argv[1]):\n        print(problem)\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+def test_a_task_command_failing_before_any_change_is_no_evidence_against_it(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "python3 password.py must print the same as before", where the script needs an argument:
+    it failed before any change, and the 1.5B's right refactor was pushed back by that failure,
+    then replaced by versions judged on it. Failing the same way after is not the change's doing."""
+    (workspace / "checker.py").write_text(CHECKER)
+    script = [*wrote("checker.py", CHECKED), act("finish", summary="Moved the checks into problems(name).")]
+    task = (
+        "Move the checks in main() of checker.py into a function problems(name) that returns the "
+        "list of problems found, and make main() use it. python3 checker.py must print the same as before."
+    )
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = hearth(
+            "run", task, "-w", str(workspace), "--json", "--permission", "auto",
+            env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0"},
+        )  # fmt: skip
+        assert res.code == 0, res.stdout[-2000:]
+        assert server.violations == []
+    assert (workspace / "checker.py").read_text() == CHECKED
+    assert not notices(workspace)

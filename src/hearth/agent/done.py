@@ -1056,12 +1056,12 @@ class FinishReview:
         """For a task that says a command's output stays as it is, or is wrong now: each such
         command with what it prints before any change (run like the finish review's runs: the
         session's permissions and sandbox), for the finish to compare with. A run that fails is
-        left out."""
+        kept with its failure: failing the same way after the change is not the change's doing."""
         outputs: list[tuple[str, str]] = []
         root = self.dispatcher.context.workspace
         for command in dict.fromkeys(unchanged_commands(task, root) + wrong_commands(task, root)):
             result = await self._shell(command, history, COMMAND_SECONDS)
-            if result is not None and result.ok and _TRACEBACK not in result.output:
+            if result is not None:
                 outputs.append((command, result.output.strip()))
         return outputs
 
@@ -1072,15 +1072,25 @@ class FinishReview:
         work is not done."""
         root = self.dispatcher.context.workspace
         before = outputs_before(history)
+        failed = {c for c, out in before.items() if _failed(out)}
         writes = dict(command_outputs(task, root))
         same, wrong = unchanged_commands(task, root), wrong_commands(task, root)
         for command, stated in task_checks(task, root):
-            expected = stated if stated is not None else before.get(command) if command in same else None
+            kept = before.get(command) if command in same and command not in failed else None
+            expected = stated if stated is not None else kept
             written = _stamp(root, writes[command]) if command in writes else None
             result = await self._shell(command, history, COMMAND_SECONDS)
             if result is None:
                 continue
-            if _TRACEBACK in result.output or _USAGE_ERROR.search(result.output):
+            if (
+                command in failed
+                and command in same
+                and _last_line(result.output) == _last_line(before[command])
+            ):
+                # it failed so before any change (`python3 password.py` with no argument, where the
+                # script needs one): no evidence either way; versions were judged by it before
+                continue
+            if _failed(result.output):
                 tail = _tail(result.output, 12)
                 return render("finish_problem_command_fails", command=command, output=tail)
             shown = command.removesuffix(" < /dev/null")
@@ -1301,6 +1311,19 @@ def _stamp(root: Path, name: str) -> int | None:
     except OSError:
         return None
     return info.st_mtime_ns if stat.S_ISREG(info.st_mode) else None
+
+
+def _failed(output: str) -> bool:
+    """A run's output saying it failed: a Python traceback, or argparse's usage error."""
+    return _TRACEBACK in output or _USAGE_ERROR.search(output) is not None
+
+
+def _last_line(output: str) -> str:
+    """A failure's last line (`IndexError: list index out of range`), the exit code left out."""
+    lines = [
+        ln.strip() for ln in output.strip().splitlines() if ln.strip() and not ln.startswith("[exit code")
+    ]
+    return lines[-1] if lines else ""
 
 
 def outputs_before(history: Sequence[Event]) -> dict[str, str]:
