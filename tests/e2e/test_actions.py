@@ -243,17 +243,17 @@ PRICES = (
 PRICES_TEST = "from prices import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(1000) == 1200\n"
 
 
-def test_the_files_a_task_says_not_to_change_are_no_file_writers_path_in_the_grammar(
+def test_after_choosing_a_file_the_task_keeps_a_writer_is_held_to_the_files_it_names(
     hearth: HearthCli, workspace: Path
 ) -> None:
-    """Told to leave the test file as it is, a small model chose to write it, twice: the schema
-    now holds write's and edit's path to any other file. A call naming it anyway (a server that
-    does not hold the grammar) is refused by the tool's rule, saying what to change instead."""
+    """Told to leave the test file as it is, a small model chose to write it, twice. Once it has
+    chosen a kept file, the schema holds write's and edit's path to the other files the task
+    names, so the next write is of prices.py. Reading stays free."""
     (workspace / "prices.py").write_text(PRICES)
     (workspace / "test_prices.py").write_text(PRICES_TEST)
     fixed = PRICES.replace("cents * 12 // 100", "cents * 120 // 100")
     script = [
-        act("write", path="test_prices.py"),  # past the grammar: a real one would not let it out
+        act("write", path="test_prices.py"),  # refused: the task keeps it
         *wrote("prices.py", fixed),
         act("finish", summary="Fixed with_tax."),
     ]
@@ -261,26 +261,23 @@ def test_the_files_a_task_says_not_to_change_are_no_file_writers_path_in_the_gra
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
         assert res.code == 0, res.stdout[-2000:]
-        breaks = server.schema_breaks
-        schema = schema_of(server.requests[0])
-        after = server.requests[1]["messages"][-1]["content"]
-    assert len(breaks) == 1 and "test_prices.py" in breaks[0]
-    assert "the task says not to change test_prices.py" in after and "prices.py" in after
+        assert server.schema_breaks == []
+        first, after = schema_of(server.requests[0]), schema_of(server.requests[1])
+        told = server.requests[1]["messages"][-1]["content"]
+    assert "the task says not to change test_prices.py" in told and "prices.py" in told
     assert (workspace / "test_prices.py").read_text() == PRICES_TEST
     assert (workspace / "prices.py").read_text() == fixed
 
-    def fits(tool: str, path: str, **more: Any) -> bool:
-        return not list(
-            jsonschema.Draft202012Validator(schema).iter_errors(
-                {"tool": tool, "args": {"path": path, **more}}
-            )
-        )
+    def fits(schema: dict[str, Any], tool: str, path: str, **more: Any) -> bool:
+        action = {"tool": tool, "args": {"path": path, **more}}
+        return not list(jsonschema.Draft202012Validator(schema).iter_errors(action))
 
     edit = {"old": "a", "new": "b"}
-    assert not fits("write", "test_prices.py") and not fits("edit", "test_prices.py", **edit)
-    assert fits("write", "prices.py") and fits("edit", "prices.py", **edit) and fits("write", "notes.txt")
-    assert fits("write", "test_prices.py.bak") and fits("write", "test_prices")
-    assert fits("read", "test_prices.py")  # reading it is what the model should do
+    assert fits(first, "write", "test_prices.py") and fits(first, "write", "notes.txt")  # not yet held
+    assert not fits(after, "write", "test_prices.py") and not fits(after, "edit", "test_prices.py", **edit)
+    assert fits(after, "write", "prices.py") and fits(after, "edit", "prices.py", **edit)
+    assert not fits(after, "write", "notes.txt")
+    assert fits(after, "read", "test_prices.py")  # reading it is what the model should do
 
 
 TALLY = (

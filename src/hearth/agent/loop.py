@@ -46,7 +46,7 @@ from hearth.agent.instructions import NestedInstructions
 from hearth.agent.misplaced import misplaced
 from hearth.agent.offered import offered_tools
 from hearth.agent.overview import shown_texts
-from hearth.agent.progress import earlier_look, named_specs, refused_paths, steered_specs
+from hearth.agent.progress import earlier_look, named_specs, steered_specs, writable_paths
 from hearth.agent.reply import action_stop, reply_event
 from hearth.agent.state import SessionState
 from hearth.agent.tests_added import changed_tests
@@ -303,8 +303,8 @@ class Agent:
     def _action_schema(self) -> dict[str, Any] | None:
         """Grammar mode: the schema of this step's one action (the offered tools, finish, blocked).
         After a run of read-only steps with nothing changed, only the changing tools are offered
-        (see agent/progress): the model has read what it needs. A file writer's path is never one
-        of the files the task says not to change."""
+        (see agent/progress): the model has read what it needs. Once it chose a file the task says
+        not to change, a file writer's path is one of the other files the task names."""
         if self.profile.tool_mode is not ToolMode.GRAMMAR or not self.profile.action_format:
             return None
         toolset = self.dispatcher.toolset
@@ -312,7 +312,7 @@ class Agent:
         specs += named_specs(toolset, self.history, {s.name for s in specs})
         root = self.dispatcher.context.workspace
         specs = steered_specs(specs, toolset, self.history, root)
-        return action_schema(specs, refused_paths(specs, toolset, self.history, root))
+        return action_schema(specs, writable_paths(specs, toolset, self.history, root))
 
     async def _query(self) -> ModelResponse:
         await self.compact()

@@ -8,7 +8,8 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
   next action offered (grammar mode: the schema) is a changing one, or finish or blocked;
 - when the files the task names were shown whole with the task (agent/overview), the model has
   read what it needs from the start: SHOWN_STEPS read-only steps in a row are enough;
-- the files the task says not to change are not a file writer's path (grammar mode);
+- once the model chose a file the task says not to change, a file writer's path is one of the
+  other files the task names (grammar mode);
 - a task about the repository's history only (it names a commit by its quoted message, or asks
   a tag, and names no file) is offered no file-writing action: asked to put a tag on an older
   commit, and to undo the last commit keeping its changes, the 1.5B rewrote README.md and the
@@ -18,6 +19,7 @@ and every re-read brings the whole file back into the prompt. Two rules, for any
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +27,7 @@ from pathlib import Path
 from hearth.agent.asked import asked_names, bare_names
 from hearth.agent.commits import quoted_messages
 from hearth.agent.handsoff import kept_files
+from hearth.agent.named_files import named_paths
 from hearth.agent.tags import tag_asked
 from hearth.core.events import Compacted, Event, HearthMessage, ModelReply, ToolResult, UserMessage
 from hearth.core.types import ToolCall, ToolSpec
@@ -130,17 +133,38 @@ def _conflicted(history: Sequence[Event]) -> bool:
     return any(isinstance(e, ToolResult) and "CONFLICT" in e.output for e in history[start + 1 :])
 
 
-def refused_paths(
+def writable_paths(
     specs: Sequence[ToolSpec], toolset: Toolset, history: Sequence[Event], root: Path
 ) -> dict[str, list[str]]:
-    """For each offered file writer, the files the task says not to change: the grammar holds
-    its `path` to the others. Told "leave test_ordinals.py as it is", the 1.5B chose to write
-    test_ordinals.py, was refused, and chose it again, then finished with nothing changed."""
+    """For each offered file writer, the only paths it may take, once the model has chosen a file
+    the task says not to change in this turn: the files the task names that it does not keep.
+    Told to "leave test_ordinals.py as it is", the 1.5B chose to write test_ordinals.py, was
+    refused, and chose it again, then finished with nothing changed. (Holding the path away from
+    the kept file instead, with a pattern, made the 1.5B type the kept name and then, unable to
+    close the string there, write a path for the rest of the turn.)"""
     task = next((e.text for e in reversed(history) if isinstance(e, UserMessage)), "")
-    kept = kept_files(task, root) if task else []
-    if not kept:
+    kept = set(kept_files(task, root)) if task else set()
+    if not kept or not _chose_kept(history, toolset, kept):
         return {}
-    return {s.name: kept for s in specs if _canonical(toolset, s.name) in FILE_WRITERS}
+    named = [n for n in dict.fromkeys(os.path.normpath(n) for n in named_paths(task)) if n not in kept]
+    named = [n for n in named if not (root / n).is_dir()]
+    if not named:
+        return {}
+    return {s.name: named for s in specs if _canonical(toolset, s.name) in FILE_WRITERS - {"mkdir"}}
+
+
+def _chose_kept(history: Sequence[Event], toolset: Toolset, kept: set[str]) -> bool:
+    """Whether a write or edit of this turn named one of the `kept` files."""
+    for event in reversed(history):
+        if isinstance(event, UserMessage):
+            return False
+        if isinstance(event, ModelReply):
+            for call in event.tool_calls:
+                path = call.arguments.get("path")
+                writes = _canonical(toolset, call.name) in FILE_WRITERS and isinstance(path, str)
+                if writes and os.path.normpath(str(path)) in kept:
+                    return True
+    return False
 
 
 def steered_specs(

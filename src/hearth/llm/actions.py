@@ -44,80 +44,29 @@ _FIRST_BLOCK = re.compile(r"```[^\n`]*\n(.*?)^[ \t]*```", re.DOTALL | re.MULTILI
 _FENCED_KINDS = (".md", ".markdown", ".mdx", ".rst", ".txt", ".ipynb")
 _CLOSED_INLINE = re.compile(r"```[^\n`]*\n(.*)```", re.DOTALL)  # `return x```
 _OPENED = re.compile(r"```[^\n`]*\n")
-# At most this many refused paths, this long in all, go into a grammar's pattern.
-MAX_REFUSED = 12
-MAX_REFUSED_CHARS = 400
-_END = ""  # a trie's mark: a name ends here
-# A character of a path in a JSON string: not a quote, backslash or newline. Written as \x escapes,
-# which Python's regular expressions and llama.cpp's grammars read alike (its grammars know no
-# "\." and fail on it when the request comes).
-_NOT_IN_PATH = '"\\\n'
-_ANY = r"[^\x22\x5c\x0a]"
 
 
 def action_schema(
-    tools: Sequence[ToolSpec], refused: Mapping[str, Collection[str]] | None = None
+    tools: Sequence[ToolSpec], paths: Mapping[str, Collection[str]] | None = None
 ) -> dict[str, Any]:
-    """One action object: a call of one of `tools`, or finish, or blocked. `refused`: for a tool's
-    name, the `path` values its action may not take (the files the task says not to change: told
-    so, the 1.5B still chose the test file twice, and the grammar now steers it to another)."""
+    """One action object: a call of one of `tools`, or finish, or blocked. `paths`: for a tool's
+    name, the only `path` values its action may take (agent/progress: after the model chose a
+    file the task says not to change)."""
     choices: list[dict[str, Any]] = []
     for spec in tools:
         args = _args_schema(spec.parameters, LEFT_OUT.get(spec.name))
-        _refuse_paths(args, (refused or {}).get(spec.name, ()))
+        _hold_paths(args, (paths or {}).get(spec.name, ()))
         choices.append(_object({"tool": {"const": spec.name}, "args": args}))
     choices.append(_object({"tool": {"const": FINISH}, "summary": {"type": "string"}}))
     choices.append(_object({"tool": {"const": BLOCKED}, "reason": {"type": "string"}}))
     return {"anyOf": choices}
 
 
-def _refuse_paths(args: dict[str, Any], names: Collection[str]) -> None:
-    """Holds `args`' string `path` to anything but `names` (a few short ones: the pattern grows
-    with their length)."""
+def _hold_paths(args: dict[str, Any], names: Collection[str]) -> None:
+    """Holds `args`' string `path` to `names` (an enum: a grammar of a few literal choices)."""
     path = (args.get("properties") or {}).get("path")
-    if not names or not isinstance(path, dict) or path.get("type") != "string" or "pattern" in path:
-        return
-    if len(names) > MAX_REFUSED or sum(map(len, names)) > MAX_REFUSED_CHARS:
-        return
-    path["pattern"] = not_any_of(names)
-
-
-def not_any_of(names: Collection[str]) -> str:
-    """A regular expression (anchored, as grammar converters want) matching every non-empty path
-    except `names`: built from their trie, so it needs no lookahead, which grammars lack."""
-    trie: dict[str, Any] = {}
-    for name in names:
-        node = trie
-        for char in name:
-            node = node.setdefault(char, {})
-        node[_END] = {}
-    return "^(" + _unlike(trie, top=True) + ")$"
-
-
-def _unlike(node: dict[str, Any], *, top: bool = False) -> str:
-    """The suffixes that, after the prefix `node` stands for, make no name: stopping here (unless
-    the prefix is a name, or nothing yet), a character no name continues with, or one that some
-    do, then what makes none of those."""
-    kids = sorted(c for c in node if c != _END)
-    alternatives = [] if top or _END in node else [""]
-    alternatives.append("[^" + "".join(_escaped(c) for c in [*kids, *_NOT_IN_PATH]) + "]" + _ANY + "*")
-    alternatives += [_literal(c) + "(" + _unlike(node[c]) + ")" for c in kids]
-    return "|".join(alternatives)
-
-
-def _literal(char: str) -> str:
-    """`char` to match as itself: a letter, a digit or _ as it is, any other in a class of its
-    own (llama-cpp-python's converter cuts an escape before a group apart: "\\x2" "e")."""
-    escaped = _escaped(char)
-    return escaped if escaped == char else f"[{escaped}]"
-
-
-def _escaped(char: str) -> str:
-    """`char` inside a character class."""
-    if char.isascii() and (char.isalnum() or char == "_"):
-        return char
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    if names and isinstance(path, dict) and path.get("type") == "string" and "enum" not in path:
+        path["enum"] = sorted(names)
 
 
 def response_format(schema: dict[str, Any], spelling: str) -> dict[str, Any]:
@@ -169,15 +118,15 @@ def parse_action(content: str, schema: dict[str, Any]) -> Action:
 
 
 def _lenient(schema: dict[str, Any]) -> dict[str, Any]:
-    """`schema` without the refused paths (see `action_schema`): the grammar steers away from
-    them, and a call naming one anyway (a server that does not hold the grammar) is refused by
-    the tool's own rule, which says why and what to change instead."""
+    """`schema` without the held paths (see `action_schema`): the grammar steers, and a call
+    naming another path anyway (a server that does not hold the grammar) meets the tools' own
+    rules, which say why a file is refused and what to change instead."""
     choices = []
     for choice in schema.get("anyOf", []):
         path = choice["properties"].get("args", {}).get("properties", {}).get("path")
-        if isinstance(path, dict) and "pattern" in path:
+        if isinstance(path, dict) and "enum" in path:
             args = choice["properties"]["args"]
-            path = {k: v for k, v in path.items() if k != "pattern"}
+            path = {k: v for k, v in path.items() if k != "enum"}
             args = {**args, "properties": {**args["properties"], "path": path}}
             choice = {**choice, "properties": {**choice["properties"], "args": args}}
         choices.append(choice)
