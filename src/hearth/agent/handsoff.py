@@ -99,7 +99,8 @@ def hands_off(task: str, root: Path) -> HandsOff:
 
 def kept_files(task: str, root: Path) -> list[str]:
     """The files in the workspace at `root` that `task` says not to change (the test files among
-    the first look's listing, agent/overview), for a grammar to steer the writers away from."""
+    the first look's listing, agent/overview): once the model names one in a write or edit, the
+    grammar holds its writers to the task's other files (agent/progress)."""
     kept = hands_off(task, root)
     if not kept:
         return []
