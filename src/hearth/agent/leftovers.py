@@ -278,7 +278,11 @@ def _code_name(task: str, old: str, path: str) -> bool:
     """Whether the rename of `old` is of a name in Python code, in a Python file."""
     if not path.endswith(".py") or not old.isidentifier():
         return False
-    said = rf"\b(?:{_CODE_KINDS})\s+[`'\"]?{re.escape(old)}(?!\w)|(?<![\w.]){re.escape(old)}\(\)"
+    # "the environment variable NOTIFY_KEY" lives in strings (`os.environ.get("NOTIFY_KEY")`)
+    said = (
+        rf"(?<!environment )(?<!env )\b(?:{_CODE_KINDS})\s+[`'\"]?{re.escape(old)}(?!\w)"
+        rf"|(?<![\w.]){re.escape(old)}\(\)"
+    )
     return re.search(said, task, re.IGNORECASE) is not None
 
 
