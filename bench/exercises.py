@@ -79,6 +79,10 @@ and `--set heldout18` the eighteenth round's:
 and `--set heldout19` the nineteenth round's:
 
     python bench/exercises.py --set heldout19 --out bench/heldout19/exercises
+
+and `--set heldout20` the twentieth round's:
+
+    python bench/exercises.py --set heldout20 --out bench/heldout20/exercises
 """
 
 from __future__ import annotations
@@ -117,6 +121,8 @@ CHOSEN = (0, 3, 11, 12, 16, 24, 26, 34)
 # problems only, and none shares its function name with an earlier round's problem.
 # The nineteenth (heldout19): in none of the eighteen before, chosen the same way, by reading the
 # problems only, and none shares its function name with an earlier round's problem.
+# The twentieth (heldout20): in none of the nineteen before, chosen the same way, by reading the
+# problems only, and none shares its function name with an earlier round's problem.
 SETS = {
     "heldout": CHOSEN,
     "heldout2": (4, 8, 13, 15, 35, 48, 52, 58),
@@ -137,6 +143,7 @@ SETS = {
     "heldout17": (67, 78, 95, 99, 124, 137, 145, 148),
     "heldout18": (41, 68, 105, 110, 115, 123, 153, 160),
     "heldout19": (10, 81, 87, 88, 94, 109, 119, 127),
+    "heldout20": (129, 130, 132),
 }
 
 TASK = """prompt = "Implement the function {entry} in solution.py so that the tests in test_solution.py pass. Do not change the tests."
