@@ -1159,3 +1159,66 @@ def test_the_versions_after_the_first_are_asked_from_the_file_as_given(
     )
     assert shown[1] == shown[2]  # the same request again: the server reads nothing new
     assert asked[0]["temperature"] == asked[1]["temperature"] < 0.9 <= asked[2]["temperature"]
+
+
+NAMES = (
+    '"""Say what is wrong with a name: python3 names.py NAME."""\n\nimport sys\n\n\n'
+    "def main():\n    name = sys.argv[1]\n    if len(name) < 3:\n        print('too short')\n"
+    "    if not name.islower():\n        print('not lower case')\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+# the 1.5B's refactor of such a script: the first problem found ends the list
+NAMES_FIRST_ONLY = (
+    '"""Say what is wrong with a name: python3 names.py NAME."""\n\nimport sys\n\n\n'
+    "def problems(name):\n    if len(name) < 3:\n        return ['too short']\n"
+    "    if not name.islower():\n        return ['not lower case']\n    return []\n\n\n"
+    "def main():\n    for problem in problems(sys.argv[1]):\n        print(problem)\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+NAMES_RIGHT = (
+    '"""Say what is wrong with a name: python3 names.py NAME."""\n\nimport sys\n\n\n'
+    "def problems(name):\n    found = []\n    if len(name) < 3:\n        found.append('too short')\n"
+    "    if not name.islower():\n        found.append('not lower case')\n    return found\n\n\n"
+    "def main():\n    for problem in problems(sys.argv[1]):\n        print(problem)\n\n\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+NAMES_TASK = (
+    "Move the checks in main() of names.py into a function problems(name) that returns the list of "
+    'problems found (for example problems("Ab") == ["too short", "not lower case"]), and make main() '
+    "use it. python3 names.py must print the same as before."
+)
+
+
+def test_the_example_a_task_states_judges_the_work_when_its_command_tells_nothing(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's `problems()` stopped at the first problem, and the task's command needs an
+    argument, so it told nothing: the run ended 0 on wrong work. The example the task states is
+    called in the workspace, and the versions are judged by it."""
+    (workspace / "names.py").write_text(NAMES)
+    script = [
+        *wrote("names.py", NAMES_FIRST_ONLY),
+        act("finish", summary="Moved the checks into problems(name)."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete names.py"] = [fenced(NAMES_FIRST_ONLY), fenced(NAMES_RIGHT)]
+        res = run_with_crashes(hearth, server, workspace, NAMES_TASK)  # the command needs an argument
+        asked = [
+            r for r in server.requests if "Reply with the complete names.py" in json.dumps(r["messages"][:2])
+        ]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "names.py").read_text() == NAMES_RIGHT
+    # the versions were shown what the example returned
+    assert "problems(\"Ab\") returns ['too short']; the task says" in asked[0]["messages"][1]["content"]
+    [notice] = version_notices(workspace)
+    assert "version 2" in notice.text
+
+
+def test_an_example_that_holds_is_evidence_the_work_is_done(hearth: HearthCli, workspace: Path) -> None:
+    (workspace / "names.py").write_text(NAMES)
+    script = [*wrote("names.py", NAMES_RIGHT), act("finish", summary="Moved the checks into problems(name).")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run_with_crashes(hearth, server, workspace, NAMES_TASK)
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "names.py").read_text() == NAMES_RIGHT
+    assert version_notices(workspace) == []

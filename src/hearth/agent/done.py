@@ -109,6 +109,7 @@ from hearth.agent.commits import (
 )
 from hearth.agent.dispatch import Dispatcher
 from hearth.agent.entrypoint import missing_call
+from hearth.agent.examples import example_command, examples_failing
 from hearth.agent.leftovers import (
     alike_renamed,
     leftover_problem,
@@ -959,6 +960,11 @@ class FinishReview:
             if found:
                 return found
             checked = True
+        examples = await self._run_examples(history, task)
+        if examples is not None:
+            if examples:
+                return examples
+            checked = True
         own = own_failed_run(Turn.of(history), self.dispatcher)
         if own:  # the model's own run of its script crashed: run again, it is the check
             ran = await self._shell(own, history, COMMAND_SECONDS)
@@ -1026,6 +1032,7 @@ class FinishReview:
         if result is None or result.ok:
             found = (
                 await self._run_task_commands(history, task)
+                or await self._run_examples(history, task)
                 or unrun_script(turn, self.dispatcher, task)
                 or missing_added(task, root, named)
                 or undefined_kept(task, root, named)
@@ -1276,6 +1283,22 @@ class FinishReview:
         """A read-only git command's output; "" when it was refused or failed."""
         result = await self._shell(command, history, GIT_SECONDS)
         return result.output if result is not None and result.ok else ""
+
+    async def _run_examples(self, history: Sequence[Event], task: str) -> str | None:
+        """The examples the task states for a function (`problems("hello") == [...]`, agent/examples),
+        called where the workspace defines it: the ones that do not hold, as the finish's problem;
+        "" when they hold; None when there are none to call."""
+        root = self.dispatcher.context.workspace
+        command = example_command(task, root, asked_names(task))
+        result = await self._shell(command, history, COMMAND_SECONDS) if command else None
+        if result is None or result.output.startswith("Denied:"):
+            return None
+        failing = examples_failing(result.output)
+        return (
+            render("finish_problem_examples", examples="\n".join(f"- {f}" for f in failing))
+            if failing
+            else ""
+        )
 
     async def _run_tests(self, command: str, history: Sequence[Event]) -> ToolResult | None:
         """The tests' result, or None when nothing was checked (none found, or refused)."""

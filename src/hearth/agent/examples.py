@@ -1,0 +1,189 @@
+"""The examples a task states for a function, run as a check.
+
+"Move the checks in main() of password.py into a function problems(password) that returns the list
+of problems found (for example problems("hello") == ["shorter than 8 characters", "no digit",
+"no capital letter"]) ... python3 password.py must print the same as before": the 1.5B's version
+returned ["- shorter than 8 characters"] and stopped at the first problem. The task's command needs
+an argument, so it told nothing, and the run ended 0 on wrong work. The example the task wrote is
+the plainest evidence there is: `problems("hello")` is called in the workspace (the one dispatcher,
+its sandbox) and compared with what the task says.
+
+Only an example the task states as what should hold counts ("for example", "so that", "should");
+one about the code as it is now ("currently f(2) == 5, which is wrong") is not a goal. The
+arguments and the expected value are Python literals; the function is one defined at the top of a
+Python file in the workspace (a file the task names first).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hearth.agent.leftovers import read_text_file
+
+# a call's start: a plain name and its opening parenthesis (not a method: `.total(`)
+_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
+# what says the example is a goal, in the words before it
+_GOAL = re.compile(
+    r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|such\s+as|so\s+that|should|must|make\s+sure|like)\b",
+    re.IGNORECASE,
+)
+# what says it is the code as it is now, not a goal
+_NOW = re.compile(
+    r"\b(?:currently|right\s+now|at\s+the\s+moment|today|instead|wrong|incorrect|bug|broken|but|not)\b|n't\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?;:]\s|\n")
+_LONGEST = 400  # characters an example may take
+_MARK = "HEARTH-EXAMPLE"  # the lines the check prints for an example that does not hold
+
+
+@dataclass(frozen=True)
+class Example:
+    """`call == expected`, as the task writes them (Python source)."""
+
+    function: str
+    call: str
+    expected: str
+
+
+def stated_examples(task: str) -> list[Example]:
+    """The examples the task states as goals, in its order, each once."""
+    found: list[Example] = []
+    for match in _CALL.finditer(task):
+        example = _example_at(task, match.start(), match.group(1))
+        if example is not None and example not in found and _stated_as_goal(task, match.start()):
+            found.append(example)
+    return found
+
+
+def _example_at(task: str, start: int, function: str) -> Example | None:
+    """The longest `function(literals) == literal` the task has from `start`, or None."""
+    text = task[start : start + _LONGEST]
+    best: Example | None = None
+    for end in range(len(function) + 2, len(text) + 1):
+        if text[end - 1].isspace() or (text[end - 1] == "." and not text[end : end + 1].strip()):
+            continue  # a sentence's full stop is not a number's
+        try:
+            tree = ast.parse(text[:end], mode="eval").body
+        except (SyntaxError, ValueError):
+            continue
+        example = _as_example(tree, text[:end], function)
+        if example is not None:
+            best = example
+    return best
+
+
+def _as_example(node: ast.expr, source: str, function: str) -> Example | None:
+    """`node` as an example when it is `function(literals) == literal`."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
+        return None
+    call, expected = node.left, node.comparators[0]
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == function):
+        return None
+    try:
+        for argument in [*call.args, *(k.value for k in call.keywords), expected]:
+            ast.literal_eval(argument)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if any(k.arg is None for k in call.keywords):
+        return None  # **kwargs
+    segment = ast.get_source_segment
+    return Example(function, segment(source, call) or "", segment(source, expected) or "")
+
+
+def _stated_as_goal(task: str, start: int) -> bool:
+    """Whether the words of the sentence before the example say it is to hold, and none says it
+    is what the code does now."""
+    ends = list(_SENTENCE_END.finditer(task, 0, start))
+    before = task[ends[-1].end() if ends else 0 : start]
+    return bool(_GOAL.search(before)) and not _NOW.search(before)
+
+
+def defining_file(root: Path, function: str, named: Sequence[str]) -> str | None:
+    """The workspace Python file that defines `function` at its top level: among the files the
+    task names first, then among the workspace's top folder; None when no file, or more than one,
+    does."""
+    named_python = [n for n in named if n.endswith(".py")]
+    for candidates in (named_python, _top_python(root)):
+        found = [rel for rel in dict.fromkeys(candidates) if function in _top_functions(root / rel)]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _top_python(root: Path) -> list[str]:
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [e.name for e in entries if e.name.endswith(".py") and e.is_file(follow_symlinks=False)][:40]
+
+
+def _top_functions(path: Path) -> set[str]:
+    text = read_text_file(path)
+    try:
+        tree = ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError):
+        return set()
+    body = tree.body if tree is not None else []
+    return {n.name for n in body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def example_command(task: str, root: Path, named: Sequence[str]) -> str | None:
+    """A `python3` command that calls each stated example's function, where a workspace file
+    defines it, and prints a line for each that does not hold; None when there is none to run."""
+    lines: list[str] = []
+    modules: dict[str, str] = {}
+    for example in stated_examples(task):
+        rel = defining_file(root, example.function, named)
+        if rel is None:
+            continue
+        alias = modules.setdefault(rel, f"m{len(modules)}")
+        lines.append(f"check({alias}, {example.function!r}, {example.call!r}, {example.expected!r})")
+    if not lines:
+        return None
+    loads = [f"{alias} = load({rel!r})" for rel, alias in modules.items()]
+    script = _SCRIPT.replace("MARK", _MARK) + "\n".join([*loads, *lines]) + "\n"
+    return f"python3 -c {shlex.quote(script)} < /dev/null"
+
+
+# Imports each file as a module (its own folder first on the path, its output hidden, its command
+# line empty), then calls each example. A file that cannot be imported checks nothing: a script
+# that runs its main() on import is not the example's to judge.
+_SCRIPT = """\
+import ast, contextlib, importlib.util, io, os, sys
+def load(rel):
+    sys.argv = [rel]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(rel)))
+    spec = importlib.util.spec_from_file_location(os.path.basename(rel)[:-3], rel)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            spec.loader.exec_module(module)
+    except BaseException:
+        return None
+    return module
+def check(module, name, call, expected):
+    if module is None:
+        return
+    want = ast.literal_eval(expected)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            got = eval(call, {name: getattr(module, name)})
+    except Exception as error:
+        print(f"MARK {call} raises {type(error).__name__}: {error}; the task says {expected}")
+        return
+    if got != want:
+        print(f"MARK {call} returns {got!r}; the task says {expected}")
+"""
+
+
+def examples_failing(output: str) -> list[str]:
+    """The examples that did not hold, from the check's output (a line each, without the mark)."""
+    return [line.removeprefix(_MARK).strip() for line in output.splitlines() if line.startswith(_MARK)]
