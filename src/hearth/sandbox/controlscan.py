@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 
 from hearth.sandbox.catalogue import CONTAINERS, PATTERNS
-from hearth.sandbox.dirfd import CONTENT_CAP, DIR_FLAGS, Entry, join, list_dir, opened, read_entry
+from hearth.sandbox.dirfd import CONTENT_CAP, DIR_FLAGS, Chain, Entry, join, list_dir, opened, read_entry
 from hearth.sandbox.gitconfig import TRUSTED_KEYS, config_pairs, key_shape
 
 CONTROL_PATTERNS = PATTERNS  # the catalogue (catalogue.py): files that make programs run code
@@ -108,14 +108,17 @@ class Scan:
     def run(self) -> Snapshot:
         self._controls()
         self._walk(self.root_fd, "")
-        while self.deep:  # folders nested past FD_DEPTH: one at a time, opened from the root
-            rel = self.deep.pop()
-            try:
-                with opened(self.root_fd, rel) as fd:
-                    self._walk(fd, rel, deep=True)
-            except OSError as exc:
-                if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
-                    self._error(rel, exc)
+        chain = Chain(self.root_fd)  # folders nested past FD_DEPTH: one at a time, depth first
+        try:
+            while self.deep:
+                rel = self.deep.pop()
+                try:
+                    self._walk(chain.open(rel), rel, deep=True)
+                except OSError as exc:
+                    if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                        self._error(rel, exc)
+        finally:
+            chain.close()
         self.snap.trusted = self._trusted() if self.given is None else list(self.given)
         for rel in self.snap.trusted:
             self._trusted_entry(rel)
@@ -355,21 +358,31 @@ class Scan:
         """Record `name` and, for a real folder, everything under it. No recursion (any depth
         works): what is below is opened again from the workspace root, step by step."""
         todo = [rel]
-        while todo:
-            cur = todo.pop()
-            parent, _, leaf = cur.rpartition("/")
-            start = contextlib.nullcontext(parent_fd) if cur == rel else opened(self.root_fd, parent)
-            try:
-                with start as pfd:
-                    entry = read_entry(pfd, name if cur == rel else leaf, min(CONTENT_CAP, self.budget))
-                    if entry is None:
-                        continue
-                    if entry.kind == "file" and not entry.digest:
-                        self.budget -= len(entry.data)
-                    self.snap.entries[cur] = entry
-                    if entry.kind == "dir":
-                        with opened(pfd, name if cur == rel else leaf) as fd:
-                            todo += [join(cur, child) for child in list_dir(fd)]
-            except OSError as exc:
-                if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
-                    self._error(cur, exc)
+        chain = Chain(self.root_fd)  # depth first: each folder is opened once, from its parent
+        try:
+            while todo:
+                cur = todo.pop()
+                try:
+                    self._tree_entry(chain, parent_fd, name, rel, cur, todo)
+                except OSError as exc:
+                    if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+                        self._error(cur, exc)
+        finally:
+            chain.close()
+
+    def _tree_entry(
+        self, chain: Chain, parent_fd: int, name: str, rel: str, cur: str, todo: list[str]
+    ) -> None:
+        """Record `cur`, one entry of `_tree`; a folder's entries go on `todo`."""
+        pfd, leaf = (
+            (parent_fd, name) if cur == rel else (chain.open(cur.rpartition("/")[0]), cur.rpartition("/")[2])
+        )
+        entry = read_entry(pfd, leaf, min(CONTENT_CAP, self.budget))
+        if entry is None:
+            return
+        if entry.kind == "file" and not entry.digest:
+            self.budget -= len(entry.data)
+        self.snap.entries[cur] = entry
+        if entry.kind == "dir":
+            with opened(pfd, leaf) as fd:
+                todo += [join(cur, child) for child in list_dir(fd)]

@@ -116,6 +116,62 @@ def made(dir_fd: int, rel: str) -> Iterator[int]:
         os.close(fd)
 
 
+class Chain:
+    """Folders along one path below `root_fd`, opened step by step without following a symlink,
+    kept open for the next path: a walk of a deep tree opens each step once, not every step from
+    the root again (a 1,200-deep folder took 22 s to remove that way). At most the last two steps
+    and every `EVERY`-th are kept, so any depth stays far under the limit of open files; a path
+    elsewhere reopens from the nearest kept step. `close()` closes them all."""
+
+    EVERY = 32
+
+    def __init__(self, root_fd: int) -> None:
+        self.root = root_fd
+        self.parts: list[str] = []
+        self.fds: list[int | None] = []  # fds[i]: the folder parts[: i + 1], when kept open
+
+    def open(self, rel: str) -> int:
+        """The folder `rel` (`""`: the root); valid until the next call or `close()`."""
+        parts = [p for p in rel.split("/") if p]
+        common = 0
+        for mine, theirs in zip(self.parts, parts, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        self._drop(common)
+        base = common - 1
+        while base >= 0 and self.fds[base] is None:
+            base -= 1
+        for step in range(base + 1, len(parts)):
+            here = self.fds[step - 1] if step else self.root
+            fd = os.open(parts[step], DIR_FLAGS, dir_fd=here)
+            if step < len(self.parts):
+                self.fds[step] = fd
+            else:
+                self.parts.append(parts[step])
+                self.fds.append(fd)
+            self._thin(step - 1, len(parts))
+        for step in range(max(0, common - 2), len(parts) - 2):
+            self._thin(step, len(parts))
+        return self.fds[-1] if parts else self.root  # type: ignore[return-value]
+
+    def _drop(self, keep: int) -> None:
+        for fd in self.fds[keep:]:
+            if fd is not None:
+                os.close(fd)
+        del self.fds[keep:], self.parts[keep:]
+
+    def _thin(self, step: int, depth: int) -> None:
+        """Close step `step` of a path `depth` long unless it is one to keep."""
+        fd = self.fds[step] if step >= 0 else None
+        if fd is not None and step < depth - 2 and step % self.EVERY != self.EVERY - 1:
+            os.close(fd)
+            self.fds[step] = None
+
+    def close(self) -> None:
+        self._drop(0)
+
+
 def remove_tree(parent_fd: int, name: str) -> None:
     """Remove `name` (a folder with everything in it, or anything else) without following
     symlinks and without recursion, so any depth works."""
@@ -127,21 +183,24 @@ def remove_tree(parent_fd: int, name: str) -> None:
         os.unlink(name, dir_fd=parent_fd)
         return
     stack = [name]
-    while stack:
-        rel = stack[-1]
-        with opened(parent_fd, rel) as fd:
+    chain = Chain(parent_fd)
+    try:
+        while stack:
+            rel = stack[-1]
+            fd = chain.open(rel)
             names = list_dir(fd)
             for child, kind in names.items():
                 if kind != "dir":
                     os.unlink(child, dir_fd=fd)
-        subdirs = [f"{rel}/{c}" for c, kind in names.items() if kind == "dir"]
-        if subdirs:
-            stack += subdirs
-            continue
-        parent, _, leaf = rel.rpartition("/")
-        with opened(parent_fd, parent) as pfd:
-            os.rmdir(leaf, dir_fd=pfd)
-        stack.pop()
+            subdirs = [f"{rel}/{c}" for c, kind in names.items() if kind == "dir"]
+            if subdirs:
+                stack += subdirs
+                continue
+            parent, _, leaf = rel.rpartition("/")
+            os.rmdir(leaf, dir_fd=chain.open(parent))
+            stack.pop()
+    finally:
+        chain.close()
 
 
 def write(parent_fd: int, name: str, want: Entry) -> None:
