@@ -42,6 +42,22 @@ def test_a_task_correcting_its_tests_asks_the_tests_and_not_the_code_it_keeps() 
     assert not same_but_values("def test_total(:\n", test)  # broken
 
 
+def test_a_change_asked_politely_is_a_change_asked() -> None:
+    from hearth.agent.asked import asked_files
+
+    task = (
+        "My watering helper keeps getting dates wrong, and test_watering.py has failing tests to show "
+        "it. Could you fix watering.py so they all pass? Please leave test_watering.py as it is."
+    )
+    assert asked_files(task) == ["watering.py"]
+    assert asked_files("I'd like you to add a flag to cli.py. Can you also update README.md?") == [
+        "cli.py",
+        "README.md",
+    ]
+    assert asked_files("Can you tell me what main.py does?") == []  # a question, no change
+    assert asked_files("Would you please rename helpers.py to tools.py") == ["helpers.py", "tools.py"]
+
+
 def test_a_file_the_task_renames_still_under_its_old_name_is_named_with_the_command(tmp_path: Path) -> None:
     """ "Rename the module fmt.py to formatting.py": the 1.5B made invoice.py import `formatting`
     and was told only that fmt.py was unchanged; it wrote fmt.py back as it was until the loop

@@ -2472,3 +2472,50 @@ def test_a_task_command_failing_before_any_change_is_no_evidence_against_it(
         assert server.violations == []
     assert (workspace / "checker.py").read_text() == CHECKED
     assert not notices(workspace)
+
+
+def test_a_file_written_back_as_it_was_over_failing_tests_is_no_finish_however_politely_asked(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "... has some failing tests to show it. Could you fix watering.py so they all pass?": the
+    1.5B wrote the file back unchanged, and that was taken as its finish with nothing missing (the
+    polite ask read as no ask), exit 0 over failing tests."""
+    (workspace / "stats.py").write_text(MEDIAN_BUG)
+    (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
+    task = (
+        "My median helper gets even lists wrong, and test_stats.py has a failing test to show it. "
+        "Could you fix stats.py so the tests pass? The tests are right, so please leave them as they are."
+    )
+    # the action and the file's text in one reply, as the 1.5B gave them
+    same = ScriptedReply(
+        text=json.dumps({"tool": "write", "args": {"path": "stats.py"}}) + f"\n```\n{MEDIAN_BUG}```"
+    )
+    script = [
+        same,
+        *wrote("stats.py", MEDIAN_FIXED),
+        act("finish", summary="Fixed median()."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, HEARTH_VERSIONS="0")
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED  # the model was asked again
+    assert res.code == 0, res.stdout[-2000:]
+
+
+def test_a_finish_with_nothing_changed_while_the_tests_the_task_says_fail_still_fail_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    (workspace / "stats.py").write_text(MEDIAN_BUG)
+    (workspace / "test_stats.py").write_text(MEDIAN_TESTS)
+    task = "The tests in test_stats.py are failing since yesterday; sort it out."
+    script = [
+        act("finish", summary="All good."),
+        act("read", path="stats.py"),
+        *wrote("stats.py", MEDIAN_FIXED),
+        act("finish", summary="Fixed median()."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task, HEARTH_VERSIONS="0")
+        shown = json.dumps(server.requests[1]["messages"])
+    assert "test_even" in shown  # the failing test went back with the finish
+    assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
+    assert res.code == 0, res.stdout[-2000:]

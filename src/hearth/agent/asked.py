@@ -22,9 +22,16 @@ NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECAS
 
 # A task that asks for a change to files: a sentence opening with one of these verbs, and a file
 # named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
-# "In README.md, delete the row ...": a place said first, then the verb
+# "In README.md, delete the row ...": a place said first, then the verb; asked politely too ("Could
+# you fix watering.py so they all pass?", "I'd like you to add ...")
+_POLITE = (
+    r"(?:please\s+)?(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?"
+    r"|i(?:'d|\s+would)\s+like\s+you\s+to\s+|i\s+need\s+you\s+to\s+)?(?:also\s+|just\s+)?"
+)
 _ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;]\s+|\n\s*)(?:(?:in|inside|within)\s+[^,!?;\n]{1,60},\s*)?(?:please\s+)?(?:add|fix|create|rename|bump|update|change|remove|delete|"
+    r"(?:^|[.!?;]\s+|\n\s*)(?:(?:in|inside|within)\s+[^,!?;\n]{1,60},\s*)?"
+    + _POLITE
+    + r"(?:add|fix|create|rename|bump|update|change|remove|delete|"
     r"replace|edit|implement|refactor|commit|append|insert|move|correct)\b",
     re.IGNORECASE,
 )

@@ -994,7 +994,12 @@ class FinishReview:
         if not touched:
             root = self.dispatcher.context.workspace
             asks = (ASKS_ANY_CHANGE.search(task) and asked_names(task)) or new_file_asked(task, root)
-            return render("finish_problem_nothing_done") if asks else ""
+            if asks:
+                return render("finish_problem_nothing_done")
+            # nothing changed, and the tests the task says fail fail still: not done, whatever
+            # the wording of the ask (the 1.5B wrote watering.py back as it was and was ended 0)
+            command = test_command(root) if SAYS_TESTS_FAIL.search(task) else ""
+            return _tests_problem(command, await self._run_tests(command, history) if command else None)
         root = self.dispatcher.context.workspace
         named = asked_names(task) + bare_names(task, root)
         shown = {os.path.normpath(n): t for n, t in shown_texts(history).items()}
@@ -1026,9 +1031,7 @@ class FinishReview:
             command = ""  # Python tests, and only text files changed (a README): nothing they check
         result = await self._run_tests(command, history) if command else None
         if result is not None and not result.ok:
-            tail = _tail(result.output, 15)
-            said = "the test files' tests" if command == PYTEST else f"`{command}`"
-            return render("finish_problem_tests_fail", command=said, output=tail)
+            return _tests_problem(command, result)
         if result is None or result.ok:
             found = (
                 await self._run_task_commands(history, task)
@@ -1325,6 +1328,14 @@ class FinishReview:
             return None
         self._ran[command, timeout] = (step + len(events), result)
         return result
+
+
+def _tests_problem(command: str, result: ToolResult | None) -> str:
+    """The finish's problem when the tests (`command`) failed: their last lines; "" otherwise."""
+    if result is None or result.ok:
+        return ""
+    said = "the test files' tests" if command == PYTEST else f"`{command}`"
+    return render("finish_problem_tests_fail", command=said, output=_tail(result.output, 15))
 
 
 def _stamp(root: Path, name: str) -> int | None:
