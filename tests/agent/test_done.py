@@ -58,6 +58,22 @@ def test_a_change_asked_politely_is_a_change_asked() -> None:
     assert asked_files("Would you please rename helpers.py to tools.py") == ["helpers.py", "tools.py"]
 
 
+def test_an_item_of_a_list_asks_a_change_and_a_file_to_add_is_asked_until_it_exists(tmp_path: Path) -> None:
+    from hearth.agent.asked import asked_files, new_file_asked
+
+    task = (
+        "Tidy up what git tracks:\n- add a .gitignore that ignores every .log file\n"
+        "- commit build/README.md\n2. update notes.md"
+    )
+    assert asked_files(task) == [".gitignore", "notes.md"]  # "commit X" asks a commit of X
+    assert new_file_asked(task, tmp_path) == ".gitignore"
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    assert new_file_asked(task, tmp_path) == ""
+    assert new_file_asked("Create config/app.toml with a [server] table.", tmp_path) == "config/app.toml"
+    assert new_file_asked("add .env to .gitignore", tmp_path) == ""  # a line for another file
+    assert new_file_asked("Add a test to test_x.py", tmp_path) == ""
+
+
 def test_a_file_the_task_renames_still_under_its_old_name_is_named_with_the_command(tmp_path: Path) -> None:
     """ "Rename the module fmt.py to formatting.py": the 1.5B made invoice.py import `formatting`
     and was told only that fmt.py was unchanged; it wrote fmt.py back as it was until the loop

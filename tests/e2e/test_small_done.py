@@ -2519,3 +2519,24 @@ def test_a_finish_with_nothing_changed_while_the_tests_the_task_says_fail_still_
     assert "test_even" in shown  # the failing test went back with the finish
     assert (workspace / "stats.py").read_text() == MEDIAN_FIXED
     assert res.code == 0, res.stdout[-2000:]
+
+
+def test_a_file_a_list_item_asks_to_add_is_missing_at_the_finish_so_it_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """ "Tidy up what git tracks:\n- add a .gitignore that ignores ...": the 1.5B removed and
+    committed what it was asked to, never wrote the .gitignore, and finished with exit 0."""
+    (workspace / "debug.log").write_text("old\n")
+    task = "Tidy up this folder:\n- add a .gitignore that ignores every .log file\n- delete debug.log"
+    script = [
+        act("shell", command="rm debug.log"),
+        act("finish", summary="Tidied up."),
+        *wrote(".gitignore", "*.log\n"),
+        act("finish", summary="Added .gitignore."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        told = json.dumps(server.requests[2]["messages"][-1])
+    assert "there is no .gitignore in the workspace" in told
+    assert (workspace / ".gitignore").read_text() == "*.log\n"
+    assert res.code == 0, res.stdout[-2000:]

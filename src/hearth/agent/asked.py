@@ -23,13 +23,14 @@ NEGATION = re.compile(r"\b(?:not|no|nothing|never|cannot)\b|n't\b", re.IGNORECAS
 # A task that asks for a change to files: a sentence opening with one of these verbs, and a file
 # named ("Fix the typo in notes.txt"); "write" is left out ("Write a haiku" asks for an answer).
 # "In README.md, delete the row ...": a place said first, then the verb; asked politely too ("Could
-# you fix watering.py so they all pass?", "I'd like you to add ...")
+# you fix watering.py so they all pass?", "I'd like you to add ..."); or as an item of a list
+# ("- add a .gitignore that ...", "2. update README.md")
 _POLITE = (
     r"(?:please\s+)?(?:(?:could|can|would|will)\s+you\s+(?:please\s+)?"
     r"|i(?:'d|\s+would)\s+like\s+you\s+to\s+|i\s+need\s+you\s+to\s+)?(?:also\s+|just\s+)?"
 )
 _ASKS_CHANGE = re.compile(
-    r"(?:^|[.!?;]\s+|\n\s*)(?:(?:in|inside|within)\s+[^,!?;\n]{1,60},\s*)?"
+    r"(?:^|[.!?;]\s+|\n\s*)(?:[-*+]\s+|\d+[.)]\s+)?(?:(?:in|inside|within)\s+[^,!?;\n]{1,60},\s*)?"
     + _POLITE
     + r"(?:add|fix|create|rename|bump|update|change|remove|delete|"
     r"replace|edit|implement|refactor|commit|append|insert|move|correct)\b",
@@ -68,7 +69,7 @@ _ASKS_BRANCH = re.compile(
     re.IGNORECASE,
 )
 
-_COMMITTING = re.compile(r"(?:please\s+)?commit\b", re.IGNORECASE)
+_COMMITTING = re.compile(r"(?:[-*+]\s+|\d+[.)]\s+)?(?:please\s+)?commit\b", re.IGNORECASE)
 
 # A task that says the tests fail now ("Some tests in test_x.py fail. Fix the bug in x.py.").
 SAYS_TESTS_FAIL = re.compile(
@@ -131,12 +132,22 @@ _WRITE_FILE = re.compile(
 )
 
 
+# "add a .gitignore that ignores ...", "create config/app.toml": a new file as the verb's object
+# (not "add .env to .gitignore", a line for another file)
+_CREATE_FILE = re.compile(
+    r"\b(?:add|create)\s+(?:an?\s+|the\s+)?(?:new\s+)?(?:file\s+)?(?:called\s+|named\s+)?[`'\"]?"
+    r"((?:[\w-]+/)*(?:[\w-]+\.\w+|\.[\w-]+(?:\.\w+)?))[`'\"]?(?!\S*\s+(?:to|in|into|inside)\s)",
+    re.IGNORECASE,
+)
+
+
 def new_file_asked(task: str, root: Path) -> str:
-    """A file the task asks to write that is not in the workspace ("Write decades.py: python3
-    decades.py FILE prints ..."); "" when none. "Write a summary of notes.txt" asks an answer:
-    the file is not the verb's object. In native mode the 1.5B answered with the script in prose,
-    no call, and the run ended 0 with nothing written."""
-    for match in _WRITE_FILE.finditer(task):
+    """A file the task asks to write, add or create that is not in the workspace ("Write
+    decades.py: python3 decades.py FILE prints ...", "- add a .gitignore that ignores ..."); ""
+    when none. "Write a summary of notes.txt" asks an answer: the file is not the verb's object.
+    In native mode the 1.5B answered with the script in prose, no call, and the run ended 0 with
+    nothing written; asked for a .gitignore, it committed without one, and finished."""
+    for match in [*_WRITE_FILE.finditer(task), *_CREATE_FILE.finditer(task)]:
         if not os.path.lexists(root / match.group(1)):
             return match.group(1)
     return ""

@@ -1003,8 +1003,10 @@ class FinishReview:
         root = self.dispatcher.context.workspace
         named = asked_names(task) + bare_names(task, root)
         shown = {os.path.normpath(n): t for n, t in shown_texts(history).items()}
+        missing = new_file_asked(task, root)  # "- add a .gitignore that ...", and none was made
         found = (
             file_not_moved(task, root)
+            or (render("finish_problem_missing", name=missing) if missing else "")
             or asked_unchanged(history, turn, self.dispatcher, kept)
             or leftover_problem(task, root, named)
             or left_item(task, root, named)
