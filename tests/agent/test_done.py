@@ -74,6 +74,20 @@ def test_an_item_of_a_list_asks_a_change_and_a_file_to_add_is_asked_until_it_exi
     assert new_file_asked("Add a test to test_x.py", tmp_path) == ""
 
 
+def test_changes_asked_as_a_noun_ask_for_the_file_even_in_a_hidden_folder() -> None:
+    from hearth.agent.asked import asked_files, asked_names
+
+    task = "A few changes to .github/workflows/tests.yml, please:\n\n- drop Python 3.8\n- add 3.13"
+    assert asked_files(task) == [".github/workflows/tests.yml"]
+    assert asked_files("Some small fixes in parser.py: the dates are off.") == ["parser.py"]
+    # telling what was done is no ask
+    assert asked_files("I made some changes to app.py yesterday and now the tests fail. Fix utils.py.") == [
+        "utils.py"
+    ]
+    # a hidden folder is part of a path, not a dotfile of its own
+    assert asked_names("see .github/x.yml and .gitignore.") == [".github/x.yml", ".gitignore"]
+
+
 def test_a_file_the_task_renames_still_under_its_old_name_is_named_with_the_command(tmp_path: Path) -> None:
     """ "Rename the module fmt.py to formatting.py": the 1.5B made invoice.py import `formatting`
     and was told only that fmt.py was unchanged; it wrote fmt.py back as it was until the loop

@@ -2540,3 +2540,27 @@ def test_a_file_a_list_item_asks_to_add_is_missing_at_the_finish_so_it_goes_back
     assert "there is no .gitignore in the workspace" in told
     assert (workspace / ".gitignore").read_text() == "*.log\n"
     assert res.code == 0, res.stdout[-2000:]
+
+
+def test_changes_asked_as_a_noun_to_a_file_left_as_it_was_go_back(hearth: HearthCli, workspace: Path) -> None:
+    """ "A few changes to .github/workflows/tests.yml, please: ...": the 1.5B changed only
+    requirements.txt, the file the list mentions in passing, and finished with exit 0. (A
+    workflow itself is a control file, written only with a person's approval: here, ci/.)"""
+    flow = workspace / "ci"
+    flow.mkdir()
+    (flow / "tests.yml").write_text("# CI\non: [push]\njobs: {}\n")
+    (workspace / "requirements.txt").write_text("flake8\n")
+    task = (
+        "A few changes to ci/tests.yml, please:\n"
+        "- run on pull requests too\n- use ruff (and put ruff in requirements.txt in place of flake8)"
+    )
+    script = [
+        *wrote("requirements.txt", "ruff\n"),
+        act("finish", summary="Done."),
+        *wrote("ci/tests.yml", "# CI\non: [push, pull_request]\njobs: {}\n"),
+        act("finish", summary="Done."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+    assert (flow / "tests.yml").read_text() == "# CI\non: [push, pull_request]\njobs: {}\n"
+    assert res.code == 0, res.stdout[-2000:]

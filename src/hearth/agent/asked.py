@@ -167,6 +167,15 @@ def file_not_moved(task: str, root: Path) -> str:
     return ""
 
 
+# a change asked as a noun, opening the sentence: "A few changes to .github/workflows/tests.yml,
+# please:", "Some fixes in parser.py:" (not "I made some changes to app.py", which tells)
+_CHANGES_TO = re.compile(
+    r"\s*(?:(?:a\s+few|a\s+couple\s+of|some|two|three|four|several|these|the\s+following)\s+)?"
+    r"(?:small\s+|quick\s+|little\s+)?(?:changes|edits|fixes|updates|tweaks)\s+(?:to|in)\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def asked_files(task: str, *, asides: bool = False) -> list[str]:
     """The files the task asks to change: those named in a sentence opening with a change verb,
     before the clause ends. "Implement f in solution.py so that the tests in test_solution.py
@@ -178,7 +187,10 @@ def asked_files(task: str, *, asides: bool = False) -> list[str]:
     asked: list[str] = []
     # a colon ends a sentence too: "test_total fails: fix the bug in bill.py" asks for bill.py
     for sentence in re.split(r"(?<=[.!?;:])\s+|\n", task):
-        if not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
+        noun = _CHANGES_TO.match(sentence)  # "A few changes to tests.yml, please:"
+        if noun is not None:
+            sentence = sentence[noun.end() :]
+        elif not _ASKS_CHANGE.match(sentence.strip()) or _COMMITTING.match(sentence.strip()):
             continue  # "Commit notes.txt" asks for a commit of it, not a change to it
         ends = _CLAUSE_END_IN_ASIDES if asides else _CLAUSE_END
         kept = _WITHOUT.split(NEGATION.split(sentence, maxsplit=1)[0], maxsplit=1)[0]

@@ -11,16 +11,16 @@ import os
 import re
 from pathlib import Path
 
-# a name with an extension, not a part of a longer dotted name (`backup.example.com`, a host, is
+# a name with an extension (in folders, hidden ones too: `.github/workflows/tests.yml`), not a part of a longer dotted name (`backup.example.com`, a host, is
 # no file `backup.example`), an address (`bob@example.org`) or a web address (`example.com/a`)
 _NAMED_FILE = re.compile(
-    r"(?<![\w/.@-])((?:[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.(?!(?:com|org|net)\b)(?:[A-Za-z0-9]{2,8}|[chrm]))"
+    r"(?<![\w/.@-])((?:\.?[\w-]+/)*[\w-]*[A-Za-z][\w-]*\.(?!(?:com|org|net)\b)(?:[A-Za-z0-9]{2,8}|[chrm]))"
     r"(?![\w/-]|\.\w)"
 )
 
 
-# a dotfile: `.gitignore`, `.editorconfig`, `.github/workflows` is a folder's name
-DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])")
+# a dotfile: `.gitignore`, `.editorconfig`; not `.github` in `.github/workflows/x.yml`, a folder's name
+DOTFILE = re.compile(r"(?<![\w/.*-])(\.[A-Za-z][\w.-]*[\w])(?![\w/])")
 
 
 def named_paths(task: str) -> list[str]:
