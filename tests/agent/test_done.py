@@ -80,6 +80,8 @@ def test_changes_asked_as_a_noun_ask_for_the_file_even_in_a_hidden_folder() -> N
     task = "A few changes to .github/workflows/tests.yml, please:\n\n- drop Python 3.8\n- add 3.13"
     assert asked_files(task) == [".github/workflows/tests.yml"]
     assert asked_files("Some small fixes in parser.py: the dates are off.") == ["parser.py"]
+    assert asked_files("I'd like some changes to ci.yml: drop 3.8.") == ["ci.yml"]
+    assert asked_files("Please make a few edits in notes.md, then commit.") == ["notes.md"]
     # telling what was done is no ask
     assert asked_files("I made some changes to app.py yesterday and now the tests fail. Fix utils.py.") == [
         "utils.py"

@@ -148,3 +148,68 @@ def test_a_move_made_once_is_not_made_twice(tmp_path: Path) -> None:
     assert list(changes) == ["importer.py"]
     assert changes["importer.py"][0] == IMPORTER
     assert "from prices import parse_price" in changes["importer.py"][1]
+
+
+FLASHCARDS = """CARDS = [("der Apfel", "the apple", "2024-03-01", 1)]
+
+
+def next_interval(days, right):
+    return days * 2 if right else 1
+
+
+def due_cards(cards, today):
+    return [c for c in cards if c[2] <= today]
+
+
+def main():
+    print(due_cards(CARDS, "2024-03-02"))
+"""
+SCHEDULING = """def next_interval(days, right):
+    return days * 2 if right else 1
+
+
+def due_cards(cards, today):
+    return [c for c in cards if c[2] <= today]
+"""
+MOVE_TASK = (
+    "flashcards.py is getting crowded. Move next_interval and due_cards into a new module, "
+    "scheduling.py; flashcards.py keeps CARDS and main() and imports what it needs from scheduling."
+)
+
+
+def _reader(root: Path):  # the finish reads through the workspace's safe paths; here plainly
+    return lambda rel: (root / rel).read_text() if (root / rel).is_file() else None
+
+
+def test_a_move_into_a_new_module_with_the_definitions_left_behind_is_not_finished(tmp_path: Path) -> None:
+    from hearth.agent.moves import left_behind
+
+    (tmp_path / "flashcards.py").write_text(FLASHCARDS)
+    assert "there is no scheduling.py" in left_behind(MOVE_TASK, tmp_path, _reader(tmp_path))
+    (tmp_path / "scheduling.py").write_text(SCHEDULING.split("\n\n\ndef due_cards")[0] + "\n")
+    assert "scheduling.py does not define them" in left_behind(MOVE_TASK, tmp_path, _reader(tmp_path))
+    (tmp_path / "scheduling.py").write_text(SCHEDULING)
+    found = left_behind(MOVE_TASK, tmp_path, _reader(tmp_path))
+    assert "flashcards.py still defines next_interval, due_cards" in found
+    assert "from scheduling import" in found
+    moved = FLASHCARDS.split("\n\n\ndef next_interval")[0]
+    (tmp_path / "flashcards.py").write_text(
+        "from scheduling import due_cards\n\n"
+        + moved
+        + "\n\n\ndef main():\n    print(due_cards(CARDS, 'x'))\n"
+    )
+    assert left_behind(MOVE_TASK, tmp_path, _reader(tmp_path)) == ""
+
+
+def test_only_names_the_workspace_defines_are_judged(tmp_path: Path) -> None:
+    from hearth.agent.moves import left_behind
+
+    (tmp_path / "flashcards.py").write_text(FLASHCARDS)
+    (tmp_path / "test_flashcards.py").write_text("def next_interval(d, r):\n    return 0\n")
+    (tmp_path / "scheduling.py").write_text(SCHEDULING)
+    (tmp_path / "flashcards.py").write_text("from scheduling import due_cards, next_interval\n")
+    # a test file's helper of the same name is no copy of the moved code
+    assert left_behind(MOVE_TASK, tmp_path, _reader(tmp_path)) == ""
+    # words that name nothing defined, and a file moved rather than definitions: not judged
+    assert left_behind("Move the cursor handling into widgets.py", tmp_path, _reader(tmp_path)) == ""
+    assert left_behind("Move flashcards.py to old/flashcards.py", tmp_path, _reader(tmp_path)) == ""

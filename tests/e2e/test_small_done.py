@@ -2564,3 +2564,33 @@ def test_changes_asked_as_a_noun_to_a_file_left_as_it_was_go_back(hearth: Hearth
         res = run(hearth, server, workspace, task)
     assert (flow / "tests.yml").read_text() == "# CI\non: [push, pull_request]\njobs: {}\n"
     assert res.code == 0, res.stdout[-2000:]
+
+
+def test_a_move_into_a_new_module_leaving_the_functions_behind_goes_back_then_ends_0(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    source = (
+        "CARDS = [3, 1]\n\n\ndef next_interval(days):\n    return days * 2\n\n\n"
+        "def main():\n    print([next_interval(d) for d in CARDS])\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    (workspace / "flashcards.py").write_text(source)
+    moved = "def next_interval(days):\n    return days * 2\n"
+    kept = (
+        "from scheduling import next_interval\n\nCARDS = [3, 1]\n\n\n"
+        "def main():\n    print([next_interval(d) for d in CARDS])\n\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    script = [
+        *wrote("scheduling.py", moved),  # the copy made, the source left as it was
+        act("finish", summary="Moved next_interval into scheduling.py."),
+        *wrote("flashcards.py", kept),
+        act("finish", summary="Moved next_interval into scheduling.py."),
+    ]
+    task = "flashcards.py is crowded. Move next_interval into a new module, scheduling.py; flashcards.py imports it from there."
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+        sent = json.dumps(server.requests)
+    assert "flashcards.py still defines next_interval" in sent
+    assert (workspace / "flashcards.py").read_text() == kept
+    out = subprocess.run([sys.executable, "flashcards.py"], cwd=workspace, capture_output=True, text=True)
+    assert out.stdout == "[6, 2]\n"

@@ -168,9 +168,11 @@ def file_not_moved(task: str, root: Path) -> str:
 
 
 # a change asked as a noun, opening the sentence: "A few changes to .github/workflows/tests.yml,
-# please:", "Some fixes in parser.py:" (not "I made some changes to app.py", which tells)
+# please:", "Some fixes in parser.py:", "I'd like a few changes to ci.yml:" (not "I made some changes
+# to app.py", which tells)
 _CHANGES_TO = re.compile(
-    r"\s*(?:(?:a\s+few|a\s+couple\s+of|some|two|three|four|several|these|the\s+following)\s+)?"
+    r"\s*(?:(?:(?:I'?d|I\s+would|we'?d|we\s+would)\s+like|I\s+(?:want|need)|please\s+make|make)\s+)?"
+    r"(?:(?:a\s+few|a\s+couple\s+of|some|two|three|four|several|these|the\s+following)\s+)?"
     r"(?:small\s+|quick\s+|little\s+)?(?:changes|edits|fixes|updates|tweaks)\s+(?:to|in)\s+(?=\S)",
     re.IGNORECASE,
 )

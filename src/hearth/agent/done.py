@@ -119,7 +119,7 @@ from hearth.agent.leftovers import (
     rest_of_rename,
     undefined_kept,
 )
-from hearth.agent.moves import move_asked, rest_of_move
+from hearth.agent.moves import left_behind, move_asked, rest_of_move
 from hearth.agent.named_files import named_paths
 from hearth.agent.overview import shown_texts, this_turn
 from hearth.agent.removals import left_items, removed_items, rest_of_removal
@@ -1006,6 +1006,7 @@ class FinishReview:
         missing = new_file_asked(task, root)  # "- add a .gitignore that ...", and none was made
         found = (
             file_not_moved(task, root)
+            or left_behind(task, root, lambda rel: current_text(self.dispatcher.context.paths, rel))
             or (render("finish_problem_missing", name=missing) if missing else "")
             or asked_unchanged(history, turn, self.dispatcher, kept)
             or leftover_problem(task, root, named)

@@ -22,12 +22,14 @@ leaves the write to the model.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from hearth.agent.leftovers import text_files
+from hearth.prompts import render
 
 _FILE = r"((?:[\w-]+/)*\w+\.py)\b"
 _MOVE = re.compile(
@@ -273,3 +275,61 @@ def _importer_text(current: str, names: list[str], source: str, target: str) -> 
 
 def _alias(alias: ast.alias) -> str:
     return f"{alias.name} as {alias.asname}" if alias.asname else alias.name
+
+
+# "Move next_interval, due_date and due_cards into a new module, scheduling.py", with or without
+# "from flashcards.py": definitions asked to go into a Python module, in any task
+_MOVE_INTO = re.compile(
+    r"\bmove\s+(?P<what>[^.;:]*?)\s+(?:(?:out\s+of|from)\s+(?:[\w-]+/)*\w+\.py\s+)?(?:in)?to\s+"
+    r"(?:(?:a|the)\s+(?:new\s+)?(?:module|file)\s*(?:called\s+|named\s+|,\s*)?)?"
+    + _FILE.replace("(", "(?P<target>", 1),
+    re.IGNORECASE,
+)
+_MAX_SCANNED = 40
+
+
+def left_behind(task: str, root: Path, read: Callable[[str], str | None]) -> str:
+    """What a move of definitions into a module the task asks left undone at a finish: the module
+    not there, a name it does not define, or a name another top-level Python file still defines
+    (the 1.5B wrote scheduling.py and left the three functions in flashcards.py too, and the run
+    ended 0). Only names some workspace file defines are judged; "" when the move is done or none
+    is asked. `read` gives a file's text by its workspace path (through the safe paths)."""
+    found = _MOVE_INTO.search(task)
+    if found is None or re.search(r"\w\.\w+\b", found.group("what")):
+        return ""  # "Move utils.py to lib/utils.py" moves a file (agent/asked.file_not_moved)
+    target = os.path.normpath(found.group("target"))
+    defined = _definitions(root, read, target)
+    asked = [
+        n for n in dict.fromkeys(_NAME.findall(found.group("what"))) if any(n in d for d in defined.values())
+    ]
+    if not asked:
+        return ""
+    if target not in defined:
+        return render("finish_problem_move_target", target=target, names=", ".join(asked))
+    missing = [n for n in asked if n not in defined[target]]
+    if missing:
+        return render("finish_problem_move_missing", target=target, names=", ".join(missing))
+    for path, names in defined.items():
+        kept = [n for n in asked if n in names]
+        if path != target and kept and not Path(path).name.startswith("test_"):
+            module = _module_name(target)
+            return render(
+                "finish_problem_move_left", path=path, target=target, names=", ".join(kept), module=module
+            )
+    return ""
+
+
+def _definitions(root: Path, read: Callable[[str], str | None], target: str) -> dict[str, set[str]]:
+    """The names the target and each top-level Python file of the workspace define (not import),
+    by workspace path; a file that is not there or does not parse is left out."""
+    found: dict[str, set[str]] = {}
+    paths = [p.name for p in sorted(root.glob("*.py"))[:_MAX_SCANNED]]
+    for rel in dict.fromkeys([target, *paths]):
+        text = read(rel)
+        try:
+            tree = ast.parse(text) if text is not None else None
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            found[rel] = {n for node in tree.body if not _is_import(node) for n in _defined(node)}
+    return found
