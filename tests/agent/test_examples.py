@@ -33,6 +33,23 @@ def test_the_code_as_it_is_now_is_no_goal() -> None:
     assert stated_examples("add(2, 3) == 5") == []  # no word says it is to hold
 
 
+def test_an_example_said_in_words_is_read_and_should_makes_it_a_goal() -> None:
+    task = (
+        "Write slug(text) in slugs.py so that slug('Hello World') returns 'hello-world'. "
+        "slug('') should return '', and parse('1,2') should give [1, 2], not (1, 2). For example total([1, 2]) -> 3."
+    )
+    assert [(e.call, e.expected) for e in stated_examples(task)] == [
+        ("slug('Hello World')", "'hello-world'"),
+        ("slug('')", "''"),
+        ("parse('1,2')", "[1, 2]"),
+        ("total([1, 2])", "3"),
+    ]
+    # what the code does now, said in words, is no goal
+    assert stated_examples("Fix double in m.py: double(2) returns 5.") == []
+    assert stated_examples("Currently double(2) returns 5; it should double.") == []
+    assert stated_examples("so that slug(text) returns 'x'") == []  # a name: nothing to call it with
+
+
 def test_only_literal_calls_of_plain_functions_are_examples() -> None:
     assert stated_examples("so that add(x, 3) == 5") == []  # a name: nothing to call it with
     assert stated_examples("so that cart.total() == 5") == []  # a method

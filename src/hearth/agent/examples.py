@@ -20,7 +20,7 @@ import ast
 import os
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,14 +52,81 @@ class Example:
     expected: str
 
 
+# an example said in words: "slug('A b') returns 'a-b'", "should return", "gives", "->"; one saying
+# it is to hold ("should", "must") is a goal by itself
+_SAID = re.compile(
+    r"\s*(?:(?P<goal>(?:should|must|has\s+to|needs\s+to|ought\s+to)\s+(?:return|give)|should\s+be|must\s+be)"
+    r"|returns|gives|->|\u2192|evaluates\s+to|is)\s+",
+    re.IGNORECASE,
+)
+
+
 def stated_examples(task: str) -> list[Example]:
     """The examples the task states as goals, in its order, each once."""
     found: list[Example] = []
     for match in _CALL.finditer(task):
-        example = _example_at(task, match.start(), match.group(1))
-        if example is not None and example not in found and _stated_as_goal(task, match.start()):
+        start, function = match.start(), match.group(1)
+        example = _example_at(task, start, function)
+        goal = example is not None and _stated_as_goal(task, start)
+        if example is None:
+            example, says_goal = _said_at(task, start, function)
+            goal = (
+                example is not None
+                and (says_goal or _stated_as_goal(task, start))
+                and not _now_before(task, start)
+            )
+        if example is not None and example not in found and goal:
             found.append(example)
     return found
+
+
+def _said_at(task: str, start: int, function: str) -> tuple[Example | None, bool]:
+    """`function(literals) returns literal` from `start`, and whether its words say it is to
+    hold; (None, False) when the text there is no such example."""
+    text = task[start : start + _LONGEST]
+    call = _longest(text, 0, lambda node: isinstance(node, ast.Call) and _literal_call(node, function))
+    if call is None:
+        return None, False
+    said = _SAID.match(text, call)
+    expected = _longest(text, said.end(), _is_literal) if said is not None else None
+    if said is None or expected is None:
+        return None, False
+    example = Example(function, text[:call], text[said.end() : expected])
+    return example, said.group("goal") is not None
+
+
+def _longest(text: str, start: int, fits: Callable[[ast.expr], bool]) -> int | None:
+    """The end of the longest expression from `start` that `fits`, or None."""
+    best = None
+    for end in range(start + 1, len(text) + 1):
+        if text[end - 1].isspace() or (text[end - 1] in ".," and not text[end : end + 1].strip()):
+            continue  # a sentence's full stop or comma is not the expression's
+        try:
+            node = ast.parse(text[start:end].strip(), mode="eval").body
+        except (SyntaxError, ValueError):
+            continue
+        if fits(node):
+            best = end
+    return best
+
+
+def _is_literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _literal_call(node: ast.Call, function: str) -> bool:
+    named = isinstance(node.func, ast.Name) and node.func.id == function
+    arguments = [*node.args, *(k.value for k in node.keywords)]
+    return named and all(k.arg is not None for k in node.keywords) and all(map(_is_literal, arguments))
+
+
+def _now_before(task: str, start: int) -> bool:
+    ends = list(_SENTENCE_END.finditer(task, 0, start))
+    return bool(_NOW.search(task[ends[-1].end() if ends else 0 : start]))
 
 
 def _example_at(task: str, start: int, function: str) -> Example | None:
