@@ -22,7 +22,7 @@ from hearth.core.errors import ContextOverflow, ModelError, ServerGone, StreamBr
 from hearth.core.protocols import Delta, DeltaSink, ModelRequest, ModelResponse, RawToolCall
 from hearth.core.types import Timings, Usage
 from hearth.llm.repetition import RepeatWatch
-from hearth.llm.tls import shared_context
+from hearth.llm.tls import context_for
 
 _OVERFLOW_HINTS = (
     "context length",
@@ -86,7 +86,7 @@ class OpenAICompatModel:
                 timeout=timeout,
                 transport=self._transport,
                 limits=limits,
-                verify=shared_context(),
+                verify=context_for(self.settings.base_url),
             )
             self._http_loop = loop
             self._slots = asyncio.Semaphore(max(1, self.settings.parallel))

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from hearth.llm.tls import shared_context
+from hearth.llm.tls import context_for
 from hearth.llm.urls import server_root
 
 
@@ -26,7 +26,7 @@ class ServerInfo:
 async def probe_server(base_url: str, api_key: str = "", model: str = "", timeout: float = 3.0) -> ServerInfo:
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     root = server_root(base_url)
-    async with httpx.AsyncClient(headers=headers, timeout=timeout, verify=shared_context()) as client:
+    async with httpx.AsyncClient(headers=headers, timeout=timeout, verify=context_for(base_url)) as client:
         models_payload = await _get_json(client, base_url + "/models")
         models = _model_ids(models_payload)
         chosen = model or (models[0] if models else "")
