@@ -96,6 +96,19 @@ def test_a_name_to_add_inside_another_word_is_not_there(tmp_path: Path) -> None:
     assert missing_added(task, tmp_path, ["package.json"]) == ""
 
 
+def test_a_quoted_name_after_words_saying_what_it_is_must_be_added(tmp_path: Path) -> None:
+    """ "add a menu entry "Plots" for /plots/ with weight 2": the 1.5B made the task's three other
+    edits to hugo.toml, never this one, and finished with exit 0."""
+    task = 'In hugo.toml: set paginate to 10, and add a menu entry "Plots" for /plots/ with weight 2.'
+    menu = '[[menu.main]]\n  name = "News"\n  weight = 1\n'
+    (tmp_path / "hugo.toml").write_text("paginate = 10\n\n" + menu)
+    assert "the task asks to add Plots" in missing_added(task, tmp_path, ["hugo.toml"])
+    (tmp_path / "hugo.toml").write_text("paginate = 10\n\n" + menu + '\n[[menu.main]]\n  name = "Plots"\n')
+    assert missing_added(task, tmp_path, ["hugo.toml"]) == ""
+    assert added("add a new nav link called `Plots`") == ["Plots"]
+    assert added("Add the file 'notes.txt' and git add the file 'x'") == []  # a file; a git step
+
+
 def test_only_names_are_read_as_added_never_prose_files_or_a_commits_step() -> None:
     assert added("Add an --ignore-case option (short form -i) to search.py. Add a test for it.") == [
         "--ignore-case"

@@ -60,6 +60,14 @@ _ADD = re.compile(
     r"(?:`([^`\s]+)`|'([^'\s]+)'|\"([^\"\s]+)\"|(--?[A-Za-z][\w-]*)|(\[[\w:. -]+\])|([A-Za-z_]\w*))",
     re.IGNORECASE,
 )
+# a quoted name after words saying what it is: "add a menu entry \"Plots\" for /plots/", "add a
+# new nav link called `Plots`" (the 1.5B made the other three edits of the task, never this one, and
+# finished with exit 0)
+_ADD_QUOTED = re.compile(
+    r"(?<!git )\b(?:add|adds|adding)\s+(?:(?:a|an|the|new)\s+)?(?:[A-Za-z-]+\s+){1,3}(?:called\s+|named\s+)?"
+    r"(?:`([^`\s]+)`|'([^'\s]+)'|\"([^\"\s]+)\")",
+    re.IGNORECASE,
+)
 # The new text of a change, in backticks: "its heading becomes `## [1.4.0] - 2026-11-20`", "set the
 # port to `8080`", "replace the title with `Shop`", "a new empty `## [Unreleased]` section goes
 # above it" (the 1.5B added the item asked in the same sentence, left the heading and the new
@@ -177,6 +185,10 @@ def added(task: str) -> list[str]:
         if plain and not (_distinctive(name) or any(c.isdigit() for c in name[1:]) or key):
             continue
         if name not in found:
+            found.append(name)
+    for m in _ADD_QUOTED.finditer(task):
+        name = next(g for g in m.groups() if g)
+        if not _FILE_LIKE.search(name) and not name.isdigit() and name not in found:
             found.append(name)
     for m in _BECOMES.finditer(task):
         text = next(g for g in m.groups() if g).strip()
