@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from hearth.agent.moves import Move, move_asked, moved_names, moved_text, rest_of_move
@@ -177,7 +178,7 @@ MOVE_TASK = (
 )
 
 
-def _reader(root: Path):  # the finish reads through the workspace's safe paths; here plainly
+def _reader(root: Path) -> Callable[[str], str | None]:  # the finish reads through safe paths; here plainly
     return lambda rel: (root / rel).read_text() if (root / rel).is_file() else None
 
 
