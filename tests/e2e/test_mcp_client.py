@@ -113,7 +113,8 @@ def test_an_unapproved_workspace_mcp_json_starts_nothing(
 ) -> None:
     marker = workspace / "started-marker"
     script = f"touch {marker}; echo this is not json-rpc; exit 3"
-    entry = {"command": "/bin/sh", "args": ["-c", script], "startup_timeout": 5}
+    # a wide start-up time: the server exits at once; under load its sandboxed start took over 5 s
+    entry = {"command": "/bin/sh", "args": ["-c", script], "startup_timeout": 30}
     (workspace / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": entry}}))
     server.add(DONE)
     res = run(hearth, server, workspace)
