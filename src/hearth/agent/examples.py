@@ -125,25 +125,14 @@ def _literal_call(node: ast.Call, function: str) -> bool:
 
 
 def _now_before(task: str, start: int) -> bool:
-    ends = list(_SENTENCE_END.finditer(task, 0, start))
-    return bool(_NOW.search(task[ends[-1].end() if ends else 0 : start]))
+    return bool(_NOW.search(_sentence_before(task, start)))
 
 
 def _example_at(task: str, start: int, function: str) -> Example | None:
     """The longest `function(literals) == literal` the task has from `start`, or None."""
     text = task[start : start + _LONGEST]
-    best: Example | None = None
-    for end in range(len(function) + 2, len(text) + 1):
-        if text[end - 1].isspace() or (text[end - 1] == "." and not text[end : end + 1].strip()):
-            continue  # a sentence's full stop is not a number's
-        try:
-            tree = ast.parse(text[:end], mode="eval").body
-        except (SyntaxError, ValueError):
-            continue
-        example = _as_example(tree, text[:end], function)
-        if example is not None:
-            best = example
-    return best
+    end = _longest(text, 0, lambda node: _as_example(node, text, function) is not None)
+    return None if end is None else _as_example(ast.parse(text[:end], mode="eval").body, text[:end], function)
 
 
 def _as_example(node: ast.expr, source: str, function: str) -> Example | None:
@@ -151,15 +140,8 @@ def _as_example(node: ast.expr, source: str, function: str) -> Example | None:
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
         return None
     call, expected = node.left, node.comparators[0]
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == function):
-        return None
-    try:
-        for argument in [*call.args, *(k.value for k in call.keywords), expected]:
-            ast.literal_eval(argument)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    if any(k.arg is None for k in call.keywords):
-        return None  # **kwargs
+    if not (isinstance(call, ast.Call) and _literal_call(call, function) and _is_literal(expected)):
+        return None  # another function, a method, a name, **kwargs: nothing to call
     segment = ast.get_source_segment
     return Example(function, segment(source, call) or "", segment(source, expected) or "")
 
@@ -167,9 +149,13 @@ def _as_example(node: ast.expr, source: str, function: str) -> Example | None:
 def _stated_as_goal(task: str, start: int) -> bool:
     """Whether the words of the sentence before the example say it is to hold, and none says it
     is what the code does now."""
-    ends = list(_SENTENCE_END.finditer(task, 0, start))
-    before = task[ends[-1].end() if ends else 0 : start]
+    before = _sentence_before(task, start)
     return bool(_GOAL.search(before)) and not _NOW.search(before)
+
+
+def _sentence_before(task: str, start: int) -> str:
+    ends = list(_SENTENCE_END.finditer(task, 0, start))
+    return task[ends[-1].end() if ends else 0 : start]
 
 
 def defining_file(root: Path, function: str, named: Sequence[str]) -> str | None:
