@@ -133,6 +133,7 @@ from hearth.agent.task_commands import (
     SCRIPT_RUN,
     command_inputs,
     command_outputs,
+    reference_outputs,
     task_checks,
     task_commands,
     unchanged_commands,
@@ -960,6 +961,11 @@ class FinishReview:
             if found:
                 return found
             checked = True
+        matched = await self._run_reference_commands(history, task)
+        if matched is not None:
+            if matched:
+                return matched
+            checked = True
         examples = await self._run_examples(history, task)
         if examples is not None:
             if examples:
@@ -1038,6 +1044,7 @@ class FinishReview:
         if result is None or result.ok:
             found = (
                 await self._run_task_commands(history, task)
+                or await self._run_reference_commands(history, task)
                 or await self._run_examples(history, task)
                 or unrun_script(turn, self.dispatcher, task)
                 or missing_added(task, root, named)
@@ -1129,6 +1136,43 @@ class FinishReview:
             found = found or deaf_script(self.dispatcher, shown)
             if found:
                 return found
+        return ""
+
+    async def _run_reference_commands(self, history: Sequence[Event], task: str) -> str | None:
+        """Run the commands the task says must print a workspace file (agent/task_commands:
+        `reference_outputs`) and compare: what differs, "" when each prints its file, None when
+        the task names none. The file is judged as the task showed it, before any change: the
+        model's own copy of the expected output is no evidence."""
+        root = self.dispatcher.context.workspace
+        checks = reference_outputs(task, root)
+        if not checks:
+            return None
+        shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
+        for command, reference in checks:
+            wanted = shown.get(reference, current_text(self.dispatcher.context.paths, reference))
+            result = await self._shell(command, history, COMMAND_SECONDS)
+            if wanted is None or result is None:
+                continue
+            shown_command = command.removesuffix(" < /dev/null")
+            if _failed(result.output):
+                return render(
+                    "finish_problem_command_fails", command=shown_command, output=_tail(result.output, 12)
+                )
+            said = next((m for m in SCRIPT_RUN.finditer(task) if m.group(1) == shlex.split(command)[1]), None)
+            if result.output.strip() == "(no output)" and said is not None:
+                return _silent(self.dispatcher, said)  # only defines functions, most likely
+            found = first_difference(wanted, result.output)
+            if found:
+                line, want, got = found
+                return render(
+                    "finish_problem_reference_output",
+                    command=shown_command,
+                    reference=reference,
+                    line=line,
+                    wanted=want,
+                    got=got,
+                    script=shlex.split(command)[1],
+                )
         return ""
 
     async def _copied_commit(self, task: str, history: Sequence[Event]) -> str:
@@ -1341,6 +1385,22 @@ def _tests_problem(command: str, result: ToolResult | None) -> str:
     return render("finish_problem_tests_fail", command=said, output=_tail(result.output, 15))
 
 
+def first_difference(wanted: str, output: str) -> tuple[int, str, str] | None:
+    """The first line where a run's `output` (as the shell tool shows it) differs from the
+    `wanted` text: (line number, wanted line, printed line), a missing line shown as "(nothing)";
+    None when they are the same but for spaces at the ends of lines and of the whole.
+    """
+    printed = "" if output.strip() == "(no output)" else output
+    want = [ln.rstrip() for ln in wanted.strip("\n").splitlines()]
+    got = [ln.rstrip() for ln in printed.strip("\n").splitlines() if not ln.startswith("[exit code")]
+    for number in range(max(len(want), len(got))):
+        a = want[number] if number < len(want) else "(nothing)"
+        b = got[number] if number < len(got) else "(nothing)"
+        if a != b:
+            return number + 1, a, b
+    return None
+
+
 def _stamp(root: Path, name: str) -> int | None:
     """When the workspace file `name` was last written (ns); None when it is not a file."""
     try:
@@ -1382,7 +1442,9 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     printing no line of the form the task shows (agent/shapes)."""
     changed, ran = _script_steps(turn, dispatcher)
     # a command Hearth could run itself (task_commands) was run by the review: evidence enough
-    covered = {os.path.normpath(shlex.split(c)[1]) for c in task_commands(task, dispatcher.context.workspace)}
+    root = dispatcher.context.workspace
+    commands = [*task_commands(task, root), *(c for c, _ in reference_outputs(task, root))]
+    covered = {os.path.normpath(shlex.split(c)[1]) for c in commands}
     for match in SCRIPT_RUN.finditer(task):
         script = os.path.normpath(match.group(1))
         if script in covered or script not in changed:

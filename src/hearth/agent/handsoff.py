@@ -24,7 +24,7 @@ from pathlib import Path
 
 from hearth.agent.named_files import named_paths
 from hearth.agent.overview import workspace_overview
-from hearth.agent.task_commands import command_inputs, command_outputs
+from hearth.agent.task_commands import command_inputs, command_outputs, reference_outputs
 from hearth.agent.versions import is_test_file
 from hearth.prompts import render
 
@@ -65,6 +65,7 @@ class HandsOff:
     names: frozenset[str] = frozenset()
     inputs: frozenset[str] = frozenset()
     outputs: tuple[tuple[str, str], ...] = ()  # (command, file): what the task's commands write
+    references: tuple[tuple[str, str], ...] = ()  # (command, file): what they must print
 
     def covers(self, path: str) -> bool:
         rel = os.path.normpath(path)
@@ -73,14 +74,21 @@ class HandsOff:
             or rel in self.names
             or rel in self.inputs
             or bool(self.writer(rel))
+            or bool(self.printer(rel))
         )
 
     def writer(self, path: str) -> str:
         """The task's command that writes `path` ("" when none does)."""
         return next((command for command, name in self.outputs if name == os.path.normpath(path)), "")
 
+    def printer(self, path: str) -> str:
+        """The task's command that must print what `path` holds ("" when none)."""
+        return next((command for command, name in self.references if name == os.path.normpath(path)), "")
+
     def __bool__(self) -> bool:
-        return self.tests or bool(self.names) or bool(self.inputs) or bool(self.outputs)
+        return (
+            self.tests or bool(self.names) or bool(self.inputs) or bool(self.outputs) or bool(self.references)
+        )
 
 
 def hands_off(task: str, root: Path) -> HandsOff:
@@ -94,7 +102,8 @@ def hands_off(task: str, root: Path) -> HandsOff:
             # an object of the verb: "the tests", "README.md or any test file"
             tests = tests or _TESTS.match(part) is not None
     inputs = frozenset(os.path.normpath(n) for n in command_inputs(task, root))
-    return HandsOff(tests, frozenset(names), inputs, tuple(command_outputs(task, root)))
+    outputs, references = tuple(command_outputs(task, root)), tuple(reference_outputs(task, root))
+    return HandsOff(tests, frozenset(names), inputs, outputs, references)
 
 
 def kept_files(task: str, root: Path) -> list[str]:
@@ -105,7 +114,7 @@ def kept_files(task: str, root: Path) -> list[str]:
     if not kept:
         return []
     listed = workspace_overview(root).splitlines()
-    named = {*kept.names, *kept.inputs, *(name for _, name in kept.outputs)}
+    named = {*kept.names, *kept.inputs, *(name for _, name in (*kept.outputs, *kept.references))}
     found = [rel for rel in listed if not rel.endswith("/") and (rel in named or kept.covers(rel))]
     return [rel for rel in found if (root / rel).is_file() and not (root / rel).is_symlink()]
 
@@ -125,6 +134,10 @@ def refusal(task: str, root: Path, name: str, path: object) -> str:
     if writer and rel not in kept.names and not (kept.tests and is_test_file(rel)):
         shown = writer.removesuffix(" < /dev/null")
         return render("error_hands_off_output", path=path, command=shown, script=shlex.split(shown)[1])
+    printer = kept.printer(rel)
+    if printer and rel not in kept.names:
+        shown = printer.removesuffix(" < /dev/null")
+        return render("error_hands_off_reference", path=path, command=shown, script=shlex.split(shown)[1])
     if rel in kept.inputs and rel not in kept.names:
         return render("error_hands_off_input", path=path, instead=instead)
     what = "the tests" if kept.tests and is_test_file(rel) else path

@@ -239,3 +239,66 @@ def stated_output(words: str) -> str | None:
         return first
     lines = [first, *re.findall(r"`([^`\n]+)`", more.group(0))]
     return "\n".join(lines) if _PER_LINE.match(text, more.end()) else None
+
+
+# a workspace file the task names as what a command prints: "must print exactly guide_toc.txt",
+# "should output what expected.txt holds", "must print the same as wanted.txt"
+_REFERENCE = (
+    r"(?:must|should|will|has\s+to|needs?\s+to)\s+(?:print|output|show|give)s?\s+(?:exactly\s+)?"
+    r"(?:the\s+same\s+as\s+|what\s+(?:is\s+in\s+)?|the\s+(?:contents?|text|lines)\s+of\s+)?"
+    r"`?(?P<reference>(?:[\w-]+/)*[\w-]+\.\w+)`?"
+)
+_PRINTS_REFERENCE = re.compile(rf"^{_REFERENCE}", re.IGNORECASE)
+# "For guide.md it must print exactly guide_toc.txt", "on notes.md, toc.py should print ..."
+_FOR_INPUT = re.compile(
+    r"\b(?:for|on|with|given)\s+`?(?P<input>(?:[\w-]+/)*[\w-]+\.\w+)`?,?\s+"
+    rf"(?:it|the\s+script|the\s+command|(?:[\w-]+/)*[\w-]+\.py)\s+{_REFERENCE}",
+    re.IGNORECASE,
+)
+
+
+def reference_outputs(task: str, root: Path) -> list[tuple[str, str]]:
+    """(command, file) for each workspace file the task says one of its commands must print:
+    "python3 toc.py guide.md must print exactly guide_toc.txt", or, for a command given with a
+    placeholder, "`python3 toc.py FILE` prints a table of contents ... For guide.md it must print
+    exactly guide_toc.txt" (the 1.5B wrote its own guide_toc.txt, and a toc.py that printed
+    something else, and finished). The file is the expected output: the script's to match, not
+    the model's to write."""
+    found: list[tuple[str, str]] = []
+    for command, after in _task_runs(task, root):
+        match = _PRINTS_REFERENCE.match(after.strip().lstrip("`'\",;: "))
+        if match and _reference_file(root, match.group("reference")):
+            found.append((command, os.path.normpath(match.group("reference"))))
+    for match in _FOR_INPUT.finditer(task):
+        given, reference = match.group("input"), match.group("reference")
+        if given.endswith(".py") or not _reference_file(root, given) or not _reference_file(root, reference):
+            continue
+        command = _with_input(task, root, given)
+        if command and (command, os.path.normpath(reference)) not in found:
+            found.append((command, os.path.normpath(reference)))
+    return found
+
+
+def _reference_file(root: Path, name: str) -> bool:
+    """Whether `name` is a plain file in the workspace that is not a script."""
+    return not name.endswith(".py") and os.path.isfile(root / name) and not os.path.islink(root / name)
+
+
+def _with_input(task: str, root: Path, given: str) -> str:
+    """The first command the task gives with a file placeholder (`python3 toc.py FILE`, for a
+    script in the workspace), run on `given` in its place; "" when there is none."""
+    for match in SCRIPT_RUN.finditer(task):
+        script = match.group(1)
+        if not os.path.isfile(root / script) or os.path.islink(root / script):
+            continue
+        words = [w.strip("`'\",;:") for w in match.group(2).split()[:6]]
+        taken: list[str] = []
+        for word in words:
+            if _FILE_PLACEHOLDER.fullmatch(word):
+                args = [*taken, given]
+                return " ".join(["python3", shlex.quote(script), *map(shlex.quote, args)]) + " < /dev/null"
+            value = bool(taken) and taken[-1].startswith("-") and _OPTION_VALUE.fullmatch(word) is not None
+            if not (OPTION.fullmatch(word) or value):
+                break
+            taken.append(word)
+    return ""
