@@ -1,6 +1,7 @@
-"""Every task of the held-out suites heldout8 to heldout21: its check fails on the untouched
+"""Every task of the held-out suites heldout8 to heldout19: its check fails on the untouched
 workspace and passes after its reference solution, and an exercise's check refuses rewritten tests.
-(The suites are split over files so the test workers, a file each, share them.)"""
+(heldout20 and later suites have files of their own, tests/bench/test_bench_heldout20.py and on,
+that check the same and more: they are not run twice.)"""
 
 from __future__ import annotations
 
@@ -22,8 +23,6 @@ LATE = (
     "heldout17",
     "heldout18",
     "heldout19",
-    "heldout20",
-    "heldout21",
 )
 ALL = suite_tasks(*LATE)
 EXERCISES = suite_tasks(*LATE, exercises_only=True)
