@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
+from hearth.agent.body import RETRY_TEMPERATURE
 from hearth.core.events import Finished, ModelReply, Notice, ToolResult
 from hearth.llm.actions import (
     JSON_OBJECT,
@@ -632,3 +633,27 @@ def test_a_one_line_docstring_copied_without_its_closing_quotes_gets_them_back(
         res = run(hearth, server, workspace, "Make search.py print only its arguments, not its own name")
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "search.py").read_text() == before.replace("print(sys.argv)", "print(sys.argv[1:])")
+
+
+def test_an_answer_with_no_text_for_a_write_is_asked_again_once_with_the_reason(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked for members.csv's text, the 1.5B answered with the write action again, fenced, three
+    times running at temperature 0, until the run stopped. The text is asked for again once,
+    saying why, with more randomness; the answer then is the write's text."""
+    (workspace / "members.csv").write_text("name,fee\nAda,40\n")
+    fenced_action = '```json\n{\n  "tool": "write",\n  "args": {\n    "path": "members.csv"\n  }\n}\n```'
+    script = [
+        act("write", path="members.csv"),
+        ScriptedReply(text=fenced_action),
+        ScriptedReply(text="```\nname,fee\nAda,45\n```"),
+        act("finish", summary="Raised the fee."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Raise every fee in members.csv by 5.")
+        assert res.code == 0, res.stdout[-2000:]
+        again = server.requests[2]
+    assert (workspace / "members.csv").read_text() == "name,fee\nAda,45\n"
+    assert "the fenced block is the write action again" in again["messages"][-1]["content"]
+    assert again["temperature"] >= RETRY_TEMPERATURE
+    assert not [e for e in events(workspace) if isinstance(e, Notice) and e.reason == "unparsed_call"]

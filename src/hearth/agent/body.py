@@ -29,7 +29,7 @@ from hearth.core.errors import ToolError
 from hearth.core.events import Event, ModelReply, Notice, NoticeReason, ToolResult, UserMessage
 from hearth.core.protocols import DeltaSink, Model, ModelRequest, ModelResponse, WorkspacePaths
 from hearth.core.types import Message, Timings, Usage
-from hearth.llm.actions import BadAction, body_text
+from hearth.llm.actions import BadAction, NoText, body_text
 from hearth.prompts import render
 
 # The task said again right before the text is asked for is at most this long: aider puts the
@@ -167,7 +167,11 @@ async def with_body(
     path = str(args.get("path") or "the file")
     follow = body_request(request, action, args, task)
     bodies = [await _ask(model, follow, sink, tracer)]
-    reason = (refused or {}).get(_text(bodies[0].content, args) or "\x00")
+    # a refused text, or no text at all (the 1.5B answered the ask for members.csv's text with
+    # the write action again, three times running at temperature 0, until the run stopped)
+    reason = (refused or {}).get(_text(bodies[0].content, args) or "\x00") or _no_text(
+        bodies[0].content, args
+    )
     if reason:
         again = replace(
             follow,
@@ -459,6 +463,18 @@ async def _ask(model: Model, request: ModelRequest, sink: DeltaSink | None, trac
         response = await model.complete(request, sink)
         span.outcome(response)
     return response
+
+
+def _no_text(reply: str, args: dict[str, Any]) -> str:
+    """Why `reply` gives no text for the write at all (the action again, no block); "" when it
+    gives one, or fails otherwise."""
+    try:
+        body_text(reply, str(args.get("path") or "the file"))
+    except NoText as exc:
+        return str(exc)
+    except BadAction:
+        return ""
+    return ""
 
 
 def _text(reply: str, args: dict[str, Any]) -> str | None:

@@ -90,6 +90,12 @@ class BadAction(ValueError):
     """The reply is not one action of the schema (the server ignored it, or a grammar slipped)."""
 
 
+class NoText(BadAction):
+    """The reply asked for a write's text gave none: the action again, or no fenced block (the
+    request for the text may be made again; a text cut off is not this: asked again, it would be
+    cut off again)."""
+
+
 def parse_action(content: str, schema: dict[str, Any]) -> Action:
     """The action a reply holds; raises BadAction saying what is wrong, in words the model can act on.
     A `write` action is followed by its file's text in a fenced block (see `needs_body`)."""
@@ -181,7 +187,7 @@ def body_text(reply: str, path: str) -> str:
         if _is_action(text):
             # the 1.5B fenced its write action again as the text, and ssh_config became six lines
             # of JSON naming itself
-            raise BadAction(
+            raise NoText(
                 f"the fenced block is the write action again, not {path}'s text: give the file's "
                 "whole text in one fenced code block right after the action"
             )
@@ -195,7 +201,7 @@ def body_text(reply: str, path: str) -> str:
         # a small model that sees its earlier writes recorded as action-then-block sometimes
         # answers the ask for the text with the action again, or with a sentence and a bare
         # fence: neither is the file's text
-        raise BadAction(
+        raise NoText(
             f"no text for {path} followed the write action: give the file's whole text in one "
             "fenced code block right after the action"
         )
