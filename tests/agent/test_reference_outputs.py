@@ -10,7 +10,7 @@ import pytest
 
 from hearth.agent.done import first_difference
 from hearth.agent.handsoff import hands_off, kept_files, refusal
-from hearth.agent.task_commands import reference_outputs
+from hearth.agent.task_commands import example_outputs, reference_outputs
 
 TOC = (
     "Write toc.py. `python3 toc.py FILE` prints a table of contents for a Markdown file.\n"
@@ -95,3 +95,38 @@ def test_a_symlinked_reference_is_not_one(root: Path) -> None:
 )
 def test_the_first_differing_line_is_named(wanted: str, output: str, difference: object) -> None:
     assert first_difference(wanted, output) == difference
+
+
+DUPES = (
+    "Could you write dupes.py? `python3 dupes.py FOLDER` should print one line per group of "
+    "identical files under FOLDER.\n\nFor the photos folder here it should print:\n"
+    "2023/dog.jpg, 2024/dog.jpg\nbeach.jpg, old/beach.jpg\n\nThanks!"
+)
+
+
+@pytest.fixture
+def photos(tmp_path: Path) -> Path:
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "dupes.py").write_text("x\n")
+    (tmp_path / "list.txt").write_text("x\n")
+    return tmp_path
+
+
+def test_the_lines_a_task_shows_for_a_given_folder_are_what_its_command_must_print(photos: Path) -> None:
+    assert example_outputs(DUPES, photos) == [
+        ("python3 dupes.py photos < /dev/null", "2023/dog.jpg, 2024/dog.jpg\nbeach.jpg, old/beach.jpg")
+    ]
+    fenced = "`python3 dupes.py DIR` groups files. On list.txt it must print:\n```\na, b\n\nc\n```\nok"
+    assert example_outputs(fenced, photos) == [("python3 dupes.py list.txt < /dev/null", "a, b\n\nc")]
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        DUPES.replace("photos folder", "pictures folder"),  # no such folder here
+        DUPES.replace("`python3 dupes.py FOLDER`", "dupes.py"),  # no command to run it with
+        DUPES.replace("should print:\n", "should print nothing odd.\n"),  # no lines shown
+    ],
+)
+def test_no_example_output_where_none_can_be_run(task: str, photos: Path) -> None:
+    assert example_outputs(task, photos) == []

@@ -70,3 +70,36 @@ def test_finishing_again_over_the_same_difference_does_not_end_0(hearth: HearthC
         res = run(hearth, server, workspace, TASK, **NO_VERSIONS)
     assert res.code != 0, res.stdout[-2000:]
     assert "must print what guide_toc.txt holds" in finish_notices(workspace)[0].text
+
+
+NAMES_TASK = (
+    "Could you write names.py? `python3 names.py FOLDER` should print the names of the files "
+    "under FOLDER, sorted, one per line.\n\nFor the docs folder here it should print:\n"
+    "a.txt\nb.txt\n"
+)
+NAMES_RIGHT = "import os\nimport sys\n\nfor name in sorted(os.listdir(sys.argv[1])):\n    print(name)\n"
+NAMES_LIST = "import os\nimport sys\n\nprint(sorted(os.listdir(sys.argv[1])))\n"
+
+
+def test_lines_the_task_shows_for_a_folder_are_compared_with_what_the_script_prints(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Replay of the 1.5B's dupes.py: the task showed the lines it must print for the photos
+    folder, the script printed a Python list, the model ran it and finished with exit 0."""
+    (workspace / "docs").mkdir()
+    (workspace / "docs" / "b.txt").write_text("b")
+    (workspace / "docs" / "a.txt").write_text("a")
+    script = [
+        *wrote("names.py", NAMES_LIST),
+        act("shell", command="python3 names.py docs"),
+        act("finish", summary="The script prints the names."),
+        *wrote("names.py", NAMES_RIGHT),
+        act("finish", summary="The script prints the names."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, NAMES_TASK, **NO_VERSIONS)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = finish_notices(workspace)
+    assert "the task shows what `python3 names.py docs` must print" in notice.text
+    assert "['a.txt', 'b.txt']" in notice.text  # what it printed, beside the line wanted
+    assert finished(workspace).status == "done"

@@ -133,6 +133,7 @@ from hearth.agent.task_commands import (
     SCRIPT_RUN,
     command_inputs,
     command_outputs,
+    example_outputs,
     reference_outputs,
     task_checks,
     task_commands,
@@ -1139,41 +1140,52 @@ class FinishReview:
         return ""
 
     async def _run_reference_commands(self, history: Sequence[Event], task: str) -> str | None:
-        """Run the commands the task says must print a workspace file (agent/task_commands:
-        `reference_outputs`) and compare: what differs, "" when each prints its file, None when
-        the task names none. The file is judged as the task showed it, before any change: the
-        model's own copy of the expected output is no evidence."""
+        """Run the commands the task says must print a workspace file, or lines it shows
+        (agent/task_commands: `reference_outputs`, `example_outputs`), and compare: what differs,
+        "" when each prints what it must, None when the task gives none. A file is judged as the
+        task showed it, before any change: the model's own copy of the expected output is no
+        evidence."""
         root = self.dispatcher.context.workspace
-        checks = reference_outputs(task, root)
+        shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
+        checks = [
+            (command, reference, shown.get(reference, current_text(self.dispatcher.context.paths, reference)))
+            for command, reference in reference_outputs(task, root)
+        ]
+        checks += [(command, "", text) for command, text in example_outputs(task, root)]
         if not checks:
             return None
-        shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
-        for command, reference in checks:
-            wanted = shown.get(reference, current_text(self.dispatcher.context.paths, reference))
-            result = await self._shell(command, history, COMMAND_SECONDS)
+        for command, reference, wanted in checks:
+            result = await self._shell(command, history, COMMAND_SECONDS) if wanted is not None else None
             if wanted is None or result is None:
                 continue
-            shown_command = command.removesuffix(" < /dev/null")
-            if _failed(result.output):
-                return render(
-                    "finish_problem_command_fails", command=shown_command, output=_tail(result.output, 12)
-                )
-            said = next((m for m in SCRIPT_RUN.finditer(task) if m.group(1) == shlex.split(command)[1]), None)
-            if result.output.strip() == "(no output)" and said is not None:
-                return _silent(self.dispatcher, said)  # only defines functions, most likely
-            found = first_difference(wanted, result.output)
+            found = self._output_problem(task, command, reference, wanted, result.output)
             if found:
-                line, want, got = found
-                return render(
-                    "finish_problem_reference_output",
-                    command=shown_command,
-                    reference=reference,
-                    line=line,
-                    wanted=want,
-                    got=got,
-                    script=shlex.split(command)[1],
-                )
+                return found
         return ""
+
+    def _output_problem(self, task: str, command: str, reference: str, wanted: str, output: str) -> str:
+        """What the review says when `command`'s `output` is not the `wanted` text (the file
+        `reference` holds, or the lines the task shows when it is ""); "" when it is."""
+        shown_command = command.removesuffix(" < /dev/null")
+        script = shlex.split(command)[1]
+        if _failed(output):
+            return render("finish_problem_command_fails", command=shown_command, output=_tail(output, 12))
+        said = next((m for m in SCRIPT_RUN.finditer(task) if m.group(1) == script), None)
+        if output.strip() == "(no output)" and said is not None:
+            return _silent(self.dispatcher, said)  # only defines functions, most likely
+        found = first_difference(wanted, output)
+        if found is None:
+            return ""
+        line, want, got = found
+        if reference:
+            return render(
+                "finish_problem_reference_output",
+                command=shown_command, reference=reference, line=line, wanted=want, got=got, script=script,
+            )  # fmt: skip
+        return render(
+            "finish_problem_example_output",
+            command=shown_command, block=wanted, line=line, wanted=want, got=got, script=script,
+        )  # fmt: skip
 
     async def _copied_commit(self, task: str, history: Sequence[Event]) -> str:
         """The turn's last commit carries the message of a commit the task quotes, and is not
@@ -1443,7 +1455,8 @@ def unrun_script(turn: Turn, dispatcher: Dispatcher, task: str) -> str:
     changed, ran = _script_steps(turn, dispatcher)
     # a command Hearth could run itself (task_commands) was run by the review: evidence enough
     root = dispatcher.context.workspace
-    commands = [*task_commands(task, root), *(c for c, _ in reference_outputs(task, root))]
+    runs = [*reference_outputs(task, root), *example_outputs(task, root)]
+    commands = [*task_commands(task, root), *(c for c, _ in runs)]
     covered = {os.path.normpath(shlex.split(c)[1]) for c in commands}
     for match in SCRIPT_RUN.finditer(task):
         script = os.path.normpath(match.group(1))

@@ -68,6 +68,8 @@ OPTION = re.compile(r"--?[A-Za-z][\w-]*(?:=[\w./-]+)?")
 # workspace file the task gives as its example (run with it, the script shows a traceback)
 _FILE_PLACEHOLDER = re.compile(r"FILE|PATH|INPUT|CSV|JSON|LOG|[A-Z]+_FILE")
 
+_FOLDER_PLACEHOLDER = re.compile(r"FOLDER|DIR|DIRECTORY|[A-Z]+_(?:DIR|FOLDER)")
+
 _EXAMPLE_FILE = re.compile(r"\blike\s+`?((?:[\w-]+/)*[\w-]+\.\w+)")
 
 
@@ -279,6 +281,39 @@ def reference_outputs(task: str, root: Path) -> list[tuple[str, str]]:
     return found
 
 
+# "For the photos folder here it should print:" and the lines right after it (or a fenced block)
+_FOR_INPUT_BLOCK = re.compile(
+    r"\b(?:for|on|with|given)\s+(?:the\s+)?`?(?P<input>(?:[\w.-]+/)*[\w.-]+?)`?"
+    r"(?:\s+(?:folder|file|directory|dir))?(?:\s+here)?,?\s+"
+    r"(?:it|the\s+script|the\s+command|(?:[\w-]+/)*[\w-]+\.py)\s+(?:must|should|will|has\s+to)\s+"
+    r"(?:print|output|show)s?(?:\s+exactly)?\s*:[ \t]*\n",
+    re.IGNORECASE,
+)
+_FENCED = re.compile(r"```[\w-]*\n(.*?)\n?```", re.DOTALL)
+
+
+def example_outputs(task: str, root: Path) -> list[tuple[str, str]]:
+    """(command, text) for each output the task shows in lines of its own for a command given with
+    a placeholder, run on a workspace file or folder: "`python3 dupes.py FOLDER` should find ...
+    For the photos folder here it should print:" and the lines after it, up to a blank line (or a
+    fenced block there). The 1.5B's dupes.py printed a Python list where the task shows lines,
+    and it finished with exit 0."""
+    found: list[tuple[str, str]] = []
+    for match in _FOR_INPUT_BLOCK.finditer(task):
+        given = match.group("input").rstrip(".")
+        path = root / given
+        if given.endswith(".py") or os.path.islink(path) or not path.exists():
+            continue
+        rest = task[match.end() :]
+        fenced = _FENCED.match(rest)
+        block = fenced.group(1) if fenced else rest.split("\n\n", 1)[0]
+        text = "\n".join(line.rstrip() for line in block.strip("\n").splitlines())
+        command = _with_input(task, root, given)
+        if command and text.strip() and (command, text) not in found:
+            found.append((command, text))
+    return found
+
+
 def _reference_file(root: Path, name: str) -> bool:
     """Whether `name` is a plain file in the workspace that is not a script."""
     return not name.endswith(".py") and os.path.isfile(root / name) and not os.path.islink(root / name)
@@ -294,7 +329,7 @@ def _with_input(task: str, root: Path, given: str) -> str:
         words = [w.strip("`'\",;:") for w in match.group(2).split()[:6]]
         taken: list[str] = []
         for word in words:
-            if _FILE_PLACEHOLDER.fullmatch(word):
+            if _FILE_PLACEHOLDER.fullmatch(word) or _FOLDER_PLACEHOLDER.fullmatch(word):
                 args = [*taken, given]
                 return " ".join(["python3", shlex.quote(script), *map(shlex.quote, args)]) + " < /dev/null"
             value = bool(taken) and taken[-1].startswith("-") and _OPTION_VALUE.fullmatch(word) is not None
