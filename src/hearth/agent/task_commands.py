@@ -251,10 +251,12 @@ _REFERENCE = (
     r"`?(?P<reference>(?:[\w-]+/)*[\w-]+\.\w+)`?"
 )
 _PRINTS_REFERENCE = re.compile(rf"^{_REFERENCE}", re.IGNORECASE)
+# what the task says prints, after the input it is given: "it", "the script", "toc.py"
+_SUBJECT = r"(?:it|the\s+script|the\s+command|(?:[\w-]+/)*[\w-]+\.py)"
 # "For guide.md it must print exactly guide_toc.txt", "on notes.md, toc.py should print ..."
 _FOR_INPUT = re.compile(
     r"\b(?:for|on|with|given)\s+`?(?P<input>(?:[\w-]+/)*[\w-]+\.\w+)`?,?\s+"
-    rf"(?:it|the\s+script|the\s+command|(?:[\w-]+/)*[\w-]+\.py)\s+{_REFERENCE}",
+    rf"{_SUBJECT}\s+{_REFERENCE}",
     re.IGNORECASE,
 )
 
@@ -285,7 +287,7 @@ def reference_outputs(task: str, root: Path) -> list[tuple[str, str]]:
 _FOR_INPUT_BLOCK = re.compile(
     r"\b(?:for|on|with|given)\s+(?:the\s+)?`?(?P<input>(?:[\w.-]+/)*[\w.-]+?)`?"
     r"(?:\s+(?:folder|file|directory|dir))?(?:\s+here)?,?\s+"
-    r"(?:it|the\s+script|the\s+command|(?:[\w-]+/)*[\w-]+\.py)\s+(?:must|should|will|has\s+to)\s+"
+    rf"{_SUBJECT}\s+(?:must|should|will|has\s+to)\s+"
     r"(?:print|output|show)s?(?:\s+exactly)?\s*:[ \t]*\n",
     re.IGNORECASE,
 )
