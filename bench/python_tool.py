@@ -3,7 +3,7 @@ on a 1 MB page from a local server.
 
 Goal: `1+1` through the persistent session in under 30 ms after the first call.
 
-    python bench/python_tool.py [--calls 30] [--backend bwrap]
+    python bench/python_tool.py [--calls 30] [--backend bwrap] [--fetches N]
 """
 
 from __future__ import annotations
@@ -108,10 +108,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--calls", type=int, default=30)
     parser.add_argument("--backend", default="bwrap")
+    parser.add_argument(
+        "--fetches",
+        type=int,
+        default=0,
+        help="web_fetch calls per size (default: a tenth of --calls, at least 3)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(python_bench(Path(folder), args.backend, args.calls))
-        asyncio.run(fetch_bench(Path(folder), max(3, args.calls // 10)))
+        asyncio.run(fetch_bench(Path(folder), args.fetches or max(3, args.calls // 10)))
 
 
 if __name__ == "__main__":
