@@ -76,14 +76,15 @@ def test_the_same_unreadable_reply_three_times_in_a_row_ends_the_turn(
 ) -> None:
     """Told each time that no text followed its write action, the 1.5B sent the same action with
     nothing after it twenty times, until the time ran out. The third time ends the turn as going
-    in circles; nothing was done, so not with exit 0."""
+    in circles; nothing was done, so not with exit 0. (Each text is asked for twice: once, and
+    once more with the reason, at a higher temperature.)"""
     (workspace / "notes.txt").write_text("old\n")
-    empty = [act("write", path="notes.txt"), ScriptedReply(text="```")]
-    with ScriptedServer(empty * 6, model=SMALL, formats=(JSON_OBJECT,)) as server:
+    empty = [act("write", path="notes.txt"), ScriptedReply(text="```"), ScriptedReply(text="```")]
+    with ScriptedServer(empty * 4, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, "Replace the text of notes.txt with: new", **NO_VERSIONS)
         asked = len(server.requests)
     assert res.code != 0, res.stdout[-2000:]
-    assert asked == 6  # three actions, each with its request for the text
+    assert asked == 9  # three actions, each with its two requests for the text
     assert "could not be read" in finished(workspace).reason
     assert (workspace / "notes.txt").read_text() == "old\n"
 
