@@ -1146,14 +1146,15 @@ class FinishReview:
         task showed it, before any change: the model's own copy of the expected output is no
         evidence."""
         root = self.dispatcher.context.workspace
+        references, examples = reference_outputs(task, root), example_outputs(task, root)
+        if not references and not examples:
+            return None
         shown = {os.path.normpath(name): text for name, text in shown_texts(history).items()}
         checks = [
-            (command, reference, shown.get(reference, current_text(self.dispatcher.context.paths, reference)))
-            for command, reference in reference_outputs(task, root)
+            (command, reference, shown[reference] if reference in shown else self._text_now(reference))
+            for command, reference in references
         ]
-        checks += [(command, "", text) for command, text in example_outputs(task, root)]
-        if not checks:
-            return None
+        checks += [(command, "", text) for command, text in examples]
         for command, reference, wanted in checks:
             result = await self._shell(command, history, COMMAND_SECONDS) if wanted is not None else None
             if wanted is None or result is None:
@@ -1162,6 +1163,9 @@ class FinishReview:
             if found:
                 return found
         return ""
+
+    def _text_now(self, path: str) -> str | None:
+        return current_text(self.dispatcher.context.paths, path)
 
     def _output_problem(self, task: str, command: str, reference: str, wanted: str, output: str) -> str:
         """What the review says when `command`'s `output` is not the `wanted` text (the file
