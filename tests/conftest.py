@@ -4,8 +4,6 @@ import atexit
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+import forkserver
 from hearth.testing.server import ScriptedServer
 from support import CliResult, HearthCli, clean_env
 from websupport import Web, running_web
@@ -78,14 +77,7 @@ def hearth(home: Path, tmp_path: Path) -> HearthCli:
     def run(
         *args: str, env: dict[str, str] | None = None, timeout: float = 60, cwd: Path | None = None
     ) -> CliResult:
-        proc = subprocess.run(
-            [sys.executable, "-m", "hearth.apps.cli.main", *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            env=clean_env(home, **(env or {})),
-            cwd=cwd or tmp_path,
-        )
+        proc = forkserver.run(args, env=clean_env(home, **(env or {})), cwd=cwd or tmp_path, timeout=timeout)
         return CliResult(proc.returncode, proc.stdout, proc.stderr)
 
     return run
