@@ -187,8 +187,14 @@ TESTS = Path(__file__).resolve().parent
 # Besides the folders of src/hearth's packages: tests that run `hearth` as a subprocess or in a
 # browser, and the adversarial suite.
 TEST_FOLDERS = {"e2e", "security"}
-# The tests/ root holds the shared helpers and these checks of the whole project.
-ROOT_TESTS = {"test_layers.py", "test_docs.py", "test_test_isolation.py", "test_environment_reads.py"}
+# The tests/ root holds the shared helpers, their tests and these checks of the whole project.
+ROOT_TESTS = {
+    "test_layers.py",
+    "test_docs.py",
+    "test_test_isolation.py",
+    "test_environment_reads.py",
+    "test_forkserver.py",
+}
 
 
 def _misplaced_tests(tests: Path, src: Path) -> list[str]:

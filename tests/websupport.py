@@ -47,6 +47,10 @@ class Web:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if cookie:
             headers["Cookie"] = f"hearth_auth={cookie}"
+        # max_queue=None: the client keeps reading what a test does not ask for. With a bounded
+        # queue it stops reading when the queue is full, never sees the server's answer to its
+        # close, and each such test waited out the ten-second close timeout.
+        kw.setdefault("max_queue", None)
         return connect(f"ws://{self.host}{path}", additional_headers=headers, open_timeout=10, **kw)
 
 
