@@ -11,6 +11,7 @@ A start falls back to a plain `subprocess.run` whenever a fork could differ from
 interpreter: an environment whose `PYTHON...` variables differ from the server's (they take effect
 only at interpreter start), or `HEARTH_TEST_EXEC=1` to check that every test passes without it.
 Tests of start-up itself (import time, a fresh machine's missing parts) start their own `python`.
+`run` stands for `subprocess.run`, `popen` for `subprocess.Popen` (what the tests use of it).
 
 Run as a script, this file is the server: `python forkserver.py SOCKET`.
 """
@@ -22,6 +23,7 @@ import contextlib
 import json
 import locale
 import os
+import select
 import selectors
 import signal
 import socket
@@ -33,7 +35,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Union
 
 # What a `hearth run` imports: the server imports these once (the rest load in each fork as needed).
 PRELOAD = (
@@ -80,6 +82,8 @@ def _child(conn: socket.socket, fds: list[int], request: dict[str, Any]) -> None
     signal.signal(signal.SIGINT, signal.default_int_handler)
     for sig in (signal.SIGTERM, signal.SIGCHLD, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_DFL)
+    if request.get("setsid"):
+        os.setsid()
     sys.path[0] = os.getcwd()  # what `python -m` puts first
 
 
@@ -202,14 +206,15 @@ def run(
     args: Sequence[str],
     *,
     env: Mapping[str, str],
-    cwd: Path | str,
     timeout: float,
+    cwd: Path | str | None = None,
     module: str = MODULE,
     input: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`subprocess.run([python, -m, module, *args], capture_output=True, text=True, ...)`,
     through the fork server when a fork is the same as a fresh start."""
     command = [sys.executable, "-m", module, *args]
+    cwd = os.getcwd() if cwd is None else cwd
     if os.environ.get("HEARTH_TEST_EXEC") == "1" or not os.path.isdir(cwd):
         return _exec(command, env, cwd, timeout, input)
     server = _the_server()
@@ -239,17 +244,11 @@ def _forked(
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     in_r, in_w = os.pipe() if input is not None else (os.dup(0), -1)
-    request = json.dumps({"module": module, "args": command[3:], "env": dict(env), "cwd": str(cwd)})
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        conn.connect(server.socket)
-        body = request.encode()
-        socket.send_fds(conn, [_HEADER.pack(len(body))], [in_r, out_w, err_w])
-        conn.sendall(body)
+        conn, pid = _request(server, module, command[3:], env, cwd, [in_r, out_w, err_w])
     finally:
         for fd in (in_r, out_w, err_w):
             os.close(fd)
-    (pid,) = _HEADER.unpack(_recv_exact(conn, _HEADER.size))
     if in_w >= 0:
         threading.Thread(target=_feed, args=(in_w, (input or "").encode()), daemon=True).start()
     out, err, timed_out = _collect(out_r, err_r, deadline)
@@ -268,6 +267,151 @@ def _forked(
     if timed_out:
         raise subprocess.TimeoutExpired(command, timeout, stdout, stderr)
     return subprocess.CompletedProcess(command, code, stdout, stderr)
+
+
+def _request(
+    server: _Server,
+    module: str,
+    args: Sequence[str],
+    env: Mapping[str, str],
+    cwd: Path | str,
+    fds: list[int],
+    new_session: bool = False,
+) -> tuple[socket.socket, int]:
+    """Ask the server for a fork running `module` with these standard streams; the connection
+    the exit code will come on, and the fork's pid."""
+    request = {"module": module, "args": list(args), "env": dict(env), "cwd": str(cwd), "setsid": new_session}
+    body = json.dumps(request).encode()
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect(server.socket)
+    socket.send_fds(conn, [_HEADER.pack(len(body))], fds)
+    conn.sendall(body)
+    (pid,) = _HEADER.unpack(_recv_exact(conn, _HEADER.size))
+    return conn, pid
+
+
+class Forked:
+    """What `subprocess.Popen` gives for a command started through the fork server: `pid`,
+    `returncode`, `stdout`/`stderr` where they are pipes, `poll`, `wait`, `communicate`,
+    `send_signal`, `terminate`, `kill`."""
+
+    def __init__(
+        self, args: list[str], conn: socket.socket, pid: int, stdout: IO[Any] | None, stderr: IO[Any] | None
+    ) -> None:
+        self.args, self.pid, self.stdout, self.stderr = args, pid, stdout, stderr
+        self.returncode: int | None = None
+        self._conn = conn
+
+    def _exit_code(self, timeout: float | None) -> int | None:
+        if self.returncode is None:
+            ready, _, _ = select.select([self._conn], [], [], timeout)
+            if not ready:
+                return None
+            (self.returncode,) = _HEADER.unpack(_recv_exact(self._conn, _HEADER.size))
+            self._conn.close()
+        return self.returncode
+
+    def poll(self) -> int | None:
+        return self._exit_code(0)
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self._exit_code(timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        return code
+
+    def communicate(self, timeout: float | None = None) -> tuple[Any, Any]:
+        """Both piped streams to their end, then the exit; `TimeoutExpired` after `timeout`."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if not hasattr(self, "_readers"):
+            self._read: dict[int, Any] = {}
+            self._readers = [
+                threading.Thread(target=self._read_all, args=(i, f), daemon=True)
+                for i, f in enumerate((self.stdout, self.stderr))
+                if f is not None
+            ]
+            for thread in self._readers:
+                thread.start()
+        for thread in self._readers:
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            if thread.is_alive():
+                raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        self.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        return self._read.get(0), self._read.get(1)
+
+    def _read_all(self, index: int, stream: IO[Any]) -> None:
+        self._read[index] = stream.read()
+        stream.close()
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:  # not yet reaped by the server: the pid is still the fork's
+            _signal(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+Process = Union["Forked", "subprocess.Popen[Any]"]  # what `popen` gives
+
+
+def popen(
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    stdout: int | IO[Any] | None = None,
+    stderr: int | IO[Any] | None = None,
+    cwd: Path | str | None = None,
+    text: bool = False,
+    start_new_session: bool = False,
+    module: str = MODULE,
+) -> Process:
+    """`subprocess.Popen([python, -m, module, *args], ...)` (stdin inherited), through the fork
+    server when a fork is the same as a fresh start."""
+    command = [sys.executable, "-m", module, *args]
+    folder = os.getcwd() if cwd is None else cwd
+    server = None if os.environ.get("HEARTH_TEST_EXEC") == "1" else _the_server()
+    if server is None or _python_vars(env) != server.python_env or not os.path.isdir(folder):
+        return subprocess.Popen(
+            command, env=dict(env), stdout=stdout, stderr=stderr, cwd=cwd, text=text,
+            start_new_session=start_new_session,
+        )  # fmt: skip
+    ours: list[int] = []  # descriptors made here, closed once the fork has its own
+    out_fd, out_file = _stream(stdout, 1, ours, text)
+    err_fd, err_file = (out_fd, None) if stderr == subprocess.STDOUT else _stream(stderr, 2, ours, text)
+    try:
+        conn, pid = _request(server, module, args, env, folder, [0, out_fd, err_fd], start_new_session)
+    finally:
+        for fd in ours:
+            os.close(fd)
+    return Forked(command, conn, pid, out_file, err_file)
+
+
+def _stream(
+    target: int | IO[Any] | None, inherited: int, ours: list[int], text: bool
+) -> tuple[int, IO[Any] | None]:
+    """The descriptor the fork gets for one output stream, and the file this process reads it
+    from when it is a pipe."""
+    if target is None:
+        return inherited, None
+    if target == subprocess.DEVNULL:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        ours.append(fd)
+        return fd, None
+    if target == subprocess.PIPE:
+        read, write = os.pipe()
+        ours.append(write)
+        return write, open(read, encoding=locale.getpreferredencoding(False)) if text else open(read, "rb")
+    if isinstance(target, int):
+        return target, None
+    return target.fileno(), None
+
+
+def _signal(pid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
 
 
 def _feed(fd: int, data: bytes) -> None:
@@ -303,8 +447,7 @@ def _collect(out_r: int, err_r: int, deadline: float) -> tuple[bytes, bytes, boo
 
 
 def _kill(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
+    _signal(pid, signal.SIGKILL)
 
 
 def _text(data: bytes) -> str:

@@ -23,11 +23,15 @@ print("argv", sys.argv[1:], "name", __name__)
 print("cwd", os.getcwd())
 print("env", os.environ.get("PROBE_VALUE"), os.environ.get("XDG_CONFIG_HOME"))
 print("path0", sys.path[0] == os.getcwd())
-print("stdin", sys.stdin.read())
+print("stdin", sys.stdin.read() if sys.argv[1:] != ["serve"] else "not read")
+print("leader", os.getsid(0) == os.getpid())
 print("sigint", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
 print("to stderr\\r\\nline", file=sys.stderr)
 if sys.argv[1:] == ["sleep"]:
     sys.stdout.flush()
+    time.sleep(60)
+if sys.argv[1:] == ["serve"]:
+    print("serving", flush=True)
     time.sleep(60)
 if sys.argv[1:] == ["term"]:
     os.kill(os.getpid(), signal.SIGTERM)
@@ -73,3 +77,28 @@ def test_a_signal_and_a_timeout_end_a_forked_start_as_they_end_a_fresh_one(
     with pytest.raises(subprocess.TimeoutExpired) as caught:
         forkserver.run(["sleep"], env=dict(os.environ), cwd=probe, timeout=2, module="probe", input="")
     assert "argv ['sleep']" in str(caught.value.output)
+
+
+def test_a_forked_server_is_read_polled_and_stopped_as_a_popen_is(
+    probe: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = []
+    for exec_ in ("1", "0"):
+        monkeypatch.setenv("HEARTH_TEST_EXEC", exec_)
+        proc = forkserver.popen(
+            ["serve"], env=dict(os.environ), cwd=probe, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, start_new_session=True, module="probe",
+        )  # fmt: skip
+        assert proc.stdout is not None
+        lines: list[str] = []
+        while not lines or lines[-1] != "serving\n":
+            lines.append(proc.stdout.readline())
+        assert proc.poll() is None
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=0.2)
+        proc.terminate()
+        assert proc.wait(timeout=10) == -15 and proc.poll() == -15
+        seen.append((lines, proc.stdout.read()))
+        proc.stdout.close()
+    assert seen[0] == seen[1]
+    assert "leader True\n" in seen[0][0] and "to stderr\n" in seen[0][0]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import forkserver
 from hearth.testing.platforms import FakeTelegram
 from hearth.testing.server import ScriptedServer
 from schedsupport import call, done, settings_for
@@ -31,7 +31,7 @@ TIMEOUT = 15  # long enough for a loaded machine to pass the answers on; case 3 
 @contextmanager
 def bridge(
     workspace: Path, home: Path, server: ScriptedServer, tg: FakeTelegram, log: Path, **extra: str
-) -> Iterator[subprocess.Popen[str]]:
+) -> Iterator[forkserver.Process]:
     env = clean_env(
         home,
         HEARTH_LLM_URL=server.url,
@@ -44,8 +44,8 @@ def bridge(
         **extra,
     )
     with log.open("a", encoding="utf-8") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearth.apps.cli.main", "bridge", "telegram", "-w", str(workspace)],
+        proc = forkserver.popen(
+            ["bridge", "telegram", "-w", str(workspace)],
             stdout=out,
             stderr=subprocess.STDOUT,
             text=True,

@@ -13,12 +13,12 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import forkserver
 from hearth.testing.platforms import FakeDiscord
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
@@ -39,7 +39,7 @@ def _port() -> int:
 @contextmanager
 def bridge(
     workspace: Path, home: Path, server: ScriptedServer, dc: FakeDiscord, log: Path, **extra: str
-) -> Iterator[tuple[subprocess.Popen[str], str]]:
+) -> Iterator[tuple[forkserver.Process, str]]:
     port = _port()
     env = clean_env(
         home,
@@ -54,11 +54,8 @@ def bridge(
         **extra,
     )
     with log.open("a", encoding="utf-8") as out:
-        proc = subprocess.Popen(
+        proc = forkserver.popen(
             [
-                sys.executable,
-                "-m",
-                "hearth.apps.cli.main",
                 "bridge",
                 "discord",
                 "-w",
@@ -229,20 +226,16 @@ def test_a_refused_bot_token_or_a_bad_key_stops_the_bridge_with_a_clear_error(
             "needs discord_public_key": dict(HEARTH_DISCORD_TOKEN=TOKEN),
         }
         for expected, extra in cases.items():
-            out = subprocess.run(
-                [sys.executable, "-m", "hearth.apps.cli.main", "bridge", "discord", "-w", str(workspace)],
-                capture_output=True,
-                text=True,
+            out = forkserver.run(
+                ["bridge", "discord", "-w", str(workspace)],
                 env=clean_env(home, **base, **extra),
                 timeout=60,
             )
             assert out.returncode == 1 and expected in out.stderr, (expected, out.stderr)
             assert TOKEN not in out.stdout + out.stderr
         no_allow = {k: v for k, v in base.items() if k != "HEARTH_DISCORD_ALLOW"}
-        out = subprocess.run(
-            [sys.executable, "-m", "hearth.apps.cli.main", "bridge", "discord", "-w", str(workspace)],
-            capture_output=True,
-            text=True,
+        out = forkserver.run(
+            ["bridge", "discord", "-w", str(workspace)],
             env=clean_env(
                 home, **no_allow, HEARTH_DISCORD_TOKEN=TOKEN, HEARTH_DISCORD_PUBLIC_KEY=dc.public_key
             ),

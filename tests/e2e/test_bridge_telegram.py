@@ -10,12 +10,12 @@ from __future__ import annotations
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import forkserver
 from hearth.testing.platforms import FakeTelegram
 from hearth.testing.script import ScriptedReply
 from hearth.testing.server import ScriptedServer
@@ -29,7 +29,7 @@ ALICE, MALLORY, BOB = 111, 999, 222
 @contextmanager
 def bridge(
     workspace: Path, home: Path, server: ScriptedServer, tg: FakeTelegram, log: Path
-) -> Iterator[subprocess.Popen[str]]:
+) -> Iterator[forkserver.Process]:
     env = clean_env(
         home,
         HEARTH_LLM_URL=server.url,
@@ -40,8 +40,8 @@ def bridge(
         HEARTH_TELEGRAM_ALLOW=f"{ALICE},{BOB}",
     )
     with log.open("a", encoding="utf-8") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearth.apps.cli.main", "bridge", "telegram", "-w", str(workspace)],
+        proc = forkserver.popen(
+            ["bridge", "telegram", "-w", str(workspace)],
             stdout=out,
             stderr=subprocess.STDOUT,
             text=True,
@@ -172,10 +172,8 @@ def test_platform_errors_are_waited_out_and_a_wrong_token_stops_with_a_clear_err
             HEARTH_TELEGRAM_API=wrong.url,
             HEARTH_TELEGRAM_ALLOW=str(ALICE),
         )
-        out = subprocess.run(
-            [sys.executable, "-m", "hearth.apps.cli.main", "bridge", "telegram", "-w", str(workspace)],
-            capture_output=True,
-            text=True,
+        out = forkserver.run(
+            ["bridge", "telegram", "-w", str(workspace)],
             env=env,
             timeout=60,
         )
@@ -188,10 +186,8 @@ def test_the_bridge_refuses_to_start_without_an_allow_list(
     workspace: Path, home: Path, server: ScriptedServer
 ) -> None:
     env = clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TELEGRAM_TOKEN=TOKEN)
-    out = subprocess.run(
-        [sys.executable, "-m", "hearth.apps.cli.main", "bridge", "telegram", "-w", str(workspace)],
-        capture_output=True,
-        text=True,
+    out = forkserver.run(
+        ["bridge", "telegram", "-w", str(workspace)],
         env=env,
         timeout=60,
     )
@@ -231,11 +227,8 @@ def test_the_webhook_mode_answers_telegrams_requests_and_refuses_others(
         )
         url = f"http://127.0.0.1:{port}/telegram"  # in real use: the public HTTPS address
         with log.open("w") as out:
-            proc = subprocess.Popen(
+            proc = forkserver.popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "hearth.apps.cli.main",
                     "bridge",
                     "telegram",
                     "-w",

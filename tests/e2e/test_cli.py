@@ -6,12 +6,12 @@ import json
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+import forkserver
 from hearth.store.sessions import SessionStore
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from support import HearthCli, clean_env, state_of, wait_reflected
@@ -190,9 +190,9 @@ def test_no_server_and_no_embedded_model_says_what_to_do(hearth: HearthCli, work
     assert "HEARTH_LLM_URL" in res.stderr and "quickstart" in res.stderr
 
 
-def _spawn(workspace: Path, home: Path, url: str, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "hearth.apps.cli.main", "run", *args, "-w", str(workspace), "--json"],
+def _spawn(workspace: Path, home: Path, url: str, *args: str) -> forkserver.Process:
+    return forkserver.popen(
+        ["run", *args, "-w", str(workspace), "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -11,7 +11,6 @@ import asyncio
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import forkserver
 from hearth.schedule.distributed import submit
 from hearth.testing import postgres as pgsupport
 from hearth.testing.script import ScriptedReply
@@ -38,13 +38,10 @@ def queue_url() -> Iterator[str]:
 
 
 @contextmanager
-def worker(workspace: Path, env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+def worker(workspace: Path, env: dict[str, str], log: Path) -> Iterator[forkserver.Process]:
     with log.open("w") as out:
-        proc = subprocess.Popen(
+        proc = forkserver.popen(
             [
-                sys.executable,
-                "-m",
-                "hearth.apps.cli.main",
                 "worker",
                 "-w",
                 str(workspace),
@@ -98,10 +95,8 @@ def test_two_workers_drain_fifty_jobs_and_none_runs_twice(
 ) -> None:
     env = _env(home, server, queue_url)
     server.add(*[done(f"finished {i}") for i in range(50)])
-    cli = subprocess.run(
-        [sys.executable, "-m", "hearth.apps.cli.main", "submit", "job 0", "-w", str(workspace)],
-        capture_output=True,
-        text=True,
+    cli = forkserver.run(
+        ["submit", "job 0", "-w", str(workspace)],
         env=env,
         timeout=60,
     )
@@ -157,9 +152,9 @@ def test_a_redis_queue_url_is_refused_with_the_reason_and_what_to_use(
     workspace: Path, home: Path, server: ScriptedServer
 ) -> None:
     env = _env(home, server, "redis://127.0.0.1:6379/0")
-    cli = subprocess.run(
-        [sys.executable, "-m", "hearth.apps.cli.main", "submit", "a job", "-w", str(workspace)],
-        env=env, capture_output=True, text=True, timeout=120,
+    cli = forkserver.run(
+        ["submit", "a job", "-w", str(workspace)],
+        env=env, timeout=120,
     )  # fmt: skip
     assert cli.returncode != 0
     said = cli.stdout + cli.stderr

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import forkserver
 from pipelinesupport import make_plan
 from support import TESTS, clean_env, state_of
 
@@ -101,13 +102,13 @@ def _wait(predicate: Any, timeout: float = 300) -> None:
         time.sleep(0.05)
 
 
-def _runner(home: Path, workspace: Path, port: int, log: Path, *extra: str) -> subprocess.Popen[str]:
+def _runner(home: Path, workspace: Path, port: int, log: Path, *extra: str) -> forkserver.Process:
     env = clean_env(
         home, HEARTH_LLM_URL=f"http://127.0.0.1:{port}/v1", HEARTH_TOOL_MODE="native", HEARTH_RETRIES="1"
     )
     cmd = ["pipeline", "run", "--once", "--poll", "0.1", "-w", str(workspace), *extra]
-    return subprocess.Popen(
-        [sys.executable, "-m", "hearth.apps.cli.main", *cmd],
+    return forkserver.popen(
+        [*cmd],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=log.open("w"),
@@ -116,11 +117,9 @@ def _runner(home: Path, workspace: Path, port: int, log: Path, *extra: str) -> s
 
 
 def _status(home: Path, workspace: Path) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, "-m", "hearth.apps.cli.main", "pipeline", "status", "--json", "-w", str(workspace)],
+    out = forkserver.run(
+        ["pipeline", "status", "--json", "-w", str(workspace)],
         env=clean_env(home),
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert out.returncode == 0, out.stderr

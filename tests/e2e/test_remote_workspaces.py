@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+import forkserver
 from hearth.core.errors import HearthError
 from hearth.schedule.distributed import submit
 from hearth.schedule.remote import Remote
@@ -80,13 +81,13 @@ def make_remote(tmp_path: Path, files: dict[str, str], name: str = "project") ->
 
 
 @contextmanager
-def worker(env: dict[str, str], folder: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+def worker(env: dict[str, str], folder: Path, log: Path) -> Iterator[forkserver.Process]:
     """A worker on its own 'machine': its own work folder, and a workspace of its own."""
     own = folder / "own-workspace"
     own.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearth.apps.cli.main", "worker", "-w", str(own), "--concurrency", "1"],
+        proc = forkserver.popen(
+            ["worker", "-w", str(own), "--concurrency", "1"],
             stdout=out,
             stderr=subprocess.STDOUT,
             env={**env, "HEARTH_WORKER_DIR": str(folder / "work")},
@@ -269,11 +270,9 @@ def test_a_remote_git_must_not_be_handed_is_refused_before_anything_is_queued(
 
 def test_submit_with_a_repo_needs_the_distributed_queue(home: Path, tmp_path: Path) -> None:
     env = clean_env(home)
-    out = subprocess.run(
-        [sys.executable, "-m", "hearth.apps.cli.main", "submit", "x", "--repo", "https://example.org/r.git",
+    out = forkserver.run(
+        ["submit", "x", "--repo", "https://example.org/r.git",
          "-w", str(tmp_path)],
-        capture_output=True,
-        text=True,
         env=env,
         timeout=60,
     )  # fmt: skip

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import forkserver
 from hearth.llm.structured import parse_answer
 from hearth.pipeline.runner import open_pipeline_store, register_plans
 from hearth.pipeline.schema import TaskList, Verdict
@@ -32,13 +33,10 @@ from pipelinesupport import (
 from support import clean_env, state_of
 
 
-def _runner(home: Path, workspace: Path, server: ScriptedServer) -> subprocess.Popen[str]:
+def _runner(home: Path, workspace: Path, server: ScriptedServer) -> forkserver.Process:
     env = clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TOOL_MODE="native")
-    return subprocess.Popen(
+    return forkserver.popen(
         [
-            sys.executable,
-            "-m",
-            "hearth.apps.cli.main",
             "pipeline",
             "run",
             "--once",
@@ -299,11 +297,8 @@ def test_a_watching_runner_picks_up_a_plan_dropped_in_later_and_stops_on_ctrl_c(
     home: Path, workspace: Path, server: ScriptedServer
 ) -> None:
     env = clean_env(home, HEARTH_LLM_URL=server.url, HEARTH_TOOL_MODE="native")
-    proc = subprocess.Popen(
+    proc = forkserver.popen(
         [
-            sys.executable,
-            "-m",
-            "hearth.apps.cli.main",
             "pipeline",
             "run",
             "--poll",

@@ -17,7 +17,6 @@ import hmac
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import forkserver
 from hearth.apps.bridges.allowlist import allowed_ids
 from hearth.apps.bridges.chat import ChatBridge, Incoming
 from hearth.apps.bridges.discord import _incoming
@@ -53,8 +53,8 @@ def _port() -> int:
 def running(args: list[str], env: dict[str, str], log: Path, ready: str, port: int = 0) -> Iterator[None]:
     """`hearth bridge ARGS` until the block ends (SIGTERM), once `ready` is in its log (and `port` listens)."""
     with log.open("a") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "hearth.apps.cli.main", "bridge", *args],
+        proc = forkserver.popen(
+            ["bridge", *args],
             stdout=out,
             stderr=subprocess.STDOUT,
             env=env,
@@ -116,10 +116,8 @@ def test_a_name_in_an_allow_list_is_a_config_error(
             f"HEARTH_{platform.upper()}_ALLOW": f"{ALICE_ID if platform != 'sms' else '+15550001111'},{entry}"
         },
     )
-    out = subprocess.run(
-        [sys.executable, "-m", "hearth.apps.cli.main", "bridge", platform, "-w", str(workspace)],
-        capture_output=True,
-        text=True,
+    out = forkserver.run(
+        ["bridge", platform, "-w", str(workspace)],
         env=env,
         timeout=60,
     )

@@ -13,12 +13,12 @@ import hmac
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
+import forkserver
 from hearth.testing.platforms import FakeTwilio
 from hearth.testing.server import ScriptedServer
 from schedsupport import done, user_texts
@@ -73,11 +73,8 @@ def test_signed_requests_are_answered_and_badly_signed_ones_refused(
             HEARTH_SMS_ALLOW=ALICE,
         )
         with log.open("w") as out:
-            proc = subprocess.Popen(
+            proc = forkserver.popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "hearth.apps.cli.main",
                     "bridge",
                     "sms",
                     "-w",
