@@ -418,7 +418,7 @@ def _feed(fd: int, data: bytes) -> None:
     try:
         os.write(fd, data)
     except BrokenPipeError:
-        pass
+        pass  # the command did not read all its input: as with Popen, not an error
     finally:
         os.close(fd)
 
@@ -464,4 +464,7 @@ if __name__ == "__main__":
         _module, _args = _target
         del _target
         sys.argv = [_module, *_args]
+        # run afresh as __main__, as `python -m` does: the server's imported copy stays out of it
+        # (runpy warns on stderr when the module it is to run is already imported)
+        sys.modules.pop(_module, None)
         runpy.run_module(_module, run_name="__main__", alter_sys=True)

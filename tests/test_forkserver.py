@@ -102,3 +102,16 @@ def test_a_forked_server_is_read_polled_and_stopped_as_a_popen_is(
         proc.stdout.close()
     assert seen[0] == seen[1]
     assert "leader True\n" in seen[0][0] and "to stderr\n" in seen[0][0]
+
+
+def test_hearth_itself_says_the_same_forked_as_fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module the server has imported (Hearth's command line) runs afresh, with nothing more
+    on stderr than a fresh interpreter prints."""
+    seen = []
+    for exec_ in ("1", "0"):
+        monkeypatch.setenv("HEARTH_TEST_EXEC", exec_)
+        done = forkserver.run(
+            ["sessions", "-w", str(tmp_path)], env=dict(os.environ), cwd=tmp_path, timeout=60
+        )
+        seen.append((done.returncode, done.stdout, done.stderr))
+    assert seen[0] == seen[1] and seen[0][0] == 0 and "No sessions yet" in seen[0][1]
