@@ -248,7 +248,12 @@ def test_the_webhook_mode_answers_telegrams_requests_and_refuses_others(
                 assert proc.poll() is None, log.read_text()
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
-            time.sleep(0.5)
+            while True:  # "served on" is printed as the listener opens: wait until it accepts
+                with socket.socket() as probe:
+                    if probe.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
             assert tg.webhook[0] == url and len(tg.webhook[1]) >= 32
             for wrong in ("", "guessed-secret"):
                 tg.say(ALICE, "forged update")
