@@ -25,7 +25,9 @@ from hearth.tools.toolset import Toolset
 NAME = "mcp_tools"
 MAX_NAMES = 240  # characters of tool names a server gets in the description
 MAX_DETAILED = 25  # tools described with their parameters in one answer
-WAIT = 15.0  # seconds an overview waits for servers still starting
+# seconds an overview waits for servers still starting: a Python MCP server started while two
+# processors were busy took over 15 s, and a server answered as "starting" is lost to the model
+WAIT = 30.0
 
 
 class LookupInput(ToolInput):
