@@ -215,12 +215,18 @@ def run(
     through the fork server when a fork is the same as a fresh start."""
     command = [sys.executable, "-m", module, *args]
     cwd = os.getcwd() if cwd is None else cwd
-    if os.environ.get("HEARTH_TEST_EXEC") == "1" or not os.path.isdir(cwd):
-        return _exec(command, env, cwd, timeout, input)
-    server = _the_server()
-    if _python_vars(env) != server.python_env:
+    server = _server_for(env, cwd)
+    if server is None:
         return _exec(command, env, cwd, timeout, input)
     return _forked(server, command, module, env, cwd, timeout, input)
+
+
+def _server_for(env: Mapping[str, str], cwd: Path | str) -> _Server | None:
+    """The fork server, when a fork is the same as a fresh start for this environment and folder."""
+    if os.environ.get("HEARTH_TEST_EXEC") == "1" or not os.path.isdir(cwd):
+        return None
+    server = _the_server()
+    return server if _python_vars(env) == server.python_env else None
 
 
 def _exec(
@@ -301,6 +307,8 @@ class Forked:
         self.args, self.pid, self.stdout, self.stderr = args, pid, stdout, stderr
         self.returncode: int | None = None
         self._conn = conn
+        self._readers: list[threading.Thread] | None = None  # communicate's, once started
+        self._read: dict[int, Any] = {}
 
     def _exit_code(self, timeout: float | None) -> int | None:
         if self.returncode is None:
@@ -323,8 +331,7 @@ class Forked:
     def communicate(self, timeout: float | None = None) -> tuple[Any, Any]:
         """Both piped streams to their end, then the exit; `TimeoutExpired` after `timeout`."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        if not hasattr(self, "_readers"):
-            self._read: dict[int, Any] = {}
+        if self._readers is None:
             self._readers = [
                 threading.Thread(target=self._read_all, args=(i, f), daemon=True)
                 for i, f in enumerate((self.stdout, self.stderr))
@@ -372,8 +379,8 @@ def popen(
     server when a fork is the same as a fresh start."""
     command = [sys.executable, "-m", module, *args]
     folder = os.getcwd() if cwd is None else cwd
-    server = None if os.environ.get("HEARTH_TEST_EXEC") == "1" else _the_server()
-    if server is None or _python_vars(env) != server.python_env or not os.path.isdir(folder):
+    server = _server_for(env, folder)
+    if server is None:
         return subprocess.Popen(
             command, env=dict(env), stdout=stdout, stderr=stderr, cwd=cwd, text=text,
             start_new_session=start_new_session,
