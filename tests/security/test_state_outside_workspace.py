@@ -188,11 +188,7 @@ def test_run_and_continue_in_a_hostile_clone(
     home: Path,
     canary: Path,
     variant: str,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # fresh interpreters: forked from the fork server, the symlink variant's run twice ended
-    # with an asyncio.to_thread refused after shutdown on fresh clones, not yet understood
-    monkeypatch.setenv("HEARTH_TEST_EXEC", "1")
     ws = hostile_clone(tmp_path, canary, variant)
     before_canary, before_hearth = digest(canary), digest(ws / ".hearth")
     env = {"HEARTH_LLM_URL": server.url}

@@ -19,13 +19,15 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import logging
 import os
 import secrets
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from hearth.core.protocols import ExecResult, ExecSpec, JobInfo
 from hearth.sandbox import guard, proctree
@@ -35,6 +37,8 @@ from hearth.sandbox.held import HeldControls
 from hearth.sandbox.limits import ProcessGroup, ResourceLimits
 from hearth.sandbox.output import OutputCapture
 from hearth.sandbox.spare import Spare
+
+log = logging.getLogger(__name__)
 
 OUTPUT_KILL_BYTES = 8 << 20
 LONG_LINE_BYTES = 4 << 20  # a long-lived process's longest answer line
@@ -205,17 +209,22 @@ class SandboxRunner:
             return None
 
     def _discard(self, spare: Spare) -> None:
-        task = asyncio.create_task(spare.discard())
-        self._removing.add(task)
-        task.add_done_callback(self._removing.discard)
+        self._in_background(spare.discard())
 
     def _remove(self, group: ProcessGroup) -> None:
         """Empty and remove a command's cgroup off the event loop and off the command's path
         (removing waits until the kernel has let go of its processes)."""
         if not group.active:
             return
-        task = asyncio.create_task(asyncio.to_thread(group.remove))
+        self._in_background(asyncio.to_thread(group.remove))
+
+    def _in_background(self, cleanup: Coroutine[Any, Any, None]) -> None:
+        """A clean-up nobody awaits but close: its failure (a cgroup the kernel still holds, or
+        the interpreter exiting while it was on its way to a thread) is logged, never printed
+        as an unretrieved task's traceback."""
+        task = asyncio.create_task(cleanup)
         self._removing.add(task)
+        task.add_done_callback(_cleaned_up)
         task.add_done_callback(self._removing.discard)
 
     def _baseline(self) -> guard.Snapshot:
@@ -487,6 +496,11 @@ class LongProcess:
 
 def _argv(p: proctree.Proc) -> str:
     return " ".join(a.decode(errors="replace") for a in p.argv)[:80] or f"pid {p.pid}"
+
+
+def _cleaned_up(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.debug("a clean-up after a command failed: %r", exc)
 
 
 def _drop_elsewhere(task: asyncio.Task[Spare]) -> None:
