@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.confined import ProcessBackend
+from hearth.sandbox.limits import ResourceLimits
 from hearth.sandbox.runner import SandboxRunner
 
 
