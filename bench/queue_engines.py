@@ -217,7 +217,9 @@ def handoff(engine: Engine, long: float, wait: float) -> float | None:
         lambda: [a for what, k, g, a in lines(engine.log) if what == "start" and k == key and g != first[0]],
         wait,
     )
-    engine.stop_workers()
+    for index in range(len(engine.workers)):  # the other one is busy with the long job: no grace
+        engine.kill(index)
+    engine.workers = []
     return again[0] - killed_at if again else None
 
 
