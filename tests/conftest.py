@@ -71,13 +71,20 @@ def server() -> Iterator[ScriptedServer]:
 
 
 @pytest.fixture
-def hearth(home: Path, tmp_path: Path) -> HearthCli:
-    """Run the real `hearth` command line in a subprocess."""
+def hearth(home: Path, tmp_path: Path, request: pytest.FixtureRequest) -> HearthCli:
+    """Run the real `hearth` command line in a subprocess.
+
+    Reflection after a run is off (HEARTH_REFLECT=false) unless the test is marked `reflects`
+    or sets HEARTH_REFLECT itself: a run that did work otherwise starts a Python process of its
+    own to reflect, and most tests do not look at what it stores (a second of processor each,
+    over a hundred runs)."""
+    quiet = {} if request.node.get_closest_marker("reflects") else {"HEARTH_REFLECT": "false"}
 
     def run(
         *args: str, env: dict[str, str] | None = None, timeout: float = 60, cwd: Path | None = None
     ) -> CliResult:
-        proc = forkserver.run(args, env=clean_env(home, **(env or {})), cwd=cwd or tmp_path, timeout=timeout)
+        full = clean_env(home, **{**quiet, **(env or {})})
+        proc = forkserver.run(args, env=full, cwd=cwd or tmp_path, timeout=timeout)
         return CliResult(proc.returncode, proc.stdout, proc.stderr)
 
     return run

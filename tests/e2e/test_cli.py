@@ -48,6 +48,7 @@ def test_one_shot_task_with_the_seeds_full_url_form(
     assert all("all good" not in json.dumps(r) for r in server.requests)
 
 
+@pytest.mark.reflects
 def test_json_mode_prints_only_json_lines(hearth: HearthCli, server: ScriptedServer, workspace: Path) -> None:
     server.add(*HELLO)
     res = hearth("run", "Create hello.py", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})
@@ -256,6 +257,7 @@ def test_killed_mid_step_resumes_cleanly(
     assert server.violations == []
 
 
+@pytest.mark.reflects
 def test_sessions_export_and_remove(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     server.add(*HELLO)
     run = hearth("run", "Create hello.py", "-w", str(workspace), "--json", env={"HEARTH_LLM_URL": server.url})

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from hearth.testing import ScriptedCall, ScriptedReply, ScriptedServer
 from support import HearthCli, clean_env, state_of, wait_reflected
@@ -161,6 +162,7 @@ def test_the_repl_warns_at_start_when_the_model_server_is_unreachable(home: Path
         child.close(force=True)
 
 
+@pytest.mark.reflects
 def test_the_answer_does_not_wait_for_the_reflection(hearth, server: ScriptedServer, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     from hearth.core.events import Reflected
     from hearth.store.sessions import SessionStore

@@ -171,6 +171,7 @@ LESSONS = {
 }
 
 
+@pytest.mark.reflects
 def test_reflection_stores_knowledge_learnings_and_skills_linked_to_the_session(
     hearth: Any, server: ScriptedServer, workspace: Path
 ) -> None:
@@ -211,6 +212,7 @@ def _reflect_once_more(hearth: Any, server: ScriptedServer, workspace: Path) -> 
     wait_reflected(workspace, control.json_lines()[0]["session"])
 
 
+@pytest.mark.reflects
 def test_no_reflection_without_work_or_when_turned_off(
     hearth: Any, server: ScriptedServer, workspace: Path
 ) -> None:
@@ -226,6 +228,7 @@ def test_no_reflection_without_work_or_when_turned_off(
     assert len(server.reflections) == 1  # the control's only
 
 
+@pytest.mark.reflects
 def test_reflection_failures_are_recorded_not_fatal(
     hearth: Any, server: ScriptedServer, workspace: Path
 ) -> None:
@@ -247,6 +250,7 @@ def test_reflection_failures_are_recorded_not_fatal(
     mem.close()
 
 
+@pytest.mark.reflects
 def test_reflection_uses_the_summarizer_role(hearth: Any, server: ScriptedServer, workspace: Path) -> None:
     server.add(_call("ls"), _done())
     roles = json.dumps({"summarizer": {"model": "tiny-summarizer", "temperature": 0.0}})

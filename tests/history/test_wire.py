@@ -294,6 +294,7 @@ def test_jsonl_export_history_and_websocket_agree_on_every_event_type(web: Web, 
         assert any(t in markdown for t in texts), f"the Markdown export drops {m['type']}"
 
 
+@pytest.mark.reflects
 def test_live_websocket_and_sse_send_what_the_history_keeps(web: Web) -> None:
     web.model.add(
         ScriptedReply(tool_calls=[ScriptedCall(name="write", arguments={"path": "a.txt", "content": "x"})]),

@@ -148,6 +148,7 @@ def test_approving_a_missing_plan_says_what_to_do(hearth: Any, workspace: Path) 
     assert res.code != 0 and "plans/nope.md" in (res.stderr + res.stdout)
 
 
+@pytest.mark.reflects
 @pytest.mark.parametrize("backend", BACKEND[:1])
 def test_a_plan_written_by_hand_while_the_reflection_after_a_run_asks_the_model_is_worked(
     hearth: Any, server: ScriptedServer, workspace: Path, backend: str

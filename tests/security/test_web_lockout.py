@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import forkserver
 from hearth.apps.web.auth import FREE_FAILURES, PIN_FAILURES
 from hearth.testing.processes import stop
 from hearth.testing.server import ScriptedServer
@@ -45,8 +45,8 @@ def web_server(workspace: Path, home: Path, server: ScriptedServer) -> Iterator[
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hearth.apps.cli.main", "web", "-w", str(workspace), "--port", str(port)],
+    proc = forkserver.popen(
+        ["web", "-w", str(workspace), "--port", str(port)],
         env=clean_env(home, HEARTH_LLM_URL=server.url),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -27,7 +27,7 @@ LONG = (
     b"<html><head><script>"
     + b"var x = 1;" * 50000
     + b"</script></head><body><h1>Long</h1>"
-    + b"<p>Some <b>words</b> here.</p>\n" * 40000
+    + b"<p>Some <b>words</b> here.</p>\n" * 10000  # 300 kB: past what is read for 20,000 characters
     + b"<div id='end'>THE LAST WORDS</div></body></html>"
 )
 
