@@ -383,6 +383,33 @@ def test_a_file_written_back_unchanged_is_asked_for_again_at_once_saying_so(
     assert not [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]  # no refusal
 
 
+def test_a_write_that_stays_unchanged_after_every_ask_is_answered_as_a_write_not_a_finish(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """The 1.5B's first action wrote the file it was shown back unchanged, and kept to it when
+    asked again and asked for the lines to change. That write is judged as a finish (nothing
+    changed yet: not done), but the model never said it was done: the notice names its write,
+    not a finish, and says how to add the change."""
+    text = "def title(s):\n    return s.title()\n"
+    (workspace / "textutils.py").write_text(text)
+    added = text + "\n\ndef shout(s):\n    return s.upper()\n"
+    script = [
+        *wrote("textutils.py", text),  # the file as it is
+        ScriptedReply(text=f"```python\n{text}```"),  # asked again: the same
+        ScriptedReply(text="I think the file is right."),  # asked which lines change: none
+        *wrote("textutils.py", added),  # told what is missing: the change
+        act("finish", summary="Added shout."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, "Add a function shout(s) to textutils.py that upper-cases s")
+        assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "textutils.py").read_text() == added
+    said = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
+    assert len(said) == 1, said
+    assert said[0].startswith("Your write of textutils.py changed nothing") and "You finished" not in said[0]
+    assert "nothing was changed in this task" in said[0] and "use edit" in said[0]
+
+
 def test_a_file_written_again_unchanged_after_its_change_worked_is_not_asked_for_again(
     hearth: HearthCli, workspace: Path
 ) -> None:

@@ -631,11 +631,16 @@ def own_failed_run(turn: Turn, dispatcher: Dispatcher) -> str:
 _PLAIN_RUN = re.compile(r"python3?\s+((?:[\w-]+/)*[\w-]+\.py)(?:\s+[\w./:=,-]+)*")
 
 
-def stuck_rewrite(history: Sequence[Event]) -> bool:
-    """The turn's last event is a write refused because it would change nothing (the 1.5B,
-    after its script crashed, wrote the same text back again and again)."""
+def stuck_rewrite(history: Sequence[Event]) -> str:
+    """The file of the turn's last event when that is a write refused because it would change
+    nothing (the 1.5B, after its script crashed, wrote the same text back again and again);
+    else ""."""
     last = history[-1] if history else None
-    return isinstance(last, ToolResult) and not last.ok and UNCHANGED in last.output
+    if not (isinstance(last, ToolResult) and not last.ok and UNCHANGED in last.output):
+        return ""
+    calls = (c for e in reversed(history) if isinstance(e, ModelReply) for c in e.tool_calls)
+    call = next((c for c in calls if c.id == last.call_id), None)
+    return str(call.arguments.get("path") or "the file") if call is not None else "the file"
 
 
 def ignored_parameter(turn: Turn, dispatcher: Dispatcher) -> str:
@@ -716,10 +721,11 @@ class FinishReview:
     _ran: dict[tuple[str, int], tuple[int, ToolResult]] = field(default_factory=dict)
     _failure: str = ""  # what the checks printed when versions were last asked for
 
-    async def accepts(self, history: Sequence[Event], done: TaskDone) -> bool:
+    async def accepts(self, history: Sequence[Event], done: TaskDone, *, unchanged: str = "") -> bool:
         """True when the evidence supports the finish. False when it goes back to the model (a
         notice saying what is wrong was recorded); raises LimitReached once it went back ROUNDS
-        times in this turn."""
+        times in this turn. `unchanged`: the finish is a write of that file's own text (the model
+        said nothing about being done, and the notice does not say it did)."""
         if planning(history):
             return True  # a plan changes nothing and claims nothing yet
         blocked = person_needed(history, self.dispatcher)
@@ -738,7 +744,12 @@ class FinishReview:
         rounds = sum(1 for e in history[start + 1 :] if isinstance(e, Notice) and e.reason == NOTICE)
         if rounds >= ROUNDS:
             raise LimitReached(f"the model finished, but the evidence says the work is not done: {problem}")
-        self.record(Notice(reason=NOTICE, text=render("notice_finish_unsupported", problem=problem)))
+        said = (
+            render("notice_rewrite_unsupported", path=unchanged, problem=problem)
+            if unchanged
+            else render("notice_finish_unsupported", problem=problem)
+        )
+        self.record(Notice(reason=NOTICE, text=said))
         return False
 
     def end_if_versions_failed(self, problem: str = "") -> None:

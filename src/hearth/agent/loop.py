@@ -426,7 +426,8 @@ class Agent:
             raise
         # the same text written back over failing checks (the 1.5B's circle after a crash): other
         # versions of it now, and done when one passes and nothing else is wrong
-        if self.profile.small and stuck_rewrite(self.history):
+        rewritten = stuck_rewrite(self.history) if self.profile.small else ""
+        if rewritten:
             review = self._review()
             if await review.rescued(self.history):
                 raise _done_by_a_version()
@@ -436,7 +437,7 @@ class Agent:
             # test the task asked never added), so it is judged as a finish: what the evidence
             # says is missing goes back, and nothing missing ends the turn done
             unchanged = TaskDone(render("rewrite_done"), final_text=render("rewrite_done"))
-            if await review.accepts(self.history, unchanged):
+            if await review.accepts(self.history, unchanged, unchanged=rewritten):
                 raise unchanged
 
     def _review(self) -> FinishReview:
