@@ -182,12 +182,7 @@ def refused_headless(res: Any) -> None:
 
 @pytest.mark.parametrize("variant", ["shipped", "hearth-symlink", "dangling-db"])
 def test_run_and_continue_in_a_hostile_clone(
-    hearth: HearthCli,
-    server: ScriptedServer,
-    tmp_path: Path,
-    home: Path,
-    canary: Path,
-    variant: str,
+    hearth: HearthCli, server: ScriptedServer, tmp_path: Path, home: Path, canary: Path, variant: str
 ) -> None:
     ws = hostile_clone(tmp_path, canary, variant)
     before_canary, before_hearth = digest(canary), digest(ws / ".hearth")

@@ -638,9 +638,8 @@ def stuck_rewrite(history: Sequence[Event]) -> str:
     last = history[-1] if history else None
     if not (isinstance(last, ToolResult) and not last.ok and UNCHANGED in last.output):
         return ""
-    calls = (c for e in reversed(history) if isinstance(e, ModelReply) for c in e.tool_calls)
-    call = next((c for c in calls if c.id == last.call_id), None)
-    return str(call.arguments.get("path") or "the file") if call is not None else "the file"
+    call, _ = Turn.of(history).results[-1]
+    return str((call.arguments.get("path") if call is not None else None) or "the file")
 
 
 def ignored_parameter(turn: Turn, dispatcher: Dispatcher) -> str:
@@ -721,10 +720,10 @@ class FinishReview:
     _ran: dict[tuple[str, int], tuple[int, ToolResult]] = field(default_factory=dict)
     _failure: str = ""  # what the checks printed when versions were last asked for
 
-    async def accepts(self, history: Sequence[Event], done: TaskDone, *, unchanged: str = "") -> bool:
+    async def accepts(self, history: Sequence[Event], done: TaskDone, *, rewritten: str = "") -> bool:
         """True when the evidence supports the finish. False when it goes back to the model (a
         notice saying what is wrong was recorded); raises LimitReached once it went back ROUNDS
-        times in this turn. `unchanged`: the finish is a write of that file's own text (the model
+        times in this turn. `rewritten`: the finish is a write of that file's own text (the model
         said nothing about being done, and the notice does not say it did)."""
         if planning(history):
             return True  # a plan changes nothing and claims nothing yet
@@ -745,8 +744,8 @@ class FinishReview:
         if rounds >= ROUNDS:
             raise LimitReached(f"the model finished, but the evidence says the work is not done: {problem}")
         said = (
-            render("notice_rewrite_unsupported", path=unchanged, problem=problem)
-            if unchanged
+            render("notice_rewrite_unsupported", path=rewritten, problem=problem)
+            if rewritten
             else render("notice_finish_unsupported", problem=problem)
         )
         self.record(Notice(reason=NOTICE, text=said))

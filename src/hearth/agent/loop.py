@@ -437,7 +437,7 @@ class Agent:
             # test the task asked never added), so it is judged as a finish: what the evidence
             # says is missing goes back, and nothing missing ends the turn done
             unchanged = TaskDone(render("rewrite_done"), final_text=render("rewrite_done"))
-            if await review.accepts(self.history, unchanged, unchanged=rewritten):
+            if await review.accepts(self.history, unchanged, rewritten=rewritten):
                 raise unchanged
 
     def _review(self) -> FinishReview:
