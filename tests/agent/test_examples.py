@@ -100,3 +100,54 @@ def test_no_command_when_no_file_defines_the_function(tmp_path: Path) -> None:
     (tmp_path / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     assert example_command("Add mul(a, b) to calc.py, so that mul(2, 3) == 6.", tmp_path, ["calc.py"]) is None
     assert example_command("Fix calc.py.", tmp_path, ["calc.py"]) is None
+
+
+def test_bare_examples_under_examples_are_for_the_one_function_the_task_names() -> None:
+    task = (
+        "Please add a slugify function to textutils.py that turns a post title into a URL slug. The slug is "
+        "all lowercase, and characters that aren't letters become hyphens. Examples:\n\n"
+        '"Hello, World!" gives "hello-world"\n'
+        '"  Top 10 " gives "top-10"'
+    )
+    assert [(e.call, e.expected) for e in stated_examples(task)] == [
+        ('slugify("Hello, World!")', '"hello-world"'),
+        ('slugify("  Top 10 ")', '"top-10"'),
+    ]
+    several = (
+        'Add a function called digits. For example "(555) 123-4567" -> "5551234567", "5.5" gives "55", '
+        "and -3 should return [3]."
+    )
+    assert [(e.call, e.expected) for e in stated_examples(several)] == [
+        ('digits("(555) 123-4567")', '"5551234567"'),
+        ('digits("5.5")', '"55"'),
+        ("digits(-3)", "[3]"),
+    ]
+    assert [
+        (e.call, e.expected) for e in stated_examples("Add the `pair(n)` function: e.g. 3 gives (3, 3).")
+    ] == [("pair(3)", "(3, 3)")]
+
+
+def test_bare_examples_are_not_read_where_their_function_or_goal_is_unclear() -> None:
+    # two functions named: whose example is it?
+    assert stated_examples('Add a function foo and a function bar. For example "a" gives "b".') == []
+    # no word says the examples are to hold
+    assert stated_examples('Add a slugify function to t.py. "A b" gives "a-b".') == []
+    # the code as it is now
+    assert stated_examples('Fix the slug function: for example "A b" gives "A-b" now, which is wrong.') == []
+    # two arguments, or a tuple: one argument or two?
+    assert stated_examples('Add a repeat function, for example "a", 2 gives "aa".') == []
+    assert stated_examples("Add a repeat function, for example ('a', 2) gives 'aa'.") == []
+    # a word before the literal: not the argument
+    assert stated_examples("Add a count function, for example x2 gives 2.") == []
+
+
+def test_a_bare_example_is_called_and_a_wrong_result_said(tmp_path: Path) -> None:
+    (tmp_path / "textutils.py").write_text(
+        'def slugify(title):\n    return "-".join(title.lower().split())\n\n\ndef shout(text):\n    return text.upper()\n'
+    )
+    task = 'Add a slugify function to textutils.py. Examples:\n"Hello, World!" gives "hello-world"\n"a  b" gives "a-b"'
+    command = example_command(task, tmp_path, ["textutils.py"])
+    assert command is not None
+    assert examples_failing(run(command, tmp_path)) == [
+        'slugify("Hello, World!") returns \'hello,-world!\'; the task says "hello-world"'
+    ]

@@ -858,6 +858,7 @@ def test_a_task_asking_more_than_a_rename_is_not_finished_without_checks(
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
         res = run(hearth, server, workspace, task)
     assert res.code != 0, res.stdout[-2000:]
+    print("CODE", res.code, res.stdout[-600:])
     assert (workspace / "notifier.py").read_text() == lost
     assert version_notices(workspace) == []
 
@@ -1040,6 +1041,7 @@ def test_a_finish_with_a_function_that_prints_what_it_is_to_return_goes_back(
         server.routes["Reply with the complete report.py"] = [fenced(PRINTS)] * COUNT
         res = run_with_crashes(hearth, server, workspace, SPLIT_TASK)
     assert res.code != 0, res.stdout[-2000:]
+    print("CODE", res.code, res.stdout[-600:])
     told = [e.text for e in events(workspace) if isinstance(e, Notice) and e.reason == "finish_unsupported"]
     assert told and "render in report.py returns nothing" in told[0]
 
@@ -1222,3 +1224,49 @@ def test_an_example_that_holds_is_evidence_the_work_is_done(hearth: HearthCli, w
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "names.py").read_text() == NAMES_RIGHT
     assert version_notices(workspace) == []
+
+
+SLUG_START = '"""Text helpers."""\n\n\ndef shout(text):\n    return text.upper()\n'
+# the 1.5B's slugify for heldout examples of this form: spaces only, punctuation kept
+SLUG_WRONG = SLUG_START + '\n\ndef slugify(title):\n    return "-".join(title.lower().split())\n'
+SLUG_RIGHT = SLUG_START + (
+    "\n\ndef slugify(title):\n    import re\n\n"
+    '    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")\n'
+)
+SLUG_TASK = (
+    "Please add a slugify function to textutils.py that turns a post title into a URL slug: "
+    "lowercase, every run of other characters a single hyphen. Examples:\n\n"
+    '"Hello, World!" gives "hello-world"\n'
+    '"  Top 10 tips " gives "top-10-tips"'
+)
+
+
+def test_examples_listed_as_this_gives_that_judge_the_new_function(hearth: HearthCli, workspace: Path) -> None:
+    """Examples written as `"Hello, World!" gives "hello-world"`, under a task that names one
+    function, are that function's: the 1.5B's slugify kept the comma, and the run ended 0 on it.
+    They are called like those written as calls, and the versions judged by them."""
+    (workspace / "textutils.py").write_text(SLUG_START)
+    script = [*wrote("textutils.py", SLUG_WRONG), act("finish", summary="Added slugify.")]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete textutils.py"] = [fenced(SLUG_WRONG), fenced(SLUG_RIGHT)]
+        res = run_with_crashes(hearth, server, workspace, SLUG_TASK)
+        asked = [
+            r for r in server.requests if "Reply with the complete textutils.py" in json.dumps(r["messages"][:2])
+        ]
+    assert res.code == 0, res.stdout[-2000:]
+    assert (workspace / "textutils.py").read_text() == SLUG_RIGHT
+    assert "slugify(\"Hello, World!\") returns 'hello,-world!'; the task says" in asked[0]["messages"][1]["content"]
+
+
+def test_a_new_function_its_bare_examples_disprove_does_not_end_0(hearth: HearthCli, workspace: Path) -> None:
+    (workspace / "textutils.py").write_text(SLUG_START)
+    finishes = [act("finish", summary="Added slugify.") for _ in range(4)]
+    script = [*wrote("textutils.py", SLUG_WRONG), *finishes]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        server.routes["Reply with the complete textutils.py"] = [fenced(SLUG_WRONG)] * 20
+        res = run_with_crashes(hearth, server, workspace, SLUG_TASK)
+    # wrong work the model keeps calling finished ends 2, saying which example does not hold
+    assert res.code == 2, res.stdout[-2000:]
+    done = json.loads(res.stdout.strip().splitlines()[-1])
+    assert "the task's own examples do not hold" in done["reason"]
+    assert "slugify(\"Hello, World!\") returns 'hello,-world!'" in done["reason"]

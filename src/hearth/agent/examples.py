@@ -22,6 +22,7 @@ import re
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from hearth.agent.leftovers import read_text_file
@@ -77,7 +78,132 @@ def stated_examples(task: str) -> list[Example]:
             )
         if example is not None and example not in found and goal:
             found.append(example)
+    function = named_function(task)
+    if function is not None:
+        found += [e for e in _bare_examples(task, function) if e not in found]
     return found
+
+
+# "add a slugify function", "a function called slugify", "the function `slugify(title)`": the
+# function a task's bare examples ("Hello, World!" gives "hello-world") are for
+_NAMED = re.compile(
+    r"\b(?:function|def)\s+(?:called\s+|named\s+)?`?(?P<after>[A-Za-z_]\w*)"
+    r"|`?(?P<before>[A-Za-z_]\w*)(?=(?:\([\w\s,=*]*\))?`?\s+function\b)"
+)
+_NOT_NAMES = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "new",
+        "helper",
+        "small",
+        "python",
+        "this",
+        "that",
+        "another",
+        "one",
+        "same",
+        "its",
+        "their",
+        "your",
+        "my",
+        "our",
+        "each",
+        "which",
+        "what",
+        "whose",
+        "to",
+        "in",
+        "into",
+        "for",
+        "of",
+        "from",
+        "with",
+        "that",
+        "so",
+        "and",
+        "or",
+        "is",
+        "it",
+        "as",
+        "at",
+        "on",
+        "by",
+    ]
+)
+# between the two literals of a bare example, on one line
+_BARE_SAID = re.compile(
+    r"\s*(?:gives|returns|becomes|yields|maps\s+to|->|=>|\u2192|"
+    r"(?:should|must)\s+(?:give|return|become|be))\s+",
+    re.IGNORECASE,
+)
+_BARE_GOAL = re.compile(
+    r"\b(?:examples?|for\s+instance|should|must|so\s+that|make\s+sure)\b|\be\.\s?g\.", re.IGNORECASE
+)
+_ARGUMENT_TYPES = (str, int, float, list, dict, set, bool)
+_OPENS = "\"'[{-0123456789"  # how a literal argument may start
+
+
+def named_function(task: str) -> str | None:
+    """The one function the task names as such ("a slugify function"); None when it names none,
+    or more than one."""
+    names = {
+        name
+        for match in _NAMED.finditer(task)
+        if (name := match.group("after") or match.group("before")) and name.lower() not in _NOT_NAMES
+    }
+    return names.pop() if len(names) == 1 else None
+
+
+def _bare_examples(task: str, function: str) -> list[Example]:
+    """`"Hello, World!" gives "hello-world"` on a line of a task that names one `function`: the
+    function called with the first literal is to return the second, when words before it say the
+    examples are goals ("Examples:", "should") and none in its sentence, before or after it, says
+    it is the code as it is now ("... gives "A-b" now, which is wrong")."""
+    found: list[Example] = []
+    floor = 0  # where the last example's expected value ended: the next one starts after it
+    for said in _BARE_SAID.finditer(task):
+        line_end = task.find("\n", said.end())
+        rest = task[said.end() : len(task) if line_end < 0 else line_end]
+        argument = _literal_ending(task, max(floor, task.rfind("\n", 0, said.start()) + 1), said.start())
+        end = _longest(rest, 0, partial(_expected, rest.lstrip().startswith("(")))
+        if argument is None or end is None:
+            continue
+        floor = said.end() + end
+        after = task[floor:]
+        ends = _SENTENCE_END.search(after)
+        now = _now_before(task, argument) or _NOW.search(after[: ends.start() if ends else len(after)])
+        if _BARE_GOAL.search(task[:argument]) and not now:
+            call = f"{function}({task[argument : said.start()].strip()})"
+            found.append(Example(function, call, rest[:end].strip()))
+    return found
+
+
+def _expected(parenthesised: bool, node: ast.expr) -> bool:
+    """Whether `node` is a bare example's expected value: a literal, and a tuple only in
+    parentheses ("a" gives "b", "c" gives "d": the first is "b", not a tuple to the comma)."""
+    return _is_literal(node) and (parenthesised or not isinstance(node, ast.Tuple))
+
+
+def _literal_ending(task: str, floor: int, end: int) -> int | None:
+    """Where the literal argument that ends right before `end` starts, looking no further back
+    than `floor` (its line, or after the example before it); None when there is none. The longest
+    literal decides: a tuple, or the last of several arguments ("a", 2 gives ...), is not one
+    argument; nor is one right after a name (a call's, or a word's)."""
+    stop = len(task[:end].rstrip())
+    for start in range(max(floor, stop - _LONGEST), stop):
+        if task[start] not in _OPENS or (start > 0 and (task[start - 1].isalnum() or task[start - 1] == "_")):
+            continue
+        try:
+            value = ast.literal_eval(task[start:stop])
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        between = task[floor:start]  # after the example before it, its comma is no argument's
+        alone = not between.strip(" ,;") or between.rstrip()[-1:] not in ("(", ",")
+        return start if isinstance(value, _ARGUMENT_TYPES) and alone else None
+    return None
+    return None
 
 
 def _said_at(task: str, start: int, function: str) -> tuple[Example | None, bool]:
