@@ -47,7 +47,7 @@ def run(hearth, server: ScriptedServer, ws: Path, task: str = "do the task", **e
         env={"HEARTH_LLM_URL": server.url, "HEARTH_RETRIES": "0", **env},
     )  # fmt: skip
     assert "Traceback" not in res.stdout + res.stderr, res.stderr[-2000:]
-    assert server.violations == []
+    assert server.violations == [], res.stdout[-3000:]
     return res
 
 
@@ -363,23 +363,61 @@ def test_a_refused_write_sent_again_word_for_word_is_asked_for_once_more_saying_
     assert (workspace / "solution.py").read_text().endswith('    return "hi"\n')
 
 
-def test_a_file_written_back_unchanged_is_asked_for_again_at_once_saying_so(
+def test_a_file_written_back_unchanged_is_asked_what_must_change_then_asked_for_again(
     hearth: HearthCli, workspace: Path
 ) -> None:
-    bug = "def last(xs):\n    return xs[0]\n"
-    (workspace / "pick.py").write_text(bug)
+    """The 1.5B copied the file it was shown when asked for its new text, and copied it again when
+    asked again at temperature 0.9. Asked to say in words what must change first, without the copy
+    in view, it wrote a changed file: the change it said is the next ask's context."""
+    before = "[backup]\nexclude = *.tmp\n"
+    (workspace / "backup.ini").write_text(before)
+    plan = "Add *.log to the exclude line of backup.ini."
     script = [
-        *wrote("pick.py", bug),  # the file as it is: no change
-        ScriptedReply(text="```python\ndef last(xs):\n    return xs[-1]\n```"),  # asked again: fixed
-        act("finish", summary="last() returns the last item."),
+        *wrote("backup.ini", before),  # the file as it is: no change
+        ScriptedReply(text=plan),  # asked what must change: says it
+        ScriptedReply(text="```ini\n[backup]\nexclude = *.tmp *.log\n```"),  # asked for the file: changed
+        act("finish", summary="backup.ini excludes log files."),
     ]
     with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
-        res = run(hearth, server, workspace, "Fix last() in pick.py: it must return the last item")
+        res = run(hearth, server, workspace, "Make backup.ini exclude *.log files too")
         assert res.code == 0, res.stdout[-2000:]
-        again = server.requests[2]
-    assert "response_format" not in again and again["temperature"] == 0.9
-    assert "it is the file exactly as it is now" in again["messages"][-1]["content"]
-    assert (workspace / "pick.py").read_text() == "def last(xs):\n    return xs[-1]\n"
+        said, again = server.requests[2], server.requests[3]
+    assert "response_format" not in said and said["max_tokens"] <= 200
+    assert "what must be added or changed in backup.ini" in said["messages"][-1]["content"]
+    assert "Make backup.ini exclude" in said["messages"][-1]["content"]  # the task, said again
+    assert not [m for m in said["messages"] if m["role"] == "assistant" and before in m["content"]]  # no copy
+    assert "response_format" not in again and again["messages"][-2] == {"role": "assistant", "content": plan}
+    assert "with that change made" in again["messages"][-1]["content"]
+    assert (workspace / "backup.ini").read_text() == "[backup]\nexclude = *.tmp *.log\n"
+    assert not [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]  # no refusal
+    [reply] = [e for e in events(workspace) if isinstance(e, ModelReply) and "exclude =" in e.text]
+    assert plan in reply.thinking  # what the model said it would change is kept with its write
+
+
+def test_a_python_file_written_back_unchanged_gets_the_new_code_alone_put_into_it(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Asked for the new or changed code alone, the 1.5B wrote the new function it had copied the
+    whole file without: Hearth puts it into the file (and imports the module it uses)."""
+    text = '"""Text helpers."""\n\n\ndef title(s):\n    return s.title()\n'
+    (workspace / "textutils.py").write_text(text)
+    fragment = "def slugify(s):\n    return re.sub(r'[^a-z0-9]+', '-', s.lower()).strip('-')\n"
+    script = [
+        *wrote("textutils.py", text),  # the file as it is: no change
+        ScriptedReply(text=f"```python\n{fragment}```"),  # asked for the new code alone
+        act("finish", summary="Added slugify."),
+    ]
+    task = "Add a function slugify(s) to textutils.py that makes a URL slug of s"
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, task)
+        assert res.code == 0, res.stdout[-2000:]
+        asked = server.requests[2]
+    assert "response_format" not in asked
+    assert "only the code that is new or changed in textutils.py" in asked["messages"][-1]["content"]
+    assert not [m for m in asked["messages"] if m["role"] == "assistant" and text in m["content"]]  # no copy
+    assert (workspace / "textutils.py").read_text() == (
+        '"""Text helpers."""\n\nimport re\n\n\ndef title(s):\n    return s.title()\n\n\n' + fragment
+    )
     assert not [e for e in events(workspace) if isinstance(e, ToolResult) and not e.ok]  # no refusal
 
 
@@ -395,7 +433,7 @@ def test_a_write_that_stays_unchanged_after_every_ask_is_answered_as_a_write_not
     added = text + "\n\ndef shout(s):\n    return s.upper()\n"
     script = [
         *wrote("textutils.py", text),  # the file as it is
-        ScriptedReply(text=f"```python\n{text}```"),  # asked again: the same
+        ScriptedReply(text=f"```python\n{text}```"),  # asked for the new code alone: the same
         ScriptedReply(text="I think the file is right."),  # asked which lines change: none
         *wrote("textutils.py", added),  # told what is missing: the change
         act("finish", summary="Added shout."),
@@ -510,7 +548,7 @@ def test_a_file_written_back_unchanged_twice_is_changed_by_the_lines_the_model_n
     (workspace / "pick.py").write_text(bug)
     script = [
         *wrote("pick.py", bug),  # the file as it is ...
-        ScriptedReply(text=f"```python\n{bug}```"),  # ... and again when asked again
+        ScriptedReply(text=f"```python\n{bug}```"),  # ... and again when asked for the new code alone
         # asked which lines must change: as they are, as they must be (indented its own way)
         ScriptedReply(text="```python\nreturn xs[0]\n```\n\n```python\nreturn xs[-1]\n```"),
         act("finish", summary="last() returns the last item."),

@@ -54,6 +54,7 @@ def test_a_file_left_out_of_the_last_commit_goes_back_asking_for_an_amend_then_e
     script = [
         act("read", path="about.css"),
         *wrote("about.css", "h1 { color: brown; }\n"),
+        ScriptedReply(text="Nothing must change in about.css."),  # asked what must change
         ScriptedReply(text="```\nh1 { color: brown; }\n```"),  # asked again: the same
         ScriptedReply(text="No line must change."),  # asked which lines must change: the write is refused
         act("finish", summary="The task is done."),
@@ -71,6 +72,75 @@ def test_a_file_left_out_of_the_last_commit_goes_back_asking_for_an_amend_then_e
         assert "git_commit with amend true" in notice.text and "was not made" not in notice.text
     assert git(workspace, "log", "--format=%s").split("\n")[:2] == ["Add about page", "init"]
     assert git(workspace, "show", "--name-only", "--format=", "HEAD").split() == ["about.css", "about.html"]
+
+
+def _with_work_to_commit(workspace: Path) -> None:
+    init_repo(workspace)
+    (workspace / "notes.py").write_text("NOTES = []\n")
+    git(workspace, "add", "notes.py")
+    git(workspace, "commit", "-qm", "notes")
+    (workspace / "notes.py").write_text("NOTES = sorted([])\n")
+    (workspace / "todo.md").write_text("- tags\n")
+
+
+COMMIT_TASK = (
+    "I've changed notes.py and started a todo.md in this repository. Please commit all of that in one "
+    'commit with the message "Sort notes by date and add a to-do list".'
+)
+
+
+def test_a_commit_leaving_out_files_the_task_names_goes_back_then_ends_0_once_amended(
+    hearth: HearthCli, workspace: Path
+) -> None:
+    """Held-out run: the 1.5B wrote a notes.md of its own, committed only that with the message
+    asked plus a full stop, and finished: exit 0, with notes.py and todo.md not committed. The
+    files the task names are still changed: the finish goes back with the amend that mends it."""
+    _with_work_to_commit(workspace)
+    message = "Sort notes by date and add a to-do list"
+    script = [
+        act("git_add", paths=["notes.py"]),
+        act("git_commit", message=message + "."),
+        act("finish", summary="Committed the changes."),
+        act("git_add", paths=["todo.md"]),
+        act("git_commit", message=message, amend=True),
+        act("finish", summary="Committed the changes."),
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, COMMIT_TASK)
+        assert res.code == 0, res.stdout[-2000:]
+    [notice] = notices(workspace)
+    assert notice.text.startswith("You finished, but todo.md, which the task names, still has changes")
+    assert f'git_commit {{"message": "{message}", "amend": true}}' in notice.text
+    assert git(workspace, "log", "--format=%B", "-1").strip() == message
+    assert git(workspace, "status", "--porcelain") == ""
+    assert git(workspace, "rev-list", "--count", "HEAD").strip() == "3"
+
+
+def test_a_commit_with_another_message_than_the_task_gives_goes_back(hearth: HearthCli, workspace: Path) -> None:
+    _with_work_to_commit(workspace)
+    script = [
+        act("git_add", paths=["notes.py", "todo.md"]),
+        act("git_commit", message="Sort notes and add todo"),
+        *[act("finish", summary="Committed the changes.")] * 3,
+    ]
+    with ScriptedServer(script, model=SMALL, formats=(JSON_OBJECT,)) as server:
+        res = run(hearth, server, workspace, COMMIT_TASK)
+    assert res.code == 2, res.stdout[-2000:]  # never mended: not done
+    told = notices(workspace)[0].text
+    assert "the last commit's message is \"Sort notes and add todo\"" in told
+    assert "the task asks for the message \"Sort notes by date and add a to-do list\", exactly" in told
+
+
+def test_a_commit_message_and_files_are_judged_only_as_the_task_gives_them() -> None:
+    from hearth.agent.commits import new_message, uncommitted
+
+    assert new_message(COMMIT_TASK) == "Sort notes by date and add a to-do list"
+    assert new_message("Commit it.") is None
+    assert new_message("Squash them into one commit with the message 'Tidy'") is None  # a squash's
+    assert new_message("Put an annotated tag v1 with the message 'First' on the last commit") is None
+    listed = " M notes.py\n?? todo.md\nA  new dir/x.txt\nR  a.md -> b.md\n"
+    assert uncommitted(listed) == ["notes.py", "todo.md", "new dir/x.txt", "b.md"]
+    assert uncommitted("(no output)") == []
 
 
 def test_committed_with_no_commit_to_the_end_ends_2(hearth: HearthCli, workspace: Path) -> None:

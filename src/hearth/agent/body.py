@@ -22,6 +22,7 @@ from hearth.agent.docstrings import (
     runs_on,
     without_docstrings,
 )
+from hearth.agent.fragments import merged
 from hearth.agent.leftovers import only_renames, renamed, renamed_text
 from hearth.agent.moves import move_asked, moved_names, moved_text
 from hearth.agent.tracing import Tracer
@@ -50,16 +51,8 @@ def body_request(
     """The request for the text of the write `action` chose (`args`: its arguments so far), with
     the `task` said again before it."""
     path = str(args.get("path") or "the file")
-    ask = render("action_body_task" if task else "action_body", path=path, task=task)
-    return ModelRequest(
-        messages=[
-            *request.messages,
-            Message(role="assistant", content=action.content.strip()),
-            Message(role="user", content=ask),
-        ],
-        temperature=request.temperature,
-        max_tokens=request.max_tokens,
-        extra={k: v for k, v in request.extra.items() if k != "response_format"},
+    return _fresh_request(
+        request, action, render("action_body_task" if task else "action_body", path=path, task=task)
     )
 
 
@@ -159,8 +152,10 @@ async def with_body(
     """The action's response with the file's text after it, as one response. A text in `refused`
     (a refused text, or the file as it is now, each with why) is asked for again, once, saying
     why, with more randomness. `task`: the person's words, said again right before the ask.
-    `current`: the file as it is now; written back unchanged twice, the model is asked which lines
-    must change instead, and those lines changed in the file are the text (see `changed_lines`).
+    `current`: the file as it is now; copied as the text, the model is asked for a Python file's
+    new or changed code alone, put into the file (agent/fragments), or to say another file's
+    change in words and then write it (`_uncopied`); copied again, it is asked which lines must
+    change, and those lines changed in the file are the text (see `changed_lines`).
     Top-level definitions of a Python file the text left out (and the task does not name) are
     kept (see `kept_definitions`); for a task asking docstrings only, the text's docstrings go on
     the file's own code (agent/docstrings: `onto_code`). What Hearth kept is said in `notes`."""
@@ -169,37 +164,27 @@ async def with_body(
     bodies = [await _ask(model, follow, sink, tracer)]
     # a refused text, or no text at all (the 1.5B answered the ask for members.csv's text with
     # the write action again, three times running at temperature 0, until the run stopped)
-    reason = (refused or {}).get(_text(bodies[0].content, args) or "\x00") or _no_text(
-        bodies[0].content, args
-    )
-    if reason:
-        again = replace(
-            follow,
-            messages=[
-                *follow.messages,
-                Message(role="assistant", content=bodies[0].content),
-                Message(role="user", content=render("action_body_again", path=path, reason=reason)),
-            ],
-            temperature=max(RETRY_TEMPERATURE, follow.temperature or 0.0),
-        )
-        bodies.append(await _ask(model, again, sink, tracer))
-        if current is not None and _text(bodies[-1].content, args) == current:
-            lines = replace(
-                again,
-                messages=[
-                    *again.messages,
-                    Message(role="assistant", content=bodies[-1].content),
-                    Message(role="user", content=render("body_lines", path=path)),
-                ],
-                temperature=follow.temperature,
-            )
-            answer = await _ask(model, lines, sink, tracer)
-            changed = changed_lines(answer.content, current)
-            if changed is not None:
-                # the file with those lines changed is the write's text; the model's own answer
-                # (the lines as they are and as they must be) is kept as the reply's reasoning
-                thought = "\n".join(t for t in (answer.reasoning, answer.content) if t)
-                bodies.append(replace(answer, content=f"```\n{changed}```", reasoning=thought))
+    first = _text(bodies[0].content, args)
+    reason = (refused or {}).get(first or "\x00") or _no_text(bodies[0].content, args)
+    retry: ModelRequest | None = None
+    if current is not None and first == current and current in (refused or {}):
+        # the file copied as it is: asked again, the 1.5B copied it at temperature 0.9 too, and
+        # again when asked which lines must change. Asked for the new code alone (Python), or to
+        # say the change first, it made one.
+        retry, again = await _uncopied(model, request, action, path, task, current, sink, tracer)
+        bodies += again
+    elif reason:
+        retry = _again_request(follow, bodies[0], path, reason)
+        bodies.append(await _ask(model, retry, sink, tracer))
+    if retry is not None and current is not None and _text(bodies[-1].content, args) == current:
+        lines = _with_turn(retry, bodies[-1].content, render("body_lines", path=path), follow.temperature)
+        answer = await _ask(model, lines, sink, tracer)
+        changed = changed_lines(answer.content, current)
+        if changed is not None:
+            # the file with those lines changed is the write's text; the model's own answer
+            # (the lines as they are and as they must be) is kept as the reply's reasoning
+            thought = "\n".join(t for t in (answer.reasoning, answer.content) if t)
+            bodies.append(replace(answer, content=f"```\n{changed}```", reasoning=thought))
     text = _text(bodies[-1].content, args)
     if current is not None and text is not None:
         if path.endswith(".py"):
@@ -219,6 +204,82 @@ async def with_body(
             if notes is not None:
                 notes.append(kept[1])
     return _merged(action, bodies)
+
+
+# the change said in words is short: a small model asked for no code often writes some anyway,
+# and what it starts is enough to go on
+_PLAN_TOKENS = 200
+
+
+async def _uncopied(
+    model: Model,
+    request: ModelRequest,
+    action: ModelResponse,
+    path: str,
+    task: str,
+    current: str,
+    sink: DeltaSink | None,
+    tracer: Tracer,
+) -> tuple[ModelRequest, list[ModelResponse]]:
+    """After the file `current` was copied as its new text: the replies that follow, the last one
+    the text, and the last request. A Python file: its new or changed code alone, put into the
+    file (agent/fragments; the file as it is when that fails, so the lines are asked for next).
+    Any other: the change said in words, then the whole file with it."""
+    if path.endswith(".py"):
+        asked = _fresh_request(
+            request, action, render("body_fragment", path=path, task=task or "the one above")
+        )
+        answer = await _ask(model, asked, sink, tracer)
+        fragment = _text(answer.content, {"path": path})
+        whole = merged(current, fragment) if fragment is not None else None
+        thought = "\n".join(t for t in (answer.reasoning, answer.content) if t)
+        return asked, [replace(answer, content=f"```\n{whole or current}```", reasoning=thought)]
+    asked = replace(
+        _fresh_request(request, action, render("body_plan", path=path, task=task or "the one above")),
+        max_tokens=_PLAN_TOKENS,
+    )
+    plan = await _ask(model, asked, sink, tracer)
+    retry = _after_plan(asked, plan, path, request.max_tokens)
+    return retry, [replace(plan, content="", reasoning=plan.content), await _ask(model, retry, sink, tracer)]
+
+
+def _fresh_request(request: ModelRequest, action: ModelResponse, ask: str) -> ModelRequest:
+    """`ask` right after the write action, without the grammar (and, asked after a copy, without
+    the copied text in view: it pulled the model back to copying)."""
+    return ModelRequest(
+        messages=[
+            *request.messages,
+            Message(role="assistant", content=action.content.strip()),
+            Message(role="user", content=ask),
+        ],
+        temperature=request.temperature,
+        max_tokens=request.max_tokens,
+        extra={k: v for k, v in request.extra.items() if k != "response_format"},
+    )
+
+
+def _after_plan(asked: ModelRequest, plan: ModelResponse, path: str, max_tokens: int | None) -> ModelRequest:
+    """The ask for the whole file with the change the model just said made."""
+    return replace(
+        _with_turn(asked, plan.content, render("body_after_plan", path=path), asked.temperature),
+        max_tokens=max_tokens,
+    )
+
+
+def _again_request(follow: ModelRequest, body: ModelResponse, path: str, reason: str) -> ModelRequest:
+    """The ask for the text again, saying why the last was refused, with more randomness."""
+    ask = render("action_body_again", path=path, reason=reason)
+    return _with_turn(follow, body.content, ask, max(RETRY_TEMPERATURE, follow.temperature or 0.0))
+
+
+def _with_turn(request: ModelRequest, reply: str, ask: str, temperature: float | None) -> ModelRequest:
+    """`request` with the model's `reply` and the next `ask` after it."""
+    messages = [
+        *request.messages,
+        Message(role="assistant", content=reply),
+        Message(role="user", content=ask),
+    ]
+    return replace(request, messages=messages, temperature=temperature)
 
 
 def _kept(text: str, current: str, task: str, path: str) -> tuple[str, tuple[NoticeReason, str]] | None:

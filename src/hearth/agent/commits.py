@@ -271,6 +271,27 @@ def squash_asked(task: str) -> Squash | None:
     return Squash(next(g for g in message.groups() if g), count)
 
 
+def new_message(task: str) -> str | None:
+    """The message the task gives the commit it asks for ("commit all of that with the message
+    'Sort notes by date'"); None when it gives none, or the message is another's: a squash's, a
+    reword's (agent/commits), a tag's (agent/tags)."""
+    if squash_asked(task) is not None or reword_asked(task) is not None:
+        return None
+    message = _NEW_MESSAGE.search(task)
+    if message is None or re.search(r"\btag\b", task[: message.start()], re.IGNORECASE):
+        return None
+    return next(g for g in message.groups() if g).strip()
+
+
+_STATUS_LINE = re.compile(r"^[ MADRCUT?!]{2} (?:.* -> )?(.+)$")
+
+
+def uncommitted(porcelain: str) -> list[str]:
+    """The paths `git status --porcelain` lists (changed, staged but not committed, or new; a
+    rename's new name); nothing from any other text ("(no output)")."""
+    return [m.group(1).strip('"') for m in map(_STATUS_LINE.match, porcelain.splitlines()) if m]
+
+
 def squash_call(squash: Squash) -> str:
     """How to squash with the git_commit tool (its `squash` option)."""
     count = str(squash.count) if squash.count else "N"

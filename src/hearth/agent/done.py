@@ -55,6 +55,7 @@ sees them like the model's own runs.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import shlex
@@ -94,6 +95,7 @@ from hearth.agent.commits import (
     merge_asked,
     merged_command,
     named,
+    new_message,
     not_restored,
     not_reworded,
     quoted_messages,
@@ -105,6 +107,7 @@ from hearth.agent.commits import (
     squash_asked,
     squash_call,
     squash_command,
+    uncommitted,
     undoes,
 )
 from hearth.agent.dispatch import Dispatcher
@@ -1222,6 +1225,30 @@ class FinishReview:
             head_files=", ".join(head_files[:5]) or "no file",
         )
 
+    async def _commit_incomplete(self, task: str, history: Sequence[Event]) -> str:
+        """The turn's commit leaves out what the task names: a file it names still has changes
+        not committed, or the message is not the one it gives. The 1.5B committed a notes.md of
+        its own with the message and a full stop, leaving notes.py and todo.md, and the run ended
+        0. How to mend the commit; "" when nothing is left out, or git cannot tell."""
+        root = self.dispatcher.context.workspace
+        if not asks_commit(task) or asks_amend(task) or not os.path.lexists(root / ".git"):
+            return ""
+        got = (await self._git("git log -1 --format=%B", history)).strip()
+        wanted = new_message(task)
+        names = [n for n in asked_names(task) if os.path.lexists(root / n)]
+        status = ["git", "status", "--porcelain", "--untracked-files=all", "--", *names]
+        left = uncommitted(await self._git(shlex.join(status), history)) if names else []
+        call = "git_commit " + json.dumps({"message": wanted or got, "amend": True})
+        if left and got:
+            one = len(left) == 1
+            have, them = ("still has", "it") if one else ("still have", "them")
+            return render(
+                "finish_problem_commit_left", files=", ".join(left[:5]), have=have, them=them, call=call
+            )
+        if wanted and got and got != wanted:
+            return render("finish_problem_commit_message", got=got, wanted=wanted, call=call)
+        return ""
+
     async def _git_problem(self, task: str, turn: Turn, history: Sequence[Event]) -> str:
         """What the evidence says is wrong with the git work the task asks (a squash, a branch, a
         commit, a commit brought or undone); "" when nothing."""
@@ -1237,7 +1264,7 @@ class FinishReview:
                 "finish_problem_amend_asked" if asks_amend(task) else "finish_problem_commit_asked"
             )
         if not found and committed_last(turn, self.dispatcher):
-            found = await self._copied_commit(task, history)
+            found = await self._copied_commit(task, history) or await self._commit_incomplete(task, history)
         if not found and asks_undo(task):
             found = await self._not_undone(task, history)
         if not found and merge_asked(task):
