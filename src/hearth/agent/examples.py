@@ -90,48 +90,12 @@ _NAMED = re.compile(
     r"\b(?:function|def)\s+(?:called\s+|named\s+)?`?(?P<after>[A-Za-z_]\w*)"
     r"|`?(?P<before>[A-Za-z_]\w*)(?=(?:\([\w\s,=*]*\))?`?\s+function\b)"
 )
-_NOT_NAMES = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "new",
-        "helper",
-        "small",
-        "python",
-        "this",
-        "that",
-        "another",
-        "one",
-        "same",
-        "its",
-        "their",
-        "your",
-        "my",
-        "our",
-        "each",
-        "which",
-        "what",
-        "whose",
-        "to",
-        "in",
-        "into",
-        "for",
-        "of",
-        "from",
-        "with",
-        "that",
-        "so",
-        "and",
-        "or",
-        "is",
-        "it",
-        "as",
-        "at",
-        "on",
-        "by",
-    ]
+# words before "function" that are not its name ("a new function", "the helper function")
+_NOT_NAME_WORDS = (
+    "a an the new helper small python this that another one same its their your my our each which "
+    "what whose to in into for of from with so and or is it as at on by"
 )
+_NOT_NAMES = frozenset(_NOT_NAME_WORDS.split())
 # between the two literals of a bare example, on one line
 _BARE_SAID = re.compile(
     r"\s*(?:gives|returns|becomes|yields|maps\s+to|->|=>|\u2192|"
@@ -202,7 +166,6 @@ def _literal_ending(task: str, floor: int, end: int) -> int | None:
         between = task[floor:start]  # after the example before it, its comma is no argument's
         alone = not between.strip(" ,;") or between.rstrip()[-1:] not in ("(", ",")
         return start if isinstance(value, _ARGUMENT_TYPES) and alone else None
-    return None
     return None
 
 
