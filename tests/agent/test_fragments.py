@@ -12,7 +12,9 @@ SCRIPT = (
 
 
 def test_a_changed_function_replaces_its_own_lines_and_the_rest_stays() -> None:
-    fragment = "def main(argv=None):\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--top')\n"
+    fragment = (
+        "def main(argv=None):\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--top')\n"
+    )
     out = merged(SCRIPT, fragment)
     assert out is not None
     assert out == SCRIPT.replace(
@@ -21,7 +23,9 @@ def test_a_changed_function_replaces_its_own_lines_and_the_rest_stays() -> None:
     )
 
 
-def test_a_decorated_function_is_replaced_with_its_decorator_and_a_new_one_goes_before_the_main_block() -> None:
+def test_a_decorated_function_is_replaced_with_its_decorator_and_a_new_one_goes_before_the_main_block() -> (
+    None
+):
     fragment = "@staticmethod\ndef count(text):\n    return len(text)\n\n\ndef top(counts, n):\n    return counts[:n]\n"
     out = merged(SCRIPT, fragment)
     assert out is not None
@@ -31,7 +35,9 @@ def test_a_decorated_function_is_replaced_with_its_decorator_and_a_new_one_goes_
 
 
 def test_imports_the_file_has_are_not_repeated_and_new_ones_go_after_its_imports() -> None:
-    fragment = '"""Another docstring."""\nimport argparse\nimport collections\n\n\ndef count(text):\n    return 0\n'
+    fragment = (
+        '"""Another docstring."""\nimport argparse\nimport collections\n\n\ndef count(text):\n    return 0\n'
+    )
     out = merged(SCRIPT, fragment)
     assert out is not None
     assert out.startswith('"""Count words."""\n\nimport argparse\nimport collections\n\n\n')
@@ -39,7 +45,9 @@ def test_imports_the_file_has_are_not_repeated_and_new_ones_go_after_its_imports
 
 
 def test_a_standard_module_the_new_code_uses_and_never_imports_is_imported() -> None:
-    out = merged('"""Text."""\n\n\ndef f(s):\n    return s\n', "def g(s):\n    return re.sub('a', 'b', s) + thing.x\n")
+    out = merged(
+        '"""Text."""\n\n\ndef f(s):\n    return s\n', "def g(s):\n    return re.sub('a', 'b', s) + thing.x\n"
+    )
     assert out is not None
     assert out.startswith('"""Text."""\n\nimport re\n\n\ndef f(s):')
     assert "import thing" not in out  # not a standard module: left for the checks to say

@@ -116,7 +116,9 @@ def test_a_commit_leaving_out_files_the_task_names_goes_back_then_ends_0_once_am
     assert git(workspace, "rev-list", "--count", "HEAD").strip() == "3"
 
 
-def test_a_commit_with_another_message_than_the_task_gives_goes_back(hearth: HearthCli, workspace: Path) -> None:
+def test_a_commit_with_another_message_than_the_task_gives_goes_back(
+    hearth: HearthCli, workspace: Path
+) -> None:
     _with_work_to_commit(workspace)
     script = [
         act("git_add", paths=["notes.py", "todo.md"]),
@@ -127,8 +129,8 @@ def test_a_commit_with_another_message_than_the_task_gives_goes_back(hearth: Hea
         res = run(hearth, server, workspace, COMMIT_TASK)
     assert res.code == 2, res.stdout[-2000:]  # never mended: not done
     told = notices(workspace)[0].text
-    assert "the last commit's message is \"Sort notes and add todo\"" in told
-    assert "the task asks for the message \"Sort notes by date and add a to-do list\", exactly" in told
+    assert 'the last commit\'s message is "Sort notes and add todo"' in told
+    assert 'the task asks for the message "Sort notes by date and add a to-do list", exactly' in told
 
 
 def test_a_commit_message_and_files_are_judged_only_as_the_task_gives_them() -> None:

@@ -1241,7 +1241,9 @@ SLUG_TASK = (
 )
 
 
-def test_examples_listed_as_this_gives_that_judge_the_new_function(hearth: HearthCli, workspace: Path) -> None:
+def test_examples_listed_as_this_gives_that_judge_the_new_function(
+    hearth: HearthCli, workspace: Path
+) -> None:
     """Examples written as `"Hello, World!" gives "hello-world"`, under a task that names one
     function, are that function's: the 1.5B's slugify kept the comma, and the run ended 0 on it.
     They are called like those written as calls, and the versions judged by them."""
@@ -1251,11 +1253,16 @@ def test_examples_listed_as_this_gives_that_judge_the_new_function(hearth: Heart
         server.routes["Reply with the complete textutils.py"] = [fenced(SLUG_WRONG), fenced(SLUG_RIGHT)]
         res = run_with_crashes(hearth, server, workspace, SLUG_TASK)
         asked = [
-            r for r in server.requests if "Reply with the complete textutils.py" in json.dumps(r["messages"][:2])
+            r
+            for r in server.requests
+            if "Reply with the complete textutils.py" in json.dumps(r["messages"][:2])
         ]
     assert res.code == 0, res.stdout[-2000:]
     assert (workspace / "textutils.py").read_text() == SLUG_RIGHT
-    assert "slugify(\"Hello, World!\") returns 'hello,-world!'; the task says" in asked[0]["messages"][1]["content"]
+    assert (
+        "slugify(\"Hello, World!\") returns 'hello,-world!'; the task says"
+        in asked[0]["messages"][1]["content"]
+    )
 
 
 def test_a_new_function_its_bare_examples_disprove_does_not_end_0(hearth: HearthCli, workspace: Path) -> None:
