@@ -203,6 +203,10 @@ def test_asking_for_a_commit_is_a_commit_verb_not_denied() -> None:
     assert not asks_commit("Do not amend anything; never commit.")
     assert not asks_commit("Fix the bug; do not commit.")
     assert not asks_commit("Show the last commit message.")
+    # "as it is in the last commit" names a state, and "Don't" denies (n't has no word boundary)
+    assert not asks_commit("Make settings.py again as it is in the last commit. Don't commit anything.")
+    assert not asks_commit("Please don't commit it.")
+    assert asks_commit("It wasn't committed yet: commit it.")
 
 
 # A rename or removal the task asks for, judged by what is left of the name

@@ -61,7 +61,11 @@ _ASKS_AMEND = re.compile(
     re.IGNORECASE,
 )
 
-_NO_COMMIT = re.compile(r"\b(?:not|never|without|n't)\s+(?:\w+\s+)?commit", re.IGNORECASE)
+# "n't" ends a word ("Don't commit anything"), so no word boundary comes before it; "it wasn't
+# committed" is no such word
+_NO_COMMIT = re.compile(
+    r"\b(?:not|never|without)\s+(?:\w+\s+)?commit|n't\s+(?:\w+\s+)?commit\b", re.IGNORECASE
+)
 
 _ASKS_BRANCH = re.compile(
     r"\bbranch\s+(?:named|called)\s+[`'\"]?([\w./-]*\w)|\bbranch\s+[`'\"]([\w./-]+)[`'\"]"
