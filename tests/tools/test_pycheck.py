@@ -69,9 +69,11 @@ def test_correct_code_and_other_files_get_no_note(workspace: Path) -> None:
 
 
 def test_the_standard_library_is_not_reported(workspace: Path) -> None:
-    """No false alarms on real code: Python's own top-level modules (one known exception)."""
+    """No false alarms on real code: Python's own top-level modules (one known exception). Every
+    third in name order, ssl.py always: the whole library took half a minute of the suite."""
+    paths = sorted(glob.glob(sysconfig.get_paths()["stdlib"] + "/*.py"))
     reported = []
-    for path in sorted(glob.glob(sysconfig.get_paths()["stdlib"] + "/*.py")):
+    for path in sorted({*paths[::3], *(p for p in paths if p.endswith("/ssl.py"))}):
         try:
             tree = ast.parse(Path(path).read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError):
