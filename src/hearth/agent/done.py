@@ -1233,11 +1233,13 @@ class FinishReview:
         root = self.dispatcher.context.workspace
         if not asks_commit(task) or asks_amend(task) or not os.path.lexists(root / ".git"):
             return ""
-        got = (await self._git("git log -1 --format=%B", history)).strip()
         wanted = new_message(task)
         names = [n for n in asked_names(task) if os.path.lexists(root / n)]
         status = ["git", "status", "--porcelain", "--untracked-files=all", "--", *names]
         left = uncommitted(await self._git(shlex.join(status), history)) if names else []
+        if not left and not wanted:
+            return ""  # nothing to compare the commit with: git is not read again
+        got = (await self._git("git log -1 --format=%B", history)).strip()
         call = "git_commit " + json.dumps({"message": wanted or got, "amend": True})
         if left and got:
             one = len(left) == 1
